@@ -1,0 +1,2 @@
+// @acpkit/cli: The acpkit command: demo, run, agent, validate, bridge.
+export {};

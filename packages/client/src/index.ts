@@ -1,0 +1,2 @@
+// @acpkit/client: Drive an ACP agent (v1 or v2) with one session model.
+export {};

@@ -1,0 +1,37 @@
+// Shared vitest settings for every package.
+// Tests import sibling packages from their TypeScript sources (not dist/), so a change in
+// @acpkit/schema is seen by @acpkit/core's tests without a rebuild. Child processes that tests
+// spawn run the built dist/ files, which turbo builds before `test` runs.
+import { existsSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { defineConfig } from "vitest/config";
+
+const repoRoot = import.meta.dirname;
+const packagesDir = join(repoRoot, "packages");
+
+/** `@acpkit/<dir>` → packages/<dir>/src/index.ts, `@acpkit/<dir>/<sub>` → packages/<dir>/src/<sub>.ts */
+function workspaceAliases() {
+  const aliases: { find: RegExp; replacement: string }[] = [];
+  for (const dir of readdirSync(packagesDir)) {
+    const src = join(packagesDir, dir, "src");
+    if (!existsSync(src)) continue;
+    aliases.push({ find: new RegExp(`^@acpkit/${dir}$`), replacement: join(src, "index.ts") });
+    aliases.push({ find: new RegExp(`^@acpkit/${dir}/(.+)$`), replacement: join(src, "$1.ts") });
+  }
+  return aliases;
+}
+
+export function acpkitVitestConfig(packageDir: string) {
+  return defineConfig({
+    resolve: { alias: workspaceAliases() },
+    test: {
+      root: packageDir,
+      include: ["test/**/*.test.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      passWithNoTests: true,
+      reporters: ["default", "json"],
+      outputFile: { json: resolve(packageDir, "test-results/vitest.json") },
+    },
+  });
+}
