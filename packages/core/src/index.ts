@@ -1,2 +1,4 @@
-// @acpkit/core: JSON-RPC 2.0 peer, Transport interface, typed errors, version negotiation and the v1⇄v2 bridge for ACP.
-export {};
+// @acpkit/core: the JSON-RPC peer both sides use, the Transport contract, typed errors,
+// version negotiation and the v1⇄v2 bridge.
+export * from "./errors.js";
+export type * from "./transport.js";

@@ -1,0 +1,75 @@
+// Two kinds of failure, kept apart so a caller can tell a peer's refusal from a dead pipe:
+// - RpcError: a JSON-RPC error object (numeric code), received from the peer or thrown by a
+//   handler to answer with exactly that error.
+// - AcpError: a local failure with a string code (the connection closed, a timeout, …).
+
+/** JSON-RPC and ACP error codes used on the wire (PROTOCOL.md §4.11). */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  RequestCancelled: -32800,
+  AuthRequired: -32000,
+  ResourceNotFound: -32002,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The JSON-RPC error object as it travels on the wire. */
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A JSON-RPC error: received from the peer, or thrown by a handler to answer with it. */
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+  toJSON(): RpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+  static fromObject(error: RpcErrorObject): RpcError {
+    return new RpcError(error.code, error.message, error.data);
+  }
+}
+
+/** String codes of local failures. */
+export type AcpErrorCode =
+  | "ConnectionClosed" // the transport closed; pending requests reject with this
+  | "InvalidMessage" // a message could not be parsed or is not JSON-RPC
+  | "MessageTooLarge" // a frame/line exceeded the transport's limit
+  | "Timeout" // a request exceeded its timeout
+  | "Cancelled" // the caller aborted (AbortSignal)
+  | "OutgoingInvalid" // development-mode check: we were about to send something invalid
+  | "ProtocolViolation" // the peer broke a protocol rule (or strict bridge refused a lossy step)
+  | "VersionUnsupported" // the peer answered a protocol version we do not speak
+  | "Unsupported" // the operation is not available on this connection (e.g. fs on v2)
+  | "NotInitialized"; // used before initialize completed
+
+/** A local failure. `code` tells what happened; `data` carries details (paths, close info, …). */
+export class AcpError extends Error {
+  override readonly name = "AcpError";
+  readonly code: AcpErrorCode;
+  readonly data: unknown;
+  constructor(code: AcpErrorCode, message: string, options?: { data?: unknown; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.data = options?.data;
+  }
+}
+
+export function isRpcError(error: unknown): error is RpcError {
+  return error instanceof RpcError;
+}
+
+export function isAcpError(error: unknown, code?: AcpErrorCode): error is AcpError {
+  return error instanceof AcpError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,46 @@
+// The Transport contract: transports move whole messages and own the framing (ndjson lines,
+// WebSocket text frames, in-memory handoff). JSON-RPC meaning (ids, methods, errors) is core's.
+import type { AcpError } from "./errors.js";
+
+/** Any JSON-RPC 2.0 message object; core builds and checks the concrete shapes. */
+export type JsonRpcMessage = { jsonrpc: "2.0"; [key: string]: unknown };
+
+/** Why and how a transport closed. */
+export interface CloseInfo {
+  /** One short human sentence: "peer closed stdin", "child exited with code 1", "close frame 1006". */
+  reason: string;
+  /** Child process exit code, when the transport wraps a child. */
+  exitCode?: number | null;
+  /** Signal that ended the child process, when it was one. */
+  signal?: string | null;
+  /** WebSocket close code, when the transport is a WebSocket. */
+  closeCode?: number;
+  /** The underlying error, when an error closed the transport. */
+  error?: unknown;
+}
+
+/** Where a transport delivers what it receives. Connection implements it. */
+export interface TransportReceiver {
+  /**
+   * One incoming message, in arrival order: the raw text of one frame/line (core parses it), or an
+   * already-decoded value (the in-memory pair in object mode).
+   */
+  onMessage(message: string | object): void;
+  /** A framing problem the transport recovered from (oversized line, binary frame, …). */
+  onTransportError(error: AcpError): void;
+}
+
+export interface Transport {
+  /** Begin delivering incoming messages to `receiver`. Called once, by the Connection. */
+  start(receiver: TransportReceiver): void;
+  /**
+   * Serialize and send one message (or a batch array). Resolves once the channel accepted it;
+   * when the channel is full it waits for it to drain (backpressure). Writes are serialized and a
+   * message is never split. Rejects with AcpError "ConnectionClosed" once the transport is closed.
+   */
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
+  /** Close the channel (and, for a child process, end it). Idempotent. */
+  close(reason?: string): Promise<void>;
+  /** Resolves once, when the transport has closed for any reason. Never rejects. */
+  readonly closed: Promise<CloseInfo>;
+}
