@@ -9,8 +9,9 @@ let failed = 0;
 let skipped = 0;
 let brokenSuites = 0;
 const missing = [];
-for (const dir of readdirSync(join(root, "packages"))) {
-  const pkgDir = join(root, "packages", dir);
+const testedDirs = [...readdirSync(join(root, "packages")).map((d) => join("packages", d)), "bench"];
+for (const dir of testedDirs) {
+  const pkgDir = join(root, dir);
   const hasTests = existsSync(join(pkgDir, "test")) && readdirSync(join(pkgDir, "test")).some((f) => f.endsWith(".test.ts"));
   const report = join(pkgDir, "test-results", "vitest.json");
   if (!existsSync(report)) {
@@ -26,7 +27,7 @@ for (const dir of readdirSync(join(root, "packages"))) {
     if (suite.status === "failed" && (suite.assertionResults ?? []).every((a) => a.status !== "failed")) brokenSuites++;
   }
 }
-for (const dir of missing) console.error(`no vitest report for packages/${dir} (its tests did not run)`);
+for (const dir of missing) console.error(`no vitest report for ${dir} (its tests did not run)`);
 if (brokenSuites) console.error(`${brokenSuites} test file(s) failed to load`);
 console.log(`${passed} passed, ${failed + brokenSuites + missing.length} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed + brokenSuites + missing.length > 0 || passed === 0 ? 1 : 0);
