@@ -1,2 +1,34 @@
-// @acpkit/agent: Serve an ACP agent to v1 and v2 clients from one implementation.
-export {};
+// @acpkit/agent: serve an ACP agent to v1 and v2 clients from one implementation.
+export { serveAgent, type AgentServer } from "./serve.js";
+export type {
+  AgentAuthMethod,
+  AgentDefinition,
+  AgentFeatures,
+  AgentInfo,
+  ClientInfo,
+  ContentBlock,
+  LoadSessionRequest,
+  McpServer,
+  MessageHandle,
+  Meta,
+  ModelUpdate,
+  NewSessionRequest,
+  NewSessionResult,
+  PermissionOption,
+  PermissionOutcome,
+  PermissionRequest,
+  PlanEntry,
+  PromptResult,
+  ServeOptions,
+  SessionWriter,
+  StopReason,
+  ToolCallContent,
+  ToolCallFields,
+  ToolCallHandle,
+  ToolCallLocation,
+  ToolCallStart,
+  ToolCallStatus,
+  ToolKind,
+  Turn,
+  UsageReport,
+} from "./types.js";

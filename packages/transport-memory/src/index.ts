@@ -1,2 +1,182 @@
-// @acpkit/transport-memory: A linked in-process transport pair for ACP tests and embedding.
-export {};
+// @acpkit/transport-memory: two linked in-process transports, for tests and for embedding an
+// agent and a client in one program. No Node built-ins: this runs in browsers too.
+//
+// By default a message crosses as JSON text, exactly as it would over stdio or a WebSocket, so a
+// value that would not survive a real wire (a BigInt, a cycle) fails here too, and a value that
+// would be changed by one (undefined fields, Dates, Maps) arrives changed. `mode: "object"` hands
+// the object itself across, for speed, when both ends are trusted code.
+//
+// Delivery is asynchronous and in order: messages sent in one tick are queued and delivered
+// together on one microtask, so a sender never re-enters the receiver synchronously.
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+
+/** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
+export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
+
+export interface MemoryPairOptions {
+  /** "json" (default): messages cross as JSON text. "object": the object itself crosses, uncopied. */
+  mode?: "json" | "object";
+  /** JSON mode: largest message in UTF-8 bytes; a larger one is dropped with an error event on the receiver. Default 64 MiB. */
+  maxMessageSize?: number;
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+/** One end of a memory pair. */
+export class MemoryTransport implements Transport {
+  readonly closed: Promise<CloseInfo>;
+  private resolveClosed!: (info: CloseInfo) => void;
+  /** Set by createMemoryPair: where our messages go. */
+  peer!: MemoryTransport;
+  private receiver: TransportReceiver | undefined;
+  /** Messages that arrived and wait for delivery (for the next microtask, or for start()). */
+  private inbox: (string | object)[] = [];
+  private deliveryScheduled = false;
+  /** Set when the peer closed: delivered after the inbox drains, so earlier messages arrive first. */
+  private pendingClose: CloseInfo | undefined;
+  private closeInfo: CloseInfo | undefined;
+
+  constructor(
+    private readonly mode: "json" | "object",
+    private readonly maxMessageSize: number,
+  ) {
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.deliver = this.deliver.bind(this);
+  }
+
+  start(receiver: TransportReceiver): void {
+    if (this.receiver !== undefined) throw new AcpError("ProtocolViolation", "transport.start() was called twice");
+    this.receiver = receiver;
+    if (this.inbox.length > 0 || this.pendingClose !== undefined) this.scheduleDelivery();
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closeInfo !== undefined || this.pendingClose !== undefined) {
+      return Promise.reject(new AcpError("ConnectionClosed", `the memory transport is closed (${(this.closeInfo ?? this.pendingClose)!.reason})`));
+    }
+    if (this.mode === "object") {
+      this.peer.accept(message);
+      return RESOLVED;
+    }
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(
+        new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error }),
+      );
+    }
+    if (typeof text !== "string") {
+      return Promise.reject(new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`));
+    }
+    this.peer.accept(text);
+    return RESOLVED;
+  }
+
+  close(reason = "closed locally"): Promise<void> {
+    if (this.closeInfo === undefined && this.pendingClose === undefined) {
+      this.settle({ reason });
+      this.peer.peerClosed({ reason: `peer closed: ${reason}` });
+    }
+    return this.closed.then(() => undefined);
+  }
+
+  /** Called by the peer's send(). */
+  private accept(message: string | object): void {
+    if (this.closeInfo !== undefined) return;
+    if (typeof message === "string" && utf8LengthExceeds(message, this.maxMessageSize)) {
+      const size = message.length;
+      message = new AcpError(
+        "MessageTooLarge",
+        `incoming message is larger than the ${this.maxMessageSize}-byte limit (at least ${size} bytes); it was discarded`,
+        { data: { limit: this.maxMessageSize } },
+      );
+    }
+    this.inbox.push(message);
+    this.scheduleDelivery();
+  }
+
+  private peerClosed(info: CloseInfo): void {
+    if (this.closeInfo !== undefined) return;
+    this.pendingClose = info;
+    this.scheduleDelivery();
+  }
+
+  private scheduleDelivery(): void {
+    if (this.deliveryScheduled || this.receiver === undefined) {
+      if (this.receiver === undefined && this.pendingClose !== undefined && this.inbox.length === 0) {
+        // Nobody will ever read: settle now so `closed` does not wait for a start() that never comes.
+        this.settle(this.pendingClose);
+      }
+      return;
+    }
+    this.deliveryScheduled = true;
+    queueMicrotask(this.deliver);
+  }
+
+  private deliver(): void {
+    this.deliveryScheduled = false;
+    const receiver = this.receiver!;
+    const batch = this.inbox;
+    this.inbox = [];
+    for (let i = 0; i < batch.length; i++) {
+      const message = batch[i]!;
+      if (message instanceof AcpError) receiver.onTransportError(message);
+      else receiver.onMessage(message);
+    }
+    if (this.inbox.length > 0) this.scheduleDelivery();
+    else if (this.pendingClose !== undefined) this.settle(this.pendingClose);
+  }
+
+  private settle(info: CloseInfo): void {
+    if (this.closeInfo !== undefined) return;
+    this.closeInfo = info;
+    this.pendingClose = undefined;
+    this.inbox = [];
+    this.resolveClosed(info);
+  }
+}
+
+/**
+ * Two linked transports: what one sends, the other receives.
+ *
+ * ```ts
+ * const [clientSide, agentSide] = createMemoryPair();
+ * serveAgent(agentSide, myAgent);
+ * const client = await connectAgent(clientSide);
+ * ```
+ *
+ * Closing either end closes both; messages sent before the close are still delivered first.
+ */
+export function createMemoryPair(options: MemoryPairOptions = {}): [MemoryTransport, MemoryTransport] {
+  const mode = options.mode ?? "json";
+  if (mode !== "json" && mode !== "object") throw new RangeError(`mode must be "json" or "object", got ${String(mode)}`);
+  const max = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+  if (!Number.isInteger(max) || max <= 0) {
+    throw new RangeError(`maxMessageSize must be a positive integer number of bytes, got ${String(options.maxMessageSize)}`);
+  }
+  const a = new MemoryTransport(mode, max);
+  const b = new MemoryTransport(mode, max);
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}
+
+/** Whether `text` takes more than `limit` bytes as UTF-8, counting only when the length cannot decide. */
+function utf8LengthExceeds(text: string, limit: number): boolean {
+  const length = text.length;
+  if (length > limit) return true; // every UTF-16 unit is at least one byte
+  if (length * 3 <= limit) return false; // every UTF-16 unit is at most three bytes
+  let bytes = 0;
+  for (let i = 0; i < length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4; // a surrogate pair: four bytes for both units
+      i++;
+    } else bytes += 3;
+    if (bytes > limit) return true;
+  }
+  return false;
+}

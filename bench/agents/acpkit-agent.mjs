@@ -1,0 +1,23 @@
+// Process entry for the acpkit benchmark agent.
+// Usage: node acpkit-agent.mjs stdio [v2-only|plain-v1]   — ACP over this process's stdio
+//        node acpkit-agent.mjs ws                         — @acpkit/transport-websocket; prints `port <n>`
+import { stdioServer } from "@acpkit/transport-stdio";
+import { serveAcpkitAgent, servePlainV1Agent } from "./acpkit-app.mjs";
+
+const [mode = "stdio", variant = "default"] = process.argv.slice(2);
+if (mode === "stdio") {
+  const transport = stdioServer();
+  if (variant === "plain-v1") servePlainV1Agent(transport);
+  else serveAcpkitAgent(transport, variant === "v2-only" ? [2] : [1, 2]);
+  await transport.closed;
+  process.exit(0);
+} else if (mode === "ws") {
+  const { listen } = await import("@acpkit/transport-websocket");
+  const listener = await listen({ port: 0, onConnection: (transport) => serveAcpkitAgent(transport) });
+  process.stdout.write(`port ${listener.port}\n`);
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.resume();
+} else {
+  process.stderr.write(`acpkit-agent: unknown mode ${mode}\n`);
+  process.exit(2);
+}

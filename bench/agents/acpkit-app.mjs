@@ -1,0 +1,61 @@
+// The benchmark agent written against acpkit (@acpkit/agent): the same fixture protocol as the
+// official and raw agents (lib/fixtures.mjs). Its chunks go through one MessageHandle, which is how
+// an acpkit agent streams a message; it flushes every 256 chunks so memory stays bounded under
+// backpressure, as a well-behaved agent would.
+import { serveAgent } from "@acpkit/agent";
+import { Connection } from "@acpkit/core";
+import { SESSION_ID, chunkText, chunkUpdate, parseStreamCount } from "../lib/fixtures.mjs";
+
+/** Incoming validation stays on at both ends (as in the official SDK); the development-mode
+ *  outgoing check is off unless ACPKIT_BENCH_VALIDATE_OUTGOING=1, as in production. */
+export const VALIDATE_OUTGOING = process.env.ACPKIT_BENCH_VALIDATE_OUTGOING === "1";
+
+const FLUSH_EVERY = 256;
+
+function promptCount(turn) {
+  const first = turn.prompt[0];
+  return parseStreamCount(first && first.type === "text" ? first.text : "");
+}
+
+/** @param {readonly (1|2)[]} versions */
+export function acpkitAgentDefinition(versions = [1, 2]) {
+  return {
+    info: { name: "bench-acpkit-agent", version: "0.0.0" },
+    versions,
+    newSession: () => ({ sessionId: SESSION_ID }),
+    async prompt(turn) {
+      const count = promptCount(turn);
+      if (count === 0) return "end_turn";
+      const message = turn.message();
+      for (let i = 0; i < count; i++) {
+        message.append(chunkText(i));
+        if (i % FLUSH_EVERY === FLUSH_EVERY - 1) await turn.flush();
+      }
+      return "end_turn";
+    },
+  };
+}
+
+export function serveAcpkitAgent(transport, versions) {
+  return serveAgent(transport, acpkitAgentDefinition(versions), { validateOutgoing: VALIDATE_OUTGOING });
+}
+
+/**
+ * A v1 agent on acpkit's core Connection with no agent runtime and no bridge: it writes v1
+ * `session/update` params directly. The bridge scenario's "plain v1" baseline.
+ */
+export function servePlainV1Agent(transport) {
+  const connection = new Connection(transport, { side: "agent", version: 1, requireInitialize: true, validateOutgoing: VALIDATE_OUTGOING });
+  connection.onRequest("initialize", () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }));
+  connection.onRequest("session/new", () => ({ sessionId: SESSION_ID }));
+  connection.onRequest("session/prompt", async (params) => {
+    const first = params.prompt[0];
+    const count = parseStreamCount(first && first.type === "text" ? first.text : "");
+    for (let i = 0; i < count; i++) {
+      const sent = connection.notify("session/update", { sessionId: params.sessionId, update: chunkUpdate(i) });
+      if (i % FLUSH_EVERY === FLUSH_EVERY - 1) await sent;
+    }
+    return { stopReason: "end_turn" };
+  });
+  return connection;
+}

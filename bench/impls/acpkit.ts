@@ -1,0 +1,140 @@
+// acpkit as a benchmark client: connectAgent over @acpkit/transport-memory (object mode, like the
+// official SDK's in-process pair), @acpkit/transport-stdio (a real child process) and
+// @acpkit/transport-websocket; the session's SessionState is the client state every update is
+// applied to. Also the reducer and bridge measurements, which only acpkit has.
+import { applyUpdate, connectAgent, createSessionState, type ClientSession, type SessionState } from "@acpkit/client";
+import type { Transport } from "@acpkit/core";
+import { createMemoryPair } from "@acpkit/transport-memory";
+import { spawnAgent } from "@acpkit/transport-stdio";
+import { connect } from "@acpkit/transport-websocket";
+// @ts-expect-error plain-JS fixture without declarations
+import { VALIDATE_OUTGOING, serveAcpkitAgent } from "../agents/acpkit-app.mjs";
+import { CHUNK_LENGTH, chunkText, streamPrompt } from "../lib/fixtures.mjs";
+import { agentScript, spawnAgent as spawnPlainChild, stopAgent, waitForPort } from "../lib/child.js";
+import type { BenchSession, Channel, ClientImpl } from "../lib/impl.js";
+
+/** Every chunk the fixture agents send is CHUNK_LENGTH characters, so text length counts chunks. */
+function appliedChunks(state: SessionState): number {
+  let characters = 0;
+  for (const message of state.messages) {
+    if (message.kind !== "agent_message") continue;
+    for (const block of message.content) if (block.type === "text") characters += (block as { text: string }).text.length;
+  }
+  return characters / CHUNK_LENGTH;
+}
+
+type AgentVariant = "default" | "plain-v1";
+
+async function openTransport(channel: Channel, variant: AgentVariant = "default"): Promise<{ transport: Transport; stop(): Promise<void> }> {
+  if (channel === "memory") {
+    const [clientSide, agentSide] = createMemoryPair({ mode: "object" });
+    serveAcpkitAgent(agentSide);
+    return { transport: clientSide, stop: async () => {} };
+  }
+  if (channel === "stdio") {
+    const transport = spawnAgent(process.execPath, [agentScript("acpkit-agent.mjs"), "stdio", variant], { shutdownGraceMs: 2000 });
+    return { transport, stop: async () => {} };
+  }
+  const child = spawnPlainChild(agentScript("acpkit-agent.mjs"), ["ws"]);
+  const port = await waitForPort(child);
+  const transport = await connect(`ws://127.0.0.1:${port}/acp`);
+  return { transport, stop: () => stopAgent(child) };
+}
+
+/** A session on the given channel. The acpkit client speaks v1 here, like the official SDK's default entry. */
+async function openAcpkit(channel: Channel, options: { variant?: AgentVariant; protocolVersion?: 1 | 2 } = {}): Promise<BenchSession> {
+  const { transport, stop } = await openTransport(channel, options.variant);
+  const agent = await connectAgent(transport, {
+    protocolVersion: options.protocolVersion ?? 1,
+    clientInfo: { name: "bench-acpkit-client", version: "0.0.0" },
+    validateOutgoing: VALIDATE_OUTGOING,
+  });
+  if (agent.protocolVersion !== (options.protocolVersion ?? 1)) {
+    throw new Error(`acpkit: negotiated v${agent.protocolVersion}, expected v${options.protocolVersion ?? 1}`);
+  }
+  const session: ClientSession = await agent.newSession({ cwd: "/" });
+  return {
+    async prompt(text) {
+      await session.prompt(text);
+    },
+    applied: () => appliedChunks(session.state),
+    async close() {
+      await agent.close();
+      await stop();
+    },
+  };
+}
+
+export const acpkitImpl: ClientImpl = {
+  name: "acpkit",
+  unavailable: async () => undefined,
+  open: (channel) => openAcpkit(channel),
+};
+
+// ── reducer ────────────────────────────────────────────────────────────────────────────────
+
+/** The reducer scenario's updates: v2 chunks to one message, or content chunks to one tool call. */
+function reducerUpdates(target: "message" | "toolcall", size: number): unknown[] {
+  const updates: unknown[] = [];
+  if (target === "toolcall") updates.push({ sessionUpdate: "tool_call_update", toolCallId: "call-1", title: "Run the tests", status: "in_progress" });
+  for (let i = 0; i < size; i++) {
+    const text = { type: "text", text: chunkText(i) };
+    updates.push(
+      target === "message"
+        ? { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: text }
+        : { sessionUpdate: "tool_call_content_chunk", toolCallId: "call-1", content: { type: "content", content: text } },
+    );
+  }
+  return updates;
+}
+
+/** ns per update when applying `size` chunks to one message (or one tool call) from an empty state. */
+export async function measureReducer(target: "message" | "toolcall", size: number): Promise<number> {
+  const updates = reducerUpdates(target, size);
+  const run = () => {
+    let state = createSessionState("bench-session", 2);
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < updates.length; i++) state = applyUpdate(state, updates[i] as never);
+    const nanos = Number(process.hrtime.bigint() - start);
+    const applied = target === "message" ? state.message("m-1")?.content.length : state.toolCall("call-1")?.content?.length;
+    if (applied !== size) throw new Error(`reducer ${target}: ${applied} items after ${size} chunks`);
+    return nanos / updates.length;
+  };
+  run(); // warm-up
+  return Math.min(run(), run());
+}
+
+export async function reducerUnavailable(): Promise<string | undefined> {
+  return typeof applyUpdate === "function" && typeof createSessionState === "function" ? undefined : "@acpkit/client does not export applyUpdate/createSessionState";
+}
+
+// ── bridge ─────────────────────────────────────────────────────────────────────────────────
+
+export type BridgeMode = "bridge" | "plain-v1" | "v2-native";
+
+/**
+ * updates/s of one stream-stdio turn:
+ * - bridge: acpkit's agent (model, v2-shaped) → its v1 bridge → v1 wire → acpkit client on v1;
+ * - plain-v1: an agent that writes v1 updates directly on acpkit's core Connection (no model, no
+ *   bridge) → the same acpkit client on v1;
+ * - v2-native: acpkit agent and client on v2, where updates pass through unconverted.
+ */
+export async function measureBridge(mode: BridgeMode, warmup: number, updates: number): Promise<number> {
+  const session = await openAcpkit("stdio", mode === "plain-v1" ? { variant: "plain-v1" } : { protocolVersion: mode === "v2-native" ? 2 : 1 });
+  try {
+    await session.prompt(streamPrompt(warmup));
+    const before = session.applied();
+    const start = process.hrtime.bigint();
+    await session.prompt(streamPrompt(updates));
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const applied = session.applied() - before;
+    if (applied !== updates) throw new Error(`bridge ${mode}: ${applied} of ${updates} updates applied`);
+    return updates / seconds;
+  } finally {
+    await session.close();
+  }
+}
+
+export async function bridgeUnavailable(): Promise<string | undefined> {
+  return undefined;
+}

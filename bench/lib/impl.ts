@@ -1,0 +1,21 @@
+// What every implementation (acpkit, the official SDK, the raw ceiling) provides to the scenarios:
+// a client-side session on a channel whose agent follows the fixture protocol (lib/fixtures.mjs).
+
+export type ImplName = "acpkit" | "official" | "raw";
+export type Channel = "memory" | "stdio" | "websocket";
+
+/** One client connection with one session, already initialized. */
+export interface BenchSession {
+  /** Sends a one-text-block prompt and resolves when the `session/prompt` result has resolved. */
+  prompt(text: string): Promise<void>;
+  /** How many `session/update`s the client has applied to its state so far (read from the state). */
+  applied(): number;
+  close(): Promise<void>;
+}
+
+export interface ClientImpl {
+  readonly name: ImplName;
+  /** Why this implementation cannot run on `channel`, or undefined when it can. */
+  unavailable(channel: Channel): Promise<string | undefined>;
+  open(channel: Channel): Promise<BenchSession>;
+}

@@ -1,0 +1,87 @@
+// The measured procedures, identical for every implementation: a stream turn and a series of
+// immediate prompts. Both run inside a fresh worker process (see lib/worker-pool.ts).
+import { GCProfiler } from "node:v8";
+import { streamPrompt } from "./fixtures.mjs";
+import type { Channel, ClientImpl } from "./impl.js";
+
+export interface StreamMeasurement {
+  updatesPerSecond: number;
+  seconds: number;
+  /** Heap growth (bytes): highest used heap during the turn (seen before every GC) minus a collected baseline. */
+  heapGrowthBytes: number;
+  /** Heap still held after the turn and a full GC, minus the baseline (the client's state plus any leak). */
+  retainedBytes: number;
+  /** Peak resident set size of the client process (bytes). */
+  peakRssBytes: number;
+}
+
+export interface StreamOptions {
+  channel: Channel;
+  warmup: number;
+  updates: number;
+  /** Sample the heap during the measured turn (the memory scenario). */
+  sampleMemory?: boolean;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** One warm-up turn, then one measured turn of `updates` chunks, timed from prompt sent to result resolved. */
+export async function measureStream(impl: ClientImpl, options: StreamOptions): Promise<StreamMeasurement> {
+  const session = await impl.open(options.channel);
+  try {
+    if (options.warmup > 0) await session.prompt(streamPrompt(options.warmup));
+    const before = session.applied();
+    gc?.();
+    const baseline = process.memoryUsage().heapUsed;
+    // The GC profiler records the used heap right before every collection, which is exactly
+    // where the peaks are; sampling on a timer would miss most of them.
+    const profiler = options.sampleMemory ? new GCProfiler() : undefined;
+    profiler?.start();
+    const start = process.hrtime.bigint();
+    await session.prompt(streamPrompt(options.updates));
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    let peakHeap = process.memoryUsage().heapUsed;
+    for (const event of profiler?.stop()?.statistics ?? []) {
+      peakHeap = Math.max(peakHeap, event.beforeGC.heapStatistics.usedHeapSize);
+    }
+    gc?.();
+    const retainedBytes = process.memoryUsage().heapUsed - baseline;
+    const applied = session.applied() - before;
+    if (applied !== options.updates) {
+      throw new Error(`${impl.name}/${options.channel}: the prompt resolved after ${applied} of ${options.updates} updates were applied`);
+    }
+    return {
+      updatesPerSecond: options.updates / seconds,
+      seconds,
+      heapGrowthBytes: peakHeap - baseline,
+      retainedBytes,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } finally {
+    await session.close();
+  }
+}
+
+export interface LatencyMeasurement {
+  p50Micros: number;
+  p99Micros: number;
+}
+
+/** `count` sequential prompts the agent answers at once with end_turn; per-prompt round trip in µs. */
+export async function measureLatency(impl: ClientImpl, channel: Channel, warmup: number, count: number): Promise<LatencyMeasurement> {
+  const session = await impl.open(channel);
+  try {
+    for (let i = 0; i < warmup; i++) await session.prompt("ping");
+    const micros = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const start = process.hrtime.bigint();
+      await session.prompt("ping");
+      micros[i] = Number(process.hrtime.bigint() - start) / 1e3;
+    }
+    micros.sort();
+    const at = (p: number) => micros[Math.min(count - 1, Math.ceil((p / 100) * count) - 1)]!;
+    return { p50Micros: at(50), p99Micros: at(99) };
+  } finally {
+    await session.close();
+  }
+}

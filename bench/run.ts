@@ -1,0 +1,76 @@
+// `pnpm bench [--quick] [--only=name,name]`: runs every scenario for acpkit, the official SDK and
+// the raw ceiling, prints a table and the target ratios, and writes bench/results/latest.json.
+import os from "node:os";
+import { checkTargets, printTargets } from "./lib/targets.js";
+import { printTable, writeResults, type BenchRecord } from "./lib/report.js";
+import { bridgeScenario } from "./scenarios/bridge.js";
+import { benchConfig, type Scenario } from "./scenarios/config.js";
+import { latencyScenario } from "./scenarios/latency.js";
+import { memoryScenario } from "./scenarios/memory.js";
+import { reducerScenario } from "./scenarios/reducer.js";
+import { streamScenario } from "./scenarios/stream.js";
+import { validateScenario } from "./scenarios/validate.js";
+
+/** Every scenario, in run order. */
+export const SCENARIOS: readonly Scenario[] = [
+  streamScenario("memory"),
+  streamScenario("stdio"),
+  streamScenario("websocket"),
+  latencyScenario("memory"),
+  latencyScenario("stdio"),
+  validateScenario,
+  reducerScenario,
+  bridgeScenario,
+  memoryScenario,
+];
+
+function parseArgs(argv: readonly string[]): { quick: boolean; only: string[] | undefined } {
+  let quick = false;
+  let only: string[] | undefined;
+  for (const arg of argv) {
+    if (arg === "--quick") quick = true;
+    else if (arg.startsWith("--only=")) only = arg.slice("--only=".length).split(",").filter(Boolean);
+    else if (arg === "--") continue;
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --quick or --only=scenario,…)`);
+  }
+  const known = SCENARIOS.flatMap((s) => s.names);
+  for (const name of only ?? []) {
+    if (!known.includes(name)) throw new Error(`unknown scenario ${JSON.stringify(name)}; known: ${known.join(", ")}`);
+  }
+  return { quick, only };
+}
+
+export function machineDescription(): string {
+  const cpus = os.cpus();
+  return `${cpus[0]?.model ?? "unknown CPU"} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+}
+
+async function main(): Promise<void> {
+  const { quick, only } = parseArgs(process.argv.slice(2));
+  const log = (line: string) => console.log(line);
+  const config = benchConfig(quick, log);
+  const started = Date.now();
+  log(`acpkit bench${quick ? " --quick" : ""}: ${machineDescription()}`);
+  const records: BenchRecord[] = [];
+  for (const scenario of SCENARIOS) {
+    if (only && !scenario.names.some((name) => only.includes(name))) continue;
+    log(`▶ ${scenario.names.join(", ")}`);
+    const scenarioStart = Date.now();
+    records.push(...(await scenario.run(config)));
+    log(`  (${((Date.now() - scenarioStart) / 1000).toFixed(1)} s)`);
+  }
+  log("");
+  printTable(records, log);
+  const targets = checkTargets(records);
+  log("");
+  log("Targets (ratios of medians from this run):");
+  printTargets(targets, log);
+  const file = writeResults("latest.json", records);
+  writeResults("latest-targets.json", { machine: machineDescription(), quick, date: new Date().toISOString(), targets });
+  log(`\nwrote ${file} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+// The statistics and target arithmetic the report rests on.
+import { describe, expect, it } from "vitest";
+import { median, percentile } from "../lib/stats.js";
+import { checkTargets } from "../lib/targets.js";
+import type { BenchRecord } from "../lib/report.js";
+
+describe("percentile", () => {
+  it("uses the nearest rank on unsorted samples", () => {
+    const samples = [5, 1, 4, 2, 3];
+    expect(median(samples)).toBe(3);
+    expect(percentile(samples, 0)).toBe(1);
+    expect(percentile(samples, 100)).toBe(5);
+    expect(percentile(Array.from({ length: 100 }, (_, i) => 100 - i), 99)).toBe(99);
+  });
+
+  it("refuses an empty sample set", () => {
+    expect(() => median([])).toThrow(/empty/);
+  });
+});
+
+function record(scenario: string, impl: BenchRecord["impl"], value: number | null, metric = "throughput", n = 1): BenchRecord {
+  return { scenario, impl, metric, value, unit: "x", n, rounds: 3, better: "higher", ...(value === null ? { skipped: "not built" } : {}) };
+}
+
+describe("checkTargets", () => {
+  it("compares medians of the same run and reports skipped sides", () => {
+    const checks = checkTargets([
+      record("stream-stdio", "acpkit", 300),
+      record("stream-stdio", "official", 100),
+      record("stream-stdio", "raw", 700),
+      record("stream-memory", "acpkit", null),
+      record("stream-memory", "official", 50),
+    ]);
+    const byName = new Map(checks.map((c) => [c.target, c]));
+    expect(byName.get("stream-stdio acpkit / official")).toMatchObject({ ratio: 3, pass: true });
+    expect(byName.get("stream-stdio acpkit / raw")!.pass).toBe(false);
+    expect(byName.get("stream-memory acpkit / official")).toMatchObject({ ratio: null, pass: null, note: "not built" });
+  });
+
+  it("checks the reducer's largest size against its smallest", () => {
+    const checks = checkTargets([
+      record("reducer", "acpkit", 100, "message@10k", 10_000),
+      record("reducer", "acpkit", 140, "message@200k", 200_000),
+      record("reducer", "acpkit", 120, "message@100k", 100_000),
+    ]);
+    const reducer = checks.find((c) => c.target.startsWith("reducer message"))!;
+    expect(reducer.ratio).toBeCloseTo(1.4);
+    expect(reducer.pass).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+// `initialize` for a dual-version agent (PROTOCOL §1.2): choose the version from
+// `protocolVersion` alone, then read the rest of the params with that version's shape, and
+// answer with that version's capability layout (§1.3).
+import type { ProtocolVersion } from "@acpkit/schema";
+import type { AgentAuthMethod, AgentDefinition, AgentFeatures, ClientInfo } from "./types.js";
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What the client offered, read with the negotiated version's shape. v2 has no client fs; v1
+ * fields on a v2 connection (and v2 fields on v1) are ignored, never rejected (§1.2 step 4).
+ */
+export function readClientInfo(version: ProtocolVersion, params: Json): ClientInfo {
+  const info = isObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
+  let canReadTextFile = false;
+  let canWriteTextFile = false;
+  if (version === 1 && isObject(params.clientCapabilities) && isObject(params.clientCapabilities.fs)) {
+    canReadTextFile = params.clientCapabilities.fs.readTextFile === true;
+    canWriteTextFile = params.clientCapabilities.fs.writeTextFile === true;
+  }
+  return { protocolVersion: version, info, canReadTextFile, canWriteTextFile };
+}
+
+function v1Capabilities(features: AgentFeatures, canLoad: boolean): Json {
+  return {
+    loadSession: canLoad,
+    promptCapabilities: {
+      image: features.prompt?.image === true,
+      audio: features.prompt?.audio === true,
+      embeddedContext: features.prompt?.embeddedContext === true,
+    },
+    mcpCapabilities: { http: features.mcp?.http === true, sse: features.mcp?.sse === true },
+  };
+}
+
+/** v2 capabilities are presence markers: `{}` = supported, omitted = not (§1.3). */
+function v2Capabilities(features: AgentFeatures, canLoad: boolean): Json {
+  const prompt: Json = {};
+  if (features.prompt?.image) prompt.image = {};
+  if (features.prompt?.audio) prompt.audio = {};
+  if (features.prompt?.embeddedContext) prompt.embeddedContext = {};
+  const mcp: Json = { stdio: {} };
+  if (features.mcp?.http) mcp.http = {};
+  const session: Json = { prompt, mcp };
+  if (canLoad) session.load = {};
+  return { session, auth: {} };
+}
+
+function authMethodsFor(version: ProtocolVersion, methods: readonly AgentAuthMethod[]): Json[] {
+  return methods.map((method) => {
+    const out: Json = version === 2 ? { type: "agent", id: method.id, name: method.name } : { id: method.id, name: method.name };
+    if (method.description != null) out.description = method.description;
+    return out;
+  });
+}
+
+/** The `initialize` result in `version`'s shape. */
+export function initializeResult(version: ProtocolVersion, agent: AgentDefinition): Json {
+  const features = agent.features ?? {};
+  const canLoad = features.loadSession === true && typeof agent.loadSession === "function";
+  const result: Json = {
+    protocolVersion: version,
+    [version === 1 ? "agentCapabilities" : "capabilities"]: version === 1 ? v1Capabilities(features, canLoad) : v2Capabilities(features, canLoad),
+    authMethods: authMethodsFor(version, agent.authMethods ?? []),
+  };
+  if (agent.info) result.agentInfo = agent.info;
+  return result;
+}
+
+/** Prompt block types the agent accepts: the baseline plus what `features.prompt` adds (§1.3). */
+export function acceptedPromptBlocks(features: AgentFeatures | undefined): ReadonlySet<string> {
+  const accepted = new Set(["text", "resource_link"]);
+  if (features?.prompt?.image) accepted.add("image");
+  if (features?.prompt?.audio) accepted.add("audio");
+  if (features?.prompt?.embeddedContext) accepted.add("resource");
+  return accepted;
+}

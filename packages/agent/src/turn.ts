@@ -1,0 +1,113 @@
+// One prompt turn: the update writer plus what only a live turn has: the prompt, the abort
+// signal that session/cancel trips, permission requests and (v1) client file access.
+import { AcpError, ErrorCode, isRpcError } from "@acpkit/core";
+import type { ContentBlock, Meta, PermissionOutcome, PermissionRequest, Turn } from "./types.js";
+import { UpdateWriter, type WriterScope } from "./writer.js";
+
+const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as PermissionOutcome;
+
+export class TurnImpl extends UpdateWriter implements Turn {
+  private readonly controller = new AbortController();
+  private cancelledByClient = false;
+  /** Resolvers of permission requests still waiting for the client's answer. */
+  private readonly pendingPermissions = new Set<() => void>();
+
+  constructor(
+    scope: WriterScope,
+    readonly prompt: readonly ContentBlock[],
+    readonly promptMeta: Meta | null | undefined,
+  ) {
+    super(scope, false);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  get cancelled(): boolean {
+    return this.cancelledByClient;
+  }
+  get open(): boolean {
+    return this.isOpen;
+  }
+
+  /**
+   * session/cancel (or $/cancel_request on the prompt): abort the handler's work and resolve every
+   * pending permission request as cancelled (PROTOCOL C5, C8). Ignored once the response is due (C10).
+   */
+  cancel(reason: string): void {
+    if (this.cancelledByClient || !this.isOpen) return;
+    this.cancelledByClient = true;
+    this.controller.abort(new AcpError("Cancelled", reason));
+    for (const resolveCancelled of [...this.pendingPermissions]) resolveCancelled();
+  }
+
+  /** The connection went away: abort the handler, but this is not a client cancel. */
+  abortForClose(reason: string): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new AcpError("ConnectionClosed", reason));
+  }
+
+  requestPermission(request: PermissionRequest): Promise<PermissionOutcome> {
+    return this.askPermission(request);
+  }
+
+  protected override askPermission(request: PermissionRequest): Promise<PermissionOutcome> {
+    if (!this.isOpen) {
+      this.scope.report({ code: "turn_closed", message: `Permission request after the turn of session ${this.sessionId} ended; answered "cancelled" without asking`, sessionId: this.sessionId });
+      return Promise.resolve(CANCELLED);
+    }
+    if (this.cancelledByClient) return Promise.resolve(CANCELLED);
+    let params: object;
+    try {
+      params = this.scope.wire.permissionParams(request, this.tracker);
+    } catch (error) {
+      // Strict v1 bridge: the request cannot be expressed; fail the caller, not the process.
+      return Promise.reject(error);
+    }
+    return new Promise<PermissionOutcome>((resolve, reject) => {
+      let settled = false;
+      const resolveCancelled = () => settle(CANCELLED);
+      const settle = (outcome: PermissionOutcome) => {
+        if (settled) return;
+        settled = true;
+        this.pendingPermissions.delete(resolveCancelled);
+        resolve(outcome);
+      };
+      this.pendingPermissions.add(resolveCancelled);
+      this.scope.connection.request<{ outcome: PermissionOutcome }>("session/request_permission", params).then(
+        (result) => settle(result.outcome),
+        (error: unknown) => {
+          // After a cancel any answer counts as "not approved"; -32800 is the cascade answer (C8).
+          if (this.cancelledByClient || (isRpcError(error) && error.code === ErrorCode.RequestCancelled)) return settle(CANCELLED);
+          if (settled) return;
+          settled = true;
+          this.pendingPermissions.delete(resolveCancelled);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  async readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string> {
+    this.requireClientFs("fs/read_text_file", this.client.canReadTextFile, "readTextFile");
+    const params: Record<string, unknown> = { sessionId: this.sessionId, path: request.path };
+    if (request.line != null) params.line = request.line;
+    if (request.limit != null) params.limit = request.limit;
+    const result = await this.scope.connection.request<{ content: string }>("fs/read_text_file", params, { signal: this.signal });
+    return result.content;
+  }
+
+  async writeTextFile(request: { path: string; content: string }): Promise<void> {
+    this.requireClientFs("fs/write_text_file", this.client.canWriteTextFile, "writeTextFile");
+    await this.scope.connection.request("fs/write_text_file", { sessionId: this.sessionId, path: request.path, content: request.content }, { signal: this.signal });
+  }
+
+  private requireClientFs(method: string, advertised: boolean, capability: string): void {
+    if (!this.isOpen) throw new AcpError("ProtocolViolation", `${method}: the turn of session ${this.sessionId} already ended`);
+    if (this.client.protocolVersion !== 1) {
+      throw new AcpError("Unsupported", `${method} does not exist in protocol v${this.client.protocolVersion}; read files agent-side or through an MCP server`);
+    }
+    if (!advertised) {
+      throw new AcpError("Unsupported", `${method}: the client did not advertise clientCapabilities.fs.${capability}, so the agent must not call it`);
+    }
+  }
+}

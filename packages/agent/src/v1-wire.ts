@@ -1,0 +1,50 @@
+// v1 connection: the model's updates go through the session's AgentSideV1Bridge (PROTOCOL §7.2):
+// message upserts become chunks when they extend what was sent (B3), tool calls start with a v1
+// `tool_call` (B4), plans collapse to one (B6), custom stop reasons become end_turn + _meta (B5).
+// What v1 cannot carry is reported as a diagnostic `lossy_<code>` (or thrown in strict mode).
+import { AgentSideV1Bridge, type Connection, type Diagnostic } from "@acpkit/core";
+import { sendNotification, type SessionWire } from "./session-wire.js";
+import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
+import type { WriteTracker } from "./write-tracker.js";
+
+export interface V1WireOptions {
+  strict: boolean;
+  report(diagnostic: Diagnostic): void;
+}
+
+export class V1SessionWire implements SessionWire {
+  readonly version = 1 as const;
+  private readonly bridge: AgentSideV1Bridge;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly sessionId: string,
+    options: V1WireOptions,
+  ) {
+    this.bridge = new AgentSideV1Bridge({
+      sessionId,
+      strict: options.strict,
+      onLossy: (event) => options.report({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
+    });
+  }
+
+  sendUpdate(update: ModelUpdate, replay: boolean, tracker: WriteTracker): void {
+    const converted = this.bridge.toV1(update as never, replay ? { replay: true } : undefined);
+    for (let i = 0; i < converted.length; i++) {
+      sendNotification(this.connection, { sessionId: this.sessionId, update: converted[i] }, tracker);
+    }
+  }
+
+  permissionParams(request: PermissionRequest, tracker: WriteTracker): object {
+    const params: Record<string, unknown> = { sessionId: this.sessionId, toolCall: request.toolCall, options: request.options };
+    if (request._meta !== undefined) params._meta = request._meta;
+    const { updates, params: v1Params } = this.bridge.permissionToV1(params as never);
+    // O3: the tool_call that introduces the id goes out before the request.
+    for (const update of updates) sendNotification(this.connection, { sessionId: this.sessionId, update }, tracker);
+    return v1Params;
+  }
+
+  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): object {
+    return this.bridge.stopReasonToV1(stopReason as never, meta as never);
+  }
+}

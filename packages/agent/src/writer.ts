@@ -1,0 +1,216 @@
+// The update-sending half of a turn (and of a session/load replay): message, thought, plan,
+// tool-call and usage handles over the v2-shaped model. Every call is written in call order
+// through the session's wire; once the request's response is due the writer closes, and later
+// calls are dropped with a diagnostic (PROTOCOL O1: nothing of a turn follows its response).
+import { AcpError, type Connection, type Diagnostic } from "@acpkit/core";
+import type { SessionWire } from "./session-wire.js";
+import type {
+  ClientInfo,
+  ContentBlock,
+  MessageHandle,
+  Meta,
+  ModelUpdate,
+  PermissionOption,
+  PermissionOutcome,
+  PermissionRequest,
+  PlanEntry,
+  SessionWriter,
+  ToolCallContent,
+  ToolCallFields,
+  ToolCallHandle,
+  ToolCallStart,
+  UsageReport,
+} from "./types.js";
+import { WriteTracker } from "./write-tracker.js";
+
+/** Per-session id counters. Ids are never reused within a session (PROTOCOL M1, T8). */
+export class SessionIds {
+  private messageCounter = 0;
+  private toolCallCounter = 0;
+  private readonly toolCallIds = new Set<string>();
+
+  nextMessageId(): string {
+    return `msg_${++this.messageCounter}`;
+  }
+
+  /** A fresh tool call id, or `requested` after checking it was never used in this session. */
+  claimToolCallId(requested: string | undefined): string {
+    let id = requested;
+    if (id === undefined) {
+      do id = `call_${++this.toolCallCounter}`;
+      while (this.toolCallIds.has(id));
+    } else if (this.toolCallIds.has(id)) {
+      throw new AcpError("ProtocolViolation", `Tool call id "${id}" was already used in this session; tool call ids are never reused`);
+    }
+    this.toolCallIds.add(id);
+    return id;
+  }
+}
+
+/** What a writer needs from its session. */
+export interface WriterScope {
+  readonly sessionId: string;
+  readonly client: ClientInfo;
+  readonly connection: Connection;
+  readonly wire: SessionWire;
+  readonly ids: SessionIds;
+  report(diagnostic: Diagnostic): void;
+}
+
+function toBlock(block: ContentBlock | string): ContentBlock {
+  return typeof block === "string" ? ({ type: "text", text: block } as ContentBlock) : block;
+}
+
+function toBlocks(content: readonly ContentBlock[] | string): ContentBlock[] {
+  return typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
+}
+
+type MessageKind = "agent_message" | "agent_thought" | "user_message";
+
+class MessageHandleImpl implements MessageHandle {
+  private readonly chunkTag: string;
+  constructor(
+    private readonly writer: UpdateWriter,
+    readonly messageId: string,
+    private readonly kind: MessageKind,
+  ) {
+    this.chunkTag = `${kind}_chunk`;
+  }
+  append(block: ContentBlock | string): void {
+    this.writer.send({ sessionUpdate: this.chunkTag, messageId: this.messageId, content: toBlock(block) } as ModelUpdate);
+  }
+  replace(content: readonly ContentBlock[] | string): void {
+    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, content: toBlocks(content) } as ModelUpdate);
+  }
+  setMeta(meta: Meta | null): void {
+    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, _meta: meta } as ModelUpdate);
+  }
+}
+
+/** Asks for permission on behalf of a tool call; only a live turn can. */
+type PermissionAsker = (request: PermissionRequest) => Promise<PermissionOutcome>;
+
+class ToolCallHandleImpl implements ToolCallHandle {
+  constructor(
+    private readonly writer: UpdateWriter,
+    readonly toolCallId: string,
+    private readonly ask: PermissionAsker,
+  ) {}
+  update(fields: ToolCallFields): void {
+    // No wire status "cancelled" in either version (PROTOCOL C2): it is client display state.
+    if ((fields.status as string | null | undefined) === "cancelled") {
+      throw new AcpError("ProtocolViolation", `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent; the turn ends with stopReason "cancelled" instead`);
+    }
+    this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as ModelUpdate);
+  }
+  appendContent(item: ToolCallContent | string): void {
+    const content = typeof item === "string" ? { type: "content", content: { type: "text", text: item } } : item;
+    this.writer.send({ sessionUpdate: "tool_call_content_chunk", toolCallId: this.toolCallId, content } as ModelUpdate);
+  }
+  complete(fields?: Omit<ToolCallFields, "status">): void {
+    this.update({ ...fields, status: "completed" });
+  }
+  fail(fields?: Omit<ToolCallFields, "status">): void {
+    this.update({ ...fields, status: "failed" });
+  }
+  requestPermission(options: readonly PermissionOption[], fields?: ToolCallFields): Promise<PermissionOutcome> {
+    return this.ask({ toolCall: { ...fields, toolCallId: this.toolCallId }, options });
+  }
+}
+
+/** Sends the updates of one request (a turn or a replay) for one session. */
+export class UpdateWriter implements SessionWriter {
+  protected isOpen = true;
+  readonly tracker: WriteTracker;
+
+  constructor(
+    protected readonly scope: WriterScope,
+    /** session/load replay: user messages are forwarded to v1 clients too (bridge B3.5). */
+    private readonly replay: boolean,
+  ) {
+    this.tracker = new WriteTracker((error) => this.writeFailed(error));
+  }
+
+  get sessionId(): string {
+    return this.scope.sessionId;
+  }
+  get client(): ClientInfo {
+    return this.scope.client;
+  }
+
+  /** Send one model update, or drop it with a diagnostic once the response is due. */
+  send(update: ModelUpdate): void {
+    if (!this.isOpen) {
+      this.scope.report({
+        code: "turn_closed",
+        message: `Dropped a "${(update as { sessionUpdate: string }).sessionUpdate}" update: the ${this.replay ? "session/load" : "session/prompt"} response was already sent for session ${this.sessionId}`,
+        sessionId: this.sessionId,
+        detail: update,
+      });
+      return;
+    }
+    this.scope.wire.sendUpdate(update, this.replay, this.tracker);
+  }
+
+  message(content?: readonly ContentBlock[] | string): MessageHandle {
+    return this.startMessage("agent_message", content);
+  }
+  thought(content?: readonly ContentBlock[] | string): MessageHandle {
+    return this.startMessage("agent_thought", content);
+  }
+  userMessage(content: readonly ContentBlock[] | string): MessageHandle {
+    return this.startMessage("user_message", content);
+  }
+
+  private startMessage(kind: MessageKind, content: readonly ContentBlock[] | string | undefined): MessageHandle {
+    const handle = new MessageHandleImpl(this, this.scope.ids.nextMessageId(), kind);
+    if (content !== undefined) handle.replace(content);
+    return handle;
+  }
+
+  plan(entries: readonly PlanEntry[], options?: { id?: string; _meta?: Meta | null }): string {
+    const id = options?.id ?? "main";
+    const update: Record<string, unknown> = { sessionUpdate: "plan_update", plan: { type: "items", id, entries: [...entries] } };
+    if (options?._meta !== undefined) update._meta = options._meta;
+    this.send(update as ModelUpdate);
+    return id;
+  }
+
+  toolCall(start: ToolCallStart): ToolCallHandle {
+    const { toolCallId: requested, ...fields } = start;
+    const handle = new ToolCallHandleImpl(this, this.scope.ids.claimToolCallId(requested), (request) => this.askPermission(request));
+    handle.update({ status: "pending", ...fields });
+    return handle;
+  }
+
+  usage(report: UsageReport): void {
+    this.send({ ...report, sessionUpdate: "usage_update" } as ModelUpdate);
+  }
+
+  update(update: ModelUpdate): void {
+    this.send(update);
+  }
+
+  flush(): Promise<void> {
+    return this.tracker.idle();
+  }
+
+  /** Stop accepting updates and wait until every accepted one was written. */
+  close(): Promise<void> {
+    this.isOpen = false;
+    return this.tracker.idle();
+  }
+
+  protected askPermission(_request: PermissionRequest): Promise<PermissionOutcome> {
+    return Promise.reject(new AcpError("Unsupported", "Permission requests are only possible during a prompt turn, not during session/load replay"));
+  }
+
+  private writeFailed(error: unknown): void {
+    this.scope.report({
+      code: "write_failed",
+      message: `An update for session ${this.sessionId} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+      sessionId: this.sessionId,
+      detail: error,
+    });
+  }
+}

@@ -1,0 +1,89 @@
+// Command dispatch for the `acpkit` binary. Each command module exports `<name>Command(argv, io)`
+// returning an exit code; usage errors become exit code 2 with the command's usage text.
+import { readFileSync } from "node:fs";
+import { UsageError } from "./args.js";
+import { Exit, processIO, type CommandIO } from "./io.js";
+
+interface CommandEntry {
+  summary: string;
+  load(): Promise<{ run: (argv: readonly string[], io: CommandIO) => Promise<number>; usage: string }>;
+}
+
+const commands: Record<string, CommandEntry> = {
+  demo: {
+    summary: "run a full prompt turn against the built-in agent (v1, then v2)",
+    load: async () => {
+      const m = await import("./commands/demo.js");
+      return { run: m.demoCommand, usage: m.demoUsage };
+    },
+  },
+  run: {
+    summary: "drive any ACP agent over stdio or WebSocket",
+    load: async () => {
+      const m = await import("./commands/run.js");
+      return { run: m.runCommand, usage: m.runUsage };
+    },
+  },
+  agent: {
+    summary: "the built-in test agent on stdio",
+    load: async () => {
+      const m = await import("./commands/agent.js");
+      return { run: m.agentCommand, usage: m.agentUsage };
+    },
+  },
+  validate: {
+    summary: "check a recorded ndjson transcript",
+    load: async () => {
+      const m = await import("./commands/validate.js");
+      return { run: m.validateCommand, usage: m.validateUsage };
+    },
+  },
+  bridge: {
+    summary: "serve a stdio agent over WebSocket",
+    load: async () => {
+      const m = await import("./commands/bridge.js");
+      return { run: m.bridgeCommand, usage: m.bridgeUsage };
+    },
+  },
+};
+
+export function mainUsage(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
+  return `usage: acpkit <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun "acpkit <command> --help" for a command's options.`;
+}
+
+export async function main(argv: readonly string[], io: CommandIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    (name === undefined ? io.stderr : io.stdout).write(mainUsage() + "\n");
+    return name === undefined ? Exit.Usage : Exit.Ok;
+  }
+  if (name === "--version" || name === "-v") {
+    // dist/main.js and src/main.ts both sit one level below the package root.
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    io.stdout.write(`${version}\n`);
+    return Exit.Ok;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    io.stderr.write(`acpkit: unknown command "${name}"\n\n${mainUsage()}\n`);
+    return Exit.Usage;
+  }
+  const command = await entry.load();
+  const dashDash = rest.indexOf("--");
+  const own = dashDash === -1 ? rest : rest.slice(0, dashDash);
+  if (own.includes("--help") || own.includes("-h")) {
+    io.stdout.write(command.usage + "\n");
+    return Exit.Ok;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`acpkit ${name}: ${error.message}\n\n${command.usage}\n`);
+      return Exit.Usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+// The client half of version negotiation (PROTOCOL §1.2): offer the highest version with that
+// version's fields only, then read the answer with the answered version's schema.
+import { AcpError } from "@acpkit/core";
+import { validateResult, type ProtocolVersion } from "@acpkit/schema";
+import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation } from "./types.js";
+
+type Json = Record<string, unknown>;
+
+const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0.1.0" };
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `initialize` params for the offered version; never both versions' fields (§3.2). */
+export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): Json {
+  const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+  if (offer === 2) return { protocolVersion: 2, capabilities: {}, clientInfo };
+  return {
+    protocolVersion: 1,
+    clientCapabilities: {
+      fs: { readTextFile: typeof options.fs?.readTextFile === "function", writeTextFile: typeof options.fs?.writeTextFile === "function" },
+      terminal: false,
+    },
+    clientInfo,
+  };
+}
+
+export interface AgentDescription {
+  protocolVersion: ProtocolVersion;
+  agentCapabilities: AgentCapabilities;
+  agentInfo: Implementation | null;
+  authMethods: AuthMethod[];
+}
+
+/** Read the agent's answer; throws AcpError("VersionUnsupported" | "ProtocolViolation"). */
+export function readInitializeResult(result: unknown): AgentDescription {
+  const answered = isObject(result) ? result.protocolVersion : undefined;
+  if (answered !== 1 && answered !== 2) {
+    throw new AcpError("VersionUnsupported", `The agent answered protocol version ${JSON.stringify(answered)}; this client speaks 1 and 2`, { data: { protocolVersion: answered } });
+  }
+  const version = answered as ProtocolVersion;
+  const checked = validateResult(version, "initialize", result);
+  if (!checked.valid) {
+    const first = checked.errors[0]!;
+    throw new AcpError("ProtocolViolation", `The agent's initialize result is not valid v${version} at ${first.path || "/"}: ${first.message}`, { data: checked.errors });
+  }
+  const body = result as Json;
+  return {
+    protocolVersion: version,
+    agentCapabilities: version === 1 ? readV1Capabilities(body.agentCapabilities) : readV2Capabilities(body.capabilities),
+    agentInfo: isObject(body.agentInfo) ? (body.agentInfo as unknown as Implementation) : null,
+    authMethods: readAuthMethods(body.authMethods),
+  };
+}
+
+function readV1Capabilities(raw: unknown): AgentCapabilities {
+  const caps = isObject(raw) ? raw : {};
+  const prompt = isObject(caps.promptCapabilities) ? caps.promptCapabilities : {};
+  const mcp = isObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
+  return {
+    loadSession: caps.loadSession === true,
+    prompt: { image: prompt.image === true, audio: prompt.audio === true, embeddedContext: prompt.embeddedContext === true },
+    // stdio MCP servers are a v1 baseline every agent supports.
+    mcp: { stdio: true, http: mcp.http === true, sse: mcp.sse === true },
+    raw: caps,
+  };
+}
+
+/** v2 markers: present object = supported; absent or null = not (§1.3). */
+function readV2Capabilities(raw: unknown): AgentCapabilities {
+  const caps = isObject(raw) ? raw : {};
+  const session = isObject(caps.session) ? caps.session : {};
+  const prompt = isObject(session.prompt) ? session.prompt : {};
+  const mcp = isObject(session.mcp) ? session.mcp : {};
+  return {
+    loadSession: isObject(session.load),
+    prompt: { image: isObject(prompt.image), audio: isObject(prompt.audio), embeddedContext: isObject(prompt.embeddedContext) },
+    mcp: { stdio: isObject(mcp.stdio), http: isObject(mcp.http), sse: false },
+    raw: caps,
+  };
+}
+
+/** Auth methods in the model shape: v1's untagged agent methods get `type: "agent"`. */
+function readAuthMethods(raw: unknown): AuthMethod[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isObject).map((method) => ({ ...method, type: typeof method.type === "string" ? method.type : "agent" }) as AuthMethod);
+}
+
+/** Block types a prompt may carry for this agent: baseline plus capabilities (§1.3). */
+export function acceptedPromptBlocks(capabilities: AgentCapabilities): ReadonlySet<string> {
+  const accepted = new Set(["text", "resource_link"]);
+  if (capabilities.prompt.image) accepted.add("image");
+  if (capabilities.prompt.audio) accepted.add("audio");
+  if (capabilities.prompt.embeddedContext) accepted.add("resource");
+  return accepted;
+}

@@ -1,0 +1,318 @@
+// SessionState: what a client knows about one session, built by the reducer (reducer.ts) from
+// model updates (pinned-v2 shape) and the client's own actions (prompt, cancel, permission, turn end).
+//
+// A state is immutable to its holder. Internally it is a handful of persistent collections
+// (persistent.ts) so that each update costs O(1) amortized (O(log32 n) to replace one record);
+// the plain-array views (`state.messages`, `sessionStateToJSON`) are built on first read and
+// cached on that state object.
+import type { ProtocolVersion, v2 } from "@acpkit/schema";
+import { type AppendList, type Keyed, emptyKeyed, emptyList, keyedFind, listToArray, vectorForEach, vectorGet } from "./persistent.js";
+
+type Meta = { [key: string]: unknown };
+
+/** Which kind of message (the variant of the updates that built it). */
+export type MessageKind = "user_message" | "agent_message" | "agent_thought";
+
+/** A tool call's status as the client shows it: the wire status, or the local `cancelled` (PROTOCOL C2). */
+export type DisplayedToolCallStatus = v2.ToolCallStatus | "cancelled";
+
+/** One message in the contract JSON form. */
+export interface MessageJSON {
+  messageId: string;
+  kind: MessageKind;
+  content: v2.ContentBlock[];
+  _meta?: Meta;
+}
+
+/** One tool call in the contract JSON form. Fields never set, or cleared with `null`, are absent. */
+export interface ToolCallJSON {
+  toolCallId: string;
+  title?: string;
+  kind?: v2.ToolKind;
+  status?: DisplayedToolCallStatus;
+  content: v2.ToolCallContent[];
+  locations?: v2.ToolCallLocation[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  _meta?: Meta;
+}
+
+/** A plan: its entries, or for a plan of unknown type (PROTOCOL P3) its type and raw payload. */
+export type PlanJSON = { id: string; entries: v2.PlanEntry[] } | { id: string; type: string; raw: v2.PlanUpdateContent };
+
+export interface UsageJSON {
+  used: number;
+  size: number;
+  cost?: v2.Cost;
+}
+
+export interface PermissionJSON {
+  toolCallId: string;
+  options: v2.PermissionOption[];
+  outcome: v2.RequestPermissionOutcome;
+}
+
+export interface TurnJSON {
+  stopReason: v2.StopReason;
+}
+
+/** The JSON form of a SessionState: a public contract (the CLI prints it with `--json`). */
+export interface SessionStateJSON {
+  sessionId: string;
+  protocolVersion: ProtocolVersion;
+  messages: MessageJSON[];
+  toolCalls: ToolCallJSON[];
+  plans: PlanJSON[];
+  usage: UsageJSON | null;
+  permissions: PermissionJSON[];
+  turns: TurnJSON[];
+}
+
+/** Something the reducer ignored, and why (not part of the JSON contract). */
+export interface StateDiagnostic {
+  code: "unknown_update" | "message_kind_mismatch";
+  message: string;
+  update: unknown;
+}
+
+// ── internal records ───────────────────────────────────────────────────────────────────────
+
+/** @internal */
+export interface MessageRecord {
+  readonly messageId: string;
+  readonly kind: MessageKind;
+  readonly content: AppendList<v2.ContentBlock>;
+  readonly meta: Meta | undefined;
+  /** How many leading blocks an echo of the prompt has matched so far (PROTOCOL M11), or -1. */
+  readonly echoCursor: number;
+}
+
+/** @internal */
+export interface ToolCallRecord {
+  readonly toolCallId: string;
+  readonly title?: string;
+  readonly kind?: v2.ToolKind;
+  readonly status?: v2.ToolCallStatus;
+  readonly content: AppendList<v2.ToolCallContent>;
+  readonly locations?: v2.ToolCallLocation[];
+  readonly rawInput?: unknown;
+  readonly rawOutput?: unknown;
+  readonly meta?: Meta;
+  /** Marked cancelled by the client (C2) and not finished on the wire since (C4). */
+  readonly cancelledLocally: boolean;
+}
+
+/** @internal */
+export interface PlanRecord {
+  readonly id: string;
+  readonly plan: v2.PlanUpdateContent;
+}
+
+/** @internal Everything a state holds. Replaced, never mutated, by the reducer. */
+export interface StateData {
+  readonly sessionId: string;
+  readonly protocolVersion: ProtocolVersion;
+  readonly messages: Keyed<MessageRecord>;
+  readonly toolCalls: Keyed<ToolCallRecord>;
+  readonly plans: Keyed<PlanRecord>;
+  readonly usage: UsageJSON | null;
+  readonly permissions: AppendList<PermissionJSON>;
+  readonly turns: AppendList<TurnJSON>;
+  readonly diagnostics: AppendList<StateDiagnostic>;
+  readonly turnInProgress: boolean;
+  /** Index of the first tool call created in the current (or last) turn. */
+  readonly turnFirstToolCall: number;
+  /** Position of the current turn's prompt message while an echo may still attach to it (M11). */
+  readonly promptMessage: number | undefined;
+  readonly sessionInfo: { readonly title?: string; readonly updatedAt?: string };
+  readonly currentModeId: string | undefined;
+  readonly availableCommands: readonly v2.AvailableCommand[];
+  readonly configOptions: readonly v2.SessionConfigOption[];
+}
+
+export const messageIdOf = (record: MessageRecord): string => record.messageId;
+export const toolCallIdOf = (record: ToolCallRecord): string => record.toolCallId;
+export const planIdOf = (record: PlanRecord): string => record.id;
+
+// Views are immutable once built, so one per record is enough across every state sharing it.
+const messageViews = new WeakMap<MessageRecord, MessageJSON>();
+const toolCallViews = new WeakMap<ToolCallRecord, ToolCallJSON>();
+
+function messageView(record: MessageRecord): MessageJSON {
+  let view = messageViews.get(record);
+  if (view === undefined) {
+    view = { messageId: record.messageId, kind: record.kind, content: listToArray(record.content) };
+    if (record.meta !== undefined) view._meta = record.meta;
+    Object.freeze(view.content);
+    messageViews.set(record, Object.freeze(view));
+  }
+  return view;
+}
+
+function toolCallView(record: ToolCallRecord): ToolCallJSON {
+  let view = toolCallViews.get(record);
+  if (view === undefined) {
+    const out: ToolCallJSON = { toolCallId: record.toolCallId };
+    if (record.title !== undefined) out.title = record.title;
+    if (record.kind !== undefined) out.kind = record.kind;
+    if (record.cancelledLocally) out.status = "cancelled";
+    else if (record.status !== undefined) out.status = record.status;
+    out.content = Object.freeze(listToArray(record.content)) as v2.ToolCallContent[];
+    if (record.locations !== undefined) out.locations = record.locations;
+    if ("rawInput" in record) out.rawInput = record.rawInput;
+    if ("rawOutput" in record) out.rawOutput = record.rawOutput;
+    if (record.meta !== undefined) out._meta = record.meta;
+    view = Object.freeze(out) as ToolCallJSON;
+    toolCallViews.set(record, view);
+  }
+  return view;
+}
+
+function planView(record: PlanRecord): PlanJSON {
+  const plan = record.plan;
+  return plan.type === "items" ? { id: record.id, entries: (plan as v2.PlanUpdateContentItems).entries } : { id: record.id, type: plan.type, raw: plan };
+}
+
+function collect<R, V>(keyed: Keyed<R>, view: (record: R) => V): V[] {
+  const out: V[] = [];
+  vectorForEach(keyed.records, (record) => out.push(view(record)));
+  return out;
+}
+
+/**
+ * One session as the client knows it. Immutable: the reducer functions (`applyUpdate`, …)
+ * return a new state. Read it through the properties below or `sessionStateToJSON`.
+ */
+export class SessionState {
+  /** @internal */
+  readonly data: StateData;
+  private messagesCache: readonly MessageJSON[] | undefined;
+  private toolCallsCache: readonly ToolCallJSON[] | undefined;
+
+  /** @internal Use `createSessionState`. */
+  constructor(data: StateData) {
+    this.data = data;
+  }
+
+  get sessionId(): string {
+    return this.data.sessionId;
+  }
+
+  get protocolVersion(): ProtocolVersion {
+    return this.data.protocolVersion;
+  }
+
+  /** Messages in first-appearance order. */
+  get messages(): readonly MessageJSON[] {
+    return (this.messagesCache ??= Object.freeze(collect(this.data.messages, messageView)));
+  }
+
+  /** Tool calls in first-appearance order. */
+  get toolCalls(): readonly ToolCallJSON[] {
+    return (this.toolCallsCache ??= Object.freeze(collect(this.data.toolCalls, toolCallView)));
+  }
+
+  get plans(): readonly PlanJSON[] {
+    return collect(this.data.plans, planView);
+  }
+
+  /** `null` until the first `usage_update`. */
+  get usage(): UsageJSON | null {
+    return this.data.usage;
+  }
+
+  get permissions(): readonly PermissionJSON[] {
+    return listToArray(this.data.permissions);
+  }
+
+  /** Finished turns, oldest first. */
+  get turns(): readonly TurnJSON[] {
+    return listToArray(this.data.turns);
+  }
+
+  /** True between `beginTurn` and `recordTurnEnd`. */
+  get turnInProgress(): boolean {
+    return this.data.turnInProgress;
+  }
+
+  /** Updates the reducer ignored (unknown variants, kind mismatches), oldest first. */
+  get diagnostics(): readonly StateDiagnostic[] {
+    return listToArray(this.data.diagnostics);
+  }
+
+  /** From `session_info_update` (patch semantics: `null` clears). */
+  get sessionInfo(): { readonly title?: string; readonly updatedAt?: string } {
+    return this.data.sessionInfo;
+  }
+
+  /** From a v1 agent's `current_mode_update` (model: `_acpkit/current_mode_update`). */
+  get currentModeId(): string | undefined {
+    return this.data.currentModeId;
+  }
+
+  get availableCommands(): readonly v2.AvailableCommand[] {
+    return this.data.availableCommands;
+  }
+
+  get configOptions(): readonly v2.SessionConfigOption[] {
+    return this.data.configOptions;
+  }
+
+  /** One message by id. */
+  message(messageId: string): MessageJSON | undefined {
+    const position = keyedFind(this.data.messages, messageId, messageIdOf);
+    return position === undefined ? undefined : messageView(vectorGet(this.data.messages.records, position)!);
+  }
+
+  /** One tool call by id. */
+  toolCall(toolCallId: string): ToolCallJSON | undefined {
+    const position = keyedFind(this.data.toolCalls, toolCallId, toolCallIdOf);
+    return position === undefined ? undefined : toolCallView(vectorGet(this.data.toolCalls.records, position)!);
+  }
+
+  /** The contract JSON (same as `sessionStateToJSON(this)`), so `JSON.stringify(state)` works. */
+  toJSON(): SessionStateJSON {
+    return sessionStateToJSON(this);
+  }
+}
+
+/** A state for a session that has seen nothing yet. */
+export function createSessionState(sessionId: string, protocolVersion: ProtocolVersion): SessionState {
+  return new SessionState({
+    sessionId,
+    protocolVersion,
+    messages: emptyKeyed(),
+    toolCalls: emptyKeyed(),
+    plans: emptyKeyed(),
+    usage: null,
+    permissions: emptyList(),
+    turns: emptyList(),
+    diagnostics: emptyList(),
+    turnInProgress: false,
+    turnFirstToolCall: 0,
+    promptMessage: undefined,
+    sessionInfo: {},
+    currentModeId: undefined,
+    availableCommands: [],
+    configOptions: [],
+  });
+}
+
+/**
+ * The public JSON form of a state: `{ sessionId, protocolVersion, messages, toolCalls, plans,
+ * usage, permissions, turns }`. Lists keep first-appearance order; a field never set, or cleared
+ * with `null`, is absent; `content` is always an array. Blocks are shared with the updates that
+ * carried them (not deep-copied); the message and tool-call objects are frozen.
+ */
+export function sessionStateToJSON(state: SessionState): SessionStateJSON {
+  return {
+    sessionId: state.sessionId,
+    protocolVersion: state.protocolVersion,
+    messages: state.messages.slice(),
+    toolCalls: state.toolCalls.slice(),
+    plans: state.plans.slice(),
+    usage: state.usage,
+    permissions: state.permissions.slice(),
+    turns: state.turns.slice(),
+  };
+}

@@ -1,0 +1,50 @@
+// v1 connection: the agent's v1 updates go through the session's ClientSideV1Bridge (PROTOCOL
+// §7.2): id-less chunks get synthesized message ids (B2), `tool_call` becomes the creating
+// `tool_call_update`, `plan` becomes plan "main" (B6), terminal items become "_acpkit/terminal"
+// (B7). Outgoing prompts drop blocks v1 cannot carry (reported).
+import { ClientSideV1Bridge, mcpServersToV1, type LossyOptions } from "@acpkit/core";
+import type { ClientSessionWire } from "./session-wire.js";
+import type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
+
+export class V1ClientSessionWire implements ClientSessionWire {
+  readonly version = 1 as const;
+  private readonly bridge: ClientSideV1Bridge;
+
+  constructor(
+    private readonly sessionId: string,
+    lossy: LossyOptions,
+  ) {
+    this.bridge = new ClientSideV1Bridge({ ...lossy, sessionId });
+  }
+
+  receiveUpdate(update: unknown, apply: (update: ModelUpdate) => void): void {
+    const converted = this.bridge.fromV1(update as never) as unknown as ModelUpdate[];
+    for (let i = 0; i < converted.length; i++) apply(converted[i]!);
+  }
+
+  permissionFromWire(params: Record<string, unknown>): PermissionRequest {
+    return this.bridge.permissionFromV1(params as never) as unknown as PermissionRequest;
+  }
+
+  promptParams(prompt: readonly ContentBlock[], meta: Meta | null | undefined): object {
+    const params: Record<string, unknown> = { sessionId: this.sessionId, prompt };
+    if (meta !== undefined) params._meta = meta;
+    return this.bridge.promptToV1(params as never);
+  }
+
+  promptOutcome(result: Record<string, unknown>): PromptOutcome {
+    // v1 stop reasons are a subset of the model's; `_meta` (e.g. acpkit/v2StopReason) is kept.
+    return result as unknown as PromptOutcome;
+  }
+
+  boundary(event: "prompt_start" | "prompt_end" | "load_start"): void {
+    if (event === "prompt_start") this.bridge.promptStarted();
+    else if (event === "prompt_end") this.bridge.promptEnded();
+    else this.bridge.loadStarted();
+  }
+}
+
+/** MCP servers for a v1 `session/new` / `session/load` (stdio loses its tag; others reported). */
+export function mcpServersForV1(servers: readonly McpServer[], lossy: LossyOptions): unknown[] {
+  return mcpServersToV1(servers as never, lossy);
+}

@@ -1,0 +1,124 @@
+// Client side of a v1 connection: v1 wire updates → the client model (pinned-v2 shape), for one
+// session (PROTOCOL §7.1, §7.2 B2/B6/B7). The only state is which synthesized message is open per
+// kind, so that v1 chunks without `messageId` group into messages the way B2 says.
+import { contentBlocksToV1 } from "./content.js";
+import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
+import { CURRENT_MODE_UPDATE, SYNTH_MESSAGE_ID_PREFIX, V1_PLAN_ID } from "./model-names.js";
+import { toolCallPatchFromV1 } from "./tool-calls.js";
+import type { v1, v2 } from "@acpkit/schema";
+
+type ChunkTag = "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk";
+
+/**
+ * Converts one session's v1 `session/update` payloads into model updates for a client talking to a
+ * v1 agent. Call the hooks at the turn boundaries B2.3 names so id-less chunks group correctly.
+ *
+ * ```ts
+ * const bridge = new ClientSideV1Bridge({ sessionId });
+ * bridge.promptStarted();
+ * for (const update of bridge.fromV1(v1Update)) state = applyUpdate(state, update);
+ * bridge.promptEnded();
+ * ```
+ */
+export class ClientSideV1Bridge {
+  readonly sessionId: string;
+  private readonly lossy: LossyReporter;
+  private readonly openSynth: Record<ChunkTag, string | undefined> = { user_message_chunk: undefined, agent_message_chunk: undefined, agent_thought_chunk: undefined };
+  private synthCounter = 0;
+
+  constructor(options: V1BridgeOptions) {
+    this.sessionId = options.sessionId;
+    this.lossy = new LossyReporter(options.sessionId, options);
+  }
+
+  /** A new `session/prompt` was sent: id-less chunks after it start a new message (B2.3). */
+  promptStarted(): void {
+    this.closeAll();
+  }
+
+  /** The `session/prompt` response arrived (B2.3). */
+  promptEnded(): void {
+    this.closeAll();
+  }
+
+  /** `session/load` is starting (B2.3). */
+  loadStarted(): void {
+    this.closeAll();
+  }
+
+  /** The model updates for one v1 update (one, or none for something the model cannot hold). */
+  fromV1(update: v1.SessionUpdate): v2.SessionUpdate[] {
+    switch (update.sessionUpdate) {
+      case "user_message_chunk":
+      case "agent_message_chunk":
+      case "agent_thought_chunk":
+        return [this.chunk(update)];
+      case "tool_call": {
+        this.closeAll();
+        const { sessionUpdate: _tag, ...body } = toolCallPatchFromV1(update);
+        return [{ sessionUpdate: "tool_call_update", ...body } as v2.SessionUpdateToolCallUpdate];
+      }
+      case "tool_call_update":
+        this.closeAll();
+        return [toolCallPatchFromV1(update) as v2.SessionUpdateToolCallUpdate];
+      case "plan": {
+        this.closeAll();
+        const out: v2.SessionUpdatePlanUpdate = { sessionUpdate: "plan_update", plan: { type: "items", id: V1_PLAN_ID, entries: update.entries } };
+        if (update._meta !== undefined) out._meta = update._meta;
+        return [out];
+      }
+      case "current_mode_update": {
+        const { sessionUpdate: _tag, ...rest } = update;
+        return [{ sessionUpdate: CURRENT_MODE_UPDATE, ...rest } as unknown as v2.SessionUpdate];
+      }
+      case "usage_update":
+      case "available_commands_update":
+      case "config_option_update":
+      case "session_info_update":
+        // Identical in both versions, and they do not end a synthesized message (B2.3).
+        return [update as v2.SessionUpdate];
+      default: {
+        const tag = (update as { sessionUpdate?: unknown }).sessionUpdate;
+        this.lossy.report("session_update", `v1 session update ${JSON.stringify(tag)} is not part of v1; it was ignored`, update);
+        return [];
+      }
+    }
+  }
+
+  /** A v1 permission request in model form: its `toolCall` is converted like a v1 `tool_call_update`. */
+  permissionFromV1(params: v1.RequestPermissionRequest): v2.RequestPermissionRequest {
+    const toolCall = toolCallPatchFromV1(params.toolCall);
+    return (toolCall === params.toolCall ? params : { ...params, toolCall }) as v2.RequestPermissionRequest;
+  }
+
+  /** A model prompt for the v1 agent: unknown blocks and custom roles are dropped and reported. */
+  promptToV1(params: v2.PromptRequest): v1.PromptRequest {
+    return { ...params, prompt: contentBlocksToV1(params.prompt, this.lossy, params) };
+  }
+
+  private chunk(update: v1.ContentChunk & { sessionUpdate: ChunkTag }): v2.SessionUpdate {
+    const tag = update.sessionUpdate;
+    if (typeof update.messageId === "string") {
+      this.closeAll(); // B2.1
+      return update as v2.SessionUpdate;
+    }
+    // B2.3: a chunk of another kind closes the open synthesized messages of the other kinds.
+    for (const other of CHUNK_TAGS) if (other !== tag) this.openSynth[other] = undefined;
+    let messageId = this.openSynth[tag];
+    if (messageId === undefined) {
+      messageId = `${SYNTH_MESSAGE_ID_PREFIX}${++this.synthCounter}`;
+      this.openSynth[tag] = messageId;
+    }
+    const out: v2.ContentChunk & { sessionUpdate: ChunkTag } = { sessionUpdate: tag, messageId, content: update.content };
+    if (update._meta !== undefined && update._meta !== null) out._meta = update._meta;
+    return out as v2.SessionUpdate;
+  }
+
+  private closeAll(): void {
+    this.openSynth.user_message_chunk = undefined;
+    this.openSynth.agent_message_chunk = undefined;
+    this.openSynth.agent_thought_chunk = undefined;
+  }
+}
+
+const CHUNK_TAGS: readonly ChunkTag[] = ["user_message_chunk", "agent_message_chunk", "agent_thought_chunk"];

@@ -1,0 +1,109 @@
+// Content blocks and tool-call content items between v1 and pinned v2.
+// The field sets are identical (PROTOCOL §4.3); the differences are v2's open unions (unknown
+// block / item types, custom annotation roles), which v1 cannot carry, and v1's `terminal` item,
+// which pinned v2 does not have and the client model keeps as a custom item (B7).
+// Values are passed through by reference whenever nothing needs to change: no copying per chunk.
+import type { LossyReporter } from "./lossy.js";
+import { TERMINAL_CONTENT_TYPE } from "./model-names.js";
+import type { v1, v2 } from "@acpkit/schema";
+
+
+const V1_CONTENT_BLOCK_TYPES: ReadonlySet<string> = new Set(["text", "image", "audio", "resource_link", "resource"]);
+const V1_ROLES: ReadonlySet<string> = new Set(["assistant", "user"]);
+
+/**
+ * A v2 content block as v1 can carry it, or `undefined` when it cannot (unknown/custom type).
+ * Custom roles in `annotations.audience` are removed. Each loss is reported.
+ */
+export function contentBlockToV1(block: v2.ContentBlock, lossy: LossyReporter, update: unknown): v1.ContentBlock | undefined {
+  if (!V1_CONTENT_BLOCK_TYPES.has(block.type)) {
+    lossy.report("content_block", `content block of type "${block.type}" does not exist in v1; it was left out`, update);
+    return undefined;
+  }
+  const annotations = (block as v1.ContentBlock).annotations;
+  const audience = annotations?.audience;
+  if (Array.isArray(audience) && audience.some((role) => !V1_ROLES.has(role))) {
+    const kept = audience.filter((role) => V1_ROLES.has(role));
+    const dropped = audience.filter((role) => !V1_ROLES.has(role));
+    lossy.report("content_block", `annotation audience role(s) ${dropped.map((r) => JSON.stringify(r)).join(", ")} do not exist in v1; they were left out`, update);
+    return { ...(block as v1.ContentBlock), annotations: { ...annotations, audience: kept } } as v1.ContentBlock;
+  }
+  return block as v1.ContentBlock;
+}
+
+/** Convert a list of v2 content blocks, leaving out (and reporting) what v1 cannot carry. */
+export function contentBlocksToV1(blocks: readonly v2.ContentBlock[], lossy: LossyReporter, update: unknown): v1.ContentBlock[] {
+  const out: v1.ContentBlock[] = [];
+  for (const block of blocks) {
+    const converted = contentBlockToV1(block, lossy, update);
+    if (converted !== undefined) out.push(converted);
+  }
+  return out;
+}
+
+/** A v2 tool-call content item as v1 can carry it, or `undefined` (reported) when it cannot. */
+export function toolCallContentToV1(item: v2.ToolCallContent, lossy: LossyReporter, update: unknown): v1.ToolCallContent | undefined {
+  switch (item.type) {
+    case "diff":
+      return item as v1.ToolCallContentDiff;
+    case "content": {
+      const wrapped = item as v2.ToolCallContentContent;
+      const block = contentBlockToV1(wrapped.content, lossy, update);
+      if (block === undefined) return undefined;
+      return block === wrapped.content ? (wrapped as v1.ToolCallContentContent) : { ...wrapped, content: block };
+    }
+    case TERMINAL_CONTENT_TYPE: {
+      // The model's stand-in for a v1 terminal goes back to v1 as the real thing (B7, reversed).
+      const { terminalId, _meta } = item as { terminalId?: unknown; _meta?: v1.ToolCallContentTerminal["_meta"] };
+      if (typeof terminalId === "string") {
+        return _meta === undefined ? { type: "terminal", terminalId } : { type: "terminal", terminalId, _meta };
+      }
+      break;
+    }
+  }
+  lossy.report("content_block", `tool-call content of type "${item.type}" does not exist in v1; it was left out`, update);
+  return undefined;
+}
+
+/** Convert a list of v2 tool-call content items, leaving out (and reporting) what v1 cannot carry. */
+export function toolCallContentsToV1(items: readonly v2.ToolCallContent[], lossy: LossyReporter, update: unknown): v1.ToolCallContent[] {
+  const out: v1.ToolCallContent[] = [];
+  for (const item of items) {
+    const converted = toolCallContentToV1(item, lossy, update);
+    if (converted !== undefined) out.push(converted);
+  }
+  return out;
+}
+
+/** A v1 tool-call content item in the model: identical, except `terminal` becomes `_acpkit/terminal` (B7). */
+export function toolCallContentFromV1(item: v1.ToolCallContent): v2.ToolCallContent {
+  if (item.type !== "terminal") return item as v2.ToolCallContent;
+  const out: Record<string, unknown> = { type: TERMINAL_CONTENT_TYPE, terminalId: item.terminalId };
+  if (item._meta !== undefined) out._meta = item._meta;
+  return out as v2.ToolCallContent;
+}
+
+/** Convert a list of v1 tool-call content items; the array is reused when nothing changes. */
+export function toolCallContentsFromV1(items: readonly v1.ToolCallContent[]): v2.ToolCallContent[] {
+  if (!items.some((item) => item.type === "terminal")) return items as v2.ToolCallContent[];
+  return items.map(toolCallContentFromV1);
+}
+
+/** Structural equality of JSON values (key order ignored; `undefined` members equal absent ones). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keysA = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const keysB = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  if (keysA.length !== keysB.length) return false;
+  for (const key of keysA) if (!jsonEqual(ra[key], rb[key])) return false;
+  return true;
+}

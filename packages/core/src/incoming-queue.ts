@@ -1,0 +1,88 @@
+// Wire-order dispatcher for incoming messages.
+//
+// Every item is processed in arrival order. When processing an item returns a promise (an async
+// notification handler), later items wait in the queue until it settles. When nothing is waiting,
+// an item is processed synchronously inside `push` — the common case for streaming notifications
+// with a synchronous handler — so the hot path allocates no promise and no queue slot.
+import { isThenable } from "./jsonrpc.js";
+
+/** Processes one item; returns a promise only when the next item must wait for it. */
+export type ProcessItem<T> = (item: T) => void | PromiseLike<unknown>;
+
+// Below this many consumed slots we never bother compacting.
+const COMPACT_THRESHOLD = 1024;
+
+export class IncomingQueue<T> {
+  // An array plus a head index: Array#shift is O(n) per item on long queues.
+  private items: (T | undefined)[] = [];
+  private head = 0;
+  // True while an item's promise is outstanding.
+  private waiting = false;
+  // True while the drain loop runs; a reentrant push (a handler that synchronously caused a new
+  // incoming message) must queue behind the current item, not run inside it.
+  private draining = false;
+  private readonly resume = (): void => {
+    this.waiting = false;
+    this.drain();
+  };
+
+  constructor(private readonly process: ProcessItem<T>) {}
+
+  /** Number of items received but not yet handed to `process`. */
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    if (this.waiting || this.draining) {
+      this.items.push(item);
+      return;
+    }
+    this.draining = true;
+    try {
+      if (!this.runOne(item)) this.drain();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  // Returns true when the item left the queue waiting on a promise.
+  private runOne(item: T): boolean {
+    let result: void | PromiseLike<unknown>;
+    try {
+      result = this.process(item);
+    } catch {
+      // `process` reports its own failures; a throw here must not stall the queue.
+      return false;
+    }
+    if (isThenable(result)) {
+      this.waiting = true;
+      result.then(this.resume, this.resume);
+      return true;
+    }
+    return false;
+  }
+
+  private drain(): void {
+    const wasDraining = this.draining;
+    this.draining = true;
+    try {
+      while (!this.waiting && this.head < this.items.length) {
+        const item = this.items[this.head] as T;
+        this.items[this.head] = undefined; // let the message be collected
+        this.head++;
+        this.runOne(item);
+      }
+      if (this.head === this.items.length) {
+        this.items.length = 0;
+        this.head = 0;
+      } else if (this.head > COMPACT_THRESHOLD && this.head * 2 > this.items.length) {
+        // A long-blocked queue keeps receiving: drop the consumed prefix now and then.
+        this.items.splice(0, this.head);
+        this.head = 0;
+      }
+    } finally {
+      this.draining = wasDraining;
+    }
+  }
+}

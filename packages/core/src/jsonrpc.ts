@@ -1,0 +1,124 @@
+// JSON-RPC 2.0 message shapes: classifying what arrived and building what we send.
+// Classification runs once per incoming message, so it only reads properties (no allocation);
+// the reason an object is invalid is worked out separately, and only when it is.
+import type { RpcErrorObject } from "./errors.js";
+
+/** A request id. We only ever send numbers; the peer may use strings (or, against advice, null). */
+export type RequestId = string | number;
+
+export type JsonRpcRequest = {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  method: string;
+  params?: unknown;
+};
+export type JsonRpcNotification = {
+  jsonrpc: "2.0";
+  method: string;
+  params?: unknown;
+};
+export type JsonRpcSuccessResponse = {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  result: unknown;
+};
+export type JsonRpcErrorResponse = {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  error: RpcErrorObject;
+};
+export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
+
+/** What an incoming value is. Numbers, so the per-message check returns without allocating. */
+export const MessageKind = {
+  Invalid: 0,
+  Request: 1,
+  Notification: 2,
+  Response: 3,
+} as const;
+export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
+
+function isIdValue(id: unknown): boolean {
+  return typeof id === "string" || typeof id === "number" || id === null;
+}
+
+// Params may be absent, an object, or null (ACP's schema allows null). Arrays are structurally
+// fine for JSON-RPC and are left for the method's validator to refuse with -32602; a bare
+// string or number is not a JSON-RPC params value at all (-32600).
+function isParamsValue(params: unknown): boolean {
+  return params === undefined || params === null || typeof params === "object";
+}
+
+/** Classify one decoded value (not an array: batches are split before this). */
+export function classifyMessage(value: unknown): MessageKind {
+  if (typeof value !== "object" || value === null) return MessageKind.Invalid;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return MessageKind.Invalid;
+  const method = message.method;
+  if (method !== undefined) {
+    if (typeof method !== "string" || !isParamsValue(message.params)) return MessageKind.Invalid;
+    if (!("id" in message)) return MessageKind.Notification;
+    return isIdValue(message.id) ? MessageKind.Request : MessageKind.Invalid;
+  }
+  if (!("id" in message) || !isIdValue(message.id)) return MessageKind.Invalid;
+  const hasResult = "result" in message;
+  const hasError = "error" in message;
+  if (hasResult === hasError) return MessageKind.Invalid;
+  if (hasError && !isErrorObject(message.error)) return MessageKind.Invalid;
+  return MessageKind.Response;
+}
+
+function isErrorObject(error: unknown): error is RpcErrorObject {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as Record<string, unknown>;
+  return Number.isInteger(e.code) && typeof e.message === "string";
+}
+
+/** Why `classifyMessage` said Invalid, as one sentence for the -32600 reply and diagnostics. */
+export function describeInvalidMessage(value: unknown): string {
+  if (Array.isArray(value)) return "a batch array is not allowed here";
+  if (typeof value !== "object" || value === null) return `expected a JSON-RPC object, got ${value === null ? "null" : typeof value}`;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return `"jsonrpc" must be "2.0", got ${JSON.stringify(message.jsonrpc) ?? "nothing"}`;
+  if (message.method !== undefined) {
+    if (typeof message.method !== "string") return `"method" must be a string, got ${typeof message.method}`;
+    if (!isParamsValue(message.params)) return `"params" must be an object or null, got ${typeof message.params}`;
+    return `"id" must be a string, a number or null, got ${typeof message.id}`;
+  }
+  if (!("id" in message)) return `the object has neither "method" nor "id"`;
+  if (!isIdValue(message.id)) return `"id" must be a string, a number or null, got ${typeof message.id}`;
+  const hasResult = "result" in message;
+  const hasError = "error" in message;
+  if (hasResult && hasError) return `a response must not carry both "result" and "error"`;
+  if (!hasResult && !hasError) return `a response needs "result" or "error"`;
+  return `"error" must be an object with an integer "code" and a string "message"`;
+}
+
+/** `id` of a value, if it carries a usable one (used to match a malformed response). */
+export function idOf(value: unknown): RequestId | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+export function requestMessage(id: RequestId, method: string, params: unknown): JsonRpcRequest {
+  return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+}
+
+export function notificationMessage(method: string, params: unknown): JsonRpcNotification {
+  return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+}
+
+export function successResponse(id: RequestId | null, result: unknown): JsonRpcSuccessResponse {
+  // `undefined` would vanish in JSON and leave a response with neither result nor error.
+  return { jsonrpc: "2.0", id, result: result === undefined ? null : result };
+}
+
+export function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** True for anything with a callable `then` (a handler's promise, or any thenable). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+}

@@ -1,0 +1,412 @@
+// Recognises payloads written against an obsolete or foreign protocol shape (PROTOCOL.md §9):
+// pre-1.0 drafts (seeds 001, 003, 004), the other acpkit version, and the later official v2 draft
+// (§10). A bare schema error says "must have required property 'prompt'"; these detectors say
+// `legacy pre-1.0 shape "messages": use "prompt": ContentBlock[]`, which is what a developer
+// porting old code needs to read.
+//
+// When to call them (they are pure and cheap, but not free):
+// - after a schema validation failed, to replace or lead the schema errors;
+// - on pinned v2 also for VALID payloads of the methods `scanLegacyEvenWhenValid` names, because
+//   the open v2 unions and enums accept several legacy shapes as "unknown" values: v1 updates
+//   `tool_call` / `plan` / `current_mode_update`, pre-1.0 `tool_call` with id/name/arguments,
+//   PascalCase or camelCase tags and enum values, `embedded_resource` blocks, `terminal` tool
+//   content, status `success` / `cancelled`, stop reason `error`, the later draft's
+//   `state_update` and `info` (unknown property), and `_`-less custom values that are really
+//   pre-1.0 spellings.
+// On v1 every legacy shape already fails the closed schema, so a valid v1 payload is never scanned.
+//
+// Each detector returns the FIRST legacy shape found (the one the fix should start with), or
+// undefined when the value shows none.
+
+import type { ValidationError } from "./validation-result.js";
+
+export type LegacyVersion = 1 | 2;
+
+type JsonObject = Record<string, unknown>;
+
+/** Where a legacy shape comes from; the first words of the error message. */
+const PRE_1_0 = "legacy pre-1.0 shape";
+const V1_ON_V2 = "v1 shape on a v2 connection";
+const V2_ON_V1 = "v2 shape on a v1 connection";
+const LATER_DRAFT = "later v2 draft shape (not acpkit v2)";
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function has(object: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+function legacy(origin: string, path: string, legacyShape: string, expected: string): ValidationError {
+  return { path, message: `${origin} "${legacyShape}": use ${expected}`, legacyShape, expected };
+}
+
+/** `AgentMessageChunk` / `agentMessageChunk` → `agent_message_chunk`. */
+function toSnakeCase(value: string): string {
+  return value.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[-\s]+/g, "_").toLowerCase();
+}
+
+/**
+ * The value if it is a wire tag or enum value written in PascalCase or camelCase (custom `_…`
+ * values are left alone). Not a type guard on purpose: `false` must not narrow a string to never.
+ */
+function wrongCase(value: unknown): string | undefined {
+  return typeof value === "string" && !value.startsWith("_") && /[A-Z]/.test(value) ? value : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Method names
+
+const PRE_1_0_METHODS: Record<string, string> = {
+  "acp/session_update": "session/update",
+  "acp/initialize": "initialize",
+  "acp/authenticate": "authenticate",
+  "acp/new_session": "session/new",
+  "acp/load_session": "session/load",
+  "acp/prompt": "session/prompt",
+  "acp/cancel": "session/cancel",
+  "acp/request_permission": "session/request_permission",
+  "acp/read_text_file": "fs/read_text_file",
+  "acp/write_text_file": "fs/write_text_file",
+};
+
+const LATER_DRAFT_METHODS: Record<string, string> = {
+  "auth/login": "authenticate",
+};
+
+/**
+ * A method name from a pre-1.0 draft (`acp/session_update` → `session/update`) or from the later
+ * v2 draft (`auth/login` → `authenticate`). Unknown `acp/…` names still count as legacy: the
+ * `acp/` namespace never existed in a released version.
+ */
+export function detectLegacyMethod(method: string): { legacyShape: string; expected: string } | undefined {
+  const modern = PRE_1_0_METHODS[method] ?? LATER_DRAFT_METHODS[method];
+  if (modern) return { legacyShape: method, expected: `"${modern}"` };
+  if (method.startsWith("acp/")) {
+    return { legacyShape: method, expected: "a method of the ACP method table without the acp/ prefix (e.g. \"session/update\", \"session/prompt\")" };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session update tags
+
+const V1_UPDATE_TAGS = new Set([
+  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan",
+  "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update",
+]);
+const V2_UPDATE_TAGS = new Set([
+  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "user_message", "agent_message", "agent_thought",
+  "tool_call_update", "tool_call_content_chunk", "plan_update", "usage_update", "available_commands_update",
+  "config_option_update", "session_info_update",
+]);
+
+/** v2-only updates met on v1, and what v1 offers instead. */
+const V2_UPDATES_ON_V1: Record<string, { tag: string; expected: string }> = {
+  plan_update: { tag: "plan", expected: '{"sessionUpdate":"plan","entries":[…]} (the complete list; v1 has one plan per session)' },
+  user_message: { tag: "user_message_chunk", expected: '"user_message_chunk" updates, one per content block' },
+  agent_message: { tag: "agent_message_chunk", expected: '"agent_message_chunk" updates, one per content block' },
+  agent_thought: { tag: "agent_thought_chunk", expected: '"agent_thought_chunk" updates, one per content block' },
+  tool_call_content_chunk: { tag: "tool_call_update", expected: '{"sessionUpdate":"tool_call_update","toolCallId",…,"content":[…the full content array]}' },
+};
+
+/** v1-only updates met on pinned v2, and what v2 offers instead. */
+const V1_UPDATES_ON_V2: Record<string, { tag: string; expected: string }> = {
+  tool_call: { tag: "tool_call_update", expected: '{"sessionUpdate":"tool_call_update","toolCallId",…} (the first tool_call_update creates the tool call)' },
+  plan: { tag: "plan_update", expected: '{"sessionUpdate":"plan_update","plan":{"type":"items","id","entries":[…]}}' },
+  current_mode_update: {
+    tag: "_acpkit/current_mode_update",
+    expected: 'a custom update such as {"sessionUpdate":"_acpkit/current_mode_update","currentModeId"} (v2 has no session modes)',
+  },
+};
+
+/** Later-draft updates; unknown to both acpkit versions. */
+const LATER_DRAFT_UPDATES: Record<string, string> = {
+  state_update: 'the session/prompt response {"stopReason"}, which ends the turn (acpkit v2 has no state_update)',
+  terminal_update: "tool call content without terminals (acpkit v2 has no terminals)",
+  terminal_output_chunk: "tool call content without terminals (acpkit v2 has no terminals)",
+};
+
+/** The tag the version uses for a (snake_case) tag, crossing versions where one maps to another. */
+function modernUpdateTag(version: LegacyVersion, tag: string): string | undefined {
+  if ((version === 1 ? V1_UPDATE_TAGS : V2_UPDATE_TAGS).has(tag)) return tag;
+  return (version === 1 ? V2_UPDATES_ON_V1 : V1_UPDATES_ON_V2)[tag]?.tag;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content
+
+const EMBEDDED_RESOURCE_EXPECTED = '{"type":"resource","resource":{uri,text|blob}}';
+
+function detectInContentBlock(block: unknown, path: string): ValidationError | undefined {
+  if (!isObject(block)) return undefined;
+  const type = block.type;
+  if (type === "embedded_resource") return legacy(PRE_1_0, `${path}/type`, "embedded_resource", EMBEDDED_RESOURCE_EXPECTED);
+  const badType = wrongCase(type);
+  if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (content types are snake_case)`);
+  if (type === "resource" && isObject(block.resource)) {
+    const resource = block.resource;
+    if (has(resource, "content") && !has(resource, "text") && !has(resource, "blob")) {
+      return legacy(PRE_1_0, `${path}/resource/content`, "resource.content", '"resource": {uri, text} for text or {uri, blob} for base64 data');
+    }
+  }
+  return undefined;
+}
+
+function detectInToolCallContent(version: LegacyVersion, item: unknown, path: string): ValidationError | undefined {
+  if (!isObject(item)) return undefined;
+  const type = item.type;
+  const badType = wrongCase(type);
+  if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (tool call content types are snake_case)`);
+  if (type === "terminal" && version === 2) {
+    return legacy(V1_ON_V2, `${path}/type`, "terminal", 'content or diff items (v2 has no terminals; a custom item such as {"type":"_acpkit/terminal","terminalId"} at most)');
+  }
+  if (type === "content") return detectInContentBlock(item.content, `${path}/content`);
+  // A bare content block where a ToolCallContent item belongs (pre-1.0 "Content: a ContentBlock").
+  if (type === "text" || type === "image" || type === "audio" || type === "resource_link" || type === "resource" || type === "embedded_resource") {
+    return legacy(PRE_1_0, `${path}/type`, `bare content block "${type}" in tool call content`, '{"type":"content","content":<ContentBlock>}');
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool calls
+
+const TOOL_CALL_EXPECTED: Record<LegacyVersion, string> = {
+  1: '{"sessionUpdate":"tool_call","toolCallId","title","rawInput"}',
+  2: '{"sessionUpdate":"tool_call_update","toolCallId","title","rawInput"}',
+};
+
+/** Fields of a tool call or tool call patch (an update, or `toolCall` of a permission request). */
+function detectInToolCallFields(version: LegacyVersion, call: JsonObject, path: string, isCreate: boolean): ValidationError | undefined {
+  if (!has(call, "toolCallId")) {
+    if (isCreate && (has(call, "id") || has(call, "arguments"))) {
+      return legacy(PRE_1_0, `${path}/${has(call, "id") ? "id" : "arguments"}`, "tool_call with id/name/arguments", TOOL_CALL_EXPECTED[version]);
+    }
+    if (has(call, "id")) return legacy(PRE_1_0, `${path}/id`, "id", '"toolCallId"');
+    if (has(call, "tool_call_id")) return legacy(PRE_1_0, `${path}/tool_call_id`, "tool_call_id", '"toolCallId"');
+  }
+  if (has(call, "arguments") && !has(call, "rawInput")) return legacy(PRE_1_0, `${path}/arguments`, "arguments", '"rawInput"');
+  for (const label of ["label", "Label"]) {
+    if (has(call, label) && !has(call, "title")) return legacy(PRE_1_0, `${path}/${label}`, label, '"title"');
+  }
+  const status = call.status;
+  if (status === "success") return legacy(PRE_1_0, `${path}/status`, "success", '"completed"');
+  if (status === "cancelled") {
+    return legacy(LATER_DRAFT, `${path}/status`, "cancelled", '"completed" or "failed" (there is no wire status cancelled; clients mark cancelled tool calls locally)');
+  }
+  const badStatus = wrongCase(status);
+  if (badStatus) return legacy(PRE_1_0, `${path}/status`, badStatus, `"${toSnakeCase(badStatus)}"`);
+  const badKind = wrongCase(call.kind);
+  if (badKind) return legacy(PRE_1_0, `${path}/kind`, badKind, `"${toSnakeCase(badKind)}"`);
+  if (has(call, "output") && !has(call, "rawOutput") && !has(call, "content")) {
+    return legacy(PRE_1_0, `${path}/output`, "output", '"content": ToolCallContent[] and/or "rawOutput"');
+  }
+  if (Array.isArray(call.content)) {
+    for (let i = 0; i < call.content.length; i++) {
+      const found = detectInToolCallContent(version, call.content[i], `${path}/content/${i}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans
+
+function detectInPlanEntries(entries: unknown, path: string): ValidationError | undefined {
+  if (!Array.isArray(entries)) return undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!isObject(entry)) continue;
+    for (const field of ["priority", "status"] as const) {
+      const value = wrongCase(entry[field]);
+      if (value) return legacy(PRE_1_0, `${path}/${i}/${field}`, value, `"${toSnakeCase(value)}"`);
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// session/update
+
+function detectInSessionUpdate(version: LegacyVersion, update: unknown, path: string): ValidationError | undefined {
+  if (!isObject(update)) return undefined;
+  const tag = update.sessionUpdate;
+  const tagPath = `${path}/sessionUpdate`;
+  if (typeof tag !== "string") return undefined;
+
+  if (tag === "Started") return legacy(PRE_1_0, tagPath, "Started", "no update at all: a turn starts with the session/prompt request");
+  if (wrongCase(tag)) {
+    const snake = toSnakeCase(tag);
+    const modern = modernUpdateTag(version, snake) ?? modernUpdateTag(version, `${snake}_chunk`);
+    return legacy(PRE_1_0, tagPath, tag, modern ? `"${modern}" (update tags are snake_case)` : "a snake_case sessionUpdate tag");
+  }
+  const laterDraft = LATER_DRAFT_UPDATES[tag];
+  if (laterDraft) return legacy(LATER_DRAFT, tagPath, tag, laterDraft);
+
+  // The pre-1.0 tool call is more specific than "v1 tool_call on v2": report it first.
+  if (tag === "tool_call" || tag === "tool_call_update") {
+    const found = detectInToolCallFields(version, update, path, tag === "tool_call");
+    if (found) return found;
+  }
+  const crossVersion = (version === 1 ? V2_UPDATES_ON_V1 : V1_UPDATES_ON_V2)[tag];
+  if (crossVersion) return legacy(version === 1 ? V2_ON_V1 : V1_ON_V2, tagPath, tag, crossVersion.expected);
+  if (version === 1 && tag.startsWith("_")) {
+    return legacy(V2_ON_V1, tagPath, tag, `one of the v1 update tags (v1 is closed: no custom updates): ${[...V1_UPDATE_TAGS].join(", ")}`);
+  }
+
+  switch (tag) {
+    case "user_message_chunk":
+    case "agent_message_chunk":
+    case "agent_thought_chunk":
+      return detectInContentBlock(update.content, `${path}/content`);
+    case "tool_call_content_chunk":
+      return detectInToolCallContent(version, update.content, `${path}/content`);
+    case "plan":
+      return detectInPlanEntries(update.entries, `${path}/entries`);
+    case "plan_update": {
+      const plan = update.plan;
+      if (!isObject(plan)) {
+        if (has(update, "entries")) return legacy(V1_ON_V2, `${path}/entries`, "entries", '"plan": {"type":"items","id","entries":[…]}');
+        return undefined;
+      }
+      if (has(plan, "planId") && !has(plan, "id")) return legacy(LATER_DRAFT, `${path}/plan/planId`, "planId", '"id" (pinned v2 names the plan "plan.id")');
+      return detectInPlanEntries(plan.entries, `${path}/plan/entries`);
+    }
+    case "user_message":
+    case "agent_message":
+    case "agent_thought": {
+      const content = update.content;
+      if (!Array.isArray(content)) return undefined;
+      for (let i = 0; i < content.length; i++) {
+        const found = detectInContentBlock(content[i], `${path}/content/${i}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-method params
+
+function detectInPromptParams(params: JsonObject): ValidationError | undefined {
+  if (has(params, "messages") && !has(params, "prompt")) {
+    return legacy(PRE_1_0, "/messages", "messages", '"prompt": ContentBlock[]');
+  }
+  if (!Array.isArray(params.prompt)) return undefined;
+  for (let i = 0; i < params.prompt.length; i++) {
+    const found = detectInContentBlock(params.prompt[i], `/prompt/${i}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function detectInPermissionParams(version: LegacyVersion, params: JsonObject): ValidationError | undefined {
+  if (!has(params, "toolCall")) {
+    if (has(params, "subject")) return legacy(LATER_DRAFT, "/subject", "subject", '"toolCall": ToolCallUpdate (describing the operation)');
+    if (has(params, "tool_call")) return legacy(PRE_1_0, "/tool_call", "tool_call", '"toolCall"');
+  }
+  if (isObject(params.toolCall)) {
+    const found = detectInToolCallFields(version, params.toolCall, "/toolCall", false);
+    if (found) return found;
+  }
+  if (Array.isArray(params.options)) {
+    for (let i = 0; i < params.options.length; i++) {
+      const option = params.options[i];
+      const kind = isObject(option) ? wrongCase(option.kind) : undefined;
+      if (kind) return legacy(PRE_1_0, `/options/${i}/kind`, kind, `"${toSnakeCase(kind)}"`);
+    }
+  }
+  return undefined;
+}
+
+function detectInInitializeParams(version: LegacyVersion, params: JsonObject): ValidationError | undefined {
+  if (version === 2 && has(params, "info") && !has(params, "clientInfo")) {
+    return legacy(LATER_DRAFT, "/info", "info", '"clientInfo": Implementation');
+  }
+  return undefined;
+}
+
+/**
+ * The first legacy shape in the params of `method` (a pre-1.0 draft, the other acpkit version, or
+ * the later v2 draft), as a ValidationError whose message names the modern shape; undefined if
+ * none is recognised. `acp/…` method names are reported at path "" before anything else.
+ */
+export function detectLegacyShape(version: LegacyVersion, method: string, params: unknown): ValidationError | undefined {
+  const legacyMethod = detectLegacyMethod(method);
+  if (legacyMethod) {
+    return legacy(legacyMethod.legacyShape.startsWith("acp/") ? PRE_1_0 : LATER_DRAFT, "", legacyMethod.legacyShape, legacyMethod.expected);
+  }
+  if (!isObject(params)) return undefined;
+  if (has(params, "session_id") && !has(params, "sessionId")) return legacy(PRE_1_0, "/session_id", "session_id", '"sessionId"');
+  switch (method) {
+    case "session/update":
+      return detectInSessionUpdate(version, params.update, "/update");
+    case "session/prompt":
+      return detectInPromptParams(params);
+    case "session/request_permission":
+      return detectInPermissionParams(version, params);
+    case "initialize":
+      return detectInInitializeParams(version, params);
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+
+function detectInPromptResult(version: LegacyVersion, result: unknown): ValidationError | undefined {
+  if (!isObject(result)) return undefined;
+  if (!has(result, "stopReason")) {
+    return legacy(LATER_DRAFT, "", "{} prompt acknowledgement", '{"stopReason": …}, sent when the turn ends (the response ends the turn)');
+  }
+  const reason = result.stopReason;
+  if (reason === "error") {
+    const custom = version === 2 ? '; custom stop reasons start with "_"' : "";
+    return legacy(PRE_1_0, "/stopReason", "error", `a JSON-RPC error response (e.g. -32603) instead of a stop reason${custom}`);
+  }
+  const badReason = wrongCase(reason);
+  if (badReason) return legacy(PRE_1_0, "/stopReason", badReason, `"${toSnakeCase(badReason)}"`);
+  if (version === 1 && typeof reason === "string" && !V1_STOP_REASONS.has(reason)) {
+    return legacy(V2_ON_V1, "/stopReason", reason, '"end_turn" with the custom reason in _meta["acpkit/v2StopReason"] (v1 stop reasons are closed)');
+  }
+  return undefined;
+}
+
+/**
+ * The first legacy shape in the result of `method`: stop reason `error` or PascalCase, a `{}`
+ * prompt acknowledgement (later v2 draft), a v2 custom stop reason on v1, `info` instead of
+ * `agentInfo` on v2. Undefined if none is recognised.
+ */
+export function detectLegacyResult(version: LegacyVersion, method: string, result: unknown): ValidationError | undefined {
+  switch (method) {
+    case "session/prompt":
+      return detectInPromptResult(version, result);
+    case "initialize":
+      if (version === 2 && isObject(result) && has(result, "info") && !has(result, "agentInfo")) {
+        return legacy(LATER_DRAFT, "/info", "info", '"agentInfo": Implementation');
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Whether a payload that PASSED schema validation must still be scanned for legacy shapes: only
+ * on pinned v2, whose open unions and enums (and ignored unknown properties) accept some legacy
+ * shapes as "unknown" values. v1 is closed, so a valid v1 payload holds none of them.
+ */
+export function scanLegacyEvenWhenValid(version: LegacyVersion, method: string, part: "params" | "result"): boolean {
+  if (version !== 2) return false;
+  if (part === "result") return method === "session/prompt" || method === "initialize";
+  return method === "session/update" || method === "session/prompt" || method === "session/request_permission" || method === "initialize";
+}

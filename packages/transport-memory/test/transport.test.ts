@@ -1,0 +1,92 @@
+import { Connection } from "@acpkit/core";
+import { describe, expect, it } from "vitest";
+import { runEchoPeer } from "../../../test-support/fixtures/echo-peer.mjs";
+import { defineTransportSuite, RawClient, type ConnectionConstructor } from "../../../test-support/transport-suite.js";
+import { createMemoryPair } from "../src/index.js";
+
+defineTransportSuite(
+  "memory (JSON mode)",
+  async (options) => {
+    const [local, peer] = createMemoryPair({ maxMessageSize: options.maxMessageSize });
+    runEchoPeer(peer);
+    return {
+      local,
+      async cleanup() {
+        await local.close();
+      },
+    };
+  },
+  { Connection: Connection as unknown as ConnectionConstructor },
+);
+
+describe("createMemoryPair", () => {
+  it("JSON mode: a message crosses as text, changed the way a real wire changes it", async () => {
+    const [a, b] = createMemoryPair();
+    const received: (string | object)[] = [];
+    b.start({ onMessage: (message) => received.push(message), onTransportError: () => {} });
+    const when = new Date("2026-01-02T03:04:05.000Z");
+    await a.send({ jsonrpc: "2.0", method: "m", params: { when, gone: undefined, kept: null } });
+    await Promise.resolve();
+    expect(received).toEqual(['{"jsonrpc":"2.0","method":"m","params":{"when":"2026-01-02T03:04:05.000Z","kept":null}}']);
+  });
+
+  it("JSON mode: a cycle or a BigInt fails at send() as it would on a real wire", async () => {
+    const [a] = createMemoryPair();
+    const cyclic: Record<string, unknown> = { jsonrpc: "2.0", method: "m" };
+    cyclic.params = cyclic;
+    await expect(a.send(cyclic as never)).rejects.toMatchObject({ code: "InvalidMessage", message: expect.stringMatching(/circular/i) });
+    await expect(a.send({ jsonrpc: "2.0", method: "m", params: { n: 1n } })).rejects.toMatchObject({ code: "InvalidMessage" });
+  });
+
+  it("object mode: the object itself crosses, uncopied", async () => {
+    const [a, b] = createMemoryPair({ mode: "object" });
+    const received: (string | object)[] = [];
+    b.start({ onMessage: (message) => received.push(message), onTransportError: () => {} });
+    const message = { jsonrpc: "2.0" as const, method: "m", params: { n: 1n } };
+    await a.send(message);
+    await Promise.resolve();
+    expect(received).toHaveLength(1);
+    expect(received[0]).toBe(message);
+  });
+
+  it("delivers asynchronously, in order, and holds messages until start()", async () => {
+    const [a, b] = createMemoryPair();
+    const received: string[] = [];
+    await a.send({ jsonrpc: "2.0", method: "first" });
+    await a.send({ jsonrpc: "2.0", method: "second" });
+    b.start({ onMessage: (message) => received.push(JSON.parse(message as string).method), onTransportError: () => {} });
+    expect(received).toEqual([]); // not re-entrant: delivery waits for a microtask
+    await a.send({ jsonrpc: "2.0", method: "third" });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(received).toEqual(["first", "second", "third"]);
+  });
+
+  it("close on one end closes both, after delivering what was sent before it", async () => {
+    const [a, b] = createMemoryPair();
+    const client = new RawClient(b);
+    await a.send({ jsonrpc: "2.0", method: "last words" });
+    await a.close("done here");
+    const info = await b.closed;
+    expect(info.reason).toBe("peer closed: done here");
+    expect(client.notifications.map((n) => n.method)).toEqual(["last words"]);
+    expect((await a.closed).reason).toBe("done here");
+    await expect(b.send({ jsonrpc: "2.0", method: "late" })).rejects.toMatchObject({ code: "ConnectionClosed" });
+  });
+
+  it("counts the size limit in UTF-8 bytes, not characters", async () => {
+    const [a, b] = createMemoryPair({ maxMessageSize: 100 });
+    const client = new RawClient(b);
+    const envelope = JSON.stringify({ jsonrpc: "2.0", method: "m", params: { t: "" } }).length;
+    // 30 × "€" is 30 characters but 90 bytes: with the envelope it is over 100 bytes.
+    await a.send({ jsonrpc: "2.0", method: "m", params: { t: "€".repeat(30) } });
+    // The same number of ASCII characters fits.
+    await a.send({ jsonrpc: "2.0", method: "m", params: { t: "e".repeat(100 - envelope) } });
+    await client.waitFor(() => client.notifications.length === 1, "the fitting message");
+    expect(client.transportErrors.map((error) => error.code)).toEqual(["MessageTooLarge"]);
+  });
+
+  it("rejects bad options with a clear error", () => {
+    expect(() => createMemoryPair({ maxMessageSize: 0 })).toThrow(/maxMessageSize must be a positive integer/);
+    expect(() => createMemoryPair({ mode: "xml" as never })).toThrow(/mode must be "json" or "object"/);
+  });
+});

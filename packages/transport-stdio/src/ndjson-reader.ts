@@ -1,0 +1,103 @@
+// Splits a byte stream into newline-delimited UTF-8 lines (PROTOCOL §8.1 S3, S8).
+//
+// Why bytes and not text: 0x0A never occurs inside a multi-byte UTF-8 sequence, so a line can be
+// cut on bytes and decoded once when it is complete. A character split across two chunks is then
+// decoded from the joined bytes, never from half a sequence.
+//
+// Why a chunk list: a line that spans chunks is kept as a list of slices and joined exactly once,
+// when its newline arrives. Only the new chunk is scanned for '\n', and the running size of the
+// pending line is tracked so the size limit holds without joining anything.
+
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 13;
+
+export interface NdjsonReaderEvents {
+  /** One complete line, decoded, without its `\n` and without one trailing `\r`. Never empty. */
+  onLine(text: string): void;
+  /** A line longer than the limit; its bytes were (or will be, up to its newline) discarded. */
+  onOversizedLine(lineNumber: number, bytesSeen: number, limit: number): void;
+}
+
+export class NdjsonReader {
+  private readonly pending: Buffer[] = [];
+  private pendingSize = 0;
+  /** True while skipping the rest of an oversized line, up to and including its newline. */
+  private discarding = false;
+  /** 1-based number of the line being read, for error messages. */
+  private lineNumber = 1;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly events: NdjsonReaderEvents,
+  ) {}
+
+  /** Feed one chunk as it came off the stream. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    if (this.discarding) {
+      const end = chunk.indexOf(NEWLINE);
+      if (end < 0) return;
+      this.discarding = false;
+      this.lineNumber++;
+      start = end + 1;
+    }
+    for (let end = chunk.indexOf(NEWLINE, start); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+      this.completeLine(chunk, start, end);
+      start = end + 1;
+    }
+    const tailSize = chunk.length - start;
+    if (tailSize === 0) return;
+    if (this.pendingSize + tailSize > this.maxLineBytes) {
+      // Report now rather than at the newline: the peer may never send one, and holding the
+      // bytes until then is exactly what the limit is for.
+      this.events.onOversizedLine(this.lineNumber, this.pendingSize + tailSize, this.maxLineBytes);
+      this.dropPending();
+      this.discarding = true;
+      return;
+    }
+    this.pending.push(start === 0 ? chunk : chunk.subarray(start));
+    this.pendingSize += tailSize;
+  }
+
+  /**
+   * The stream ended. A last line without a trailing newline is still delivered: the writer
+   * evidently finished it, and dropping it would lose a message for a missing byte.
+   */
+  end(): void {
+    if (this.pendingSize > 0) this.deliver(this.joinPending(undefined, 0, 0));
+    this.dropPending();
+    this.discarding = false;
+  }
+
+  private completeLine(chunk: Buffer, start: number, end: number): void {
+    const size = this.pendingSize + (end - start);
+    if (size > this.maxLineBytes) {
+      this.events.onOversizedLine(this.lineNumber, size, this.maxLineBytes);
+    } else if (this.pendingSize === 0) {
+      // The common case: the whole line sits in this chunk; decode straight from it.
+      if (end > start) this.deliver(chunk.toString("utf8", start, end));
+    } else {
+      this.deliver(this.joinPending(chunk, start, end));
+    }
+    this.dropPending();
+    this.lineNumber++;
+  }
+
+  private joinPending(chunk: Buffer | undefined, start: number, end: number): string {
+    if (chunk !== undefined && end > start) this.pending.push(chunk.subarray(start, end));
+    const total = this.pendingSize + (end - start);
+    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, total);
+    return joined.toString("utf8", 0, total);
+  }
+
+  private deliver(text: string): void {
+    const length = text.length;
+    if (length > 0 && text.charCodeAt(length - 1) === CARRIAGE_RETURN) text = text.slice(0, length - 1);
+    if (text.length > 0) this.events.onLine(text);
+  }
+
+  private dropPending(): void {
+    this.pending.length = 0;
+    this.pendingSize = 0;
+  }
+}

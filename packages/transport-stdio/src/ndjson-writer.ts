@@ -1,0 +1,107 @@
+// Writes newline-delimited JSON to a Writable with backpressure (PROTOCOL §8.1 S3, S8).
+//
+// Messages sent in the same tick are joined into one write(): a burst of session/update
+// notifications then costs one syscall-sized write instead of thousands. Each write() carries whole
+// lines only, so the stream never holds half a message. When write() returns false the writer stops
+// writing until 'drain', and sends made meanwhile resolve only once their bytes were handed over.
+//
+// send() allocates no promise while the stream is not blocked: it returns one shared resolved
+// promise. While blocked, every send shares the single promise of that blocked period.
+import type { Writable } from "node:stream";
+import { AcpError } from "@acpkit/core";
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+export class NdjsonWriter {
+  private queue: string[] = [];
+  private flushScheduled = false;
+  private blocked = false;
+  /** Settles when the current blocked period ends and the lines queued during it were written. */
+  private drained: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+  private closedError: AcpError | undefined;
+
+  constructor(private readonly stream: Writable) {
+    this.flush = this.flush.bind(this);
+    this.onDrain = this.onDrain.bind(this);
+  }
+
+  /** Queue one message (or batch). Serialization errors reject here, at the caller. */
+  send(message: unknown): Promise<void> {
+    if (this.closedError !== undefined) return Promise.reject(this.closedError);
+    let line: string;
+    try {
+      line = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(
+        new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error }),
+      );
+    }
+    if (typeof line !== "string") {
+      return Promise.reject(new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`));
+    }
+    this.queue.push(line);
+    if (this.blocked) return this.drained!.promise;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flush);
+    }
+    return RESOLVED;
+  }
+
+  /** Write everything queued now (used before ending the stream). */
+  flushNow(): void {
+    if (!this.blocked) this.flush();
+  }
+
+  /** Whether lines are waiting for the stream to drain. */
+  get isBlocked(): boolean {
+    return this.blocked;
+  }
+
+  /** Stop accepting messages; queued and waiting sends reject with `error`. */
+  fail(error: AcpError): void {
+    if (this.closedError !== undefined) return;
+    this.closedError = error;
+    this.queue = [];
+    this.stream.off("drain", this.onDrain);
+    const drained = this.drained;
+    this.drained = undefined;
+    this.blocked = false;
+    drained?.reject(error);
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.blocked || this.closedError !== undefined || this.queue.length === 0) return;
+    const lines = this.queue;
+    this.queue = [];
+    const data = lines.length === 1 ? lines[0] + "\n" : lines.join("\n") + "\n";
+    if (!this.stream.write(data)) {
+      this.blocked = true;
+      this.drained ??= createDeferred();
+      this.stream.once("drain", this.onDrain);
+    }
+  }
+
+  private onDrain(): void {
+    this.blocked = false;
+    const drained = this.drained;
+    this.drained = undefined;
+    // Lines queued while blocked go out now; if that blocks again, they were still accepted by
+    // the stream, so their senders may proceed and later sends wait for the next drain.
+    this.flush();
+    drained?.resolve();
+  }
+}
+
+function createDeferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A blocked period's promise may be rejected on close with nobody awaiting it.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { NdjsonReader } from "../src/ndjson-reader.js";
+
+function collect(limit = 1024) {
+  const lines: string[] = [];
+  const oversized: { lineNumber: number; bytesSeen: number; limit: number }[] = [];
+  const reader = new NdjsonReader(limit, {
+    onLine: (text) => lines.push(text),
+    onOversizedLine: (lineNumber, bytesSeen, max) => oversized.push({ lineNumber, bytesSeen, limit: max }),
+  });
+  return { reader, lines, oversized };
+}
+
+describe("NdjsonReader", () => {
+  const text = '{"t":"naïve € 😀 世界"}\n{"t":"second"}\n';
+  const bytes = Buffer.from(text, "utf8");
+
+  it("decodes a multi-byte character split across chunks, at every possible cut", () => {
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const { reader, lines } = collect();
+      reader.push(bytes.subarray(0, cut));
+      reader.push(bytes.subarray(cut));
+      expect(lines, `cut at byte ${cut}`).toEqual(['{"t":"naïve € 😀 世界"}', '{"t":"second"}']);
+    }
+  });
+
+  it("handles one byte per chunk", () => {
+    const { reader, lines } = collect();
+    for (const byte of bytes) reader.push(Buffer.from([byte]));
+    expect(lines).toEqual(['{"t":"naïve € 😀 世界"}', '{"t":"second"}']);
+  });
+
+  it("strips one trailing \\r (also when it ends a chunk) and skips empty lines", () => {
+    const { reader, lines } = collect();
+    reader.push(Buffer.from('\n\r\n{"a":1}\r'));
+    reader.push(Buffer.from('\n{"b":2}\r\r\n\n'));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}\r']);
+  });
+
+  it("delivers a final line without newline at end of stream", () => {
+    const { reader, lines } = collect();
+    reader.push(Buffer.from('{"a":1}\n{"b"'));
+    reader.push(Buffer.from(":2}"));
+    expect(lines).toEqual(['{"a":1}']);
+    reader.end();
+    expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+  });
+
+  it("discards an oversized line inside one chunk and goes on with the next", () => {
+    const { reader, lines, oversized } = collect(10);
+    reader.push(Buffer.from('{"a":1}\n' + "x".repeat(11) + '\n{"b":2}\n'));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+    expect(oversized).toEqual([{ lineNumber: 2, bytesSeen: 11, limit: 10 }]);
+  });
+
+  it("reports an oversized line spanning chunks as soon as it passes the limit, then skips to its newline", () => {
+    const { reader, lines, oversized } = collect(10);
+    reader.push(Buffer.from("123456"));
+    expect(oversized).toEqual([]);
+    reader.push(Buffer.from("7890ab"));
+    expect(oversized).toEqual([{ lineNumber: 1, bytesSeen: 12, limit: 10 }]);
+    reader.push(Buffer.from("more bytes of the same line"));
+    reader.push(Buffer.from('still\n{"ok":1}\n'));
+    expect(lines).toEqual(['{"ok":1}']);
+    expect(oversized).toHaveLength(1);
+  });
+
+  it("accepts a line of exactly the limit", () => {
+    const { reader, lines, oversized } = collect(10);
+    reader.push(Buffer.from("12345"));
+    reader.push(Buffer.from("67890\n"));
+    expect(lines).toEqual(["1234567890"]);
+    expect(oversized).toEqual([]);
+  });
+
+  it("does not hold on to bytes of a discarded line", () => {
+    const { reader, lines } = collect(4);
+    reader.push(Buffer.from("abcdefgh"));
+    reader.end();
+    expect(lines).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { NdjsonWriter } from "../src/ndjson-writer.js";
+
+/** A Writable that records each write() and reports "full" until the test lets it drain. */
+class ControlledSink extends Writable {
+  readonly writes: string[] = [];
+  full = false;
+  constructor() {
+    super({ decodeStrings: false });
+  }
+  override write(chunk: string): boolean {
+    this.writes.push(chunk);
+    return !this.full;
+  }
+  drain(): void {
+    this.full = false;
+    this.emit("drain");
+  }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("NdjsonWriter", () => {
+  it("joins messages sent in one tick into one write of whole lines", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink);
+    const sent = [writer.send({ n: 1 }), writer.send({ n: 2 }), writer.send([{ n: 3 }])];
+    expect(sink.writes).toEqual([]);
+    await Promise.all(sent);
+    expect(sink.writes).toEqual(['{"n":1}\n{"n":2}\n[{"n":3}]\n']);
+  });
+
+  it("stops writing while the stream is full and resumes on drain; waiting sends resolve then", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink);
+    sink.full = true;
+    await writer.send({ n: 1 }); // accepted: the stream took it, it just said "full"
+    await tick();
+    expect(writer.isBlocked).toBe(true);
+
+    let resolved = false;
+    const waiting = writer.send({ n: 2 }).then(() => (resolved = true));
+    writer.send({ n: 3 });
+    await tick();
+    expect(sink.writes).toEqual(['{"n":1}\n']); // nothing written while blocked
+    expect(resolved).toBe(false);
+
+    sink.drain();
+    await waiting;
+    expect(sink.writes).toEqual(['{"n":1}\n', '{"n":2}\n{"n":3}\n']);
+    expect(writer.isBlocked).toBe(false);
+  });
+
+  it("sends share one resolved promise while not blocked (no promise per message)", () => {
+    const writer = new NdjsonWriter(new ControlledSink());
+    expect(writer.send({ a: 1 })).toBe(writer.send({ b: 2 }));
+  });
+
+  it("rejects a value JSON cannot carry at send(), without writing anything", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink);
+    await expect(writer.send({ n: 1n })).rejects.toMatchObject({ code: "InvalidMessage", message: expect.stringContaining("BigInt") });
+    await expect(writer.send(undefined)).rejects.toMatchObject({ code: "InvalidMessage" });
+    await tick();
+    expect(sink.writes).toEqual([]);
+  });
+
+  it("after fail(), waiting and new sends reject with the given error", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink);
+    sink.full = true;
+    await writer.send({ n: 1 });
+    await tick();
+    const waiting = writer.send({ n: 2 });
+    const { AcpError } = await import("@acpkit/core");
+    writer.fail(new AcpError("ConnectionClosed", "gone"));
+    await expect(waiting).rejects.toMatchObject({ code: "ConnectionClosed" });
+    await expect(writer.send({ n: 3 })).rejects.toMatchObject({ code: "ConnectionClosed" });
+  });
+});

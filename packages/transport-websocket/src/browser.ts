@@ -1,0 +1,124 @@
+// @acpkit/transport-websocket/browser: connect() on the platform's WebSocket (browsers, Deno, Bun,
+// Node ≥ 22). Imports no Node built-in.
+import { AcpError } from "@acpkit/core";
+import { describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
+
+/** Above this many buffered bytes, senders wait. */
+const HIGH_WATER_MARK = 1024 * 1024;
+/** Browsers have no drain event; while congested, look again this often. */
+const DRAIN_POLL_MS = 10;
+
+/** The part of the standard WebSocket API this entry uses. */
+export interface StandardWebSocket {
+  binaryType: string;
+  readonly bufferedAmount: number;
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: string, listener: (event: any) => void): void;
+  removeEventListener(type: string, listener: (event: any) => void): void;
+}
+
+export interface BrowserConnectOptions extends FrameTransportOptions {
+  /**
+   * Bearer token. Browsers cannot set an Authorization header on a WebSocket, so it travels as the
+   * `access_token` query parameter (RFC 6750 §2.3), which `listen({ token })` accepts.
+   */
+  token?: string;
+  /** WebSocket subprotocols to offer. */
+  protocols?: string | string[];
+  /** The WebSocket constructor to use. Default: `globalThis.WebSocket`. */
+  WebSocket?: new (url: string, protocols?: string | string[]) => StandardWebSocket;
+}
+
+/**
+ * Open a WebSocket to an ACP endpoint from a browser and resolve with its transport once open.
+ * Rejects with AcpError "ConnectionClosed" if the connection cannot be opened.
+ *
+ * ```ts
+ * import { connect } from "@acpkit/transport-websocket/browser";
+ * const transport = await connect("ws://127.0.0.1:8765/acp", { token });
+ * ```
+ */
+export function connect(url: string, options: BrowserConnectOptions = {}): Promise<WebSocketTransport> {
+  const Constructor = options.WebSocket ?? (globalThis as { WebSocket?: BrowserConnectOptions["WebSocket"] }).WebSocket;
+  if (Constructor === undefined) {
+    return Promise.reject(new AcpError("Unsupported", "no WebSocket implementation: globalThis.WebSocket is missing; pass options.WebSocket"));
+  }
+  let target = url;
+  if (options.token !== undefined) {
+    const parsed = new URL(url);
+    parsed.searchParams.set("access_token", options.token);
+    target = parsed.toString();
+  }
+  return new Promise((resolve, reject) => {
+    let socket: StandardWebSocket;
+    try {
+      socket = new Constructor(target, options.protocols);
+    } catch (error) {
+      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${(error as Error).message}`, { cause: error }));
+      return;
+    }
+    socket.binaryType = "arraybuffer";
+    const onOpen = () => {
+      socket.removeEventListener("close", onEarlyClose);
+      resolve(wrapStandardSocket(socket, options));
+    };
+    // Browsers hide why a handshake failed; the close code is all there is to report.
+    const onEarlyClose = (event: { code: number; reason: string }) => {
+      socket.removeEventListener("open", onOpen);
+      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${describeClose(event.code, event.reason).reason}`));
+    };
+    socket.addEventListener("open", onOpen);
+    socket.addEventListener("close", onEarlyClose);
+  });
+}
+
+/** Wrap an already open standard WebSocket in a transport. */
+export function wrapStandardSocket(socket: StandardWebSocket, options: FrameTransportOptions = {}): WebSocketTransport {
+  let closed = false;
+  const frameSocket: FrameSocket = {
+    sendText(text) {
+      socket.send(text);
+    },
+    isCongested() {
+      return socket.bufferedAmount > HIGH_WATER_MARK;
+    },
+    whenDrained(callback) {
+      const check = () => {
+        if (closed || socket.bufferedAmount <= HIGH_WATER_MARK / 4) callback();
+        else setTimeout(check, DRAIN_POLL_MS);
+      };
+      setTimeout(check, DRAIN_POLL_MS);
+    },
+    close(code, reason) {
+      socket.close(code, truncateCloseReason(reason));
+    },
+  };
+  const transport = new WebSocketTransport(frameSocket, options);
+  socket.addEventListener("message", (event: { data: unknown }) => {
+    const data = event.data;
+    if (typeof data === "string") transport.handleText(data);
+    else transport.handleBinary(binarySize(data));
+  });
+  let error: unknown;
+  socket.addEventListener("error", (event: unknown) => {
+    error = event;
+  });
+  socket.addEventListener("close", (event: { code: number; reason: string }) => {
+    closed = true;
+    const info = describeClose(event.code, event.reason);
+    if (error !== undefined) info.error = error;
+    transport.handleClosed(info);
+  });
+  return transport;
+}
+
+function binarySize(data: unknown): number {
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  if (ArrayBuffer.isView(data)) return data.byteLength;
+  const size = (data as { size?: unknown }).size; // a Blob, if binaryType could not be set
+  return typeof size === "number" ? size : 0;
+}
+
+export { WebSocketTransport, DEFAULT_MAX_MESSAGE_SIZE, type FrameTransportOptions } from "./frame-transport.js";

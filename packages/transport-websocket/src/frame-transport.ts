@@ -1,0 +1,241 @@
+// The WebSocket Transport, shared by the Node (`ws`) and browser (global WebSocket) entries.
+// One JSON-RPC message per text frame (PROTOCOL §8.3). No Node built-ins here: the browser entry
+// imports this file.
+//
+// What differs between Node and browsers (how to send, how to learn the socket drained, how close
+// is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
+// handleBinary and the final close to handleClosed.
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+
+/** Default maximum size of one incoming message: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
+
+/** What the transport needs from a socket; implemented for `ws` and for the browser WebSocket. */
+export interface FrameSocket {
+  /** Send one text frame. */
+  sendText(text: string): void;
+  /** Whether outgoing data piled up enough that senders should wait. */
+  isCongested(): boolean;
+  /** Call `callback` once the outgoing buffer drained (or the socket closed). */
+  whenDrained(callback: () => void): void;
+  /** Begin the closing handshake with `code`; the adapter reports the end through handleClosed. */
+  close(code: number, reason: string): void;
+}
+
+export interface FrameTransportOptions {
+  /** Largest incoming message in bytes; a larger one is discarded with an error event. Default 64 MiB. */
+  maxMessageSize?: number;
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+/** A Transport over one WebSocket connection. Created by `listen()` and `connect()`. */
+export class WebSocketTransport implements Transport {
+  readonly closed: Promise<CloseInfo>;
+  private resolveClosed!: (info: CloseInfo) => void;
+  private receiver: TransportReceiver | undefined;
+  /** Frames that arrived before start(). */
+  private early: (string | AcpError)[] | undefined = [];
+  private closeInfo: CloseInfo | undefined;
+  private closeRequested: string | undefined;
+  private readonly maxMessageSize: number;
+  /** Messages waiting for the socket to drain, and the promise their senders hold. */
+  private queued: string[] = [];
+  private drained: Deferred | undefined;
+
+  constructor(
+    private readonly socket: FrameSocket,
+    options: FrameTransportOptions = {},
+  ) {
+    this.maxMessageSize = validateMaxMessageSize(options.maxMessageSize);
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.onDrained = this.onDrained.bind(this);
+  }
+
+  start(receiver: TransportReceiver): void {
+    if (this.receiver !== undefined) throw new AcpError("ProtocolViolation", "transport.start() was called twice");
+    this.receiver = receiver;
+    const early = this.early!;
+    this.early = undefined;
+    for (const item of early) this.dispatch(item);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.closeInfo !== undefined || this.closeRequested !== undefined) {
+      return Promise.reject(this.closedError());
+    }
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(
+        new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error }),
+      );
+    }
+    if (typeof text !== "string") {
+      return Promise.reject(new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`));
+    }
+    if (this.drained !== undefined) {
+      this.queued.push(text);
+      return this.drained.promise;
+    }
+    this.socket.sendText(text);
+    if (this.socket.isCongested()) this.waitForDrain();
+    return RESOLVED;
+  }
+
+  close(reason = "closed locally"): Promise<void> {
+    if (this.closeInfo === undefined && this.closeRequested === undefined) {
+      this.closeRequested = reason;
+      this.socket.close(1000, reason);
+    }
+    return this.closed.then(() => undefined);
+  }
+
+  /** Adapter: a text frame arrived. `byteLength` is its UTF-8 size when the adapter knows it. */
+  handleText(text: string, byteLength?: number): void {
+    if (this.closeInfo !== undefined) return;
+    const size = byteLength ?? utf8ByteLengthOver(text, this.maxMessageSize);
+    if (size > this.maxMessageSize) {
+      this.deliver(
+        new AcpError(
+          "MessageTooLarge",
+          `incoming WebSocket message is larger than the ${this.maxMessageSize}-byte limit (${size} bytes); it was discarded`,
+          { data: { size, limit: this.maxMessageSize } },
+        ),
+      );
+      return;
+    }
+    this.deliver(text);
+  }
+
+  /** Adapter: a binary frame arrived; ACP carries JSON text only, so it is reported and dropped. */
+  handleBinary(byteLength: number): void {
+    if (this.closeInfo !== undefined) return;
+    this.deliver(
+      new AcpError(
+        "InvalidMessage",
+        `received a binary WebSocket frame (${byteLength} bytes) and ignored it: ACP sends each JSON-RPC message as one text frame`,
+        { data: { byteLength } },
+      ),
+    );
+  }
+
+  /** Adapter: the socket is closed for good. */
+  handleClosed(info: CloseInfo): void {
+    if (this.closeInfo !== undefined) return;
+    this.closeInfo = info;
+    this.queued = [];
+    const drained = this.drained;
+    this.drained = undefined;
+    drained?.reject(this.closedError());
+    this.resolveClosed(info);
+  }
+
+  private deliver(item: string | AcpError): void {
+    if (this.early !== undefined) this.early.push(item);
+    else this.dispatch(item);
+  }
+
+  private dispatch(item: string | AcpError): void {
+    if (typeof item === "string") this.receiver!.onMessage(item);
+    else this.receiver!.onTransportError(item);
+  }
+
+  private waitForDrain(): void {
+    this.drained = createDeferred();
+    this.socket.whenDrained(this.onDrained);
+  }
+
+  private onDrained(): void {
+    const drained = this.drained;
+    if (drained === undefined || this.closeInfo !== undefined) return;
+    this.drained = undefined;
+    const queued = this.queued;
+    this.queued = [];
+    for (let i = 0; i < queued.length; i++) this.socket.sendText(queued[i]!);
+    // The queued messages were handed to the socket: their senders may go on, even if the
+    // socket is congested again and later sends have to wait for the next drain.
+    if (this.socket.isCongested()) this.waitForDrain();
+    drained.resolve();
+  }
+
+  private closedError(): AcpError {
+    const reason = this.closeInfo?.reason ?? this.closeRequested ?? "closed";
+    return new AcpError("ConnectionClosed", `the WebSocket transport is closed (${reason})`, { data: this.closeInfo });
+  }
+}
+
+/** Human wording of a close, for CloseInfo.reason. */
+export function describeClose(code: number, reason: string): CloseInfo {
+  const meaning = CLOSE_CODE_MEANINGS[code];
+  const text = `WebSocket closed with code ${code}${meaning ? ` (${meaning})` : ""}${reason ? `: ${reason}` : ""}`;
+  return { reason: text, closeCode: code };
+}
+
+const CLOSE_CODE_MEANINGS: Record<number, string> = {
+  1000: "normal closure",
+  1001: "going away",
+  1002: "protocol error",
+  1003: "unsupported data",
+  1005: "no status received",
+  1006: "abnormal closure, no close frame",
+  1007: "invalid UTF-8 in a text frame",
+  1008: "policy violation",
+  1009: "message too big",
+  1011: "internal error",
+};
+
+/** Close reasons are limited to 123 bytes of UTF-8 by RFC 6455; cut longer ones. */
+export function truncateCloseReason(reason: string): string {
+  if (reason.length <= 40) return reason;
+  const bytes = new TextEncoder().encode(reason);
+  if (bytes.length <= 123) return reason;
+  return new TextDecoder().decode(bytes.subarray(0, 120)).replace(/\uFFFD$/, "") + "…";
+}
+
+export function validateMaxMessageSize(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_MESSAGE_SIZE;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new RangeError(`maxMessageSize must be a positive integer number of bytes, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The UTF-8 size of `text`, computed exactly only when its length cannot decide whether it is
+ * over `limit` (a UTF-16 unit is one to three bytes); otherwise a bound on the correct side.
+ */
+function utf8ByteLengthOver(text: string, limit: number): number {
+  const length = text.length;
+  if (length > limit || length * 3 <= limit) return length;
+  let bytes = 0;
+  for (let i = 0; i < length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function createDeferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Rejected on close even when no sender is waiting any more.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}

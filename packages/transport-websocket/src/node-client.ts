@@ -1,0 +1,55 @@
+// connect() for Node: an ACP client over `ws`.
+import type { Duplex } from "node:stream";
+import { WebSocket } from "ws";
+import { AcpError } from "@acpkit/core";
+import type { WebSocketTransport } from "./frame-transport.js";
+import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
+
+export interface ConnectOptions extends NodeSocketOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Extra HTTP headers for the upgrade request. */
+  headers?: Record<string, string>;
+  /** Hard limit on one incoming frame (closes with 1009). Default: twice `maxMessageSize`. */
+  maxPayload?: number;
+  /** Give up if the handshake takes longer. Default 10 000 ms. */
+  handshakeTimeoutMs?: number;
+}
+
+/**
+ * Open a WebSocket to an ACP endpoint and resolve with its transport once the connection is open.
+ * Rejects with AcpError "ConnectionClosed" when the server refuses (the message names the HTTP
+ * status, e.g. 401) or cannot be reached.
+ *
+ * ```ts
+ * const transport = await connect("ws://127.0.0.1:8765/acp", { token: process.env.ACP_TOKEN });
+ * ```
+ */
+export function connect(url: string, options: ConnectOptions = {}): Promise<WebSocketTransport> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
+  const maxMessageSize = options.maxMessageSize ?? 64 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    let stream: Duplex | undefined;
+    const ws = new WebSocket(url, {
+      headers,
+      maxPayload: options.maxPayload ?? maxMessageSize * 2,
+      perMessageDeflate: false,
+      handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+    });
+    ws.once("upgrade", (response) => (stream = response.socket));
+    const fail = (error: Error) => {
+      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${error.message}`, { cause: error }));
+    };
+    ws.once("error", fail);
+    ws.once("open", () => {
+      ws.off("error", fail);
+      try {
+        resolve(wrapNodeSocket(ws, stream, options));
+      } catch (error) {
+        ws.terminate();
+        reject(error);
+      }
+    });
+  });
+}

@@ -1,0 +1,161 @@
+// listen(): an ACP WebSocket server for Node. Each accepted connection becomes one
+// WebSocketTransport handed to `onConnection`.
+//
+// Safe by default: it binds 127.0.0.1, refuses a non-loopback host unless a bearer token is set,
+// and refuses browser pages from other origins (a web page can open a WebSocket to localhost; CORS
+// does not stop it, only an Origin check does).
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import { AcpError } from "@acpkit/core";
+import type { WebSocketTransport } from "./frame-transport.js";
+import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
+
+export interface ListenOptions extends NodeSocketOptions {
+  /** Interface to bind. Default "127.0.0.1". A non-loopback host requires `token`. */
+  host?: string;
+  /** TCP port; 0 (default) picks a free one, see `listener.port`. */
+  port?: number;
+  /** URL path that accepts WebSocket upgrades; other paths get 404. Default "/acp". */
+  path?: string;
+  /**
+   * Require `Authorization: Bearer <token>` (or, for browsers, which cannot set headers, the
+   * `access_token` query parameter). Compared in constant time. Missing or wrong → 401.
+   */
+  token?: string;
+  /**
+   * Origins (e.g. "https://editor.example") allowed to connect from a browser; others get 403.
+   * Requests without an Origin header (non-browser clients) are not affected. Default: only
+   * loopback origins (http://localhost:*, http://127.0.0.1:*, http://[::1]:*). "any" disables the check.
+   */
+  allowedOrigins?: readonly string[] | "any";
+  /**
+   * Hard limit on one frame, enforced by `ws` while reading: a larger frame closes the connection
+   * with 1009. Default: twice `maxMessageSize` (messages between the two are discarded with an
+   * error event and the connection goes on).
+   */
+  maxPayload?: number;
+  /** Called once per accepted connection with its transport and the HTTP upgrade request. */
+  onConnection(transport: WebSocketTransport, request: IncomingMessage): void;
+}
+
+/** A running server. */
+export interface WebSocketListener {
+  readonly host: string;
+  readonly port: number;
+  /** `ws://host:port/path`, ready for `connect()`. */
+  readonly url: string;
+  /** Stop accepting connections, close the open ones (1001) and wait until all are gone. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start a WebSocket server; resolves once it is listening.
+ *
+ * ```ts
+ * const listener = await listen({ port: 8765, onConnection: (transport) => serveAgent(transport, agent) });
+ * console.log(`agent at ${listener.url}`);
+ * ```
+ */
+export async function listen(options: ListenOptions): Promise<WebSocketListener> {
+  const host = options.host ?? "127.0.0.1";
+  const path = options.path ?? "/acp";
+  if (typeof options.onConnection !== "function") throw new TypeError("listen() needs an onConnection(transport, request) callback");
+  if (!isLoopbackHost(host) && !options.token) {
+    throw new AcpError(
+      "Unsupported",
+      `refusing to listen on non-loopback host "${host}" without a token: anyone who can reach it could drive the agent; set options.token`,
+    );
+  }
+  if (options.token !== undefined && options.token.length === 0) throw new TypeError("options.token must not be empty");
+  const maxMessageSize = options.maxMessageSize ?? 64 * 1024 * 1024;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? maxMessageSize * 2, perMessageDeflate: false });
+  const expectedToken = options.token === undefined ? undefined : digest(options.token);
+  const originAllowed = makeOriginCheck(options.allowedOrigins);
+  const open = new Set<WebSocketTransport>();
+
+  const server = createServer((_request, response) => {
+    response.writeHead(426, { "Content-Type": "text/plain", Upgrade: "websocket" });
+    response.end("this endpoint speaks ACP over WebSocket only\n");
+  });
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== path) return refuse(socket, 404, "Not Found", `no ACP endpoint at ${url.pathname}`);
+    if (expectedToken !== undefined && !tokenMatches(request, url, expectedToken)) {
+      return refuse(socket, 401, "Unauthorized", "missing or wrong bearer token", { "WWW-Authenticate": 'Bearer realm="acp"' });
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !originAllowed(origin)) return refuse(socket, 403, "Forbidden", `origin ${origin} is not allowed`);
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const transport = wrapNodeSocket(ws, socket, options);
+      open.add(transport);
+      void transport.closed.then(() => open.delete(transport));
+      options.onConnection(transport, request);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    host,
+    port,
+    url: `ws://${urlHost}:${port}${path}`,
+    async close() {
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...open].map((transport) => transport.close("server shutting down")));
+      wss.close();
+      await closing;
+    },
+  };
+}
+
+/** Loopback names and addresses; everything else is reachable from other machines. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || bare === "::ffff:127.0.0.1";
+}
+
+function makeOriginCheck(allowed: ListenOptions["allowedOrigins"]): (origin: string) => boolean {
+  if (allowed === "any") return () => true;
+  if (allowed !== undefined) {
+    const set = new Set(allowed.map((origin) => origin.toLowerCase()));
+    return (origin) => set.has(origin.toLowerCase());
+  }
+  return (origin) => {
+    try {
+      return isLoopbackHost(new URL(origin).hostname);
+    } catch {
+      return false;
+    }
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value, "utf8").digest();
+}
+
+/** Compare digests, which always have equal length, so timingSafeEqual never leaks the token's length. */
+function tokenMatches(request: IncomingMessage, url: URL, expected: Buffer): boolean {
+  const header = request.headers.authorization;
+  let given: string | null = null;
+  if (header !== undefined && /^bearer /i.test(header)) given = header.slice(7).trim();
+  else given = url.searchParams.get("access_token");
+  if (given === null) return false;
+  return timingSafeEqual(digest(given), expected);
+}
+
+function refuse(socket: Duplex, status: number, statusText: string, body: string, headers: Record<string, string> = {}): void {
+  const lines = [`HTTP/1.1 ${status} ${statusText}`, "Connection: close", "Content-Type: text/plain; charset=utf-8", `Content-Length: ${Buffer.byteLength(body) + 1}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  socket.end(lines.join("\r\n") + "\r\n\r\n" + body + "\n");
+}

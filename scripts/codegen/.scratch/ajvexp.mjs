@@ -1,0 +1,11 @@
+import Ajv2020 from "ajv/dist/2020.js";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import { _ } from "ajv/dist/compile/codegen/index.js";
+import fs from "node:fs";
+const schema = JSON.parse(fs.readFileSync("scripts/codegen/fixtures/fixture.schema.json","utf8"));
+const ajv = new Ajv2020.default({ code: { source: true, esm: true, lines: true, formats: _`formats` }, discriminator: true, strict: false, allErrors: false, inlineRefs: false });
+for (const f of ["int32","int64","uint16","uint32","uint64","double"]) ajv.addFormat(f, { type: "number", validate: (x)=>true });
+ajv.addSchema(schema, "s");
+const map = {};
+for (const k of Object.keys(schema.$defs)) map[k] = `s#/$defs/${k}`;
+console.log(standaloneCode.default(ajv, map));

@@ -1,0 +1,38 @@
+// The codegen as a pure function: schema files in, generated files (path → text) out. `main.ts`
+// writes them or, with --check, compares them with what is committed.
+
+import { join } from "node:path";
+import { emitMethods } from "./emit-methods.ts";
+import { emitOpenValues } from "./emit-open-values.ts";
+import { emitTypes } from "./emit-types.ts";
+import { emitValidators } from "./emit-validators.ts";
+import { SchemaModel } from "./schema-model.ts";
+
+export const REPO_ROOT = join(import.meta.dirname, "..", "..");
+export const GENERATED_DIR = join(REPO_ROOT, "packages", "schema", "src", "generated");
+export const VERSIONS = ["v1", "v2"] as const;
+
+export function schemaPath(version: string): string {
+  return join(REPO_ROOT, "schema", version, "acp.schema.json");
+}
+
+/** Everything generated for one schema, keyed by path relative to the output directory. */
+export function generateVersion(model: SchemaModel, version: string): Map<string, string> {
+  return new Map([
+    [`${version}/types.ts`, emitTypes(model, version)],
+    [`${version}/validators.ts`, emitValidators(model, version)],
+    [`${version}/methods.ts`, emitMethods(model, version)],
+    [`${version}/open-values.ts`, emitOpenValues(model, version)],
+  ]);
+}
+
+export function generateAll(): { files: Map<string, string>; models: Map<string, SchemaModel> } {
+  const files = new Map<string, string>();
+  const models = new Map<string, SchemaModel>();
+  for (const version of VERSIONS) {
+    const model = SchemaModel.load(schemaPath(version));
+    models.set(version, model);
+    for (const [path, text] of generateVersion(model, version)) files.set(path, text);
+  }
+  return { files, models };
+}
