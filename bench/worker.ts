@@ -5,11 +5,11 @@ import { measureLatency, measureStream } from "./lib/measure.js";
 import type { Channel, ImplName } from "./lib/impl.js";
 
 export type WorkerTask =
-  | { kind: "stream"; impl: ImplName; channel: Channel; warmup: number; updates: number; sampleMemory?: boolean }
+  | { kind: "stream"; impl: ImplName; channel: Channel; warmup: number; updates: number; sampleMemory?: boolean; profileFile?: string }
   | { kind: "latency"; impl: ImplName; channel: Channel; warmup: number; count: number }
   | { kind: "validate"; impl: ImplName; count: number }
   | { kind: "reducer"; target: "message" | "toolcall"; size: number }
-  | { kind: "bridge"; mode: "bridge" | "plain-v1"; warmup: number; updates: number };
+  | { kind: "bridge"; mode: "bridge" | "plain-v1" | "v2-native"; warmup: number; updates: number };
 
 export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: string };
 

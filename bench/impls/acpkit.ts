@@ -7,10 +7,9 @@ import type { Transport } from "@acpkit/core";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { spawnAgent } from "@acpkit/transport-stdio";
 import { connect } from "@acpkit/transport-websocket";
-// @ts-expect-error plain-JS fixture without declarations
 import { VALIDATE_OUTGOING, serveAcpkitAgent } from "../agents/acpkit-app.mjs";
 import { CHUNK_LENGTH, chunkText, streamPrompt } from "../lib/fixtures.mjs";
-import { agentScript, spawnAgent as spawnPlainChild, stopAgent, waitForPort } from "../lib/child.js";
+import { agentNodeArgs, agentScript, spawnAgent as spawnPlainChild, stopAgent, waitForPort } from "../lib/child.js";
 import type { BenchSession, Channel, ClientImpl } from "../lib/impl.js";
 
 /** Every chunk the fixture agents send is CHUNK_LENGTH characters, so text length counts chunks. */
@@ -32,7 +31,7 @@ async function openTransport(channel: Channel, variant: AgentVariant = "default"
     return { transport: clientSide, stop: async () => {} };
   }
   if (channel === "stdio") {
-    const transport = spawnAgent(process.execPath, [agentScript("acpkit-agent.mjs"), "stdio", variant], { shutdownGraceMs: 2000 });
+    const transport = spawnAgent(process.execPath, [...agentNodeArgs(), agentScript("acpkit-agent.mjs"), "stdio", variant], { shutdownGraceMs: 2000 });
     return { transport, stop: async () => {} };
   }
   const child = spawnPlainChild(agentScript("acpkit-agent.mjs"), ["ws"]);

@@ -4,7 +4,6 @@ import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import WebSocket from "ws";
-// @ts-expect-error plain-JS fixture without declarations
 import { buildOfficialAgent } from "../agents/official-app.mjs";
 import { agentScript, spawnAgent, stopAgent, waitForPort } from "../lib/child.js";
 import { AppTextState } from "../lib/state.js";

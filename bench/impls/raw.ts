@@ -1,7 +1,6 @@
 // The raw ceiling as a benchmark client: JSON.stringify/JSON.parse over the same channel, an id →
 // resolver map, and the same app state as the official client. No validation, no library.
 import WebSocket from "ws";
-// @ts-expect-error plain-JS fixture without declarations
 import { handleRawMessage } from "../agents/raw-app.mjs";
 import { agentScript, spawnAgent, stopAgent, waitForPort } from "../lib/child.js";
 import { AppTextState } from "../lib/state.js";

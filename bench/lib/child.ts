@@ -9,9 +9,17 @@ export function agentScript(name: string): string {
   return fileURLToPath(new URL(`../agents/${name}`, import.meta.url));
 }
 
+/**
+ * Extra node flags for agent children, from ACPKIT_BENCH_AGENT_NODE_ARGS (space-separated); the
+ * profiler uses it for --cpu-prof, which NODE_OPTIONS does not allow.
+ */
+export function agentNodeArgs(): string[] {
+  return (process.env.ACPKIT_BENCH_AGENT_NODE_ARGS ?? "").split(" ").filter(Boolean);
+}
+
 /** Spawns `node <script> <args…>` with piped stdio; stderr is forwarded so agent crashes are visible. */
-export function spawnAgent(script: string, args: string[], nodeArgs: string[] = []): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+export function spawnAgent(script: string, args: string[]): ChildProcessWithoutNullStreams {
+  const child = spawn(process.execPath, [...agentNodeArgs(), script, ...args], {
     cwd: BENCH_DIR,
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -1,5 +1,7 @@
 // The measured procedures, identical for every implementation: a stream turn and a series of
 // immediate prompts. Both run inside a fresh worker process (see lib/worker-pool.ts).
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { GCProfiler } from "node:v8";
 import { streamPrompt } from "./fixtures.mjs";
 import type { Channel, ClientImpl } from "./impl.js";
@@ -21,6 +23,8 @@ export interface StreamOptions {
   updates: number;
   /** Sample the heap during the measured turn (the memory scenario). */
   sampleMemory?: boolean;
+  /** Write a CPU profile of the measured turn only (bench/profile.ts) to this file. */
+  profileFile?: string;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -35,13 +39,15 @@ export async function measureStream(impl: ClientImpl, options: StreamOptions): P
     const baseline = process.memoryUsage().heapUsed;
     // The GC profiler records the used heap right before every collection, which is exactly
     // where the peaks are; sampling on a timer would miss most of them.
-    const profiler = options.sampleMemory ? new GCProfiler() : undefined;
-    profiler?.start();
+    const gcProfiler = options.sampleMemory ? new GCProfiler() : undefined;
+    gcProfiler?.start();
+    const profiler = options.profileFile ? await startCpuProfile() : undefined;
     const start = process.hrtime.bigint();
     await session.prompt(streamPrompt(options.updates));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    if (profiler) await profiler.stopInto(options.profileFile!);
     let peakHeap = process.memoryUsage().heapUsed;
-    for (const event of profiler?.stop()?.statistics ?? []) {
+    for (const event of gcProfiler?.stop()?.statistics ?? []) {
       peakHeap = Math.max(peakHeap, event.beforeGC.heapStatistics.usedHeapSize);
     }
     gc?.();
@@ -84,4 +90,22 @@ export async function measureLatency(impl: ClientImpl, channel: Channel, warmup:
   } finally {
     await session.close();
   }
+}
+
+/** The V8 CPU profiler over the inspector protocol, so a profile covers exactly the measured turn. */
+async function startCpuProfile(): Promise<{ stopInto(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 100 });
+  await post("Profiler.start");
+  return {
+    async stopInto(file) {
+      const { profile } = await post("Profiler.stop");
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }

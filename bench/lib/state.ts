@@ -2,26 +2,29 @@
 // the benchmark gives them the cheapest honest one an app would write: text parts per message id,
 // joined only when read. acpkit clients use acpkit's own SessionState instead.
 
-interface ChunkLike {
+/** Any session update; only text message chunks carry text to keep. */
+interface UpdateLike {
   sessionUpdate: string;
   messageId?: string | null;
-  content?: { type: string; text?: string };
+  content?: unknown;
 }
 
 export class AppTextState {
   readonly messages = new Map<string, string[]>();
   applied = 0;
 
-  apply(update: ChunkLike): void {
+  apply(update: UpdateLike): void {
     this.applied++;
-    if (update.sessionUpdate !== "agent_message_chunk" || update.content?.type !== "text") return;
+    if (update.sessionUpdate !== "agent_message_chunk") return;
+    const content = update.content as { type?: string; text?: string } | undefined;
+    if (content?.type !== "text") return;
     const id = update.messageId ?? "";
     let parts = this.messages.get(id);
     if (parts === undefined) {
       parts = [];
       this.messages.set(id, parts);
     }
-    parts.push(update.content.text ?? "");
+    parts.push(content.text ?? "");
   }
 
   text(messageId: string): string {

@@ -41,7 +41,7 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
       .sort((a, b) => a.n - b.n);
     checks.push(check(`reducer ${target}: ns/update at ${sizes.at(-1)?.metric ?? "largest"} / at ${sizes[0]?.metric ?? "smallest"}`, sizes.at(-1), sizes[0], "<=", 1.5));
   }
-  const ratio = find(records, "bridge", "acpkit", "ratio");
+  const ratio = find(records, "bridge", "acpkit", "ratio-to-plain-v1");
   checks.push(
     ratio && ratio.value !== null
       ? { target: "bridge: bridged / plain v1", ratio: ratio.value, bound: 0.8, op: ">=", pass: ratio.value >= 0.8 }

@@ -30,11 +30,17 @@ export function runInFreshProcess<T>(task: WorkerTask, options: FreshProcessOpti
       if (error) reject(error);
       else resolve(value as T);
     };
-    child.on("message", (reply: WorkerReply) => {
-      if (reply.ok) finish(undefined, reply.value as T);
-      else finish(new Error(reply.error));
+    // Settle on exit, not on the reply, so the process (and any profile it writes on exit) is gone
+    // before the next measurement starts.
+    let reply: WorkerReply | undefined;
+    child.on("message", (message: WorkerReply) => {
+      reply = message;
     });
-    child.on("exit", (code, signal) => finish(new Error(`worker exited (code ${code}, signal ${signal}) before replying to ${JSON.stringify(task)}`)));
+    child.on("exit", (code, signal) => {
+      if (reply?.ok) finish(undefined, reply.value as T);
+      else if (reply) finish(new Error(reply.error));
+      else finish(new Error(`worker exited (code ${code}, signal ${signal}) before replying to ${JSON.stringify(task)}`));
+    });
     child.on("error", (error) => finish(error));
     child.send(task);
   });

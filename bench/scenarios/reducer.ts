@@ -14,7 +14,12 @@ export const reducerScenario: Scenario = {
   names: ["reducer"],
   impls: ["acpkit"],
   async run(config: BenchConfig): Promise<BenchRecord[]> {
-    const reason = await (await import("../impls/acpkit.js")).reducerUnavailable();
+    let reason: string | undefined;
+    try {
+      reason = await (await import("../impls/acpkit.js")).reducerUnavailable();
+    } catch (error) {
+      reason = `acpkit could not be loaded: ${error instanceof Error ? error.message : String(error)}`;
+    }
     const records: BenchRecord[] = [];
     for (const target of TARGETS) {
       for (const size of config.reducerSizes) {

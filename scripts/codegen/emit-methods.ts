@@ -1,7 +1,7 @@
 // Emits `methods.ts` for one protocol version: the method registry's data, read from the
 // params $defs' `x-method` / `x-direction` / `x-kind` and the result $defs' `x-result-of`.
 
-import type { SchemaModel } from "./schema-model.ts";
+import type { SchemaModel } from "./schema-model.js";
 
 export function emitMethods(model: SchemaModel, version: string): string {
   const rows = model.methods.map((spec) =>

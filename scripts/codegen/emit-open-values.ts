@@ -7,7 +7,7 @@
 // Only the parts of the schema that can reach an open value are emitted; everything else is
 // skipped by the walk.
 
-import { refName, type SchemaModel, type SchemaNode } from "./schema-model.ts";
+import { refName, type SchemaModel, type SchemaNode } from "./schema-model.js";
 
 /** Mirrors `OpenValueNode` in packages/schema/src/conformance.ts. */
 type PlanNode =

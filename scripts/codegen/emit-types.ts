@@ -11,7 +11,7 @@
 //   each other.
 // Anything outside the supported subset throws, naming the $def, instead of degrading to `any`.
 
-import { refName, type SchemaModel, type SchemaNode } from "./schema-model.ts";
+import { refName, type SchemaModel, type SchemaNode } from "./schema-model.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

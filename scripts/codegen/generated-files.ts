@@ -2,7 +2,7 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { GENERATED_DIR } from "./pipeline.ts";
+import { GENERATED_DIR } from "./pipeline.js";
 
 function listFiles(dir: string, prefix = ""): string[] {
   if (!existsSync(dir)) return [];

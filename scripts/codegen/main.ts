@@ -4,9 +4,9 @@
 // required property or an enum/const value was lost on the way.
 
 import { relative } from "node:path";
-import { diffGenerated, writeGenerated } from "./generated-files.ts";
-import { GENERATED_DIR, generateAll, REPO_ROOT } from "./pipeline.ts";
-import { checkRoundTrip } from "./roundtrip.ts";
+import { diffGenerated, writeGenerated } from "./generated-files.js";
+import { GENERATED_DIR, generateAll, REPO_ROOT } from "./pipeline.js";
+import { checkRoundTrip } from "./roundtrip.js";
 
 function main(argv: string[]): number {
   const check = argv.includes("--check");

@@ -2,11 +2,11 @@
 // writes them or, with --check, compares them with what is committed.
 
 import { join } from "node:path";
-import { emitMethods } from "./emit-methods.ts";
-import { emitOpenValues } from "./emit-open-values.ts";
-import { emitTypes } from "./emit-types.ts";
-import { emitValidators } from "./emit-validators.ts";
-import { SchemaModel } from "./schema-model.ts";
+import { emitMethods } from "./emit-methods.js";
+import { emitOpenValues } from "./emit-open-values.js";
+import { emitTypes } from "./emit-types.js";
+import { emitValidators } from "./emit-validators.js";
+import { SchemaModel } from "./schema-model.js";
 
 export const REPO_ROOT = join(import.meta.dirname, "..", "..");
 export const GENERATED_DIR = join(REPO_ROOT, "packages", "schema", "src", "generated");

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as TJS from "typescript-json-schema";
-import { refName, type SchemaModel, type SchemaNode } from "./schema-model.ts";
+import { refName, type SchemaModel, type SchemaNode } from "./schema-model.js";
 
 type Json = Record<string, unknown>;
 

@@ -9,9 +9,9 @@ const CAPABILITY_OF: Readonly<Record<string, string>> = {
 };
 
 /** Throws RpcError(-32602) naming the first block whose type needs a capability the agent lacks. */
-export function checkPromptBlocks(prompt: readonly { type: string }[], accepted: ReadonlySet<string>): void {
+export function checkPromptBlocks(prompt: readonly unknown[], accepted: ReadonlySet<string>): void {
   for (let index = 0; index < prompt.length; index++) {
-    const type = prompt[index]!.type;
+    const type = (prompt[index] as { type: string }).type;
     const capability = CAPABILITY_OF[type];
     if (capability !== undefined && !accepted.has(type)) {
       throw new RpcError(ErrorCode.InvalidParams, `Prompt block ${index} has type "${type}", but the agent did not advertise the ${capability} capability`, {

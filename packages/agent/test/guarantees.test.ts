@@ -1,6 +1,6 @@
 // The runtime guarantees of serveAgent, each checked on the wire, over the in-memory and stdio
 // transports, for protocol v1 and v2.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode, RpcError } from "@acpkit/core";
 import { agentTexts, initialize, newSession, prompt, responseIndex, startAgent, type Started, type TransportKind } from "./harness.js";
 
@@ -14,10 +14,6 @@ const matrix: Array<[TransportKind, 1 | 2]> = [
 describe.each(matrix)("serveAgent over %s, protocol v%i", (kind, version) => {
   let started: Started;
   let sessionId: string;
-
-  beforeAll(() => {
-    // Children run the built agent; nothing to do in-process.
-  });
 
   afterEach(async () => {
     await started?.close();
@@ -141,6 +137,8 @@ describe.each(matrix)("serveAgent over %s, protocol v%i", (kind, version) => {
 
   it("sends nothing for a turn after its cancelled response, even when the handler keeps writing", async () => {
     await setup();
+    const diagnostics: string[] = [];
+    started.server?.onDiagnostic((d) => diagnostics.push(d.code));
     const first = prompt(started, sessionId, "wait");
     await started.wire.waitFor(isUpdateText("waiting"));
     await started.client.notify("session/cancel", { sessionId });
@@ -156,6 +154,8 @@ describe.each(matrix)("serveAgent over %s, protocol v%i", (kind, version) => {
       return [`<${u.sessionUpdate}>`];
     });
     expect(texts).toEqual(["poked"]);
+    // In-process we can also see why: both late writes were dropped with a diagnostic.
+    if (started.server) expect(diagnostics.filter((code) => code === "turn_closed")).toHaveLength(2);
   });
 
   describe("cancellation races", () => {

@@ -1,2 +1,28 @@
-// @acpkit/client: Drive an ACP agent (v1 or v2) with one session model.
-export {};
+// @acpkit/client: drive an ACP agent (v1 or v2) with one session model.
+export { connectAgent, type AgentConnection } from "./connect.js";
+export { ClientSession } from "./session.js";
+export { Turn } from "./turn.js";
+export type {
+  AgentCapabilities,
+  AuthMethod,
+  ConnectOptions,
+  ContentBlock,
+  FileSystemHandlers,
+  Implementation,
+  LoadSessionOptions,
+  McpServer,
+  Meta,
+  ModelUpdate,
+  NewSessionOptions,
+  PermissionContext,
+  PermissionOption,
+  PermissionOutcome,
+  PermissionRequest,
+  PromptOptions,
+  PromptOutcome,
+  StopReason,
+  ToolCallPatch,
+} from "./types.js";
+// The session model (written by the state module): SessionState and its reducer.
+export { applyUpdate, beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
+export { SessionState, createSessionState, sessionStateToJSON, type SessionStateJSON } from "./state/session-state.js";

@@ -5,9 +5,10 @@
 import { AcpError, isRpcError, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire } from "./session-wire.js";
-import { applyUpdate, beginTurn, createSessionState, markTurnCancelled, recordPermission, recordTurnEnd, type SessionState } from "./state/index.js";
+import { applyUpdate, beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
+import { createSessionState, type SessionState } from "./state/session-state.js";
 import { Turn } from "./turn.js";
-import type { ContentBlock, ModelUpdate, PermissionContext, PermissionOutcome, PermissionRequest, PromptOptions } from "./types.js";
+import type { ContentBlock, ModelUpdate, PermissionContext, PermissionOutcome, PermissionRequest, PromptOptions, StopReason } from "./types.js";
 
 const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as PermissionOutcome;
 const CANCELLED_RESULT = Object.freeze({ outcome: CANCELLED });
@@ -42,7 +43,7 @@ export class ClientSession {
     readonly sessionId: string,
     private readonly wire: ClientSessionWire,
   ) {
-    this.sessionState = createSessionState(sessionId);
+    this.sessionState = createSessionState(sessionId, host.protocolVersion);
   }
 
   /** The session's current state (messages, tool calls, plans, usage, turns), kept by the reducer. */
@@ -138,13 +139,12 @@ export class ClientSession {
   /** @internal A `session/request_permission` for this session arrived. */
   handlePermission(params: Record<string, unknown>, ctx: RequestContext): { outcome: PermissionOutcome } | Promise<{ outcome: PermissionOutcome }> {
     const request = this.wire.permissionFromWire(params);
-    this.sessionState = recordPermission(this.sessionState, request);
     // C3: after a cancel, every permission request until the response is answered "cancelled".
-    if (this.activeTurnCancelled) return CANCELLED_RESULT;
+    if (this.activeTurnCancelled) return this.answerPermission(request, CANCELLED);
     const ask = this.host.requestPermission;
     if (!ask) {
       this.host.report({ code: "permission_unhandled", message: `No requestPermission handler: answered "cancelled" to a permission request of session ${this.sessionId}`, sessionId: this.sessionId, detail: request });
-      return CANCELLED_RESULT;
+      return this.answerPermission(request, CANCELLED);
     }
     return new Promise((resolve, reject) => {
       const controller = new AbortController();
@@ -156,12 +156,15 @@ export class ClientSession {
           finish(CANCELLED);
         },
       };
-      const finish = (outcome: PermissionOutcome) => {
-        if (settled) return;
+      const done = () => {
         settled = true;
         this.pendingPermissions.delete(pending);
         ctx.signal.removeEventListener("abort", pending.cancel);
-        resolve({ outcome });
+      };
+      const finish = (outcome: PermissionOutcome) => {
+        if (settled) return;
+        done();
+        resolve(this.answerPermission(request, outcome));
       };
       this.pendingPermissions.add(pending);
       // The agent withdrew the request ($/cancel_request, v1) or the connection closed.
@@ -170,12 +173,16 @@ export class ClientSession {
         .then(() => ask(request, { signal: controller.signal }))
         .then(finish, (error: unknown) => {
           if (settled) return;
-          settled = true;
-          this.pendingPermissions.delete(pending);
-          ctx.signal.removeEventListener("abort", pending.cancel);
+          done();
           reject(error);
         });
     });
+  }
+
+  /** Record the answer in the state (the request's toolCall is applied like an update) and wrap it. */
+  private answerPermission(request: PermissionRequest, outcome: PermissionOutcome): { outcome: PermissionOutcome } {
+    this.sessionState = recordPermission(this.sessionState, { toolCall: request.toolCall, options: request.options, outcome });
+    return outcome === CANCELLED ? CANCELLED_RESULT : { outcome };
   }
 
   /** @internal The connection closed: nothing more will arrive for this session. */
@@ -197,7 +204,7 @@ export class ClientSession {
 
   private finishTurn(stopReason: string | undefined): void {
     this.wire.boundary?.("prompt_end");
-    if (stopReason !== undefined) this.sessionState = recordTurnEnd(this.sessionState, stopReason);
+    if (stopReason !== undefined) this.sessionState = recordTurnEnd(this.sessionState, stopReason as StopReason);
     this.activeTurn = undefined;
     this.activeTurnCancelled = false;
   }

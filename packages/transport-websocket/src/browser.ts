@@ -60,16 +60,26 @@ export function connect(url: string, options: BrowserConnectOptions = {}): Promi
       return;
     }
     socket.binaryType = "arraybuffer";
+    let earlyError: unknown;
+    const onEarlyError = (event: unknown) => {
+      earlyError = event;
+    };
     const onOpen = () => {
       socket.removeEventListener("close", onEarlyClose);
+      socket.removeEventListener("error", onEarlyError);
       resolve(wrapStandardSocket(socket, options));
     };
-    // Browsers hide why a handshake failed; the close code is all there is to report.
+    // Browsers hide why a handshake failed (an error event, then close code 1006); other
+    // implementations may say more in the error event's message.
     const onEarlyClose = (event: { code: number; reason: string }) => {
       socket.removeEventListener("open", onOpen);
-      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${describeClose(event.code, event.reason).reason}`));
+      socket.removeEventListener("error", onEarlyError);
+      const detail = (earlyError as { message?: unknown } | undefined)?.message;
+      const why = typeof detail === "string" && detail !== "" ? detail : describeClose(event.code, event.reason).reason;
+      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${why}`, { cause: earlyError }));
     };
     socket.addEventListener("open", onOpen);
+    socket.addEventListener("error", onEarlyError);
     socket.addEventListener("close", onEarlyClose);
   });
 }

@@ -85,9 +85,14 @@ export class WebSocketTransport implements Transport {
   }
 
   close(reason = "closed locally"): Promise<void> {
+    return this.closeWithCode(1000, reason);
+  }
+
+  /** close() with a specific WebSocket close code (e.g. 1001 when a server shuts down). */
+  closeWithCode(code: number, reason: string): Promise<void> {
     if (this.closeInfo === undefined && this.closeRequested === undefined) {
       this.closeRequested = reason;
-      this.socket.close(1000, reason);
+      this.socket.close(code, reason);
     }
     return this.closed.then(() => undefined);
   }

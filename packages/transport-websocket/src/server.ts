@@ -112,7 +112,7 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
     url: `ws://${urlHost}:${port}${path}`,
     async close() {
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...open].map((transport) => transport.close("server shutting down")));
+      await Promise.all([...open].map((transport) => transport.closeWithCode(1001, "server shutting down")));
       wss.close();
       await closing;
     },

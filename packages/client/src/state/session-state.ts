@@ -6,7 +6,7 @@
 // the plain-array views (`state.messages`, `sessionStateToJSON`) are built on first read and
 // cached on that state object.
 import type { ProtocolVersion, v2 } from "@acpkit/schema";
-import { type AppendList, type Keyed, emptyKeyed, emptyList, keyedFind, listToArray, vectorForEach, vectorGet } from "./persistent.js";
+import { type AppendList, type Keyed, type PVector, emptyKeyed, emptyList, emptyVector, keyedFind, listToArray, vectorForEach, vectorGet } from "./persistent.js";
 
 type Meta = { [key: string]: unknown };
 
@@ -46,10 +46,11 @@ export interface UsageJSON {
   cost?: v2.Cost;
 }
 
+/** A permission request; `outcome` is absent while the request is unanswered. */
 export interface PermissionJSON {
   toolCallId: string;
   options: v2.PermissionOption[];
-  outcome: v2.RequestPermissionOutcome;
+  outcome?: v2.RequestPermissionOutcome;
 }
 
 export interface TurnJSON {
@@ -116,7 +117,7 @@ export interface StateData {
   readonly toolCalls: Keyed<ToolCallRecord>;
   readonly plans: Keyed<PlanRecord>;
   readonly usage: UsageJSON | null;
-  readonly permissions: AppendList<PermissionJSON>;
+  readonly permissions: PVector<PermissionJSON>;
   readonly turns: AppendList<TurnJSON>;
   readonly diagnostics: AppendList<StateDiagnostic>;
   readonly turnInProgress: boolean;
@@ -152,7 +153,8 @@ function messageView(record: MessageRecord): MessageJSON {
 function toolCallView(record: ToolCallRecord): ToolCallJSON {
   let view = toolCallViews.get(record);
   if (view === undefined) {
-    const out: ToolCallJSON = { toolCallId: record.toolCallId };
+    // Keys are added in the contract's order so the printed JSON reads the same every time.
+    const out = { toolCallId: record.toolCallId } as ToolCallJSON;
     if (record.title !== undefined) out.title = record.title;
     if (record.kind !== undefined) out.kind = record.kind;
     if (record.cancelledLocally) out.status = "cancelled";
@@ -170,7 +172,7 @@ function toolCallView(record: ToolCallRecord): ToolCallJSON {
 
 function planView(record: PlanRecord): PlanJSON {
   const plan = record.plan;
-  return plan.type === "items" ? { id: record.id, entries: (plan as v2.PlanUpdateContentItems).entries } : { id: record.id, type: plan.type, raw: plan };
+  return plan.type === "items" ? { id: record.id, entries: (plan as v2.PlanUpdateContentItems).entries } : { id: record.id, type: String(plan.type), raw: plan };
 }
 
 function collect<R, V>(keyed: Keyed<R>, view: (record: R) => V): V[] {
@@ -221,8 +223,11 @@ export class SessionState {
     return this.data.usage;
   }
 
+  /** Permission requests in arrival order. */
   get permissions(): readonly PermissionJSON[] {
-    return listToArray(this.data.permissions);
+    const out: PermissionJSON[] = [];
+    vectorForEach(this.data.permissions, (entry) => out.push(entry));
+    return out;
   }
 
   /** Finished turns, oldest first. */
@@ -285,7 +290,7 @@ export function createSessionState(sessionId: string, protocolVersion: ProtocolV
     toolCalls: emptyKeyed(),
     plans: emptyKeyed(),
     usage: null,
-    permissions: emptyList(),
+    permissions: emptyVector(),
     turns: emptyList(),
     diagnostics: emptyList(),
     turnInProgress: false,

@@ -8,6 +8,14 @@ import { TERMINAL_CONTENT_TYPE } from "./model-names.js";
 import type { v1, v2 } from "@acpkit/schema";
 
 
+/**
+ * The text of a union tag. Generated v2 types give unknown tags a branded type (so a `switch`
+ * narrows); at run time every tag is a string, which is what set lookups and messages need.
+ */
+export function tagOf(tag: unknown): string {
+  return typeof tag === "string" ? tag : String(tag);
+}
+
 const V1_CONTENT_BLOCK_TYPES: ReadonlySet<string> = new Set(["text", "image", "audio", "resource_link", "resource"]);
 const V1_ROLES: ReadonlySet<string> = new Set(["assistant", "user"]);
 
@@ -16,8 +24,8 @@ const V1_ROLES: ReadonlySet<string> = new Set(["assistant", "user"]);
  * Custom roles in `annotations.audience` are removed. Each loss is reported.
  */
 export function contentBlockToV1(block: v2.ContentBlock, lossy: LossyReporter, update: unknown): v1.ContentBlock | undefined {
-  if (!V1_CONTENT_BLOCK_TYPES.has(block.type)) {
-    lossy.report("content_block", `content block of type "${block.type}" does not exist in v1; it was left out`, update);
+  if (!V1_CONTENT_BLOCK_TYPES.has(tagOf(block.type))) {
+    lossy.report("content_block", `content block of type "${tagOf(block.type)}" does not exist in v1; it was left out`, update);
     return undefined;
   }
   const annotations = (block as v1.ContentBlock).annotations;
@@ -43,7 +51,7 @@ export function contentBlocksToV1(blocks: readonly v2.ContentBlock[], lossy: Los
 
 /** A v2 tool-call content item as v1 can carry it, or `undefined` (reported) when it cannot. */
 export function toolCallContentToV1(item: v2.ToolCallContent, lossy: LossyReporter, update: unknown): v1.ToolCallContent | undefined {
-  switch (item.type) {
+  switch (tagOf(item.type)) {
     case "diff":
       return item as v1.ToolCallContentDiff;
     case "content": {
@@ -61,7 +69,7 @@ export function toolCallContentToV1(item: v2.ToolCallContent, lossy: LossyReport
       break;
     }
   }
-  lossy.report("content_block", `tool-call content of type "${item.type}" does not exist in v1; it was left out`, update);
+  lossy.report("content_block", `tool-call content of type "${tagOf(item.type)}" does not exist in v1; it was left out`, update);
   return undefined;
 }
 

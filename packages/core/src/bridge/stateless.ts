@@ -2,7 +2,7 @@
 // capabilities, auth methods, MCP servers, prompts, permission options and stop reasons.
 // Each takes `LossyOptions` (or a reporter) and reports what the target version cannot carry.
 import { AcpError } from "../errors.js";
-import { contentBlocksToV1 } from "./content.js";
+import { contentBlocksToV1, tagOf } from "./content.js";
 import { type LossyOptions, type LossyReporter, toReporter } from "./lossy.js";
 import { V2_STOP_REASON_META_KEY } from "./model-names.js";
 import type { v1, v2 } from "@acpkit/schema";
@@ -139,10 +139,10 @@ export function authMethodsToV1(methods: readonly v2.AuthMethod[], options?: Los
     if (method.type === "agent") {
       const { type: _type, ...untagged } = method;
       out.push(untagged as v1.AuthMethodAgent);
-    } else if (method.type === "terminal") {
+    } else if (tagOf(method.type) === "terminal") {
       out.push(method as unknown as v1.AuthMethodTerminal);
     } else {
-      lossy.report("auth_method", `auth method ${JSON.stringify(method.id)} of type ${JSON.stringify(method.type)} does not exist in v1; it was left out`, method);
+      lossy.report("auth_method", `auth method ${JSON.stringify(method.id)} of type ${JSON.stringify(tagOf(method.type))} does not exist in v1; it was left out`, method);
     }
   }
   return out;
@@ -186,7 +186,7 @@ export function mcpServersToV1(servers: readonly v2.McpServer[], options?: Lossy
     } else if (server.type === "http") {
       out.push(server as v1.McpServerHttp);
     } else {
-      lossy.report("mcp_server", `MCP server ${JSON.stringify(server.name)} uses transport ${JSON.stringify(server.type)}, which v1 does not have; it was left out`, server);
+      lossy.report("mcp_server", `MCP server ${JSON.stringify(server.name)} uses transport ${JSON.stringify(tagOf(server.type))}, which v1 does not have; it was left out`, server);
     }
   }
   return out;
@@ -198,7 +198,7 @@ export function mcpServersFromV1(servers: readonly v1.McpServer[], options?: Los
   const out: v2.McpServer[] = [];
   for (const server of servers) {
     const type = (server as { type?: unknown }).type;
-    if (type === undefined) out.push({ type: "stdio", ...(server as v1.McpServerStdio) });
+    if (type === undefined) out.push({ ...(server as v1.McpServerStdio), type: "stdio" } as v2.McpServerStdio);
     else if (type === "http") out.push(server as v2.McpServerHttp);
     else lossy.report("mcp_server", `MCP server ${JSON.stringify(server.name)} uses SSE, which pinned v2 does not have; it was left out`, server);
   }

@@ -6,12 +6,12 @@
 import type { CompiledValidator } from "../../compiled-validator.js";
 
 const formats = {
-  int32: { validate: value=>Number.isInteger(value)&&value>=-2147483648&&value<=2147483647 },
-  int64: { validate: value=>Number.isInteger(value) },
-  uint16: { validate: value=>Number.isInteger(value)&&value>=0&&value<=65535 },
-  uint32: { validate: value=>Number.isInteger(value)&&value>=0&&value<=4294967295 },
-  uint64: { validate: value=>Number.isInteger(value)&&value>=0 },
-  double: { validate: value=>Number.isFinite(value) },
+  int32: { validate: (value) => Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 },
+  int64: { validate: (value) => Number.isInteger(value) },
+  uint16: { validate: (value) => Number.isInteger(value) && value >= 0 && value <= 65535 },
+  uint32: { validate: (value) => Number.isInteger(value) && value >= 0 && value <= 4294967295 },
+  uint64: { validate: (value) => Number.isInteger(value) && value >= 0 },
+  double: { validate: (value) => Number.isFinite(value) },
 };
 
 export const AgentAuthCapabilities: CompiledValidator = validate52;

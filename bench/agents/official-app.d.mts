@@ -1,0 +1,2 @@
+import type { AgentApp } from "@agentclientprotocol/sdk";
+export declare function buildOfficialAgent(): AgentApp;

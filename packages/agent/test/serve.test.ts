@@ -1,0 +1,225 @@
+// serveAgent beyond the turn guarantees: initialize negotiation, per-version capabilities,
+// authentication, session errors, stop-reason checks, client fs, ids and session/load.
+import { describe, expect, it } from "vitest";
+import { Connection, ErrorCode, RpcError, type Diagnostic } from "@acpkit/core";
+import { createMemoryPair } from "@acpkit/transport-memory";
+import { serveAgent, type AgentDefinition } from "@acpkit/agent";
+import { RecordingTransport, agentTexts, initialize, newSession, prompt, startAgent } from "./harness.js";
+
+function rawPair(agent: AgentDefinition, diagnostics: Diagnostic[] = []) {
+  const [clientSide, agentSide] = createMemoryPair();
+  const server = serveAgent(agentSide, agent, { onDiagnostic: (d) => diagnostics.push(d) });
+  const wire = new RecordingTransport(clientSide);
+  const client = new Connection(wire, { side: "client" });
+  return { client, wire, server };
+}
+
+const echoAgent: AgentDefinition = { prompt: (turn) => void turn.message("hi") };
+
+describe("initialize", () => {
+  it.each([
+    [1, 1],
+    [2, 2],
+    [0, 2],
+    [3, 2],
+    [65535, 2],
+  ])("a dual agent answers an offer of %i with %i", async (offered, answered) => {
+    const { client } = rawPair(echoAgent);
+    const result: any = await client.request("initialize", { protocolVersion: offered });
+    expect(result.protocolVersion).toBe(answered);
+  });
+
+  it("rejects a malformed protocolVersion with -32602 (not a version answer)", async () => {
+    const { client } = rawPair(echoAgent);
+    await expect(client.request("initialize", { protocolVersion: "1.0.0" })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    // A failed initialize leaves the connection uninitialized, so a correct one still works.
+    await expect(client.request("initialize", { protocolVersion: 1 })).resolves.toMatchObject({ protocolVersion: 1 });
+  });
+
+  it("a v1-only agent answers 1 to an offer of 2; other-version fields are ignored, not rejected", async () => {
+    const { client } = rawPair({ ...echoAgent, versions: [1] });
+    const result: any = await client.request("initialize", { protocolVersion: 2, capabilities: {}, clientInfo: { name: "c", version: "1" } });
+    expect(result).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: false } });
+  });
+
+  it("writes capabilities in each version's layout", async () => {
+    const agent: AgentDefinition = {
+      ...echoAgent,
+      info: { name: "a", version: "1" },
+      features: { loadSession: true, prompt: { image: true, embeddedContext: true }, mcp: { http: true } },
+      loadSession: () => {},
+      authMethods: [{ id: "login", name: "Log in" }],
+      authenticate: () => {},
+    };
+    const v1: any = await rawPair(agent).client.request("initialize", { protocolVersion: 1 });
+    expect(v1).toEqual({
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
+      authMethods: [{ id: "login", name: "Log in" }],
+      agentInfo: { name: "a", version: "1" },
+    });
+    const v2: any = await rawPair(agent).client.request("initialize", { protocolVersion: 2 });
+    expect(v2).toEqual({
+      protocolVersion: 2,
+      capabilities: { session: { load: {}, prompt: { image: {}, embeddedContext: {} }, mcp: { stdio: {}, http: {} } }, auth: {} },
+      authMethods: [{ type: "agent", id: "login", name: "Log in" }],
+      agentInfo: { name: "a", version: "1" },
+    });
+  });
+
+  it("refuses an agent definition that cannot work, at serveAgent time", () => {
+    const [, agentSide] = createMemoryPair();
+    expect(() => serveAgent(agentSide, {} as AgentDefinition)).toThrow(/prompt\(turn\)/);
+    expect(() => serveAgent(agentSide, { ...echoAgent, authMethods: [{ id: "x", name: "X" }] })).toThrow(/authenticate/);
+  });
+});
+
+describe.each([1, 2] as const)("sessions on v%i", (version) => {
+  it("authenticate: -32000 before it when required, unknown method -32602, then sessions work", async () => {
+    const methods: string[] = [];
+    const { client } = rawPair({
+      ...echoAgent,
+      authMethods: [{ id: "login", name: "Log in" }],
+      requireAuthentication: true,
+      authenticate: (methodId) => void methods.push(methodId),
+    });
+    await client.request("initialize", { protocolVersion: version });
+    client.setVersion(version);
+    await expect(client.request("session/new", { cwd: "/w", mcpServers: [] })).rejects.toMatchObject({ code: ErrorCode.AuthRequired });
+    await expect(client.request("authenticate", { methodId: "nope" })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(client.request("authenticate", { methodId: "login" })).resolves.toEqual({});
+    expect(methods).toEqual(["login"]);
+    await expect(client.request("session/new", { cwd: "/w", mcpServers: [] })).resolves.toMatchObject({ sessionId: expect.stringMatching(/^sess_/) });
+  });
+
+  it("answers -32002 for an unknown session and -32602 for a block the agent did not advertise", async () => {
+    const started = startAgent("memory");
+    await initialize(started, version);
+    await expect(prompt(started, "sess_nope", "hi")).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound });
+    const sessionId = await newSession(started);
+    const failure: any = await started.client
+      .request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }, { type: "image", data: "AAAA", mimeType: "image/png" }] })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RpcError);
+    expect(failure.code).toBe(ErrorCode.InvalidParams);
+    expect(failure.data.path).toBe("/prompt/1/type");
+    await started.close();
+  });
+
+  it("checks the handler's stop reason: custom values need a leading _, 'error' is refused", async () => {
+    const started = startAgent("memory");
+    await initialize(started, version);
+    const sessionId = await newSession(started);
+    const custom = await prompt(started, sessionId, "custom-stop");
+    if (version === 2) expect(custom).toEqual({ stopReason: "_acpkit/budget_exhausted" });
+    else expect(custom).toEqual({ stopReason: "end_turn", _meta: { "acpkit/v2StopReason": "_acpkit/budget_exhausted" } });
+    await expect(prompt(started, sessionId, "bad-stop")).rejects.toMatchObject({ code: ErrorCode.InternalError, message: expect.stringMatching(/must start with "_"/) });
+    await started.close();
+  });
+
+  it("client fs: works on v1 with the capability, and fails clearly without it or on v2", async () => {
+    const diagnostics: Diagnostic[] = [];
+    const { client, wire } = rawPair(
+      {
+        prompt: async (turn) => {
+          try {
+            turn.message(`read:${await turn.readTextFile({ path: "/w/a.txt", line: 2 })}`);
+          } catch (error) {
+            turn.message(`fs-error:${(error as { code: string }).code}:${(error as Error).message}`);
+          }
+        },
+      },
+      diagnostics,
+    );
+    await client.request("initialize", version === 1 ? { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true } } } : { protocolVersion: 2 });
+    client.setVersion(version);
+    if (version === 1) client.onRequest("fs/read_text_file", (params) => ({ content: `${params.path}@${params.line}` }));
+    const { sessionId }: any = await client.request("session/new", { cwd: "/w", mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    const [text] = agentTexts(wire, sessionId);
+    if (version === 1) expect(text).toBe("read:/w/a.txt@2");
+    else expect(text).toMatch(/^fs-error:Unsupported:fs\/read_text_file does not exist in protocol v2/);
+  });
+
+  it("v1 without the fs capability: readTextFile fails with Unsupported naming the capability", async () => {
+    const started = startAgent("memory");
+    await initialize(started, version, false);
+    const sessionId = await newSession(started);
+    await prompt(started, sessionId, "fs-read");
+    const [text] = agentTexts(started.wire, sessionId);
+    expect(text).toBe("fs-error:Unsupported");
+    await started.close();
+  });
+
+  it("gives messages stable, unique ids and never reuses a tool call id", async () => {
+    const started = startAgent("memory");
+    await initialize(started, version);
+    const sessionId = await newSession(started);
+    await prompt(started, sessionId, "burst 3");
+    await prompt(started, sessionId, "burst 3");
+    const ids = started.wire.updates(sessionId).map((u) => u.messageId);
+    expect(ids.slice(0, 3).every((id) => id === ids[0])).toBe(true);
+    expect(ids.slice(3).every((id) => id === ids[3])).toBe(true);
+    expect(ids[0]).not.toBe(ids[3]);
+
+    const { client } = rawPair({
+      prompt: (turn) => {
+        const first = turn.toolCall({ title: "a" });
+        turn.toolCall({ title: "b" });
+        turn.toolCall({ title: "c", toolCallId: first.toolCallId });
+      },
+    });
+    await client.request("initialize", { protocolVersion: version });
+    client.setVersion(version);
+    const { sessionId: s2 }: any = await client.request("session/new", { cwd: "/w", mcpServers: [] });
+    await expect(client.request("session/prompt", { sessionId: s2, prompt: [] })).rejects.toMatchObject({ message: expect.stringMatching(/already used in this session/) });
+  });
+
+  it("session/load replays history (user messages included) before its response", async () => {
+    const started = startAgent("memory");
+    await initialize(started, version);
+    await expect(started.client.request("session/load", { sessionId: "sess_old", cwd: "/w", mcpServers: [] })).resolves.toEqual({});
+    const loadResponseAt = started.wire.received.findIndex((m) => m.id === started.wire.lastRequestId("session/load"));
+    const updates = started.wire.received.slice(0, loadResponseAt).filter((m) => m.method === "session/update").map((m) => m.params.update);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual(version === 1 ? ["user_message_chunk", "agent_message_chunk"] : ["user_message", "agent_message"]);
+    // The loaded session takes prompts.
+    await expect(prompt(started, "sess_old", "hello")).resolves.toEqual({ stopReason: "end_turn" });
+    await started.close();
+  });
+
+  it("whole-message replacement: passes on v2; on v1 only extensions are sent and the rest is reported", async () => {
+    const diagnostics: Diagnostic[] = [];
+    const { client, wire } = rawPair({ prompt: (turn) => void turn.message("Hel").replace("Hello") }, diagnostics);
+    const { client: client2, wire: wire2 } = rawPair({ prompt: (turn) => void turn.message("Hello").replace("Bye") }, diagnostics);
+    for (const c of [client, client2]) {
+      await c.request("initialize", { protocolVersion: version });
+      c.setVersion(version);
+    }
+    const { sessionId }: any = await client.request("session/new", { cwd: "/w", mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [] });
+    const { sessionId: s2 }: any = await client2.request("session/new", { cwd: "/w", mcpServers: [] });
+    await client2.request("session/prompt", { sessionId: s2, prompt: [] });
+    if (version === 2) {
+      expect(agentTexts(wire, sessionId)).toEqual(["Hel", "Hello"]);
+      expect(agentTexts(wire2, s2)).toEqual(["Hello", "Bye"]);
+      expect(diagnostics).toEqual([]);
+    } else {
+      expect(agentTexts(wire, sessionId)).toEqual(["Hel", "lo"]);
+      expect(agentTexts(wire2, s2)).toEqual(["Hello"]);
+      expect(diagnostics.map((d) => d.code)).toEqual(["lossy_message_replace"]);
+    }
+  });
+});
+
+describe("$/cancel_request", () => {
+  it("v1: cancelling the session/prompt request itself ends the turn cancelled", async () => {
+    const started = startAgent("memory");
+    await initialize(started, 1);
+    const sessionId = await newSession(started);
+    const pending = prompt(started, sessionId, "wait");
+    await started.wire.waitFor((m) => m.method === "session/update");
+    await started.client.notify("$/cancel_request", { requestId: started.wire.lastRequestId("session/prompt") });
+    await expect(pending).resolves.toEqual({ stopReason: "cancelled" });
+    await started.close();
+  });
+});

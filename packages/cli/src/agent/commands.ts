@@ -1,0 +1,123 @@
+// The slash commands that drive the built-in agent from a client under test. A prompt whose text
+// starts with "/" is a command; the rest of the text is its argument.
+import { ErrorCode, RpcError } from "@acpkit/core";
+import type { PromptResult, Turn } from "@acpkit/agent";
+import { untilAborted } from "./pacing.js";
+import { stopReasonProblem } from "./stop-reasons.js";
+import { splitWords } from "./text.js";
+import { editWithPermission, readThroughClient } from "./tools.js";
+
+/** What a command runs with. */
+export interface CommandContext {
+  turn: Turn;
+  /** The session's working directory (from session/new). */
+  cwd: string;
+}
+
+interface Command {
+  /** How the command is written, for help and errors. */
+  synopsis: string;
+  run(context: CommandContext, argument: string): PromptResult | Promise<PromptResult>;
+}
+
+/** Largest `/stream N`: beyond this the v1 bridge's per-message bookkeeping gets large. */
+export const MAX_STREAM_CHUNKS = 10_000_000;
+/** `/stream` waits for the transport after this many chunks, so memory stays bounded (backpressure). */
+const STREAM_FLUSH_EVERY = 256;
+/** 40 characters of filler; each `/stream` chunk is its number plus a slice of this. */
+const STREAM_FILLER = "the quick brown fox jumps over the lazy dog ".repeat(2);
+
+function badArgument(message: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, message, { path: "/prompt" });
+}
+
+const commands: Record<string, Command> = {
+  echo: {
+    synopsis: "/echo TEXT",
+    run({ turn }, text) {
+      if (text.trim() === "") throw badArgument("/echo needs TEXT to echo, e.g. /echo hello world");
+      const message = turn.message();
+      for (const piece of splitWords(text)) message.append(piece);
+      return "end_turn";
+    },
+  },
+  wait: {
+    synopsis: "/wait",
+    async run({ turn }) {
+      turn.message("Waiting until the turn is cancelled…");
+      await untilAborted(turn.signal);
+      return "cancelled";
+    },
+  },
+  permission: {
+    synopsis: "/permission",
+    async run({ turn, cwd }) {
+      const result = await editWithPermission(turn, cwd);
+      if (result === "cancelled") return "cancelled";
+      turn.message(result === "allowed" ? "Permission granted: the edit was applied." : "Permission not granted: the edit was skipped.");
+      return "end_turn";
+    },
+  },
+  read: {
+    synopsis: "/read PATH",
+    async run({ turn, cwd }, path) {
+      if (path.trim() === "") throw badArgument("/read needs a PATH (absolute, or relative to the session cwd)");
+      const result = await readThroughClient(turn, cwd, path.trim());
+      return result.status === "cancelled" ? "cancelled" : "end_turn";
+    },
+  },
+  stop: {
+    synopsis: "/stop REASON",
+    run({ turn }, argument) {
+      const reason = argument.trim();
+      if (reason === "") throw badArgument("/stop needs a REASON, e.g. /stop max_tokens");
+      const problem = stopReasonProblem(reason, turn.client.protocolVersion);
+      if (problem !== undefined) throw badArgument(`/stop: ${problem}`);
+      turn.message(`Stopping with stop reason ${reason}.`);
+      return reason;
+    },
+  },
+  error: {
+    synopsis: "/error",
+    run() {
+      throw new Error("/error: the prompt handler failed on purpose");
+    },
+  },
+  stream: {
+    synopsis: "/stream N",
+    async run({ turn }, argument) {
+      const raw = argument.trim();
+      if (!/^\d+$/.test(raw) || Number(raw) > MAX_STREAM_CHUNKS) {
+        throw badArgument(`/stream needs N, a whole number of chunks from 0 to ${MAX_STREAM_CHUNKS} (got ${JSON.stringify(raw)})`);
+      }
+      const count = Number(raw);
+      const message = turn.message();
+      for (let i = 0; i < count; i++) {
+        const label = `${i} `;
+        message.append(label + STREAM_FILLER.slice(0, Math.max(0, 40 - label.length)));
+        // The writer never blocks the caller; waiting now and then is what applies backpressure.
+        if (i % STREAM_FLUSH_EVERY === STREAM_FLUSH_EVERY - 1) {
+          await turn.flush();
+          if (turn.cancelled) return "cancelled";
+        }
+      }
+      return "end_turn";
+    },
+  },
+};
+
+/** Every command as written, e.g. "/echo TEXT". */
+export const COMMAND_SYNOPSES: readonly string[] = Object.values(commands).map((command) => command.synopsis);
+
+/** The command a prompt starts with: `/name` and the text after the first whitespace. */
+export function parseCommand(text: string): { name: string; argument: string } | undefined {
+  const match = /^\s*\/(\S*)(?:\s([\s\S]*))?$/.exec(text);
+  return match ? { name: match[1]!, argument: match[2] ?? "" } : undefined;
+}
+
+/** Run the command `name`; an unknown one is a -32602 error listing the known ones. */
+export function runCommand(context: CommandContext, name: string, argument: string): PromptResult | Promise<PromptResult> {
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) throw badArgument(`Unknown command "/${name}". The built-in agent knows: ${COMMAND_SYNOPSES.join(", ")}`);
+  return command.run(context, argument);
+}

@@ -1,0 +1,22 @@
+// Where the agent is: a command started as a child process (stdio), or a WebSocket URL.
+import type { Transport } from "@acpkit/core";
+import { spawnAgent } from "@acpkit/transport-stdio";
+import { connect } from "@acpkit/transport-websocket";
+
+export type AgentTarget =
+  | { kind: "command"; command: string; args: readonly string[] }
+  | { kind: "websocket"; url: string; token?: string };
+
+/** Human name of the target for messages: the command line or the URL. */
+export function describeTarget(target: AgentTarget): string {
+  return target.kind === "command" ? [target.command, ...target.args].join(" ") : target.url;
+}
+
+/**
+ * Open a transport to the agent. A child inherits our stderr, so its log shows next to ours
+ * (PROTOCOL §8.1 S6) and never mixes with the protocol on stdout.
+ */
+export async function openTarget(target: AgentTarget): Promise<Transport> {
+  if (target.kind === "command") return spawnAgent(target.command, target.args, { stderr: "inherit" });
+  return connect(target.url, target.token === undefined ? {} : { token: target.token });
+}

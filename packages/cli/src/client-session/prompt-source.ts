@@ -1,0 +1,28 @@
+// Where the prompts of `acpkit run` come from: the --prompt flags in order, or stdin line by line.
+import type { LineSource } from "./line-source.js";
+
+export interface PromptSource {
+  /** The next prompt, or undefined when there are no more (or `signal` aborted the wait). */
+  next(signal: AbortSignal): Promise<string | undefined>;
+}
+
+/** The given prompts, in order. */
+export function listPrompts(prompts: readonly string[]): PromptSource {
+  let index = 0;
+  return {
+    next: async (signal) => (signal.aborted ? undefined : prompts[index++]),
+  };
+}
+
+/** One prompt per non-blank line of the input. */
+export function linePrompts(lines: LineSource): PromptSource {
+  return {
+    async next(signal) {
+      for (;;) {
+        const line = await lines.next(signal);
+        if (line === undefined) return undefined;
+        if (line.trim() !== "") return line;
+      }
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// `acpkit bridge --listen HOST:PORT [--token T] -- <agent command…>`: serves a stdio agent over
+// WebSocket. Every connection gets its own child process; messages are relayed both ways
+// unchanged, one WebSocket text frame per ndjson line. The server keeps the WebSocket transport's
+// defaults: loopback only unless a token is given, browser origins limited to loopback pages.
+import { isAcpError } from "@acpkit/core";
+import { listen, type WebSocketListener } from "@acpkit/transport-websocket";
+import { flagValue, parseArgs, UsageError } from "../args.js";
+import { Exit, type CommandIO } from "../io.js";
+import { relayConnection } from "../bridge/relay.js";
+
+export const bridgeUsage = `usage: acpkit bridge --listen HOST:PORT [--token T] -- <agent command…>
+
+Serves a stdio agent over WebSocket at ws://HOST:PORT/acp, one agent process per connection.
+A HOST other than loopback (127.0.0.1, ::1, localhost) needs --token; clients then send
+"Authorization: Bearer T" (browsers: ?access_token=T). PORT 0 picks a free port.
+The URL is printed on stdout; connections are logged on stderr. Stop with Ctrl-C.`;
+
+/** Parse `HOST:PORT`, `[v6]:PORT` or `:PORT` (loopback). */
+export function parseListenAddress(value: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d+)$/.exec(value);
+  if (!match) throw new UsageError(`--listen must be HOST:PORT, e.g. 127.0.0.1:8765 (got "${value}")`);
+  const port = Number(match[3]);
+  if (port > 65535) throw new UsageError(`--listen port must be 0-65535 (got ${port})`);
+  const host = match[1] ?? (match[2] === "" ? "127.0.0.1" : match[2]!);
+  return { host, port };
+}
+
+/** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+function stopRequested(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(signal);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+export async function bridgeCommand(argv: readonly string[], io: CommandIO, until: Promise<unknown> = stopRequested()): Promise<number> {
+  const args = parseArgs(argv, { listen: { value: true }, token: { value: true } });
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);
+  const listenFlag = flagValue(args, "listen");
+  if (listenFlag === undefined) throw new UsageError("--listen HOST:PORT is required");
+  const { host, port } = parseListenAddress(listenFlag);
+  const token = flagValue(args, "token");
+  if (token === "") throw new UsageError("--token must not be empty");
+  const [command, ...commandArgs] = args.rest;
+  if (command === undefined) throw new UsageError("no agent: give the agent command after --");
+
+  let connections = 0;
+  let listener: WebSocketListener;
+  try {
+    listener = await listen({
+      host,
+      port,
+      ...(token === undefined ? {} : { token }),
+      onConnection(transport, request) {
+        const number = ++connections;
+        const from = `${request.socket.remoteAddress ?? "?"}:${request.socket.remotePort ?? "?"}`;
+        io.stderr.write(io.err.dim(`acpkit bridge: connection ${number} from ${from}: starting ${[command, ...commandArgs].join(" ")}`) + "\n");
+        void relayConnection(transport, command, commandArgs, (message) => io.stderr.write(io.err.dim(`acpkit bridge: connection ${number}: ${message}`) + "\n"));
+      },
+    });
+  } catch (error) {
+    if (isAcpError(error, "Unsupported")) throw new UsageError(error.message.replace("set options.token", "pass --token"));
+    io.stderr.write(io.err.red(`acpkit bridge: cannot listen on ${listenFlag}: ${(error as Error).message}`) + "\n");
+    return Exit.Failed;
+  }
+  io.stdout.write(`${listener.url}\n`);
+  io.stderr.write(io.err.dim(`acpkit bridge: serving "${[command, ...commandArgs].join(" ")}" at ${listener.url}${token === undefined ? "" : " (bearer token required)"}`) + "\n");
+  await until;
+  io.stderr.write(io.err.dim("acpkit bridge: shutting down") + "\n");
+  await listener.close();
+  return Exit.Ok;
+}

@@ -1,0 +1,112 @@
+// `acpkit run [options] -- <agent command…>` (or `--ws URL`): a client for any ACP agent.
+// Runs one session with one turn per prompt and prints the turns as they stream, or with
+// --json only the final SessionState JSON.
+import { isAbsolute, resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { flagInteger, flagSet, flagValue, parseArgs, UsageError, type ParsedArgs } from "../args.js";
+import { Exit, type CommandIO } from "../io.js";
+import { TurnPrinter } from "../render/turn-printer.js";
+import type { AgentTarget } from "../client-session/agent-target.js";
+import { FS_MODES, type FsMode } from "../client-session/confined-fs.js";
+import { driveAgent } from "../client-session/drive.js";
+import { LineSource } from "../client-session/line-source.js";
+import { PERMISSION_POLICIES, type PermissionPolicy } from "../client-session/permission-policy.js";
+import { linePrompts, listPrompts } from "../client-session/prompt-source.js";
+
+export const runUsage = `usage: acpkit run [options] -- <agent command…>
+       acpkit run [options] --ws URL
+
+Starts the agent (or connects to it over WebSocket), opens one session and runs one prompt
+turn per prompt, printing each turn as it streams.
+
+options:
+  --protocol 1|2          highest protocol version to offer (default 1)
+  --prompt TEXT           a prompt; repeat for several turns in order
+                          (without it, prompts are read from stdin, one per line)
+  --cwd DIR               the session's working directory (default: the current one)
+  --permission POLICY     allow | reject | cancel | ask (default allow; ask needs a terminal)
+  --cancel-after MS       send session/cancel MS milliseconds after each prompt
+  --fs MODE               none | read | write: client file access offered to v1 agents,
+                          confined to --cwd (default read)
+  --ws URL                connect to an agent over WebSocket instead of starting a command
+  --token T               bearer token for --ws
+  --json                  print only the final session state as JSON on stdout
+
+exit codes: 0 every turn ended, 1 the agent failed or broke the protocol, 2 bad usage.`;
+
+const FLAGS = {
+  protocol: { value: true, choices: ["1", "2"] },
+  prompt: { value: true, repeat: true },
+  cwd: { value: true },
+  permission: { value: true, choices: PERMISSION_POLICIES },
+  "cancel-after": { value: true },
+  fs: { value: true, choices: FS_MODES },
+  ws: { value: true },
+  token: { value: true },
+  json: {},
+} as const;
+
+function readTarget(args: ParsedArgs): AgentTarget {
+  const url = flagValue(args, "ws");
+  if (args.positionals.length > 0) {
+    throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);
+  }
+  if (url !== undefined) {
+    if (args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
+    if (!/^wss?:\/\//.test(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${url}")`);
+    const token = flagValue(args, "token");
+    return token === undefined ? { kind: "websocket", url } : { kind: "websocket", url, token };
+  }
+  if (flagSet(args, "token")) throw new UsageError("--token only applies with --ws");
+  const [command, ...commandArgs] = args.rest;
+  if (command === undefined) throw new UsageError("no agent: give an agent command after -- (or --ws URL)");
+  return { kind: "command", command, args: commandArgs };
+}
+
+async function readCwd(args: ParsedArgs, io: CommandIO): Promise<string> {
+  const given = flagValue(args, "cwd");
+  const cwd = given === undefined ? io.cwd : isAbsolute(given) ? given : resolve(io.cwd, given);
+  const info = await stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory()) throw new UsageError(`--cwd ${given ?? cwd} is not a directory`);
+  return cwd;
+}
+
+export async function runCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  const target = readTarget(args);
+  const protocol = Number(flagValue(args, "protocol", "1")) as 1 | 2;
+  const permission = flagValue(args, "permission", "allow") as PermissionPolicy;
+  const fs = flagValue(args, "fs", "read") as FsMode;
+  const cancelAfterMs = flagInteger(args, "cancel-after");
+  const json = flagSet(args, "json");
+  const prompts = args.flags.get("prompt") ?? [];
+  const cwd = await readCwd(args, io);
+
+  const stdinIsTerminal = (io.stdin as { isTTY?: boolean }).isTTY === true;
+  if (permission === "ask" && !(stdinIsTerminal && io.stderr.isTTY === true)) {
+    throw new UsageError("--permission ask needs a terminal on stdin and stderr; use allow, reject or cancel when piping");
+  }
+  // One reader of stdin for prompts and for permission answers alike.
+  const lines = prompts.length === 0 || permission === "ask" ? new LineSource(io.stdin) : undefined;
+
+  const printer = json ? undefined : new TurnPrinter(io.stdout, io.out);
+  try {
+    const result = await driveAgent({
+      target,
+      protocol,
+      cwd,
+      fs,
+      permission,
+      ...(cancelAfterMs === undefined ? {} : { cancelAfterMs }),
+      prompts: prompts.length > 0 ? listPrompts(prompts) : linePrompts(lines!),
+      ...(lines ? { answers: lines } : {}),
+      ...(printer ? { printer } : {}),
+      io,
+      name: "acpkit run",
+    });
+    if (json && result.state) io.stdout.write(JSON.stringify(result.state, null, 2) + "\n");
+    return result.failures.length === 0 ? Exit.Ok : Exit.Failed;
+  } finally {
+    lines?.close();
+  }
+}

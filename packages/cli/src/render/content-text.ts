@@ -1,0 +1,45 @@
+// Short text forms of content blocks and tool-call content, for the human turn output.
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A content block as text: its text, or a bracketed placeholder for non-text blocks. */
+export function contentBlockText(block: unknown): string {
+  if (!isObject(block)) return "";
+  switch (block.type) {
+    case "text":
+      return typeof block.text === "string" ? block.text : "";
+    case "image":
+      return `[image ${String(block.mimeType ?? "")}]`;
+    case "audio":
+      return `[audio ${String(block.mimeType ?? "")}]`;
+    case "resource_link":
+      return `[${String(block.name ?? block.uri)}](${String(block.uri)})`;
+    case "resource": {
+      const resource = isObject(block.resource) ? block.resource : {};
+      return `[resource ${String(resource.uri ?? "")}]`;
+    }
+    default:
+      return `[${String(block.type)}]`;
+  }
+}
+
+const MAX_SUMMARY = 100;
+
+/** One line describing a tool-call content item: first line of its text, or what a diff touches. */
+export function summarizeToolContent(item: unknown): string {
+  if (!isObject(item)) return "";
+  let text: string;
+  if (item.type === "content") text = contentBlockText(item.content);
+  else if (item.type === "diff") text = `diff ${String(item.path)}`;
+  else if (item.type === "terminal" || item.type === "_acpkit/terminal") text = `terminal ${String(item.terminalId)}`;
+  else text = `[${String(item.type)}]`;
+  const lines = text.split("\n");
+  let first = lines[0] ?? "";
+  if (first.length > MAX_SUMMARY) first = first.slice(0, MAX_SUMMARY - 1) + "…";
+  else if (lines.length > 1) first += " …";
+  return first;
+}

@@ -1,0 +1,226 @@
+// Prints a prompt turn for people as it streams: one line per event (plan, thought, tool call,
+// permission, file access, usage, stop reason) and the agent's answer text written as it arrives.
+// Colors come from the Style, so piped output is plain text.
+//
+// Streaming text and whole lines share one output: the printer remembers whether a message or
+// thought is "open" (its text is mid-line) and ends that line before printing anything else.
+import type { Writable } from "node:stream";
+import type { ModelUpdate, PermissionOption, PermissionOutcome, StopReason } from "@acpkit/client";
+import type { Style } from "../style.js";
+import { contentBlockText, summarizeToolContent } from "./content-text.js";
+
+type Json = Record<string, unknown>;
+
+/** How a permission answer was reached, shown after the choice. */
+export type PermissionSource = "auto" | "you" | "turn cancelled" | "no answer";
+
+interface OpenStream {
+  kind: "message" | "thought";
+  messageId: string;
+}
+
+const PLAN_STATUS_MARK: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●" };
+
+export class TurnPrinter {
+  private open: OpenStream | undefined;
+  /** Entry statuses of each plan seen, so a replaced plan prints only what changed. */
+  private readonly plans = new Map<string, Map<string, string>>();
+  /** Titles and last statuses of the tool calls seen, so later updates can name them. */
+  private readonly toolCalls = new Map<string, { title: string; status: string | undefined }>();
+
+  constructor(
+    private readonly out: Writable,
+    private readonly style: Style,
+  ) {}
+
+  /** A heading such as `acpkit demo — protocol v1`. */
+  heading(text: string): void {
+    this.line(this.style.bold(text));
+  }
+
+  /** A neutral note inside the turn output (negotiated version, cancel sent, …). */
+  note(text: string): void {
+    this.line(this.style.dim(text));
+  }
+
+  /** The prompt the user sent. */
+  prompt(text: string): void {
+    this.line(this.style.bold(`› ${text}`));
+  }
+
+  /** One model update of the session. */
+  update(update: ModelUpdate): void {
+    const u = update as Json & { sessionUpdate: string };
+    switch (u.sessionUpdate) {
+      case "agent_message_chunk":
+        return this.stream("message", String(u.messageId), contentBlockText(u.content));
+      case "agent_thought_chunk":
+        return this.stream("thought", String(u.messageId), contentBlockText(u.content));
+      case "agent_message":
+      case "agent_thought": {
+        // A whole-message upsert (pinned v2): show its content as a fresh piece of the message.
+        if (!Array.isArray(u.content)) return;
+        const kind = u.sessionUpdate === "agent_message" ? "message" : "thought";
+        const text = u.content.map(contentBlockText).join("");
+        this.endStream();
+        return this.stream(kind, String(u.messageId), text);
+      }
+      case "user_message_chunk":
+        return this.line(this.style.dim(`› ${contentBlockText(u.content)}`));
+      case "user_message":
+        if (Array.isArray(u.content)) this.line(this.style.dim(`› ${u.content.map(contentBlockText).join("")}`));
+        return;
+      case "plan_update":
+        return this.plan(u.plan as Json);
+      case "tool_call_update":
+        return this.toolCall(u);
+      case "tool_call_content_chunk":
+        return this.toolContent([u.content]);
+      case "usage_update":
+        return this.usage(u);
+      case "available_commands_update": {
+        const names = Array.isArray(u.availableCommands) ? u.availableCommands.map((c) => `/${(c as Json).name}`) : [];
+        return this.line(this.style.dim(`commands ${names.join(" ")}`));
+      }
+      case "session_info_update":
+        if (typeof u.title === "string") this.line(this.style.dim(`title ${u.title}`));
+        return;
+      case "config_option_update":
+        return;
+      default:
+        return this.line(this.style.dim(`· update ${u.sessionUpdate}`));
+    }
+  }
+
+  /** A permission request and the answer it got. */
+  permission(toolCall: Json, options: readonly PermissionOption[], outcome: PermissionOutcome, source: PermissionSource): void {
+    const id = String(toolCall.toolCallId);
+    const title = typeof toolCall.title === "string" ? toolCall.title : this.toolCalls.get(id)?.title ?? id;
+    const choices = options.map((option) => option.name).join(" | ");
+    let answer: string;
+    if (outcome.outcome === "selected") {
+      const chosen = options.find((option) => option.optionId === (outcome as { optionId: string }).optionId);
+      answer = chosen ? `${chosen.optionId} "${chosen.name}"` : (outcome as { optionId: string }).optionId;
+    } else answer = "cancelled";
+    const colored = outcome.outcome === "selected" && /^allow/.test(optionKind(options, outcome)) ? this.style.green(answer) : this.style.yellow(answer);
+    this.line(`${this.style.blue("?")} permission ${title} ${this.style.dim(`[${choices}]`)} → ${colored} ${this.style.dim(`(${source})`)}`);
+  }
+
+  /** A file the client served to the agent. */
+  fileRead(path: string, bytes: number): void {
+    this.line(`📄 read ${path} ${this.style.dim(`(${bytes} bytes)`)}`);
+  }
+
+  fileWrite(path: string, bytes: number): void {
+    this.line(`📝 write ${path} ${this.style.dim(`(${bytes} bytes)`)}`);
+  }
+
+  /** The turn ended. */
+  stop(stopReason: StopReason): void {
+    const text = `■ ${stopReason}`;
+    this.line(stopReason === "end_turn" ? this.style.green(text) : this.style.yellow(text));
+  }
+
+  /** The turn failed (error response, agent gone). */
+  failed(message: string): void {
+    this.line(this.style.red(`✗ ${message}`));
+  }
+
+  /** End an open streamed line, e.g. before the process exits. */
+  finish(): void {
+    this.endStream();
+  }
+
+  /**
+   * A plan update replaces the whole plan. The first version is printed in full; later ones
+   * print only the entries that are new or changed status, so a plan that advances step by step
+   * reads as progress instead of the same list again and again.
+   */
+  private plan(plan: Json): void {
+    if (plan.type !== "items" || !Array.isArray(plan.entries)) {
+      this.line(`${this.style.cyan("▸ plan")} ${this.style.dim(`(${String(plan.type)})`)}`);
+      return;
+    }
+    const id = String(plan.id);
+    const seen = this.plans.get(id);
+    const now = new Map<string, string>();
+    if (!seen) this.line(this.style.cyan("▸ plan"));
+    for (const entry of plan.entries as Json[]) {
+      const content = String(entry.content);
+      const status = String(entry.status);
+      now.set(content, status);
+      if (seen?.get(content) === status) continue;
+      const mark = PLAN_STATUS_MARK[status] ?? "·";
+      this.line(`${seen ? this.style.cyan("▸") : " "} ${mark} ${content} ${this.style.dim(`(${status})`)}`);
+    }
+    this.plans.set(id, now);
+  }
+
+  private toolCall(u: Json): void {
+    const id = String(u.toolCallId);
+    const known = this.toolCalls.get(id);
+    const status = typeof u.status === "string" ? u.status : undefined;
+    if (!known) {
+      const title = typeof u.title === "string" ? u.title : id;
+      this.toolCalls.set(id, { title, status });
+      const kind = typeof u.kind === "string" ? ` (${u.kind})` : "";
+      this.line(`${this.style.yellow("🔧 tool call")} ${title}${this.style.dim(kind)}${status ? ` ${statusText(status, this.style)}` : ""}`);
+    } else {
+      if (typeof u.title === "string") known.title = u.title;
+      if (status !== undefined && status !== known.status) {
+        known.status = status;
+        this.line(`${this.style.yellow("🔧")} ${known.title} → ${statusText(status, this.style)}`);
+      }
+    }
+    if (Array.isArray(u.content)) this.toolContent(u.content);
+  }
+
+  private toolContent(items: readonly unknown[]): void {
+    for (const item of items) {
+      const summary = summarizeToolContent(item);
+      if (summary !== "") this.line(this.style.dim(`   │ ${summary}`));
+    }
+  }
+
+  private usage(u: Json): void {
+    let text = `usage ${String(u.used)}/${String(u.size)}`;
+    const cost = u.cost as Json | null | undefined;
+    if (cost && typeof cost.amount === "number") text += ` · cost ${cost.amount} ${String(cost.currency)}`;
+    this.line(this.style.dim(text));
+  }
+
+  /** Write streamed text; a new message or thought starts on its own line. */
+  private stream(kind: OpenStream["kind"], messageId: string, text: string): void {
+    const open = this.open;
+    if (!open || open.kind !== kind || open.messageId !== messageId) {
+      this.endStream();
+      this.open = { kind, messageId };
+      if (kind === "thought") this.out.write(this.style.magenta("💭 "));
+    }
+    if (text !== "") this.out.write(kind === "thought" ? this.style.magenta(text) : text);
+  }
+
+  private endStream(): void {
+    if (this.open) {
+      this.out.write("\n");
+      this.open = undefined;
+    }
+  }
+
+  private line(text: string): void {
+    this.endStream();
+    this.out.write(text + "\n");
+  }
+}
+
+function optionKind(options: readonly PermissionOption[], outcome: PermissionOutcome): string {
+  if (outcome.outcome !== "selected") return "";
+  const optionId = (outcome as { optionId: string }).optionId;
+  return String(options.find((option) => option.optionId === optionId)?.kind ?? "");
+}
+
+function statusText(status: string, style: Style): string {
+  if (status === "completed") return style.green(status);
+  if (status === "failed") return style.red(status);
+  return style.dim(status);
+}

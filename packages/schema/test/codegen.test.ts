@@ -1,0 +1,176 @@
+// The codegen pipeline (scripts/codegen): the committed output is what the schemas generate,
+// generation is deterministic, the round trip keeps constraints, conventions are enforced, and
+// the generated validators report JSON-pointer paths. Runs the pipeline in-process.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { diffGenerated, writeGenerated } from "../../../scripts/codegen/generated-files.js";
+import { generateAll, generateVersion, GENERATED_DIR, REPO_ROOT } from "../../../scripts/codegen/pipeline.js";
+import { checkRoundTrip } from "../../../scripts/codegen/roundtrip.js";
+import { SchemaConventionError, SchemaModel, type SchemaDocument } from "../../../scripts/codegen/schema-model.js";
+import { toValidationErrors } from "../src/ajv-errors.js";
+import type { CompiledValidator } from "../src/compiled-validator.js";
+
+const FIXTURE = join(REPO_ROOT, "scripts", "codegen", "fixtures", "fixture.schema.json");
+const scratch = mkdtempSync(join(tmpdir(), "acpkit-codegen-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const fixtureDocument = (): SchemaDocument => JSON.parse(readFileSync(FIXTURE, "utf8")) as SchemaDocument;
+
+describe("committed output (the --check comparison)", () => {
+  const { files, models } = generateAll();
+
+  it("matches what the schemas generate", () => {
+    expect(diffGenerated(files)).toEqual({ changed: [], missing: [], extra: [] });
+  });
+
+  it("is deterministic", () => {
+    const again = generateAll().files;
+    expect([...again.keys()]).toEqual([...files.keys()]);
+    for (const [path, text] of files) expect(again.get(path), path).toBe(text);
+  });
+
+  it("reports a changed, a missing and a stale file", () => {
+    const dir = join(scratch, "committed");
+    writeGenerated(files, dir);
+    writeFileSync(join(dir, "v1/types.ts"), "// edited by hand\n");
+    rmSync(join(dir, "v2/methods.ts"));
+    writeFileSync(join(dir, "v2/old.ts"), "");
+    expect(diffGenerated(files, dir)).toEqual({ changed: ["v1/types.ts"], missing: ["v2/methods.ts"], extra: ["v2/old.ts"] });
+  });
+
+  it("round-trips the real types through typescript-json-schema without losing a constraint", () => {
+    for (const [version, model] of models) expect(checkRoundTrip(model, files.get(`${version}/types.ts`)!, version)).toEqual([]);
+  });
+
+  it("leaves no require() in the generated validators", () => {
+    for (const version of ["v1", "v2"]) {
+      const code = readFileSync(join(GENERATED_DIR, version, "validators.ts"), "utf8");
+      expect(code).not.toMatch(/\brequire\s*\(/);
+      expect(code).not.toMatch(/module\.exports/);
+    }
+  });
+});
+
+describe("round trip", () => {
+  const model = new SchemaModel(fixtureDocument(), "fixture");
+  const types = generateVersion(model, "fixture").get("fixture/types.ts")!;
+
+  it("passes on the fixture's own types", () => {
+    expect(checkRoundTrip(model, types, "fixture")).toEqual([]);
+  });
+
+  it("catches a type that made a required property optional, a nullable field non-nullable and dropped a variant", () => {
+    const broken = types
+      .replace("  messageId: string;\n  content: ContentBlock;", "  messageId?: string;\n  content: ContentBlock;")
+      .replace("  uri?: string | null;", "  uri?: string;")
+      .replace("  | ContentBlockImage\n", "");
+    expect(checkRoundTrip(model, broken, "fixture")).toEqual([
+      "ContentBlock: union members ContentBlockText, ContentBlockUnknown ≠ schema variants ContentBlockImage, ContentBlockText, ContentBlockUnknown",
+      "ContentBlockImage.uri: nullable in the schema, not in the type",
+      "SessionUpdateAgentMessageChunk.messageId: required in the schema, optional in the type",
+    ]);
+  });
+});
+
+describe("types emitted for the fixture", () => {
+  const types = generateVersion(new SchemaModel(fixtureDocument(), "fixture"), "fixture").get("fixture/types.ts")!;
+
+  it("keeps open enums open and closed enums closed", () => {
+    expect(types).toContain('export type StopReason = "end_turn" | "cancelled" | (string & {});');
+    expect(types).toContain('export type Role = "assistant" | "user";');
+  });
+
+  it("keeps optional, nullable and both apart", () => {
+    expect(types).toMatch(/export interface SessionUpdateUsageUpdate \{[^}]*\n  used: number;\n  size: number;\n  cost\?: Cost \| null;/);
+    expect(types).toContain("  audience?: Role[] | null;");
+    expect(types).toMatch(/interface RequestPermissionOutcomeSelected \{\n  outcome: "selected";\n  optionId: string;/);
+  });
+
+  it("emits unions of named variants, allOf as extends, and a MethodMap", () => {
+    expect(types).toContain("export type SessionUpdate =\n  | SessionUpdateAgentMessageChunk\n  | SessionUpdateUsageUpdate\n  | SessionUpdateUnknown;");
+    expect(types).toContain("export interface ContentBlockText extends ContentBase {");
+    expect(types).toContain("  sessionUpdate: UnknownTag;");
+    expect(types).toContain('"session/update": { params: SessionNotification; result: never; kind: "notification"; direction: "agent_to_client" };');
+  });
+});
+
+describe("validators generated for the fixture", async () => {
+  const dir = join(scratch, "fixture-validators");
+  writeGenerated(generateVersion(new SchemaModel(fixtureDocument(), "fixture"), "fixture"), dir);
+  const validators = (await import(pathToFileURL(join(dir, "fixture", "validators.ts")).href)) as Record<string, CompiledValidator>;
+  const check = (name: string, value: unknown) => {
+    const validate = validators[name]!;
+    return validate(value) ? "valid" : toValidationErrors(validate.errors);
+  };
+
+  it("accepts known variants, unknown tags and nulls where the schema allows them", () => {
+    expect(check("SessionNotification", { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "hi" } } })).toBe("valid");
+    expect(check("SessionNotification", { sessionId: "s", update: { sessionUpdate: "_x/custom", anything: [1] } })).toBe("valid");
+    expect(check("SessionUpdateUsageUpdate", { sessionUpdate: "usage_update", used: 1, size: 2, cost: null })).toBe("valid");
+  });
+
+  it("points at a missing property inside a known variant (never demoted to unknown)", () => {
+    expect(check("SessionNotification", { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m" } })).toEqual([
+      { path: "/update/content", message: "must have required property 'content'" },
+    ]);
+  });
+
+  it("names the allowed tags of a closed union", () => {
+    expect(check("RequestPermissionResponse", { outcome: { outcome: "maybe" } })).toEqual([
+      { path: "/outcome/outcome", message: 'must be one of the known "outcome" values: "cancelled", "selected" (got "maybe")' },
+    ]);
+  });
+
+  it("lists enum values, counts code points for minLength and checks integer formats", () => {
+    expect(check("Annotations", { audience: ["robot"] })).toEqual([{ path: "/audience/0", message: 'must be one of "assistant", "user"' }]);
+    expect(check("ContentBlockText", { type: "text", text: "" })).toEqual([{ path: "/text", message: "must NOT have fewer than 1 characters" }]);
+    expect(check("ContentBlockText", { type: "text", text: "😀" })).toBe("valid");
+    expect(check("SessionUpdateUsageUpdate", { sessionUpdate: "usage_update", used: 1.5, size: 2 })).toEqual([{ path: "/used", message: "must be integer" }]);
+    expect(check("ProtocolVersion", 70000)).toEqual([{ path: "", message: "must be <= 65535" }]);
+  });
+
+  it("escapes property names in paths (RFC 6901)", () => {
+    expect(check("Annotations", { _meta: "x" })).toEqual([{ path: "/_meta", message: "must be object,null" }]);
+  });
+});
+
+describe("schema conventions", () => {
+  const broken = (edit: (document: SchemaDocument) => void): string => {
+    const document = fixtureDocument();
+    edit(document);
+    try {
+      new SchemaModel(document, "edited fixture");
+      return "accepted";
+    } catch (error) {
+      expect(error).toBeInstanceOf(SchemaConventionError);
+      return (error as Error).message;
+    }
+  };
+
+  it("accepts the fixture", () => {
+    expect(broken(() => {})).toBe("accepted");
+  });
+
+  it("rejects a $ref to a missing $def", () => {
+    expect(broken((d) => (d.$defs["PromptRequest"]!.properties!["sessionId"] = { $ref: "#/$defs/Nope" }))).toContain(
+      '#/$defs/PromptRequest/properties/sessionId: $ref to missing $def "Nope"',
+    );
+  });
+
+  it("rejects a request without a result $def", () => {
+    expect(broken((d) => delete d.$defs["PromptResponse"]!["x-result-of"])).toContain('PromptRequest: request "session/prompt" has no $def with "x-result-of": "session/prompt"');
+  });
+
+  it("rejects an open union whose if-enum does not list its variants", () => {
+    expect(broken((d) => (d.$defs["SessionUpdate"]!.if = { properties: { sessionUpdate: { enum: ["agent_message_chunk"] } } }))).toContain(
+      'SessionUpdate: the "if" enum must list exactly the known tags (missing: usage_update; extra: none)',
+    );
+  });
+
+  it("rejects additionalProperties: false", () => {
+    expect(broken((d) => (d.$defs["Cost"]!.additionalProperties = false))).toContain("#/$defs/Cost: objects must not set additionalProperties: false");
+  });
+});
