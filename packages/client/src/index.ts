@@ -24,5 +24,4 @@ export type {
   ToolCallPatch,
 } from "./types.js";
 // The session model (written by the state module): SessionState and its reducer.
-export { applyUpdate, beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
-export { SessionState, createSessionState, sessionStateToJSON, type SessionStateJSON } from "./state/session-state.js";
+export * from "./state/index.js";

@@ -16,9 +16,11 @@ export function splitEvenly(text: string, count: number): string[] {
 }
 
 /** The prompt's text: its text blocks joined; other blocks (links, images…) carry no command. */
-export function promptText(prompt: readonly { type: string }[]): string {
+export function promptText(prompt: readonly unknown[]): string {
   let text = "";
-  for (const block of prompt) if (block.type === "text") text += (block as { type: "text"; text: string }).text;
+  for (const block of prompt as readonly { type: unknown; text?: unknown }[]) {
+    if (block.type === "text" && typeof block.text === "string") text += block.text;
+  }
   return text;
 }
 

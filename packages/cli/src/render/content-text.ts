@@ -37,7 +37,7 @@ export function summarizeToolContent(item: unknown): string {
   else if (item.type === "diff") text = `diff ${String(item.path)}`;
   else if (item.type === "terminal" || item.type === "_acpkit/terminal") text = `terminal ${String(item.terminalId)}`;
   else text = `[${String(item.type)}]`;
-  const lines = text.split("\n");
+  const lines = text.replace(/\n+$/, "").split("\n");
   let first = lines[0] ?? "";
   if (first.length > MAX_SUMMARY) first = first.slice(0, MAX_SUMMARY - 1) + "…";
   else if (lines.length > 1) first += " …";

@@ -26,7 +26,7 @@ export class TurnPrinter {
   /** Entry statuses of each plan seen, so a replaced plan prints only what changed. */
   private readonly plans = new Map<string, Map<string, string>>();
   /** Titles and last statuses of the tool calls seen, so later updates can name them. */
-  private readonly toolCalls = new Map<string, { title: string; status: string | undefined }>();
+  private readonly toolCalls = new Map<string, { title: string; status: string | undefined; shown: string[] }>();
 
   constructor(
     private readonly out: Writable,
@@ -75,7 +75,7 @@ export class TurnPrinter {
       case "tool_call_update":
         return this.toolCall(u);
       case "tool_call_content_chunk":
-        return this.toolContent([u.content]);
+        return this.toolContent(String(u.toolCallId), [u.content], false);
       case "usage_update":
         return this.usage(u);
       case "available_commands_update": {
@@ -100,7 +100,7 @@ export class TurnPrinter {
     let answer: string;
     if (outcome.outcome === "selected") {
       const chosen = options.find((option) => option.optionId === (outcome as { optionId: string }).optionId);
-      answer = chosen ? `${chosen.optionId} "${chosen.name}"` : (outcome as { optionId: string }).optionId;
+      answer = chosen ? chosen.name : (outcome as { optionId: string }).optionId;
     } else answer = "cancelled";
     const colored = outcome.outcome === "selected" && /^allow/.test(optionKind(options, outcome)) ? this.style.green(answer) : this.style.yellow(answer);
     this.line(`${this.style.blue("?")} permission ${title} ${this.style.dim(`[${choices}]`)} → ${colored} ${this.style.dim(`(${source})`)}`);
@@ -162,7 +162,7 @@ export class TurnPrinter {
     const status = typeof u.status === "string" ? u.status : undefined;
     if (!known) {
       const title = typeof u.title === "string" ? u.title : id;
-      this.toolCalls.set(id, { title, status });
+      this.toolCalls.set(id, { title, status, shown: [] });
       const kind = typeof u.kind === "string" ? ` (${u.kind})` : "";
       this.line(`${this.style.yellow("🔧 tool call")} ${title}${this.style.dim(kind)}${status ? ` ${statusText(status, this.style)}` : ""}`);
     } else {
@@ -172,14 +172,26 @@ export class TurnPrinter {
         this.line(`${this.style.yellow("🔧")} ${known.title} → ${statusText(status, this.style)}`);
       }
     }
-    if (Array.isArray(u.content)) this.toolContent(u.content);
+    if (Array.isArray(u.content)) this.toolContent(id, u.content, true);
   }
 
-  private toolContent(items: readonly unknown[]): void {
-    for (const item of items) {
+  /**
+   * Print tool-call content items. `replace` (a `content` field replaces the whole list) prints
+   * only the items that differ from what is already on screen at the same position, so an agent
+   * resending the full list as it grows does not repeat itself.
+   */
+  private toolContent(toolCallId: string, items: readonly unknown[], replace: boolean): void {
+    const known = this.toolCalls.get(toolCallId);
+    const shown = known?.shown ?? [];
+    const start = replace ? 0 : shown.length;
+    if (replace) shown.length = Math.min(shown.length, items.length);
+    items.forEach((item, index) => {
       const summary = summarizeToolContent(item);
+      const position = start + index;
+      if (replace && shown[position] === summary) return;
+      shown[position] = summary;
       if (summary !== "") this.line(this.style.dim(`   │ ${summary}`));
-    }
+    });
   }
 
   private usage(u: Json): void {

@@ -30,7 +30,7 @@ export function listOf<T>(items: T[]): AppendList<T> {
 }
 
 export function append<T>(list: AppendList<T>, item: T): AppendList<T> {
-  if (true) {
+  if (list.length === list.items.length) {
     // Newest version: nobody has appended past our length, so pushing is invisible to others.
     list.items.push(item);
     return { items: list.items, length: list.length + 1 };

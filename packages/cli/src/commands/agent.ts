@@ -1,0 +1,68 @@
+// `acpkit agent [--max-protocol 1|2] [--script FILE]`: the built-in test agent on stdio. stdout
+// carries protocol lines only (PROTOCOL S5); diagnostics go to stderr. Exits 0 when stdin closes.
+import { resolve } from "node:path";
+import { serveAgent } from "@acpkit/agent";
+import { NdjsonStreamTransport, stdioServer } from "@acpkit/transport-stdio";
+import { createBuiltinAgent } from "../agent/builtin-agent.js";
+import { MAX_STREAM_CHUNKS } from "../agent/commands.js";
+import { DEMO_READ_FILE } from "../agent/demo-turn.js";
+import { loadScriptFile, MAX_SLEEP_MS, type AgentScript } from "../agent/script.js";
+import { flagValue, parseArgs, UsageError } from "../args.js";
+import { Exit, type CommandIO } from "../io.js";
+
+export const agentUsage = `usage: acpkit agent [--max-protocol 1|2] [--script FILE]
+
+Runs the built-in test agent on stdio (for clients under test; "acpkit demo" drives it).
+  --max-protocol 1|2  highest protocol version (default 2: speaks 1 and 2; 1: answers 1 to everyone)
+  --script FILE       replay the turn in FILE for every prompt (format: schema/agent-script.schema.json)
+
+An ordinary prompt plays the demo turn: plan, thought, an edit that asks permission, a read of
+${DEMO_READ_FILE} through the client (v1 clients with fs.readTextFile only), the streamed answer,
+usage, end_turn. A prompt that starts with a command drives the agent instead:
+  /echo TEXT    stream TEXT back as agent message chunks (one message, split at words)
+  /wait         one chunk, then wait until the turn is cancelled (stop reason cancelled)
+  /permission   an edit tool call that asks permission: allowed → in_progress, completed;
+                not allowed → failed with a "skipped" note; cancelled turn → stop reason cancelled
+  /read PATH    read PATH (relative to the session cwd) through the client and report its size;
+                without a client file system (v2, or no fs.readTextFile) a message says so
+  /stop REASON  end the turn with REASON (v1: the five known reasons; v2 also "_custom" ones)
+  /error        the handler fails: the prompt gets a JSON-RPC error (-32603)
+  /stream N     N agent message chunks of about 40 characters (0..${MAX_STREAM_CHUNKS}), for benchmarks
+A bad argument or unknown command gets a JSON-RPC error -32602 naming the problem.
+
+A script is {"steps": [...], "stopReason"?: "end_turn"}; each step has one of
+  {"update": <v2 session update>}  {"message": "text", "kind"?: "agent"|"thought", "chunks"?: n}
+  {"permission": {"toolCall": {"toolCallId": …}, "options"?: [...]}}  {"sleep": ms (≤ ${MAX_SLEEP_MS})}
+  {"read": {"path": …, "line"?: n, "limit"?: n}}
+and may add "when": "allowed" | "rejected" (the latest permission's outcome). An invalid script
+exits with code 2, naming each problem by its JSON path.`;
+
+export async function agentCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+  const args = parseArgs(argv, { "max-protocol": { value: true, choices: ["1", "2"] }, script: { value: true } });
+  if (args.positionals.length > 0 || args.rest.length > 0) throw new UsageError(`agent takes no arguments (got "${[...args.positionals, ...args.rest].join(" ")}")`);
+  const maxProtocol = flagValue(args, "max-protocol", "2") === "1" ? 1 : 2;
+
+  let script: AgentScript | undefined;
+  const scriptFile = flagValue(args, "script");
+  if (scriptFile !== undefined) {
+    const loaded = await loadScriptFile(resolve(io.cwd, scriptFile), scriptFile, maxProtocol);
+    if (!loaded.ok) {
+      for (const line of loaded.errors) io.stderr.write(`acpkit agent: ${line}\n`);
+      return Exit.Usage;
+    }
+    script = loaded.script;
+  }
+
+  // The real process stdio gets stdioServer() (console.log moved to stderr, stdin released on
+  // close); other streams (tests, embedding) get the same ndjson transport over them.
+  const transport = io.stdin === process.stdin && io.stdout === process.stdout ? stdioServer() : new NdjsonStreamTransport(io.stdin, io.stdout);
+  const server = serveAgent(transport, createBuiltinAgent({ maxProtocol, ...(script ? { script } : {}) }), {
+    onDiagnostic: (diagnostic) => io.stderr.write(io.err.yellow(`acpkit agent: ${diagnostic.code}: ${diagnostic.message}`) + "\n"),
+  });
+  const closed = await server.closed;
+  if (closed.error !== undefined) {
+    io.stderr.write(io.err.red(`acpkit agent: the connection failed: ${closed.reason}`) + "\n");
+    return Exit.Failed;
+  }
+  return Exit.Ok;
+}
