@@ -20,6 +20,21 @@ interface CpuProfile {
 
 const PROFILE_DIR = fileURLToPath(new URL("./results/profiles/", import.meta.url));
 
+/** Self time per area (package, node internals, GC), as a share of busy samples. */
+export function selfTimeByArea(profile: CpuProfile): Array<{ share: number; name: string }> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const counts = new Map<string, number>();
+  for (const id of profile.samples) {
+    const frame = byId.get(id)!.callFrame;
+    if (frame.functionName === "(idle)") continue;
+    const url = frame.url;
+    const area = /packages\/([^/]+)\//.exec(url)?.[1] ?? (/node_modules\/(?:\.pnpm\/)?(@[^/]+\/[^/@]+|[^/@]+)/.exec(url)?.[1]) ?? (url.startsWith("node:") ? "node internals" : url.includes("/bench/") ? "bench fixture" : frame.functionName.startsWith("(") ? frame.functionName : "builtins (JSON, Buffer…)");
+    counts.set(area, (counts.get(area) ?? 0) + 1);
+  }
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([name, count]) => ({ share: count / total, name }));
+}
+
 /** Self time per function (name + file:line), as a share of all samples, highest first. */
 export function topSelfTime(profile: CpuProfile, limit = 20): Array<{ share: number; name: string }> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -69,6 +84,7 @@ async function main(): Promise<void> {
       console.log(`\n${side} (${file}), top self time:`);
       const idle = profile.samples.filter((id) => profile.nodes.find((n) => n.id === id)?.callFrame.functionName === "(idle)").length;
       console.log(`  idle ${((idle / profile.samples.length) * 100).toFixed(0)}% of samples; shares below are of busy samples`);
+      console.log(`  by area: ${selfTimeByArea(profile).map((r) => `${r.name} ${(r.share * 100).toFixed(0)}%`).join(", ")}`);
       for (const row of topSelfTime(profile, 25)) console.log(`  ${(row.share * 100).toFixed(1).padStart(5)}%  ${row.name}`);
     }
   }

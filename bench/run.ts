@@ -3,26 +3,8 @@
 import os from "node:os";
 import { checkTargets, printTargets } from "./lib/targets.js";
 import { printTable, writeResults, type BenchRecord } from "./lib/report.js";
-import { bridgeScenario } from "./scenarios/bridge.js";
-import { benchConfig, type Scenario } from "./scenarios/config.js";
-import { latencyScenario } from "./scenarios/latency.js";
-import { memoryScenario } from "./scenarios/memory.js";
-import { reducerScenario } from "./scenarios/reducer.js";
-import { streamScenario } from "./scenarios/stream.js";
-import { validateScenario } from "./scenarios/validate.js";
-
-/** Every scenario, in run order. */
-export const SCENARIOS: readonly Scenario[] = [
-  streamScenario("memory"),
-  streamScenario("stdio"),
-  streamScenario("websocket"),
-  latencyScenario("memory"),
-  latencyScenario("stdio"),
-  validateScenario,
-  reducerScenario,
-  bridgeScenario,
-  memoryScenario,
-];
+import { benchConfig } from "./scenarios/config.js";
+import { SCENARIOS } from "./scenarios/index.js";
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: string[] | undefined } {
   let quick = false;

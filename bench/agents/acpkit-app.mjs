@@ -10,7 +10,7 @@ import { SESSION_ID, chunkText, chunkUpdate, parseStreamCount } from "../lib/fix
  *  outgoing check is off unless ACPKIT_BENCH_VALIDATE_OUTGOING=1, as in production. */
 export const VALIDATE_OUTGOING = process.env.ACPKIT_BENCH_VALIDATE_OUTGOING === "1";
 
-const FLUSH_EVERY = 256;
+const FLUSH_EVERY = Number(process.env.ACPKIT_BENCH_FLUSH_EVERY ?? 256);
 
 function promptCount(turn) {
   const first = turn.prompt[0];

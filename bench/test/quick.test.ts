@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BenchRecord } from "../lib/report.js";
-import { SCENARIOS } from "../run.js";
+import { SCENARIOS } from "../scenarios/index.js";
 
 const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS = fileURLToPath(new URL("../results/latest.json", import.meta.url));

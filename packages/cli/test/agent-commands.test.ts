@@ -31,13 +31,13 @@ describe.each([1, 2] as const)("slash commands on protocol v%i", (version) => {
     const { updates, stopReason } = await runPrompt(session, `/echo ${text}`);
     expect(stopReason).toBe("end_turn");
     expect(updates.every((u) => u.sessionUpdate === "agent_message_chunk")).toBe(true);
-    expect(updates.length).toBe(4);
+    expect(updates.length).toBe(5); // "hello", "  brave", "\nnew", " world", " "
     const ids = new Set(updates.map((u) => (u as { messageId: string }).messageId));
     expect(ids.size).toBe(1);
     expect(chunkText(updates, "agent_message_chunk")).toBe(text);
     // On the wire too: v1 chunks carry the (optional) messageId, v2 the required one.
     const onWire = wire.wireUpdates();
-    expect(onWire.map((u) => u.sessionUpdate)).toEqual(Array(4).fill("agent_message_chunk"));
+    expect(onWire.map((u) => u.sessionUpdate)).toEqual(Array(5).fill("agent_message_chunk"));
     expect(onWire.every((u) => u.messageId === [...ids][0])).toBe(true);
   });
 

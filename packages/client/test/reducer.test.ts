@@ -283,3 +283,28 @@ describe("purity", () => {
     expect(state.messages[1499]!.messageId).toBe("m1499");
   });
 });
+
+describe("malformed updates", () => {
+  it("ignores them with an invalid_update diagnostic naming the field, leaving the state as it was", () => {
+    const bad = [
+      { sessionUpdate: "agent_message_chunk", content: text("no id") },
+      { sessionUpdate: "agent_message", messageId: "m", content: "not an array" },
+      { sessionUpdate: "tool_call_update", toolCallId: 7 },
+      { sessionUpdate: "tool_call_content_chunk", toolCallId: "t" },
+      { sessionUpdate: "plan_update", plan: { type: "items", entries: [] } },
+      { sessionUpdate: "usage_update", used: "1", size: 2 },
+    ];
+    const state = applyAll(fresh(), bad);
+    expect(state.diagnostics.map((d) => d.code)).toEqual(bad.map(() => "invalid_update"));
+    expect(state.diagnostics.map((d) => d.message)).toEqual([
+      "agent_message_chunk: messageId must be a string",
+      "agent_message: content has the wrong shape",
+      "tool_call_update: toolCallId must be a string",
+      "tool_call_content_chunk: content has the wrong shape",
+      "plan_update: plan.id must be a string",
+      "usage_update: used and size must be numbers",
+    ]);
+    const { messages, toolCalls, plans, usage } = sessionStateToJSON(state);
+    expect({ messages, toolCalls, plans, usage }).toEqual({ messages: [], toolCalls: [], plans: [], usage: null });
+  });
+});

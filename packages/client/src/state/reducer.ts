@@ -46,6 +46,16 @@ function next(state: SessionState, changes: Partial<StateData>): SessionState {
   return new SessionState({ ...state.data, ...changes });
 }
 
+// The two per-chunk paths change one collection; a single spread plus one property is cheaper
+// than merging a `changes` object (this is the reducer's hot loop).
+function withMessages(state: SessionState, messages: StateData["messages"]): SessionState {
+  return new SessionState({ ...state.data, messages });
+}
+
+function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): SessionState {
+  return new SessionState({ ...state.data, toolCalls });
+}
+
 function withDiagnostic(state: SessionState, code: StateDiagnostic["code"], message: string, update: unknown): SessionState {
   return next(state, { diagnostics: append(state.data.diagnostics, { code, message, update }) });
 }
@@ -55,6 +65,8 @@ function withDiagnostic(state: SessionState, code: StateDiagnostic["code"], mess
  * Unknown update variants are ignored and listed in `state.diagnostics`.
  */
 export function applyUpdate(state: SessionState, update: v2.SessionUpdate): SessionState {
+  const problem = malformed(update);
+  if (problem !== undefined) return withDiagnostic(state, "invalid_update", problem, update);
   switch (update.sessionUpdate) {
     case "user_message_chunk":
     case "agent_message_chunk":
@@ -126,7 +138,7 @@ function applyMessageChunk(state: SessionState, kind: MessageKind, update: v2.Co
     }
   }
   const updated: MessageRecord = { messageId, kind, content: append(record.content, block), meta: record.meta, echoCursor: -1 };
-  return next(state, { messages: keyedSet(messages, found.position, updated) });
+  return withMessages(state, keyedSet(messages, found.position, updated));
 }
 
 function applyMessageUpdate(state: SessionState, kind: MessageKind, update: v2.MessageUpdate): SessionState {
@@ -208,7 +220,7 @@ function applyToolCallContentChunk(state: SessionState, update: v2.ToolCallConte
     return next(state, { toolCalls: keyedAdd(toolCalls, update.toolCallId, record) });
   }
   const previous = vectorGet(toolCalls.records, position)!;
-  return next(state, { toolCalls: keyedSet(toolCalls, position, { ...previous, content: append(previous.content, update.content) }) });
+  return withToolCalls(state, keyedSet(toolCalls, position, { ...previous, content: append(previous.content, update.content) }));
 }
 
 // ── plans, session info ────────────────────────────────────────────────────────────────────
@@ -296,6 +308,28 @@ export function recordPermissionOutcome(state: SessionState, toolCallId: string,
     }
   }
   return state;
+}
+
+/**
+ * Updates normally arrive validated; this catches the few holes the reducer would otherwise trip
+ * over (a missing id, content of the wrong shape) and says which field is wrong.
+ */
+function malformed(update: v2.SessionUpdate): string | undefined {
+  const u = update as unknown as Record<string, unknown>;
+  if (typeof u !== "object" || u === null || typeof u.sessionUpdate !== "string") return "a session update must be an object with a string sessionUpdate";
+  const tag = u.sessionUpdate;
+  if (tag in CHUNK_KIND || tag === "user_message" || tag === "agent_message" || tag === "agent_thought") {
+    if (typeof u.messageId !== "string") return `${tag}: messageId must be a string`;
+    if (tag in CHUNK_KIND ? !isObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content)) return `${tag}: content has the wrong shape`;
+  } else if (tag === "tool_call_update" || tag === "tool_call_content_chunk") {
+    if (typeof u.toolCallId !== "string") return `${tag}: toolCallId must be a string`;
+    if (tag === "tool_call_update" ? u.content !== undefined && u.content !== null && !Array.isArray(u.content) : !isObject(u.content)) return `${tag}: content has the wrong shape`;
+  } else if (tag === "plan_update") {
+    if (!isObject(u.plan) || typeof u.plan.id !== "string") return "plan_update: plan.id must be a string";
+  } else if (tag === "usage_update") {
+    if (typeof u.used !== "number" || typeof u.size !== "number") return "usage_update: used and size must be numbers";
+  }
+  return undefined;
 }
 
 function isObject(value: unknown): value is Meta {

@@ -71,7 +71,7 @@ export interface SessionStateJSON {
 
 /** Something the reducer ignored, and why (not part of the JSON contract). */
 export interface StateDiagnostic {
-  code: "unknown_update" | "message_kind_mismatch";
+  code: "unknown_update" | "message_kind_mismatch" | "invalid_update";
   message: string;
   update: unknown;
 }

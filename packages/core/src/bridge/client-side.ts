@@ -2,6 +2,7 @@
 // session (PROTOCOL §7.1, §7.2 B2/B6/B7). The only state is which synthesized message is open per
 // kind, so that v1 chunks without `messageId` group into messages the way B2 says.
 import { contentBlocksToV1 } from "./content.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
 import { CURRENT_MODE_UPDATE, SYNTH_MESSAGE_ID_PREFIX, V1_PLAN_ID } from "./model-names.js";
 import { toolCallPatchFromV1 } from "./tool-calls.js";
@@ -25,10 +26,14 @@ export class ClientSideV1Bridge {
   private readonly lossy: LossyReporter;
   private readonly openSynth: Record<ChunkTag, string | undefined> = { user_message_chunk: undefined, agent_message_chunk: undefined, agent_thought_chunk: undefined };
   private synthCounter = 0;
+  /** Tool call ids introduced by a v1 `tool_call` (or reported as missing one, V4). */
+  private readonly knownTools = new Set<string>();
+  private readonly onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
 
   constructor(options: V1BridgeOptions) {
     this.sessionId = options.sessionId;
     this.lossy = new LossyReporter(options.sessionId, options);
+    this.onDiagnostic = options.onDiagnostic;
   }
 
   /** A new `session/prompt` was sent: id-less chunks after it start a new message (B2.3). */
@@ -55,11 +60,13 @@ export class ClientSideV1Bridge {
         return [this.chunk(update)];
       case "tool_call": {
         this.closeAll();
+        this.knownTools.add(update.toolCallId);
         const { sessionUpdate: _tag, ...body } = toolCallPatchFromV1(update);
         return [{ sessionUpdate: "tool_call_update", ...body } as v2.SessionUpdateToolCallUpdate];
       }
       case "tool_call_update":
         this.closeAll();
+        this.checkKnownTool(update.toolCallId, update);
         return [toolCallPatchFromV1(update) as v2.SessionUpdateToolCallUpdate];
       case "plan": {
         this.closeAll();
@@ -87,6 +94,7 @@ export class ClientSideV1Bridge {
 
   /** A v1 permission request in model form: its `toolCall` is converted like a v1 `tool_call_update`. */
   permissionFromV1(params: v1.RequestPermissionRequest): v2.RequestPermissionRequest {
+    this.checkKnownTool(params.toolCall.toolCallId, params);
     const toolCall = toolCallPatchFromV1(params.toolCall);
     return (toolCall === params.toolCall ? params : { ...params, toolCall }) as v2.RequestPermissionRequest;
   }
@@ -112,6 +120,18 @@ export class ClientSideV1Bridge {
     const out: v2.ContentChunk & { sessionUpdate: ChunkTag } = { sessionUpdate: tag, messageId, content: update.content };
     if (update._meta !== undefined && update._meta !== null) out._meta = update._meta;
     return out as v2.SessionUpdate;
+  }
+
+  /** V4/O3: v1 agents must send `tool_call` first; the model still creates the call (T1), so only report it. */
+  private checkKnownTool(toolCallId: string, update: unknown): void {
+    if (this.knownTools.has(toolCallId)) return;
+    this.knownTools.add(toolCallId);
+    this.onDiagnostic?.({
+      code: "v1_tool_call_missing",
+      message: `the v1 agent referred to tool call ${JSON.stringify(toolCallId)} before sending its tool_call; it was created with defaults`,
+      sessionId: this.sessionId,
+      detail: update,
+    });
   }
 
   private closeAll(): void {

@@ -1,4 +1,5 @@
 // What the v1⇄v2 bridge cannot carry across is reported, never dropped silently (PROTOCOL §7).
+import type { Diagnostic } from "../diagnostics.js";
 import { AcpError } from "../errors.js";
 
 /** Why a conversion lost or approximated something; the codes of PROTOCOL §7.1. */
@@ -35,6 +36,8 @@ export interface LossyOptions {
 /** Options of both session bridges (`AgentSideV1Bridge`, `ClientSideV1Bridge`). */
 export interface V1BridgeOptions extends LossyOptions {
   sessionId: string;
+  /** Protocol slips noticed on the way that lose nothing (e.g. a v1 update before its `tool_call`, V4). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 /** Reports lossy steps for one session (or none, for connection-level conversions). */

@@ -1,0 +1,20 @@
+// Every scenario, in run order. Kept apart from run.ts so tests can list them without running them.
+import { bridgeScenario } from "./bridge.js";
+import type { Scenario } from "./config.js";
+import { latencyScenario } from "./latency.js";
+import { memoryScenario } from "./memory.js";
+import { reducerScenario } from "./reducer.js";
+import { streamScenario } from "./stream.js";
+import { validateScenario } from "./validate.js";
+
+export const SCENARIOS: readonly Scenario[] = [
+  streamScenario("memory"),
+  streamScenario("stdio"),
+  streamScenario("websocket"),
+  latencyScenario("memory"),
+  latencyScenario("stdio"),
+  validateScenario,
+  reducerScenario,
+  bridgeScenario,
+  memoryScenario,
+];

@@ -1,0 +1,121 @@
+// The pieces `acpkit run` builds a client from: the confined file system, the automatic
+// permission answers, the protocol-violation classifier and the bridge's address parsing.
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ErrorCode, RpcError } from "@acpkit/core";
+import { confinedFileSystem } from "../src/client-session/confined-fs.js";
+import { automaticOutcome } from "../src/client-session/permission-policy.js";
+import { isProtocolViolation } from "../src/client-session/violations.js";
+import { parseListenAddress } from "../src/commands/bridge.js";
+import { UsageError } from "../src/args.js";
+
+let root: string;
+let outside: string;
+
+beforeAll(async () => {
+  const base = await mkdtemp(join(tmpdir(), "acpkit-fs-"));
+  root = join(base, "root");
+  outside = join(base, "outside");
+  await mkdir(root);
+  await mkdir(outside);
+  await writeFile(join(root, "lines.txt"), "one\ntwo\nthree\nfour\n");
+  await writeFile(join(outside, "secret.txt"), "secret");
+  await symlink(join(outside, "secret.txt"), join(root, "link.txt"));
+  await symlink(outside, join(root, "outdir"));
+});
+afterAll(async () => {
+  await rm(join(root, ".."), { recursive: true, force: true });
+});
+
+async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(RpcError);
+  return error as RpcError;
+}
+
+describe("confinedFileSystem", () => {
+  it("serves nothing for --fs none, reads only for read, both for write", async () => {
+    expect(await confinedFileSystem(root, "none")).toBeUndefined();
+    const read = (await confinedFileSystem(root, "read"))!;
+    expect(typeof read.readTextFile).toBe("function");
+    expect(read.writeTextFile).toBeUndefined();
+    const write = (await confinedFileSystem(root, "write"))!;
+    expect(typeof write.writeTextFile).toBe("function");
+  });
+
+  it("reads a file, honouring line and limit, and reports the bytes served", async () => {
+    const served: [string, number][] = [];
+    const fs = (await confinedFileSystem(root, "read", { read: (path, bytes) => served.push([path, bytes]) }))!;
+    const path = join(root, "lines.txt");
+    expect(await fs.readTextFile!({ sessionId: "s", path })).toBe("one\ntwo\nthree\nfour\n");
+    expect(await fs.readTextFile!({ sessionId: "s", path, line: 2, limit: 2 })).toBe("two\nthree");
+    expect(served).toEqual([[path, 19], [path, 9]]);
+  });
+
+  it("refuses paths outside the root, including through symlinks, with -32602", async () => {
+    const refused: string[] = [];
+    const fs = (await confinedFileSystem(root, "write", { refused: (_m, path) => refused.push(path) }))!;
+    for (const path of [join(outside, "secret.txt"), join(root, "link.txt"), join(root, "outdir", "secret.txt"), join(root, "..", "outside", "secret.txt")]) {
+      const error = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path })));
+      expect(error.code).toBe(ErrorCode.InvalidParams);
+      expect(error.message).toContain("outside the working directory");
+    }
+    const write = await rpcError(Promise.resolve(fs.writeTextFile!({ sessionId: "s", path: join(root, "outdir", "new.txt"), content: "x" })));
+    expect(write.code).toBe(ErrorCode.InvalidParams);
+    expect(refused).toHaveLength(5);
+  });
+
+  it("refuses relative paths and reports a missing file as -32002", async () => {
+    const fs = (await confinedFileSystem(root, "read"))!;
+    expect((await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: "lines.txt" })))).code).toBe(ErrorCode.InvalidParams);
+    const missing = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: join(root, "nope", "x.txt") })));
+    expect(missing.code).toBe(ErrorCode.ResourceNotFound);
+  });
+
+  it("writes inside the root, creating missing folders", async () => {
+    const fs = (await confinedFileSystem(root, "write"))!;
+    const path = join(root, "new", "deep", "file.txt");
+    await fs.writeTextFile!({ sessionId: "s", path, content: "written" });
+    expect(await readFile(path, "utf8")).toBe("written");
+  });
+});
+
+describe("automaticOutcome", () => {
+  const options = [
+    { optionId: "always", name: "Always", kind: "allow_always" },
+    { optionId: "once", name: "Once", kind: "allow_once" },
+    { optionId: "never", name: "Never", kind: "reject_always" },
+  ];
+  it("prefers the once option of the wanted kind", () => {
+    expect(automaticOutcome("allow", options)).toEqual({ outcome: "selected", optionId: "once" });
+    expect(automaticOutcome("reject", options)).toEqual({ outcome: "selected", optionId: "never" });
+  });
+  it("answers cancelled for the cancel policy and when no option fits", () => {
+    expect(automaticOutcome("cancel", options)).toEqual({ outcome: "cancelled" });
+    expect(automaticOutcome("reject", options.slice(0, 2))).toEqual({ outcome: "cancelled" });
+  });
+});
+
+describe("isProtocolViolation", () => {
+  it("counts schema and framing failures, not extensions or our own problems", () => {
+    expect(isProtocolViolation({ code: "invalid_params", message: "" })).toBe(true);
+    expect(isProtocolViolation({ code: "parse_error", message: "" })).toBe(true);
+    expect(isProtocolViolation({ code: "unknown_method", message: "", method: "terminal/create" })).toBe(true);
+    expect(isProtocolViolation({ code: "unknown_notification", message: "", method: "_vendor/ping" })).toBe(false);
+    expect(isProtocolViolation({ code: "handler_error", message: "" })).toBe(false);
+    expect(isProtocolViolation({ code: "lossy_meta", message: "" })).toBe(false);
+  });
+});
+
+describe("parseListenAddress", () => {
+  it("reads host and port, IPv6 in brackets, and an empty host as loopback", () => {
+    expect(parseListenAddress("127.0.0.1:8765")).toEqual({ host: "127.0.0.1", port: 8765 });
+    expect(parseListenAddress("[::1]:0")).toEqual({ host: "::1", port: 0 });
+    expect(parseListenAddress(":9000")).toEqual({ host: "127.0.0.1", port: 9000 });
+  });
+  it("rejects anything else as a usage error", () => {
+    for (const bad of ["8080", "host", "::1:80", "h:99999", "h:-1"]) expect(() => parseListenAddress(bad)).toThrow(UsageError);
+  });
+});
