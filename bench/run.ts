@@ -1,4 +1,4 @@
-// `pnpm bench [--quick] [--only=name,name]`: runs every scenario for acpkit, the official SDK and
+// `pnpm bench [--quick] [--only=name,name] [--out=file.json]`: runs every scenario for acpkit, the official SDK and
 // the raw ceiling, prints a table and the target ratios, and writes bench/results/latest.json.
 import os from "node:os";
 import { checkTargets, printTargets } from "./lib/targets.js";
@@ -6,20 +6,25 @@ import { printTable, writeResults, type BenchRecord } from "./lib/report.js";
 import { benchConfig } from "./scenarios/config.js";
 import { SCENARIOS } from "./scenarios/index.js";
 
-function parseArgs(argv: readonly string[]): { quick: boolean; only: string[] | undefined } {
+function parseArgs(argv: readonly string[]): { quick: boolean; only: string[] | undefined; out: string } {
   let quick = false;
   let only: string[] | undefined;
+  let out = "latest.json";
   for (const arg of argv) {
     if (arg === "--quick") quick = true;
+    else if (arg.startsWith("--out=")) {
+      out = arg.slice("--out=".length);
+      if (!/^[\w.-]+\.json$/.test(out)) throw new Error(`--out takes a file name inside bench/results ending in .json, got ${JSON.stringify(out)}`);
+    }
     else if (arg.startsWith("--only=")) only = arg.slice("--only=".length).split(",").filter(Boolean);
     else if (arg === "--") continue;
-    else throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --quick or --only=scenario,…)`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --quick, --only=scenario,… or --out=file.json)`);
   }
   const known = SCENARIOS.flatMap((s) => s.names);
   for (const name of only ?? []) {
     if (!known.includes(name)) throw new Error(`unknown scenario ${JSON.stringify(name)}; known: ${known.join(", ")}`);
   }
-  return { quick, only };
+  return { quick, only, out };
 }
 
 export function machineDescription(): string {
@@ -28,7 +33,7 @@ export function machineDescription(): string {
 }
 
 async function main(): Promise<void> {
-  const { quick, only } = parseArgs(process.argv.slice(2));
+  const { quick, only, out } = parseArgs(process.argv.slice(2));
   const log = (line: string) => console.log(line);
   const config = benchConfig(quick, log);
   const started = Date.now();
@@ -47,8 +52,8 @@ async function main(): Promise<void> {
   log("");
   log("Targets (ratios of medians from this run):");
   printTargets(targets, log);
-  const file = writeResults("latest.json", records);
-  writeResults("latest-targets.json", { machine: machineDescription(), quick, date: new Date().toISOString(), targets });
+  const file = writeResults(out, records);
+  writeResults(out.replace(/\.json$/, "-targets.json"), { machine: machineDescription(), quick, date: new Date().toISOString(), targets });
   log(`\nwrote ${file} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 

@@ -10,7 +10,8 @@ import type { BenchRecord } from "../lib/report.js";
 import { SCENARIOS } from "../scenarios/index.js";
 
 const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
-const RESULTS = fileURLToPath(new URL("../results/latest.json", import.meta.url));
+// Its own file, so running the tests never overwrites the figures of a full `pnpm bench`.
+const RESULTS = fileURLToPath(new URL("../results/quick-test.json", import.meta.url));
 
 /** scenario/impl pairs allowed to be skipped, with why. Keep this list short and honest. */
 const EXPECTED_UNAVAILABLE: Record<string, string> = {};
@@ -20,7 +21,7 @@ let output = "";
 
 beforeAll(async () => {
   const startedAt = Date.now();
-  const run = await promisify(execFile)(process.execPath, ["--import", "tsx", "run.ts", "--quick"], {
+  const run = await promisify(execFile)(process.execPath, ["--import", "tsx", "run.ts", "--quick", "--out=quick-test.json"], {
     cwd: BENCH_DIR,
     maxBuffer: 16 * 1024 * 1024,
     timeout: 170_000,

@@ -52,7 +52,7 @@ describe.each([1, 2] as const)("slash commands on protocol v%i", (version) => {
     const iterator = turn[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.done).toBe(false);
-    expect(["agent_message", "agent_message_chunk"]).toContain((first.value as { sessionUpdate: string }).sessionUpdate);
+    expect(first.value).toMatchObject({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Waiting until the turn is cancelled…" } });
     expect(turn.done).toBe(false);
     await turn.cancel();
     expect((await turn).stopReason).toBe("cancelled");

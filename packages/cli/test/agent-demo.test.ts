@@ -78,6 +78,7 @@ describe("demo turn", () => {
       "usage_update",
     ]);
     expect(wire.received.some((m) => m.method === "fs/read_text_file")).toBe(false);
+    expect((session.state.plans[0] as { entries: { content: string }[] }).entries[2]!.content).toBe("Read README.md (skipped: no client file system)");
     expect(updates.filter((u) => u.sessionUpdate === "tool_call_update").map((u) => (u as { status?: string }).status)).toEqual(["pending", "in_progress", "completed"]);
     const skipped = updates.find((u) => u.sessionUpdate === "agent_thought") as { content: { text: string }[] };
     expect(skipped.content[0]!.text).toBe("Skipping the file read: the client has no file system on this connection (protocol v2 has no fs/* methods).");

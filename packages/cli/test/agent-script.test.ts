@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { checkScript, loadScriptFile, type AgentScript } from "../src/agent/index.js";
 import { agentCommand } from "../src/commands/agent.js";
 import { createStyle } from "../src/style.js";

@@ -44,7 +44,7 @@ const commands: Record<string, Command> = {
   wait: {
     synopsis: "/wait",
     async run({ turn }) {
-      turn.message("Waiting until the turn is cancelled…");
+      turn.message().append("Waiting until the turn is cancelled…");
       await untilAborted(turn.signal);
       return "cancelled";
     },

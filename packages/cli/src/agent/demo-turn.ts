@@ -11,11 +11,15 @@ export const DEMO_READ_FILE = "README.md";
 /** Default pause between the demo turn's stages, in ms (the whole turn stays well under 1 s). */
 export const DEMO_PACE_MS = 40;
 
-const STEPS = ["Understand the request", "Edit hello.txt (asks permission)", `Read ${DEMO_READ_FILE} through the client`, "Answer"] as const;
+/** The plan's steps; the read is labelled as skipped up front when the client has no file system. */
+function planSteps(canRead: boolean): readonly string[] {
+  const read = canRead ? `Read ${DEMO_READ_FILE} through the client` : `Read ${DEMO_READ_FILE} (skipped: no client file system)`;
+  return ["Understand the request", "Edit hello.txt (asks permission)", read, "Answer"];
+}
 
 /** The plan with steps before `current` completed, `current` in progress, the rest pending. */
-function planAt(current: number): PlanEntry[] {
-  return STEPS.map((content, index) => ({
+function planAt(steps: readonly string[], current: number): PlanEntry[] {
+  return steps.map((content, index) => ({
     content,
     priority: index === 1 ? "high" : "medium",
     status: index < current ? "completed" : index === current ? "in_progress" : "pending",
@@ -38,22 +42,23 @@ export interface DemoOptions {
 export async function playDemoTurn(turn: Turn, { cwd, text, paceMs }: DemoOptions): Promise<PromptResult> {
   const pause = (): Promise<boolean> => sleep(paceMs, turn.signal);
   const asked = excerpt(text, 60) || "(an empty prompt)";
+  const noFs = noClientFsReason(turn);
+  const steps = planSteps(noFs === undefined);
 
-  turn.plan(planAt(0));
+  turn.plan(planAt(steps, 0));
   const thought = turn.thought();
   for (const piece of splitWords(`The user asked: "${asked}". I will propose a small edit, ask before applying it, read ${DEMO_READ_FILE}, then answer.`)) {
     thought.append(piece);
   }
   if (!(await pause())) return "cancelled";
 
-  turn.plan(planAt(1));
+  turn.plan(planAt(steps, 1));
   const edit = await editWithPermission(turn, cwd);
   if (edit === "cancelled") return "cancelled";
   if (!(await pause())) return "cancelled";
 
-  turn.plan(planAt(2));
+  turn.plan(planAt(steps, 2));
   let readSummary: string;
-  const noFs = noClientFsReason(turn);
   if (noFs === undefined) {
     const read = await readThroughClient(turn, cwd, DEMO_READ_FILE);
     if (read.status === "cancelled") return "cancelled";
@@ -64,14 +69,14 @@ export async function playDemoTurn(turn: Turn, { cwd, text, paceMs }: DemoOption
   }
   if (!(await pause())) return "cancelled";
 
-  turn.plan(planAt(3));
+  turn.plan(planAt(steps, 3));
   const answer = turn.message();
   const verdict = edit === "allowed" ? "you allowed the edit, so it was applied" : "you did not allow the edit, so it was skipped";
   for (const piece of splitWords(`Done. You asked: "${asked}". ${verdict[0]!.toUpperCase()}${verdict.slice(1)}; ${readSummary}. This is the acpkit built-in agent: it answers every prompt the same way.`)) {
     answer.append(piece);
     if (!(await sleep(paceMs / 4, turn.signal))) return "cancelled";
   }
-  turn.plan(planAt(STEPS.length));
+  turn.plan(planAt(steps, steps.length));
   turn.usage({ used: 1200 + text.length, size: 200_000, cost: { amount: 0.0042, currency: "USD" } });
   return "end_turn";
 }

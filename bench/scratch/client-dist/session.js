@@ -1,0 +1,198 @@
+// One session as the application drives it: prompt → Turn, cancel with the client duties of
+// PROTOCOL §6.3 (C2 mark tool calls cancelled, C3 answer permission requests "cancelled", C4 keep
+// applying updates until the response, C11 an error after cancel shows as cancelled), and the
+// SessionState kept current by the reducer.
+import { AcpError, isRpcError } from "@acpkit/core";
+import { applyUpdate, beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
+import { createSessionState } from "./state/session-state.js";
+import { Turn } from "./turn.js";
+const CANCELLED = Object.freeze({ outcome: "cancelled" });
+const CANCELLED_RESULT = Object.freeze({ outcome: CANCELLED });
+export class ClientSession {
+    host;
+    sessionId;
+    wire;
+    sessionState;
+    /** The turn whose `session/prompt` response has not arrived yet. */
+    activeTurn;
+    activeTurnCancelled = false;
+    pendingPermissions = new Set();
+    listeners = new Set();
+    // Bound once: the per-update path allocates no closure.
+    applyModelUpdate = (update) => this.apply(update);
+    /** @internal Created by AgentConnection.newSession / loadSession. */
+    constructor(host, sessionId, wire) {
+        this.host = host;
+        this.sessionId = sessionId;
+        this.wire = wire;
+        this.sessionState = createSessionState(sessionId, host.protocolVersion);
+    }
+    /** The session's current state (messages, tool calls, plans, usage, turns), kept by the reducer. */
+    get state() {
+        return this.sessionState;
+    }
+    /** The running turn, if a prompt is in flight. */
+    get turn() {
+        return this.activeTurn;
+    }
+    /**
+     * Send a prompt. A string becomes one text block. Returns at once with the Turn: iterate it for
+     * the turn's updates, await it for the stop reason. One turn at a time (PROTOCOL O4).
+     */
+    prompt(content, options = {}) {
+        if (this.activeTurn) {
+            throw new AcpError("ProtocolViolation", `Session ${this.sessionId} already has a prompt turn in progress; wait for its stop reason (or cancel it) before prompting again`);
+        }
+        const blocks = typeof content === "string" ? [{ type: "text", text: content }] : [...content];
+        this.checkPromptBlocks(blocks);
+        if (options.signal?.aborted)
+            throw new AcpError("Cancelled", "The prompt's signal was already aborted");
+        const turn = new Turn(blocks, () => this.cancel());
+        this.activeTurn = turn;
+        this.activeTurnCancelled = false;
+        this.sessionState = beginTurn(this.sessionState, blocks);
+        this.wire.boundary?.("prompt_start");
+        const signal = options.signal;
+        const cancelOnAbort = () => void this.cancel();
+        signal?.addEventListener("abort", cancelOnAbort, { once: true });
+        this.host.connection.request("session/prompt", this.wire.promptParams(blocks, options._meta)).then((result) => {
+            signal?.removeEventListener("abort", cancelOnAbort);
+            const outcome = this.wire.promptOutcome(result);
+            this.finishTurn(outcome.stopReason);
+            turn.resolve(outcome);
+        }, (error) => {
+            signal?.removeEventListener("abort", cancelOnAbort);
+            const cancelled = this.activeTurnCancelled;
+            if (cancelled && isRpcError(error)) {
+                // C11: after a cancel, an error response still shows as a cancelled turn.
+                this.host.report({ code: "error_after_cancel", message: `The agent answered the cancelled prompt of session ${this.sessionId} with error ${error.code} (${error.message}); shown as cancelled`, sessionId: this.sessionId, detail: error });
+                this.finishTurn("cancelled");
+                turn.resolve({ stopReason: "cancelled" });
+                return;
+            }
+            this.finishTurn(undefined);
+            turn.reject(error);
+        });
+        return turn;
+    }
+    /**
+     * Cancel the running turn (no-op without one, or when already cancelled): sends
+     * `session/cancel`, answers pending permission requests "cancelled" and marks unfinished tool
+     * calls cancelled. The turn keeps receiving updates until the agent's response.
+     */
+    async cancel() {
+        if (!this.activeTurn || this.activeTurnCancelled)
+            return;
+        this.activeTurnCancelled = true;
+        this.sessionState = markTurnCancelled(this.sessionState);
+        const sent = this.host.connection.notify("session/cancel", { sessionId: this.sessionId });
+        for (const pending of [...this.pendingPermissions])
+            pending.cancel();
+        try {
+            await sent;
+        }
+        catch (error) {
+            // A closed connection ends the turn anyway (its request rejects); report, don't throw.
+            this.host.report({ code: "cancel_not_sent", message: `session/cancel for session ${this.sessionId} could not be sent: ${error instanceof Error ? error.message : String(error)}`, sessionId: this.sessionId, detail: error });
+        }
+    }
+    /** Observe every model update of this session (turns, replays and session-level updates). */
+    onUpdate(listener) {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+    }
+    /** @internal A `session/update` for this session arrived (wire shape). */
+    receiveUpdate(update) {
+        this.wire.receiveUpdate(update, this.applyModelUpdate);
+    }
+    /** @internal A `session/load` is about to replay history into this session. */
+    beginLoad() {
+        this.wire.boundary?.("load_start");
+    }
+    /** @internal A `session/request_permission` for this session arrived. */
+    handlePermission(params, ctx) {
+        const request = this.wire.permissionFromWire(params);
+        // C3: after a cancel, every permission request until the response is answered "cancelled".
+        if (this.activeTurnCancelled)
+            return this.answerPermission(request, CANCELLED);
+        const ask = this.host.requestPermission;
+        if (!ask) {
+            this.host.report({ code: "permission_unhandled", message: `No requestPermission handler: answered "cancelled" to a permission request of session ${this.sessionId}`, sessionId: this.sessionId, detail: request });
+            return this.answerPermission(request, CANCELLED);
+        }
+        return new Promise((resolve, reject) => {
+            const controller = new AbortController();
+            let settled = false;
+            const pending = {
+                cancel: () => {
+                    if (settled)
+                        return;
+                    controller.abort(new AcpError("Cancelled", "The turn was cancelled"));
+                    finish(CANCELLED);
+                },
+            };
+            const done = () => {
+                settled = true;
+                this.pendingPermissions.delete(pending);
+                ctx.signal.removeEventListener("abort", pending.cancel);
+            };
+            const finish = (outcome) => {
+                if (settled)
+                    return;
+                done();
+                resolve(this.answerPermission(request, outcome));
+            };
+            this.pendingPermissions.add(pending);
+            // The agent withdrew the request ($/cancel_request, v1) or the connection closed.
+            ctx.signal.addEventListener("abort", pending.cancel, { once: true });
+            Promise.resolve()
+                .then(() => ask(request, { signal: controller.signal }))
+                .then(finish, (error) => {
+                if (settled)
+                    return;
+                done();
+                reject(error);
+            });
+        });
+    }
+    /** Record the answer in the state (the request's toolCall is applied like an update) and wrap it. */
+    answerPermission(request, outcome) {
+        this.sessionState = recordPermission(this.sessionState, { toolCall: request.toolCall, options: request.options, outcome });
+        return outcome === CANCELLED ? CANCELLED_RESULT : { outcome };
+    }
+    /** @internal The connection closed: nothing more will arrive for this session. */
+    connectionClosed() {
+        for (const pending of [...this.pendingPermissions])
+            pending.cancel();
+    }
+    apply(update) {
+        this.sessionState = applyUpdate(this.sessionState, update);
+        this.activeTurn?.push(update);
+        for (const listener of this.listeners) {
+            try {
+                listener(update);
+            }
+            catch (error) {
+                this.host.report({ code: "listener_error", message: `An onUpdate listener of session ${this.sessionId} threw: ${error instanceof Error ? error.message : String(error)}`, sessionId: this.sessionId, detail: error });
+            }
+        }
+    }
+    finishTurn(stopReason) {
+        this.wire.boundary?.("prompt_end");
+        if (stopReason !== undefined)
+            this.sessionState = recordTurnEnd(this.sessionState, stopReason);
+        this.activeTurn = undefined;
+        this.activeTurnCancelled = false;
+    }
+    checkPromptBlocks(blocks) {
+        const accepted = this.host.acceptedPromptBlocks;
+        const needs = { image: "prompt.image", audio: "prompt.audio", resource: "prompt.embeddedContext" };
+        for (let index = 0; index < blocks.length; index++) {
+            const type = blocks[index].type;
+            if (needs[type] !== undefined && !accepted.has(type)) {
+                throw new AcpError("Unsupported", `Prompt block ${index} has type "${type}", but the agent did not advertise the ${needs[type]} capability`);
+            }
+        }
+    }
+}
+//# sourceMappingURL=session.js.map

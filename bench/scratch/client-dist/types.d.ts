@@ -1,0 +1,110 @@
+import type { Diagnostic } from "@acpkit/core";
+import type { ProtocolVersion, v2 } from "@acpkit/schema";
+export type ModelUpdate = v2.SessionUpdate;
+export type ContentBlock = v2.ContentBlock;
+export type PermissionOption = v2.PermissionOption;
+export type PermissionOutcome = v2.RequestPermissionOutcome;
+export type ToolCallPatch = v2.ToolCallUpdate;
+export type McpServer = v2.McpServer;
+export type StopReason = v2.StopReason;
+export type Meta = {
+    [key: string]: unknown;
+};
+/** What a prompt turn ended with. */
+export interface PromptOutcome {
+    stopReason: StopReason;
+    _meta?: Meta | null;
+}
+/** Name and version of a peer (`clientInfo` / `agentInfo`). */
+export interface Implementation {
+    name: string;
+    version: string;
+    title?: string | null;
+}
+/** The agent's capabilities, read from either version's layout (PROTOCOL §1.3). */
+export interface AgentCapabilities {
+    loadSession: boolean;
+    prompt: {
+        image: boolean;
+        audio: boolean;
+        embeddedContext: boolean;
+    };
+    mcp: {
+        stdio: boolean;
+        http: boolean;
+        sse: boolean;
+    };
+    /** The capability object exactly as the agent sent it (v1 `agentCapabilities` / v2 `capabilities`). */
+    raw: Record<string, unknown>;
+}
+/** An authentication method offered by the agent (model shape: `type` is always set). */
+export interface AuthMethod {
+    type: string;
+    id: string;
+    name: string;
+    description?: string | null;
+}
+/** A permission request as the application's handler receives it. */
+export interface PermissionRequest {
+    sessionId: string;
+    /** The operation, in the model's tool-call patch shape. */
+    toolCall: ToolCallPatch;
+    options: PermissionOption[];
+    _meta?: Meta | null;
+}
+export interface PermissionContext {
+    /** Aborted when the turn is cancelled; the request was then already answered "cancelled". */
+    signal: AbortSignal;
+}
+/** Client-side file system for v1 agents (`fs/read_text_file`, `fs/write_text_file`). */
+export interface FileSystemHandlers {
+    readTextFile?(request: {
+        sessionId: string;
+        path: string;
+        line?: number | null;
+        limit?: number | null;
+    }): string | Promise<string>;
+    writeTextFile?(request: {
+        sessionId: string;
+        path: string;
+        content: string;
+    }): void | Promise<void>;
+}
+export interface ConnectOptions {
+    /**
+     * The highest protocol version to offer; default 1 (the stable one). With 1 the request
+     * carries v1 fields (and the fs capability); with 2, v2 fields (v2 has no client fs).
+     */
+    protocolVersion?: ProtocolVersion;
+    clientInfo?: Implementation;
+    /**
+     * Answers `session/request_permission`. Without it every request is answered "cancelled"
+     * (not approved) and a diagnostic is raised.
+     */
+    requestPermission?(request: PermissionRequest, context: PermissionContext): PermissionOutcome | Promise<PermissionOutcome>;
+    /** File access served to v1 agents; advertised only for the methods given. */
+    fs?: FileSystemHandlers;
+    /** Check outgoing messages against the schema (default: on unless NODE_ENV is production). */
+    validateOutgoing?: boolean;
+    /** v1 bridge: turn every lossy conversion into an error instead of a diagnostic. */
+    strictBridge?: boolean;
+    onDiagnostic?: (diagnostic: Diagnostic) => void;
+    /** Aborts the `initialize` request (and closes the connection). */
+    signal?: AbortSignal;
+}
+export interface NewSessionOptions {
+    /** Absolute working directory of the session. */
+    cwd: string;
+    /** MCP servers in the model (v2) shape; default none. */
+    mcpServers?: McpServer[];
+    _meta?: Meta | null;
+}
+export interface LoadSessionOptions extends NewSessionOptions {
+    sessionId: string;
+}
+export interface PromptOptions {
+    /** Aborting it cancels the turn (`session/cancel`). */
+    signal?: AbortSignal;
+    _meta?: Meta | null;
+}
+//# sourceMappingURL=types.d.ts.map
