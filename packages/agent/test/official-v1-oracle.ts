@@ -21,6 +21,8 @@ ajv.addFormat("uint16", integerFormat(0, 65535));
 ajv.addFormat("uint32", integerFormat(0, 4294967295));
 ajv.addFormat("uint64", integerFormat(0, Number.MAX_SAFE_INTEGER));
 ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
+// The schema also uses "uri"; PROTOCOL §0.1 registers only the numeric formats, so accept any string.
+ajv.addFormat("uri", true);
 ajv.addSchema(officialV1, "official-v1");
 
 const compiled = new Map<string, ValidateFunction>();

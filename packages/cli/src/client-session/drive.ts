@@ -55,6 +55,7 @@ export interface DriveResult {
   failures: string[];
 }
 
+/** Run every prompt of `options.prompts` as one turn of one new session; never throws for agent failures (see DriveResult.failures). */
 export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   const { io, printer, name } = options;
   const result: DriveResult = { stopReasons: [], failures: [] };

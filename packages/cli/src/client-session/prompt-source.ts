@@ -14,11 +14,12 @@ export function listPrompts(prompts: readonly string[]): PromptSource {
   };
 }
 
-/** One prompt per non-blank line of the input. */
-export function linePrompts(lines: LineSource): PromptSource {
+/** One prompt per non-blank line of the input. `beforeRead` runs before each wait (a terminal prompt). */
+export function linePrompts(lines: LineSource, beforeRead?: () => void): PromptSource {
   return {
     async next(signal) {
       for (;;) {
+        beforeRead?.();
         const line = await lines.next(signal);
         if (line === undefined) return undefined;
         if (line.trim() !== "") return line;

@@ -38,6 +38,10 @@ function stopRequested(): Promise<string> {
   });
 }
 
+/**
+ * `acpkit bridge`: serve the agent command over WebSocket until `until` settles (default: SIGINT or
+ * SIGTERM), then close every connection and return 0. A refused address is a usage error.
+ */
 export async function bridgeCommand(argv: readonly string[], io: CommandIO, until: Promise<unknown> = stopRequested()): Promise<number> {
   const args = parseArgs(argv, { listen: { value: true }, token: { value: true } });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);

@@ -31,6 +31,7 @@ function builtInAgentCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [fileURLToPath(new URL("../bin.js", import.meta.url)), "agent"] };
 }
 
+/** `acpkit demo`: one demo turn per protocol version against the built-in agent; exit 1 if any run failed. */
 export async function demoCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const args = parseArgs(argv, { protocol: { value: true, choices: ["1", "2"] } });
   if (args.positionals.length > 0 || args.rest.length > 0) throw new UsageError("demo takes no arguments besides --protocol");

@@ -71,6 +71,7 @@ async function readCwd(args: ParsedArgs, io: CommandIO): Promise<string> {
   return cwd;
 }
 
+/** `acpkit run`: one session with the agent, one turn per prompt; exit 0, 1 (agent failed or broke the protocol) or 2 (usage). */
 export async function runCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const args = parseArgs(argv, FLAGS);
   const target = readTarget(args);
@@ -98,7 +99,7 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       fs,
       permission,
       ...(cancelAfterMs === undefined ? {} : { cancelAfterMs }),
-      prompts: prompts.length > 0 ? listPrompts(prompts) : linePrompts(lines!),
+      prompts: prompts.length > 0 ? listPrompts(prompts) : linePrompts(lines!, stdinIsTerminal ? () => io.stderr.write(io.err.dim("prompt (Ctrl-D to end)› ")) : undefined),
       ...(lines ? { answers: lines } : {}),
       ...(printer ? { printer } : {}),
       io,

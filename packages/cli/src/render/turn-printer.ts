@@ -21,6 +21,7 @@ interface OpenStream {
 
 const PLAN_STATUS_MARK: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●" };
 
+/** Writes one session's turns to `out` for people; feed it updates, permissions, file access and stop reasons in arrival order. */
 export class TurnPrinter {
   private open: OpenStream | undefined;
   /** Entry statuses of each plan seen, so a replaced plan prints only what changed. */
