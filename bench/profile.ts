@@ -1,10 +1,11 @@
-// `tsx bench/profile.ts [impl] [channel] [updates]` (default: acpkit stdio 50000): one stream turn
-// with `node --cpu-prof` on the client process and on the agent child, then the top functions by
-// self time of each side. Profiles land in bench/results/profiles/.
+// `tsx bench/profile.ts [--latency] [impl] [channel] [n]` (default: acpkit stdio 50000): one stream
+// turn of n updates (or, with --latency, n sequential prompts) with the V8 CPU profiler on the
+// client (the measured part only) and `--cpu-prof` on the agent child, then self time per area and
+// per function of each side. Profiles land in bench/results/profiles/.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Channel, ImplName } from "./lib/impl.js";
-import type { StreamMeasurement } from "./lib/measure.js";
+import type { LatencyMeasurement, StreamMeasurement } from "./lib/measure.js";
 import { runInFreshProcess } from "./lib/worker-pool.js";
 
 interface ProfileNode {
@@ -55,23 +56,25 @@ export function topSelfTime(profile: CpuProfile, limit = 20): Array<{ share: num
 }
 
 async function main(): Promise<void> {
-  const [impl = "acpkit", channel = "stdio", updates = "50000"] = process.argv.slice(2) as [ImplName?, Channel?, string?];
+  const args = process.argv.slice(2);
+  // --latency: profile the latency scenario (n sequential prompts) instead of one stream turn.
+  const latency = args.includes("--latency");
+  const [impl = "acpkit", channel = "stdio", updates = latency ? "5000" : "50000"] = args.filter((a) => a !== "--latency") as [ImplName?, Channel?, string?];
   rmSync(PROFILE_DIR, { recursive: true, force: true });
   mkdirSync(PROFILE_DIR, { recursive: true });
   // NODE_OPTIONS may not carry --cpu-prof, so the agent child gets it through our own variable.
   process.env.ACPKIT_BENCH_AGENT_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}agent`;
   mkdirSync(PROFILE_DIR + "client");
   // The client profiles only its measured turn (inspector); the agent child profiles its whole life.
-  const result = await runInFreshProcess<StreamMeasurement>({
-    kind: "stream",
-    impl,
-    channel,
-    warmup: 5000,
-    updates: Number(updates),
-    profileFile: `${PROFILE_DIR}client/measured-turn.cpuprofile`,
-  });
+  const profileFile = `${PROFILE_DIR}client/measured.cpuprofile`;
+  if (latency) {
+    const result = await runInFreshProcess<LatencyMeasurement>({ kind: "latency", impl, channel, warmup: 200, count: Number(updates), profileFile });
+    console.log(`${impl} latency-${channel}: p50 ${result.p50Micros.toFixed(1)} µs, p99 ${result.p99Micros.toFixed(1)} µs (under the profiler)`);
+  } else {
+    const result = await runInFreshProcess<StreamMeasurement>({ kind: "stream", impl, channel, warmup: 5000, updates: Number(updates), profileFile });
+    console.log(`${impl} stream-${channel}: ${Math.round(result.updatesPerSecond)} updates/s (under the profiler)`);
+  }
   delete process.env.ACPKIT_BENCH_AGENT_NODE_ARGS;
-  console.log(`${impl} stream-${channel}: ${Math.round(result.updatesPerSecond)} updates/s (under the profiler)`);
   for (const side of ["client", "agent"]) {
     let files: string[] = [];
     try {

@@ -3,6 +3,7 @@
 import os from "node:os";
 import { checkTargets, printTargets } from "./lib/targets.js";
 import { printTable, writeResults, type BenchRecord } from "./lib/report.js";
+import { FAILED_PREFIX } from "./scenarios/alternate.js";
 import { benchConfig } from "./scenarios/config.js";
 import { SCENARIOS } from "./scenarios/index.js";
 
@@ -55,6 +56,11 @@ async function main(): Promise<void> {
   const file = writeResults(out, records);
   writeResults(out.replace(/\.json$/, "-targets.json"), { machine: machineDescription(), quick, date: new Date().toISOString(), targets });
   log(`\nwrote ${file} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  const failed = records.filter((r) => r.skipped?.startsWith(FAILED_PREFIX));
+  if (failed.length > 0) {
+    console.error(`\n${failed.length} measurement(s) failed:\n  ${failed.map((r) => `${r.scenario}/${r.metric}/${r.impl}: ${r.skipped}`).join("\n  ")}`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((error: unknown) => {

@@ -6,7 +6,7 @@ import type { Channel, ImplName } from "./lib/impl.js";
 
 export type WorkerTask =
   | { kind: "stream"; impl: ImplName; channel: Channel; warmup: number; updates: number; sampleMemory?: boolean; profileFile?: string }
-  | { kind: "latency"; impl: ImplName; channel: Channel; warmup: number; count: number }
+  | { kind: "latency"; impl: ImplName; channel: Channel; warmup: number; count: number; profileFile?: string }
   | { kind: "validate"; impl: ImplName; count: number }
   | { kind: "reducer"; target: "message" | "toolcall"; size: number }
   | { kind: "bridge"; mode: "bridge" | "plain-v1" | "v2-native"; warmup: number; updates: number };
@@ -18,7 +18,7 @@ async function run(task: WorkerTask): Promise<unknown> {
     case "stream":
       return measureStream(await loadImpl(task.impl), task);
     case "latency":
-      return measureLatency(await loadImpl(task.impl), task.channel, task.warmup, task.count);
+      return measureLatency(await loadImpl(task.impl), task.channel, task.warmup, task.count, task.profileFile);
     case "validate":
       return (await import("./lib/validate-measure.js")).measureValidate(task.impl, task.count);
     case "reducer":

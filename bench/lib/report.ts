@@ -24,6 +24,7 @@ export interface BenchRecord {
   samples?: number[];
   /** Whether a higher value is better (throughput) or lower (latency, memory, ns/update). */
   better: "higher" | "lower";
+  /** Why there is no value: the implementation is unavailable, or "failed: <error>" (the run then exits 1). */
   skipped?: string;
 }
 

@@ -4,6 +4,7 @@
 // bridge, to the same v1 client). Also reports acpkit on v2 end to end (no conversion) for scale.
 import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
 import { runInFreshProcess } from "../lib/worker-pool.js";
+import { failureReason } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
 
 type Mode = "bridge" | "plain-v1" | "v2-native";
@@ -31,13 +32,17 @@ export const bridgeScenario: Scenario = {
     };
     if (reason) return Object.values(metrics).map((m) => skippedRecord(m, reason));
     const samples: Record<Mode, number[]> = { bridge: [], "plain-v1": [], "v2-native": [] };
-    for (let round = 0; round < config.rounds; round++) {
-      for (let k = 0; k < MODES.length; k++) {
-        const mode = MODES[(round + k) % MODES.length]!;
-        const perSecond = await runInFreshProcess<number>({ kind: "bridge", mode, warmup: config.streamWarmup, updates: config.streamUpdates });
-        config.log(`  bridge round ${round + 1} ${mode}: ${Math.round(perSecond)} updates/s`);
-        samples[mode].push(perSecond);
+    try {
+      for (let round = 0; round < config.rounds; round++) {
+        for (let k = 0; k < MODES.length; k++) {
+          const mode = MODES[(round + k) % MODES.length]!;
+          const perSecond = await runInFreshProcess<number>({ kind: "bridge", mode, warmup: config.streamWarmup, updates: config.streamUpdates });
+          config.log(`  bridge round ${round + 1} ${mode}: ${Math.round(perSecond)} updates/s`);
+          samples[mode].push(perSecond);
+        }
       }
+    } catch (error) {
+      return Object.values(metrics).map((m) => skippedRecord(m, failureReason(error)));
     }
     // Per-round ratios (the two ran in the same round) are steadier than a ratio of medians.
     const ratios = samples.bridge.map((value, i) => value / samples["plain-v1"][i]!);

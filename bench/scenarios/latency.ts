@@ -26,7 +26,7 @@ export function latencyScenario(channel: Channel): Scenario {
         });
         config.log(`  ${scenario} round ${round + 1} ${impl}: p50 ${result.p50Micros.toFixed(1)} µs, p99 ${result.p99Micros.toFixed(1)} µs`);
         return result;
-      });
+      }, skipped);
       const records: BenchRecord[] = [];
       for (const metric of ["p50", "p99"] as const) {
         const base = { scenario, metric, unit: "µs", n: config.latencyPrompts, better: "lower" as const };

@@ -25,12 +25,13 @@ export const memoryScenario: Scenario = {
         sampleMemory: true,
       });
       config.log(
-        `  memory round ${round + 1} ${impl}: heap growth ${(result.heapGrowthBytes / MB).toFixed(1)} MiB, retained ${(result.retainedBytes / MB).toFixed(1)} MiB, peak RSS ${(result.peakRssBytes / MB).toFixed(0)} MiB`,
+        `  memory round ${round + 1} ${impl}: heap growth ${(result.heapGrowthBytes / MB).toFixed(1)} MiB (outside the young generation ${(result.oldGrowthBytes / MB).toFixed(1)} MiB), retained ${(result.retainedBytes / MB).toFixed(1)} MiB, peak RSS ${(result.peakRssBytes / MB).toFixed(0)} MiB`,
       );
       return result;
-    });
+    }, skipped);
     const metrics = [
       ["heap-growth", (s: StreamMeasurement) => s.heapGrowthBytes / MB],
+      ["heap-growth-outside-young-gen", (s: StreamMeasurement) => s.oldGrowthBytes / MB],
       ["heap-retained", (s: StreamMeasurement) => s.retainedBytes / MB],
       ["peak-rss", (s: StreamMeasurement) => s.peakRssBytes / MB],
     ] as const;

@@ -2,6 +2,7 @@
 // acpkit's applyUpdate; ns per update at each size. Flat figures mean no quadratic concatenation.
 import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
 import { runInFreshProcess } from "../lib/worker-pool.js";
+import { failureReason } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
 
 const TARGETS = ["message", "toolcall"] as const;
@@ -29,8 +30,13 @@ export const reducerScenario: Scenario = {
           continue;
         }
         const samples: number[] = [];
-        for (let round = 0; round < config.rounds; round++) {
-          samples.push(await runInFreshProcess<number>({ kind: "reducer", target, size }));
+        try {
+          for (let round = 0; round < config.rounds; round++) {
+            samples.push(await runInFreshProcess<number>({ kind: "reducer", target, size }));
+          }
+        } catch (error) {
+          records.push(skippedRecord(base, failureReason(error)));
+          continue;
         }
         config.log(`  reducer ${base.metric}: ${samples.map((s) => s.toFixed(0)).join(", ")} ns/update`);
         records.push(recordFromSamples(base, samples));

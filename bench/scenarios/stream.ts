@@ -26,7 +26,7 @@ export function streamScenario(channel: Channel): Scenario {
         });
         config.log(`  ${scenario} round ${round + 1} ${impl}: ${Math.round(result.updatesPerSecond)} updates/s`);
         return result.updatesPerSecond;
-      });
+      }, skipped);
       const base = { scenario, metric: "throughput", unit: "updates/s", n: config.streamUpdates, better: "higher" as const };
       return IMPLS.map((impl) =>
         skipped.has(impl) ? skippedRecord({ ...base, impl }, skipped.get(impl)!) : recordFromSamples({ ...base, impl }, samples.get(impl)!),

@@ -13,7 +13,7 @@ import {
   type RequestContext,
   type Transport,
 } from "@acpkit/core";
-import { validateParams, type ProtocolVersion } from "@acpkit/schema";
+import { validateParams, type ProtocolVersion, type ValidationError } from "@acpkit/schema";
 import { acceptedPromptBlocks, initializeResult, readClientInfo } from "./initialize.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { V2SessionWire, type SessionWire } from "./session-wire.js";
@@ -148,10 +148,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     const negotiated = negotiateVersion(params?.protocolVersion, versions);
     if (!negotiated.ok) throw negotiated.error;
     const checked = validateParams(negotiated.version, "initialize", params);
-    if (!checked.valid) {
-      const first = checked.errors[0]!;
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid initialize params at ${first.path || "/"}: ${first.message}`, { errors: checked.errors });
-    }
+    if (!checked.valid) throw invalidInitializeParams(checked.errors);
     version = negotiated.version;
     connection.setVersion(version);
     client = readClientInfo(version, params);
@@ -272,6 +269,24 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     },
     close: (reason) => connection.close(reason),
   };
+}
+
+/**
+ * -32602 for initialize params that fail the negotiated version's schema, with the same `data`
+ * as every other invalid request (`path`, `message`), and for a legacy shape the PROTOCOL §9
+ * pair `{legacyShape, expected}` (e.g. the later draft's `info` on pinned v2).
+ */
+function invalidInitializeParams(errors: readonly ValidationError[]): RpcError {
+  const first = errors[0] ?? { path: "", message: "is invalid" };
+  const data: Record<string, unknown> = { path: first.path, message: first.message };
+  let message = `Invalid initialize params at ${first.path || "/"}: ${first.message}`;
+  if (first.legacyShape !== undefined) {
+    data.legacyShape = first.legacyShape;
+    data.expected = first.expected;
+    message = `Invalid params for initialize: expected ${first.expected ?? "the current shape"}, got the legacy shape ${first.legacyShape}`;
+  }
+  if (errors.length > 1) data.errors = errors;
+  return new RpcError(ErrorCode.InvalidParams, message, data);
 }
 
 function isAbortError(error: unknown): boolean {

@@ -30,19 +30,31 @@ export function sendNotification(connection: Connection, params: object, tracker
   }
 }
 
-/** v2: the model is the wire shape, so updates pass through unchanged. */
+/**
+ * v2: the model is the wire shape, so updates pass through unchanged. The wire only remembers
+ * which tool call ids it has sent, so that a permission request for an id no update created yet
+ * is preceded by the creating `tool_call_update` (PROTOCOL O3 [acpkit], the v2 side of B4.5).
+ */
 export class V2SessionWire implements SessionWire {
   readonly version = 2 as const;
+  private readonly toolCallsOnWire = new Set<string>();
   constructor(
     private readonly connection: Connection,
     private readonly sessionId: string,
   ) {}
 
   sendUpdate(update: ModelUpdate, _replay: boolean, tracker: WriteTracker): void {
+    const tag = (update as { sessionUpdate: string }).sessionUpdate;
+    if (tag === "tool_call_update" || tag === "tool_call_content_chunk") this.toolCallsOnWire.add((update as { toolCallId: string }).toolCallId);
     sendNotification(this.connection, { sessionId: this.sessionId, update }, tracker);
   }
 
-  permissionParams(request: PermissionRequest): object {
+  permissionParams(request: PermissionRequest, tracker: WriteTracker): object {
+    const toolCallId = request.toolCall.toolCallId;
+    if (!this.toolCallsOnWire.has(toolCallId)) {
+      // T1: the first tool_call_update for an id creates it, with the fields the request carries.
+      this.sendUpdate({ ...request.toolCall, sessionUpdate: "tool_call_update" } as ModelUpdate, false, tracker);
+    }
     const params: Record<string, unknown> = { sessionId: this.sessionId, toolCall: request.toolCall, options: request.options };
     if (request._meta !== undefined) params._meta = request._meta;
     return params;

@@ -233,7 +233,9 @@ export class RawAgent {
 
   private audit(message: Json, line: string): void {
     const where = `line ${this.lines.length}: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`;
-    const fail = (rule: string) => this.violations.push(`${rule} — ${where}`);
+    const fail = (rule: string): void => {
+      this.violations.push(`${rule} — ${where}`);
+    };
     if (Array.isArray(message)) {
       if (this.version !== 2) fail("§8.2: a batch array written on a non-v2 connection");
       else if (this.batchesSent === 0) fail("§8.2: a batch array that answers no batch of ours");

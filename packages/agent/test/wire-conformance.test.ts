@@ -38,6 +38,12 @@ async function ready(version: 1 | 2, versions = "1,2", initParams: Json = {}): P
   return { a, sessionId: await a.newSession() };
 }
 
+/** Index of the last element matching (Array#findLastIndex is ES2023, beyond the build target). */
+function lastIndex(items: Json[], match: (item: Json) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (match(items[i])) return i;
+  return -1;
+}
+
 function texts(updates: Json[]): string[] {
   const out: string[] = [];
   for (const update of updates) {
@@ -511,6 +517,22 @@ describe("§4.11 errors and §9 legacy shapes", () => {
     expect(errorOf(answer).data).toMatchObject({ legacyShape: expect.stringContaining("session_id"), expected: expect.stringContaining("sessionId") });
   });
 
+  it("§9: the later draft's `info` on a v2 initialize → -32602 with data {legacyShape, expected}; initialize still possible after", async () => {
+    const a = start();
+    const answer = await a.request("initialize", { protocolVersion: 2, capabilities: {}, info: { name: "later-draft", version: "1" } });
+    const error = errorOf(answer);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain("clientInfo");
+    expect(error.data).toMatchObject({ path: "/info", legacyShape: "info", expected: expect.stringContaining("clientInfo") });
+    expect((await a.initialize(2)).result.protocolVersion).toBe(2);
+  });
+
+  it("§1.2: `info` is not a legacy shape on v1 (only pinned v2 knows the later draft): accepted there", async () => {
+    const a = start();
+    const answer = await a.request("initialize", { protocolVersion: 1, info: { name: "x", version: "1" } });
+    expect(answer.result.protocolVersion).toBe(1);
+  });
+
   it("§9: a legacy method name `acp/prompt` is -32601 naming the modern method", async () => {
     const { a, sessionId } = await ready(2);
     const answer = await a.request("acp/prompt", { sessionId, prompt: [] });
@@ -579,7 +601,7 @@ describe("§6 prompt turn: update shapes and ordering (O1, O3)", () => {
     expect(updates.at(-1)).toEqual({ sessionUpdate: "usage_update", used: 1200, size: 200000, cost: { amount: 0.01, currency: "USD" } });
     // O1: every update before the response.
     const responseAt = a.indexOf(response);
-    expect(a.messages.findLastIndex((m) => m?.method === "session/update")).toBeLessThan(responseAt);
+    expect(lastIndex(a.messages, (m) => m?.method === "session/update")).toBeLessThan(responseAt);
   });
 
   it("v2: plan_update {type:items,id}, chunks with messageId, tool_call_update creates, content chunks — then the response", async () => {
@@ -600,7 +622,21 @@ describe("§6 prompt turn: update shapes and ordering (O1, O3)", () => {
     expect(toolEvents.map((u) => u.sessionUpdate)).toEqual(["tool_call_update", "tool_call_update", "tool_call_content_chunk", "tool_call_update"]);
     expect(toolEvents[2].content).toEqual({ type: "content", content: { type: "text", text: "(no client fs)" } });
     expect(ask.params.toolCall.toolCallId).toBe(toolEvents[0].toolCallId);
-    expect(a.messages.findLastIndex((m) => m?.method === "session/update")).toBeLessThan(a.indexOf(response));
+    expect(lastIndex(a.messages, (m) => m?.method === "session/update")).toBeLessThan(a.indexOf(response));
+  });
+
+  it.each([1, 2] as const)("v%i O3: a permission request for a tool call no update created yet is preceded by the creating update", async (version) => {
+    const { a, sessionId } = await ready(version);
+    const turn = a.prompt(sessionId, "permission-unseen");
+    const ask = await a.agentRequest("session/request_permission");
+    const creating = a.messages.find((m) => m?.method === "session/update" && m.params.update.toolCallId === "ext_1");
+    expect(creating).toBeDefined();
+    expect(a.indexOf(creating)).toBeLessThan(a.indexOf(ask));
+    expect(creating.params.update).toMatchObject({ sessionUpdate: version === 1 ? "tool_call" : "tool_call_update", toolCallId: "ext_1", title: "Run the build", kind: "execute" });
+    a.respond(ask.id, { outcome: { outcome: "selected", optionId: "ok" } });
+    expect((await turn.response).result).toEqual({ stopReason: "end_turn" });
+    // Created once: a second permission request or update for the id does not create it again.
+    expect(a.updates(sessionId).filter((u) => u.toolCallId === "ext_1")).toHaveLength(1);
   });
 
   it.each([1, 2] as const)("v%i O1: 300 updates, none awaited by the handler, all precede the response", async (version) => {

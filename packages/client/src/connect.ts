@@ -50,6 +50,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   constructor(
     readonly connection: Connection,
     description: AgentDescription,
+    /** The version we offered: fs was advertised only in a v1 offer (§1.2). */
+    private readonly offered: ProtocolVersion,
     private readonly options: ConnectOptions,
     private readonly listeners: Set<(diagnostic: Diagnostic) => void>,
   ) {
@@ -89,6 +91,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   }
 
   async newSession(options: NewSessionOptions): Promise<ClientSession> {
+    this.requireSessions("session/new");
     const params = this.setupParams(options);
     this.sessionsBeingCreated++;
     try {
@@ -104,6 +107,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   }
 
   async loadSession(options: LoadSessionOptions): Promise<ClientSession> {
+    this.requireSessions("session/load");
     if (!this.agentCapabilities.loadSession) {
       throw new AcpError("Unsupported", "The agent did not advertise session loading (v1 loadSession / v2 session.load)");
     }
@@ -125,6 +129,14 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
 
   close(reason?: string): Promise<void> {
     return this.connection.close(reason);
+  }
+
+  // N6: an omitted capability is unsupported. A v2 agent without `capabilities.session` has no
+  // session methods at all (§1.3), so asking for one would only earn a -32601.
+  private requireSessions(method: string): void {
+    if (!this.agentCapabilities.sessions) {
+      throw new AcpError("Unsupported", `${method}: the agent did not advertise capabilities.session, so it serves no session methods (protocol v${this.protocolVersion})`);
+    }
   }
 
   private setupParams(options: NewSessionOptions): Record<string, unknown> {
@@ -165,7 +177,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     connection.onRequest("session/request_permission", (params: Record<string, unknown> & { sessionId: string }, ctx: RequestContext) =>
       this.requireSession(params.sessionId).handlePermission(params, ctx),
     );
-    if (this.protocolVersion === 1) this.registerFileSystem();
+    // Serve fs only where the agent saw the capability: a v1 answer to a v2 offer (downgrade)
+    // advertised no fs, so fs/* stays -32601 there instead of reaching the application (§1.2).
+    if (this.protocolVersion === 1 && this.offered === 1) this.registerFileSystem();
   }
 
   private registerFileSystem(): void {
@@ -244,5 +258,5 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     await connection.close(error instanceof Error ? error.message : "initialize failed");
     throw error;
   }
-  return new AgentConnectionImpl(connection, description, options, listeners);
+  return new AgentConnectionImpl(connection, description, offer, options, listeners);
 }

@@ -59,6 +59,7 @@ function readV1Capabilities(raw: unknown): AgentCapabilities {
   const prompt = isObject(caps.promptCapabilities) ? caps.promptCapabilities : {};
   const mcp = isObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
   return {
+    sessions: true,
     loadSession: caps.loadSession === true,
     prompt: { image: prompt.image === true, audio: prompt.audio === true, embeddedContext: prompt.embeddedContext === true },
     // stdio MCP servers are a v1 baseline every agent supports.
@@ -74,6 +75,7 @@ function readV2Capabilities(raw: unknown): AgentCapabilities {
   const prompt = isObject(session.prompt) ? session.prompt : {};
   const mcp = isObject(session.mcp) ? session.mcp : {};
   return {
+    sessions: isObject(caps.session),
     loadSession: isObject(session.load),
     prompt: { image: isObject(prompt.image), audio: isObject(prompt.audio), embeddedContext: isObject(prompt.embeddedContext) },
     mcp: { stdio: isObject(mcp.stdio), http: isObject(mcp.http), sse: false },

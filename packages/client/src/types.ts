@@ -27,6 +27,11 @@ export interface Implementation {
 
 /** The agent's capabilities, read from either version's layout (PROTOCOL §1.3). */
 export interface AgentCapabilities {
+  /**
+   * The agent serves sessions (`session/new`, `session/prompt`, `session/cancel`): always on v1
+   * (baseline), on v2 only when it advertised `capabilities.session` (PROTOCOL §1.3, N6).
+   */
+  sessions: boolean;
   loadSession: boolean;
   prompt: { image: boolean; audio: boolean; embeddedContext: boolean };
   mcp: { stdio: boolean; http: boolean; sse: boolean };
