@@ -1,2 +1,9 @@
-// @acpkit/cli: The acpkit command: demo, run, agent, validate, bridge.
-export {};
+// @acpkit/cli as a library: the pieces behind the `acpkit` commands that are useful on their own.
+// - `main(argv, io?)` runs a command exactly as the binary does and returns its exit code.
+// - `validateTranscript` / `formatProblem` check a recorded ndjson transcript (`acpkit validate`).
+// - `createBuiltinAgent` is the test agent of `acpkit agent`, to serve in-process with
+//   `serveAgent` (for example over `@acpkit/transport-memory` in a client's tests).
+export { main, mainUsage } from "./main.js";
+export { processIO, Exit, type CommandIO } from "./io.js";
+export { formatProblem, validateTranscript, type TranscriptProblem, type TranscriptProtocol, type TranscriptReport } from "./transcript.js";
+export { checkScript, createBuiltinAgent, formatScriptProblems, type AgentScript, type BuiltinAgentOptions, type ScriptProblem, type ScriptStep } from "./agent/index.js";
