@@ -8,6 +8,10 @@
 // - a closed union's discriminator error says only "value of tag must be in oneOf"; we rewrite
 //   it at codegen time to list the allowed tags (we know the schema each function was compiled
 //   from).
+// - each validator takes its context (instancePath, parentData, …) as one object, so every call
+//   of one validator from another allocates that object: several per message on the receive
+//   path. We rewrite the functions to take the context as positional parameters (see
+//   `positionalContext`), so validating a valid message allocates next to nothing.
 // Each $def is added to Ajv as its own schema so a $def referenced from many places is compiled
 // into exactly one function (with `#/$defs/X` refs Ajv would compile a copy per referencing root).
 
@@ -103,6 +107,12 @@ export function createAjv(): InstanceType<typeof Ajv2020.default> {
     inlineRefs: false,
     logger: false,
   });
+  // Ajv2020 always tracks which properties/items were evaluated (for unevaluatedProperties/
+  // unevaluatedItems), and while it does, an anyOf cannot stop at its first valid branch: every
+  // nullable field (`anyOf: [X, {type: "null"}]`) then builds and drops an error object for the
+  // null branch on every valid message. The ACP schemas use no unevaluated* keyword (the codegen
+  // checks), so the tracking is switched off.
+  (ajv.opts as { unevaluated: boolean }).unevaluated = false;
   // Ajv only needs to know the formats exist: the code it emits calls the `formats` object we
   // inline, never these placeholders.
   for (const name of Object.keys(NUMBER_FORMATS)) ajv.addFormat(name, { type: "number", validate: () => true });
@@ -113,6 +123,9 @@ export function emitValidators(model: SchemaModel, version: string): string {
   const ajv = createAjv();
   const exports: Record<string, string> = {};
   for (const name of model.defNames) {
+    if (/"unevaluated(Properties|Items)"/.test(JSON.stringify(model.def(name)))) {
+      throw new Error(`${model.source}: $def ${name} uses unevaluatedProperties/Items, which createAjv() switches off; turn the tracking back on first`);
+    }
     ajv.addSchema({ $id: schemaId(version, name), ...(prepareForAjv(model.def(name), version) as object) });
     exports[name] = schemaId(version, name);
   }
@@ -123,6 +136,7 @@ export function emitValidators(model: SchemaModel, version: string): string {
     throw new Error(`${model.source}: Ajv cannot compile the schema: ${(error as Error).message}`);
   }
   code = replaceRequires(code, model.source);
+  code = positionalContext(code, model.source);
   code = describeDiscriminatorErrors(code, model);
   code = typeExports(code);
   if (/\brequire\s*\(/.test(code)) throw new Error("internal: a require() survived the ESM rewrite");
@@ -152,6 +166,28 @@ function replaceRequires(code: string, source: string): string {
     if (!helper) throw new Error(`${source}: Ajv output requires "${module}", which the codegen cannot inline yet`);
     return helper.name;
   });
+}
+
+/**
+ * Ajv passes a validator's context as an object: `function validate3(data, {instancePath="",
+ * parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={})`, called as
+ * `validate3(x, {instancePath:instancePath+"/a",parentData:data,parentDataProperty:"a",rootData,
+ * dynamicAnchors})`. Both forms are rewritten to positional parameters in the same order, which is
+ * the same contract without an object per call. `dynamicAnchors` only serves `$dynamicRef`, which
+ * the ACP schemas do not use, so it is dropped. Any other form left over fails the codegen, so a
+ * change in Ajv's output cannot slip by.
+ */
+function positionalContext(code: string, source: string): string {
+  const out = code
+    .replace(/\(data, \{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}\)/g, '(data, instancePath="", parentData, parentDataProperty, rootData=data)')
+    .replace(/, \{instancePath,parentData,parentDataProperty,rootData,dynamicAnchors\}\)/g, ", instancePath, parentData, parentDataProperty, rootData)")
+    .replace(/, \{instancePath:([^,{}]+),parentData:(\w+),parentDataProperty:([^,{}]+),rootData,dynamicAnchors\}\)/g, ", $1, $2, $3, rootData)");
+  const left = /\{instancePath=|,parentData[,:]|dynamicAnchors/.exec(out);
+  if (left) {
+    const context = out.slice(Math.max(0, left.index - 60), left.index + 60).replace(/\s+/g, " ");
+    throw new Error(`${source}: Ajv emitted a validator context the codegen does not rewrite: …${context}…`);
+  }
+  return out;
 }
 
 /** `export const X = validate12;` → typed, so the emitted declarations say what the value is. */

@@ -211,8 +211,8 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     session.wire.beginRequest?.("prompt");
     const turn = new TurnImpl(session, params.prompt, params._meta);
     session.busy = turn;
-    const cancelOnRequestAbort = () => turn.cancel("The client cancelled the session/prompt request");
-    ctx.signal.addEventListener("abort", cancelOnRequestAbort);
+    // v1 `$/cancel_request` for the prompt. Never removed: once the turn closed, cancel is a no-op.
+    ctx.onCancel(() => turn.cancel("The client cancelled the session/prompt request"));
 
     let result: PromptResult;
     let failure: { error: unknown } | undefined;
@@ -224,7 +224,6 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     }
     // Every update of the turn is written before the response (O1, C6).
     await turn.close();
-    ctx.signal.removeEventListener("abort", cancelOnRequestAbort);
     session.busy = undefined;
 
     if (turn.cancelled) {
@@ -235,8 +234,9 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
       return session.wire.promptResponse("cancelled", undefined);
     }
     if (failure) throw toRpcError(failure.error);
-    if (isAcpError(turn.tracker.failure, "OutgoingInvalid")) {
-      throw new RpcError(ErrorCode.InternalError, `Agent error: an update of this turn was invalid and was not sent: ${turn.tracker.failure.message}`);
+    const writeFailure = turn.writeFailure;
+    if (isAcpError(writeFailure, "OutgoingInvalid")) {
+      throw new RpcError(ErrorCode.InternalError, `Agent error: an update of this turn was invalid and was not sent: ${writeFailure.message}`);
     }
     const { stopReason, _meta } = checkPromptResult(result);
     return session.wire.promptResponse(stopReason, _meta);

@@ -7,7 +7,10 @@ import { UpdateWriter, type WriterScope } from "./writer.js";
 const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as PermissionOutcome;
 
 export class TurnImpl extends UpdateWriter implements Turn {
-  private readonly controller = new AbortController();
+  // Made when `signal` is first read (an AbortController is costly on the per-prompt path); an
+  // abort that came earlier makes it start out aborted.
+  private controller: AbortController | undefined;
+  private abortReason: AcpError | undefined;
   private cancelledByClient = false;
   /** Resolvers of permission requests still waiting for the client's answer. */
   private readonly pendingPermissions = new Set<() => void>();
@@ -21,6 +24,10 @@ export class TurnImpl extends UpdateWriter implements Turn {
   }
 
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    }
     return this.controller.signal;
   }
   get cancelled(): boolean {
@@ -37,13 +44,20 @@ export class TurnImpl extends UpdateWriter implements Turn {
   cancel(reason: string): void {
     if (this.cancelledByClient || !this.isOpen) return;
     this.cancelledByClient = true;
-    this.controller.abort(new AcpError("Cancelled", reason));
+    this.abort(new AcpError("Cancelled", reason));
     for (const resolveCancelled of [...this.pendingPermissions]) resolveCancelled();
   }
 
   /** The connection went away: abort the handler, but this is not a client cancel. */
   abortForClose(reason: string): void {
-    if (!this.controller.signal.aborted) this.controller.abort(new AcpError("ConnectionClosed", reason));
+    this.abort(new AcpError("ConnectionClosed", reason));
+  }
+
+  /** The first abort wins, as with AbortController. */
+  private abort(reason: AcpError): void {
+    if (this.abortReason !== undefined) return;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
   }
 
   requestPermission(request: PermissionRequest): Promise<PermissionOutcome> {

@@ -3,6 +3,7 @@
 // `tool_call` (B4), plans collapse to one (B6), custom stop reasons become end_turn + _meta (B5).
 // What v1 cannot carry is reported as a diagnostic `lossy_<code>` (or thrown in strict mode).
 import { AgentSideV1Bridge, type Connection, type Diagnostic } from "@acpkit/core";
+import type { v1 } from "@acpkit/schema";
 import { sendNotification, type SessionWire } from "./session-wire.js";
 import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
@@ -12,9 +13,16 @@ export interface V1WireOptions {
   report(diagnostic: Diagnostic): void;
 }
 
+const REPLAY = Object.freeze({ replay: true });
+
 export class V1SessionWire implements SessionWire {
   readonly version = 1 as const;
   private readonly bridge: AgentSideV1Bridge;
+  /** The tracker of the `sendUpdate` call in progress, for `emit` (bound once: no closure per update). */
+  private tracker: WriteTracker | undefined;
+  private readonly emit = (update: v1.SessionUpdate): void => {
+    sendNotification(this.connection, { sessionId: this.sessionId, update }, this.tracker!);
+  };
 
   constructor(
     private readonly connection: Connection,
@@ -29,10 +37,8 @@ export class V1SessionWire implements SessionWire {
   }
 
   sendUpdate(update: ModelUpdate, replay: boolean, tracker: WriteTracker): void {
-    const converted = this.bridge.toV1(update as never, replay ? { replay: true } : undefined);
-    for (let i = 0; i < converted.length; i++) {
-      sendNotification(this.connection, { sessionId: this.sessionId, update: converted[i] }, tracker);
-    }
+    this.tracker = tracker;
+    this.bridge.forEachToV1(update as never, replay ? REPLAY : undefined, this.emit);
   }
 
   permissionParams(request: PermissionRequest, tracker: WriteTracker): object {

@@ -121,14 +121,23 @@ class ToolCallHandleImpl implements ToolCallHandle {
 /** Sends the updates of one request (a turn or a replay) for one session. */
 export class UpdateWriter implements SessionWriter {
   protected isOpen = true;
-  readonly tracker: WriteTracker;
+  // Made on the first write: a turn that sends nothing (a quick answer) never needs one.
+  private writes: WriteTracker | undefined;
 
   constructor(
     protected readonly scope: WriterScope,
     /** session/load replay: user messages are forwarded to v1 clients too (bridge B3.5). */
     private readonly replay: boolean,
-  ) {
-    this.tracker = new WriteTracker((error) => this.writeFailed(error));
+  ) {}
+
+  /** Tracks this request's writes, so the response waits for them (PROTOCOL O1, C6). */
+  get tracker(): WriteTracker {
+    return (this.writes ??= new WriteTracker((error) => this.writeFailed(error)));
+  }
+
+  /** The first write of this request that failed, if any. */
+  get writeFailure(): unknown {
+    return this.writes?.failure;
   }
 
   get sessionId(): string {
@@ -192,13 +201,13 @@ export class UpdateWriter implements SessionWriter {
   }
 
   flush(): Promise<void> {
-    return this.tracker.idle();
+    return this.writes === undefined ? Promise.resolve() : this.writes.idle();
   }
 
   /** Stop accepting updates and wait until every accepted one was written. */
   close(): Promise<void> {
     this.isOpen = false;
-    return this.tracker.idle();
+    return this.flush();
   }
 
   protected askPermission(_request: PermissionRequest): Promise<PermissionOutcome> {

@@ -5,7 +5,8 @@
 import { AcpError, isRpcError, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire } from "./session-wire.js";
-import { applyUpdate, beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
+import { BatchedState } from "./state/batched-state.js";
+import { beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
 import { Turn } from "./turn.js";
 import type { ContentBlock, ModelUpdate, PermissionContext, PermissionOutcome, PermissionRequest, PromptOptions, StopReason } from "./types.js";
@@ -28,7 +29,8 @@ interface PendingPermission {
 }
 
 export class ClientSession {
-  private sessionState: SessionState;
+  /** The session's state; model updates are applied to it in batches (state/batched-state.ts). */
+  private readonly states: BatchedState;
   /** The turn whose `session/prompt` response has not arrived yet. */
   private activeTurn: Turn | undefined;
   private activeTurnCancelled = false;
@@ -43,12 +45,12 @@ export class ClientSession {
     readonly sessionId: string,
     private readonly wire: ClientSessionWire,
   ) {
-    this.sessionState = createSessionState(sessionId, host.protocolVersion);
+    this.states = new BatchedState(createSessionState(sessionId, host.protocolVersion));
   }
 
   /** The session's current state (messages, tool calls, plans, usage, turns), kept by the reducer. */
   get state(): SessionState {
-    return this.sessionState;
+    return this.states.current;
   }
 
   /** The running turn, if a prompt is in flight. */
@@ -71,7 +73,7 @@ export class ClientSession {
     const turn = new Turn(blocks, () => this.cancel());
     this.activeTurn = turn;
     this.activeTurnCancelled = false;
-    this.sessionState = beginTurn(this.sessionState, blocks);
+    this.states.current = beginTurn(this.states.current, blocks);
     this.wire.boundary?.("prompt_start");
     const signal = options.signal;
     const cancelOnAbort = () => void this.cancel();
@@ -109,7 +111,7 @@ export class ClientSession {
   async cancel(): Promise<void> {
     if (!this.activeTurn || this.activeTurnCancelled) return;
     this.activeTurnCancelled = true;
-    this.sessionState = markTurnCancelled(this.sessionState);
+    this.states.current = markTurnCancelled(this.states.current);
     const sent = this.host.connection.notify("session/cancel", { sessionId: this.sessionId });
     for (const pending of [...this.pendingPermissions]) pending.cancel();
     try {
@@ -181,7 +183,7 @@ export class ClientSession {
 
   /** Record the answer in the state (the request's toolCall is applied like an update) and wrap it. */
   private answerPermission(request: PermissionRequest, outcome: PermissionOutcome): { outcome: PermissionOutcome } {
-    this.sessionState = recordPermission(this.sessionState, { toolCall: request.toolCall, options: request.options, outcome });
+    this.states.current = recordPermission(this.states.current, { toolCall: request.toolCall, options: request.options, outcome });
     return outcome === CANCELLED ? CANCELLED_RESULT : { outcome };
   }
 
@@ -191,7 +193,7 @@ export class ClientSession {
   }
 
   private apply(update: ModelUpdate): void {
-    this.sessionState = applyUpdate(this.sessionState, update);
+    this.states.add(update);
     this.activeTurn?.push(update);
     for (const listener of this.listeners) {
       try {
@@ -204,7 +206,7 @@ export class ClientSession {
 
   private finishTurn(stopReason: string | undefined): void {
     this.wire.boundary?.("prompt_end");
-    if (stopReason !== undefined) this.sessionState = recordTurnEnd(this.sessionState, stopReason as StopReason);
+    if (stopReason !== undefined) this.states.current = recordTurnEnd(this.states.current, stopReason as StopReason);
     this.activeTurn = undefined;
     this.activeTurnCancelled = false;
   }

@@ -3,30 +3,33 @@
 // iteration ends, and the promise settles, when the `session/prompt` response arrived, which is
 // after every update of the turn was applied (core resolves a response only after every message
 // received before it was handled).
+//
+// Buffering rule: a turn keeps its updates for iteration from the start, until it is awaited
+// (`then` is called) before any iterator was created. From then on it keeps nothing until an
+// iterator is created, and that iterator sees the updates that arrive after it was created. So
+// `for await (const u of session.prompt(...))` sees every update, and `await session.prompt(...)`
+// does not hold the whole turn in memory (the updates are in `session.state` anyway).
 import type { ModelUpdate, PromptOutcome } from "./types.js";
 
-const ignore = (): void => {};
-
 export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutcome> {
-  private readonly updates: ModelUpdate[] = [];
+  private updates: ModelUpdate[] = [];
+  /** Whether updates are kept for iterators (see the buffering rule above). */
+  private buffering = true;
+  private iterators = 0;
   private finished = false;
+  private result: PromptOutcome | undefined;
   private failure: { error: unknown } | undefined;
   private wakers: Array<() => void> = [];
-  private readonly outcome: Promise<PromptOutcome>;
-  private settle!: { resolve: (outcome: PromptOutcome) => void; reject: (error: unknown) => void };
+  // The promise behind `then`, made on the first `then`. A turn that is only iterated then has
+  // none, so its failure (which the iterator throws) cannot become an unhandled rejection.
+  private outcome: Promise<PromptOutcome> | undefined;
+  private settle: { resolve: (outcome: PromptOutcome) => void; reject: (error: unknown) => void } | undefined;
 
   constructor(
     /** The prompt as it was sent (a string prompt became one text block). */
     readonly prompt: readonly unknown[],
     private readonly cancelTurn: () => Promise<void>,
-  ) {
-    this.outcome = new Promise<PromptOutcome>((resolve, reject) => {
-      this.settle = { resolve, reject };
-    });
-    // The application may only iterate; a failure then surfaces through the iterator, so the
-    // promise itself must not count as an unhandled rejection.
-    this.outcome.catch(ignore);
-  }
+  ) {}
 
   /** True once the response arrived (or the request failed). */
   get done(): boolean {
@@ -42,12 +45,31 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     onFulfilled?: ((value: PromptOutcome) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    return this.outcome.then(onFulfilled, onRejected);
+    if (this.iterators === 0 && this.buffering) {
+      // Awaited before any iteration: drop what was kept and stop keeping updates (buffering rule).
+      this.buffering = false;
+      this.updates = [];
+    }
+    return this.outcomePromise().then(onFulfilled, onRejected);
   }
 
-  /** Every update of this turn, from the start; several iterators may run at once. */
+  private outcomePromise(): Promise<PromptOutcome> {
+    if (this.outcome === undefined) {
+      if (this.failure !== undefined) this.outcome = Promise.reject(this.failure.error);
+      else if (this.finished) this.outcome = Promise.resolve(this.result!);
+      else this.outcome = new Promise<PromptOutcome>((resolve, reject) => (this.settle = { resolve, reject }));
+    }
+    return this.outcome;
+  }
+
+  /**
+   * The updates of this turn: every one from the start, unless the turn was awaited before this
+   * iterator was created (then the ones that arrive from now on). Several iterators may run at once.
+   */
   [Symbol.asyncIterator](): AsyncIterator<ModelUpdate> {
-    let index = 0;
+    this.iterators++;
+    let index = this.buffering ? 0 : this.updates.length;
+    this.buffering = true;
     const next = async (): Promise<IteratorResult<ModelUpdate>> => {
       for (;;) {
         if (index < this.updates.length) return { value: this.updates[index++]!, done: false };
@@ -63,6 +85,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
 
   /** @internal An update of this turn was applied to the session state. */
   push(update: ModelUpdate): void {
+    if (!this.buffering) return;
     this.updates.push(update);
     if (this.wakers.length > 0) this.wakeAll();
   }
@@ -71,7 +94,8 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   resolve(outcome: PromptOutcome): void {
     if (this.finished) return;
     this.finished = true;
-    this.settle.resolve(outcome);
+    this.result = outcome;
+    this.settle?.resolve(outcome);
     this.wakeAll();
   }
 
@@ -80,7 +104,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.finished) return;
     this.finished = true;
     this.failure = { error };
-    this.settle.reject(error);
+    this.settle?.reject(error);
     this.wakeAll();
   }
 

@@ -18,8 +18,7 @@ export class V1ClientSessionWire implements ClientSessionWire {
   }
 
   receiveUpdate(update: unknown, apply: (update: ModelUpdate) => void): void {
-    const converted = this.bridge.fromV1(update as never) as unknown as ModelUpdate[];
-    for (let i = 0; i < converted.length; i++) apply(converted[i]!);
+    this.bridge.forEachFromV1(update as never, apply as (update: unknown) => void);
   }
 
   permissionFromWire(params: Record<string, unknown>): PermissionRequest {

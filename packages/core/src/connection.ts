@@ -11,6 +11,7 @@ import { BatchReply } from "./batch.js";
 import { DiagnosticEmitter, sessionIdOf, type Diagnostic } from "./diagnostics.js";
 import { AcpError, ErrorCode, RpcError, type RpcErrorObject } from "./errors.js";
 import { IncomingQueue } from "./incoming-queue.js";
+import { IncomingRequest } from "./incoming-request.js";
 import {
   MessageKind,
   classifyMessage,
@@ -68,6 +69,11 @@ export interface RequestContext {
   method: string;
   /** Aborts when the peer sends `$/cancel_request` for this request (v1) or the connection closes. */
   signal: AbortSignal;
+  /**
+   * Call `listener` once when `signal` aborts (at once if it already has). Cheaper than a listener
+   * on `signal`: the AbortController behind `signal` is only made when `signal` is read.
+   */
+  onCancel(listener: (reason: unknown) => void): void;
 }
 
 export type RequestHandler = (params: any, ctx: RequestContext) => unknown;
@@ -122,8 +128,12 @@ export class Connection {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly pending = new PendingRequests();
-  // Incoming requests whose handlers are still running: id → the controller behind ctx.signal.
-  private readonly running = new Map<RequestId | null, AbortController>();
+  // Registry entries of this connection's version by method name, for the per-message path (the
+  // version never changes once set). Only methods the registry knows are kept, so a peer sending
+  // made-up names cannot grow it.
+  private readonly knownMethods = new Map<string, MethodInfo>();
+  // Incoming requests whose handlers are still running: id → the handler's context.
+  private readonly running = new Map<RequestId | null, IncomingRequest>();
   private readonly diagnostics = new DiagnosticEmitter();
   private readonly queue = new IncomingQueue<unknown>((message) => this.process(message));
 
@@ -131,6 +141,9 @@ export class Connection {
   private readonly onReplyFailed = (error: unknown): void => {
     if (this.closeInfo !== undefined) return; // expected: the peer went away first
     this.report({ code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error });
+  };
+  private readonly onCancelListenerFailed = (error: unknown, method: string): void => {
+    this.report({ code: "handler_error", message: `A cancel listener of the ${method} handler failed: ${errorMessageOf(error)}`, method, detail: error });
   };
   private readonly onCancelSendFailed = (): void => {
     // Best effort: the request is already rejected locally.
@@ -275,6 +288,15 @@ export class Connection {
     return new AcpError("OutgoingInvalid", `Invalid ${part} for ${method} (protocol v${version}) at ${describeValidation(first)}`, {
       data: { method, version, part, path: first.path, errors: result.errors },
     });
+  }
+
+  private methodInfo(version: ProtocolVersion, method: string): MethodInfo | undefined {
+    let info = this.knownMethods.get(method);
+    if (info === undefined) {
+      info = this.registry.getMethod(version, method);
+      if (info !== undefined) this.knownMethods.set(method, info);
+    }
+    return info;
   }
 
   private handlesDirection(direction: MethodInfo["direction"]): boolean {
@@ -441,7 +463,7 @@ export class Connection {
     }
 
     const version = this.currentVersion;
-    const info = version === undefined ? undefined : this.registry.getMethod(version, method);
+    const info = version === undefined ? undefined : this.methodInfo(version, method);
     if (version !== undefined) {
       let missing: string | undefined;
       if (info === undefined) {
@@ -474,23 +496,22 @@ export class Connection {
       }
     }
 
-    const controller = new AbortController();
-    this.running.set(id, controller);
-    const ctx: RequestContext = { id, method, signal: controller.signal };
+    const ctx = new IncomingRequest(id, method, this.onCancelListenerFailed);
+    this.running.set(id, ctx);
     let output: unknown;
     try {
       output = handler(params, ctx);
     } catch (error) {
-      this.answerFailure(id, method, error, controller, batch);
+      this.answerFailure(id, method, error, ctx, batch);
       return;
     }
     if (isThenable(output)) {
       output.then(
-        (result) => this.answerResult(id, method, result, controller, batch),
-        (error: unknown) => this.answerFailure(id, method, error, controller, batch),
+        (result) => this.answerResult(id, method, result, ctx, batch),
+        (error: unknown) => this.answerFailure(id, method, error, ctx, batch),
       );
     } else {
-      this.answerResult(id, method, output, controller, batch);
+      this.answerResult(id, method, output, ctx, batch);
     }
   }
 
@@ -507,8 +528,8 @@ export class Connection {
     return errorResponse(id, ErrorCode.InvalidParams, message, data);
   }
 
-  private answerResult(id: RequestId | null, method: string, result: unknown, controller: AbortController, batch: BatchReply | undefined): void {
-    if (!this.finishRunning(id, controller)) return;
+  private answerResult(id: RequestId | null, method: string, result: unknown, ctx: IncomingRequest, batch: BatchReply | undefined): void {
+    if (!this.finishRunning(id, ctx)) return;
     if (this.validateOutgoing) {
       const invalid = this.checkOutgoing(method, "result", result === undefined ? null : result);
       if (invalid !== undefined) {
@@ -523,12 +544,12 @@ export class Connection {
     this.finishRequest(id, method, successResponse(id, result), batch);
   }
 
-  private answerFailure(id: RequestId | null, method: string, error: unknown, controller: AbortController, batch: BatchReply | undefined): void {
-    if (!this.finishRunning(id, controller)) return;
+  private answerFailure(id: RequestId | null, method: string, error: unknown, ctx: IncomingRequest, batch: BatchReply | undefined): void {
+    if (!this.finishRunning(id, ctx)) return;
     let response: JsonRpcResponse;
     if (error instanceof RpcError) {
       response = { jsonrpc: "2.0", id, error: error.toJSON() };
-    } else if (controller.signal.aborted || (error instanceof AcpError && error.code === "Cancelled")) {
+    } else if (ctx.aborted || (error instanceof AcpError && error.code === "Cancelled")) {
       // The peer cancelled (v1 `$/cancel_request`) and the handler gave up: say so (PROTOCOL §4.9).
       response = errorResponse(id, ErrorCode.RequestCancelled, "Request cancelled");
     } else {
@@ -539,8 +560,8 @@ export class Connection {
   }
 
   // The handler for `id` is done. False when the connection closed meanwhile (no one to answer).
-  private finishRunning(id: RequestId | null, controller: AbortController): boolean {
-    if (this.running.get(id) === controller) this.running.delete(id);
+  private finishRunning(id: RequestId | null, ctx: IncomingRequest): boolean {
+    if (this.running.get(id) === ctx) this.running.delete(id);
     return this.closeInfo === undefined;
   }
 
@@ -571,7 +592,7 @@ export class Connection {
     const params = message.params;
     const version = this.currentVersion;
     if (version !== undefined) {
-      const info = this.registry.getMethod(version, method);
+      const info = this.methodInfo(version, method);
       if (info === undefined) {
         if (!isExtensionMethod(method)) return this.ignoreUnknownNotification(version, method, params);
       } else {
@@ -640,9 +661,9 @@ export class Connection {
   // v1 `$/cancel_request` from the peer: abort that handler's signal. It still answers (-32800
   // when it gives up, or a result), as PROTOCOL §4.9 requires.
   private cancelIncoming(requestId: RequestId): void {
-    const controller = this.running.get(requestId);
-    if (controller === undefined) return; // already answered: a normal race
-    controller.abort(new AcpError("Cancelled", `The peer cancelled request ${JSON.stringify(requestId)}`));
+    const ctx = this.running.get(requestId);
+    if (ctx === undefined) return; // already answered: a normal race
+    ctx.abort(new AcpError("Cancelled", `The peer cancelled request ${JSON.stringify(requestId)}`));
   }
 
   private handleResponse(message: JsonRpcResponse): void {
@@ -669,7 +690,7 @@ export class Connection {
     }
     const version = this.currentVersion;
     if (version !== undefined) {
-      const info = this.registry.getMethod(version, entry.method);
+      const info = this.methodInfo(version, entry.method);
       const validation = info?.validateResult?.(message.result);
       if (validation !== undefined && !validation.valid) {
         const first = firstError(validation.errors);
@@ -702,6 +723,6 @@ export class Connection {
     this.pending.rejectAll(error);
     const running = [...this.running.values()];
     this.running.clear();
-    for (const controller of running) controller.abort(error);
+    for (const ctx of running) ctx.abort(error);
   }
 }

@@ -73,6 +73,36 @@ describe("NdjsonReader", () => {
     expect(oversized).toEqual([]);
   });
 
+  it("gives the same lines for every split into three chunks (runs of lines decoded at once)", () => {
+    const source = '{"a":"é"}\n\n{"b":"😀"}\r\n{"c":3}\n{"d":"世"}\n{"e"';
+    const input = Buffer.from(source, "utf8");
+    const expected = ['{"a":"é"}', '{"b":"😀"}', '{"c":3}', '{"d":"世"}', '{"e"'];
+    for (let first = 0; first <= input.length; first++) {
+      for (let second = first; second <= input.length; second++) {
+        const { reader, lines } = collect();
+        reader.push(input.subarray(0, first));
+        reader.push(input.subarray(first, second));
+        reader.push(input.subarray(second));
+        reader.end();
+        expect(lines, `cuts at ${first} and ${second}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("numbers lines across decoded runs, pending lines and empty lines", () => {
+    const { reader, lines, oversized } = collect(10);
+    reader.push(Buffer.from('{"a":1}\n\n{"b"'));
+    reader.push(Buffer.from(':2}\n{"c":3}\n' + "x".repeat(11) + "\n"));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    expect(oversized).toEqual([{ lineNumber: 5, bytesSeen: 11, limit: 10 }]);
+
+    const run = collect(10);
+    run.reader.push(Buffer.from('{"a":1}\n\n')); // short enough to be decoded as one run
+    run.reader.push(Buffer.from("x".repeat(11) + '\n{"b":2}\n'));
+    expect(run.lines).toEqual(['{"a":1}', '{"b":2}']);
+    expect(run.oversized).toEqual([{ lineNumber: 3, bytesSeen: 11, limit: 10 }]);
+  });
+
   it("does not hold on to bytes of a discarded line", () => {
     const { reader, lines } = collect(4);
     reader.push(Buffer.from("abcdefgh"));

@@ -28,8 +28,21 @@ export function wrapNodeSocket(ws: WebSocket, stream: Duplex | undefined, option
     throw new RangeError(`keepaliveIntervalMs must be a non-negative integer, got ${String(interval)}`);
   }
   let closeTimer: ReturnType<typeof setTimeout> | undefined;
+  // `ws` corks and uncorks the TCP socket around every frame, so each frame costs one writev.
+  // Holding our own cork until the end of the tick makes every frame sent in one tick go out in
+  // one writev (the nested cork/uncork pairs of `ws` then only count down to ours).
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    stream!.uncork();
+  };
   const frameSocket: FrameSocket = {
     sendText(text) {
+      if (!corked && stream !== undefined && !stream.destroyed) {
+        corked = true;
+        stream.cork();
+        process.nextTick(uncork);
+      }
       ws.send(text);
     },
     isCongested() {

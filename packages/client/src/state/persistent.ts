@@ -40,6 +40,15 @@ export function append<T>(list: AppendList<T>, item: T): AppendList<T> {
   return { items, length: items.length };
 }
 
+/**
+ * The array to push onto when appending several items to `list` at once: its backing array when
+ * `list` is the newest version (older versions keep their shorter length), else a copy of its
+ * items. Push the new items, then take the result with `listOf`.
+ */
+export function appendTarget<T>(list: AppendList<T>): T[] {
+  return list.length === list.items.length ? list.items : list.items.slice(0, list.length);
+}
+
 /** A fresh array with this version's items (callers may keep it). */
 export function listToArray<T>(list: AppendList<T>): T[] {
   return list.items.slice(0, list.length);

@@ -23,10 +23,76 @@ export interface V1PermissionRequest {
   params: v1.RequestPermissionRequest;
 }
 
-interface SentMessage {
-  kind: MessageKind;
-  /** The model blocks the v1 client has received for this id, in order (B3.0). */
-  blocks: v2.ContentBlock[];
+/** One block the v1 client has received: a plain text block (only `type` and `text`) as its text. */
+type SentBlock = v2.ContentBlock | string;
+
+/** How many consecutive plain text blocks are joined into one TextRun. */
+const TEXT_RUN_LENGTH = 256;
+
+/** TEXT_RUN_LENGTH consecutive plain text blocks as one string, and where each one ends in it. */
+class TextRun {
+  constructor(
+    readonly text: string,
+    readonly ends: Uint32Array,
+  ) {}
+}
+
+/**
+ * What the v1 client has received for one message id, in order (B3.0). A streamed message is
+ * mostly plain text chunks, each kept for the rest of the session (a later upsert is compared
+ * with them), so they are stored cheaply: as their text, and every TEXT_RUN_LENGTH of them joined
+ * into one TextRun. The agent then holds a few large strings instead of an object per chunk, which
+ * is what the garbage collector would otherwise copy and trace over and over.
+ */
+class SentMessage {
+  private entries: (SentBlock | TextRun)[] = [];
+  /** How many plain texts at the end of `entries` are not joined into a run yet. */
+  private trailingTexts = 0;
+
+  /** Record one chunk's block; `text` is its text when it is a plain text block. */
+  append(block: v2.ContentBlock, text: string | undefined): void {
+    if (text === undefined) {
+      this.entries.push(block);
+      this.trailingTexts = 0;
+      return;
+    }
+    this.entries.push(text);
+    if (++this.trailingTexts === TEXT_RUN_LENGTH) this.joinTrailingTexts();
+  }
+
+  /** Every block received, in order (plain text blocks as their text). */
+  blocks(): SentBlock[] {
+    const out: SentBlock[] = [];
+    for (const entry of this.entries) {
+      if (!(entry instanceof TextRun)) {
+        out.push(entry);
+        continue;
+      }
+      let from = 0;
+      for (const end of entry.ends) {
+        out.push(entry.text.slice(from, end));
+        from = end;
+      }
+    }
+    return out;
+  }
+
+  /** The client's content was replaced by (or extended to) `blocks`. */
+  replace(blocks: readonly v2.ContentBlock[]): void {
+    this.entries = blocks.slice();
+    this.trailingTexts = 0;
+  }
+
+  private joinTrailingTexts(): void {
+    const start = this.entries.length - TEXT_RUN_LENGTH;
+    const texts = this.entries.slice(start) as string[];
+    const ends = new Uint32Array(TEXT_RUN_LENGTH);
+    let length = 0;
+    for (let i = 0; i < TEXT_RUN_LENGTH; i++) ends[i] = length += texts[i]!.length;
+    this.entries.length = start;
+    this.entries.push(new TextRun(texts.join(""), ends));
+    this.trailingTexts = 0;
+  }
 }
 
 interface ToolState {
@@ -64,11 +130,11 @@ export class AgentSideV1Bridge {
   toV1(update: v2.SessionUpdate, options?: { replay?: boolean }): v1.SessionUpdate[] {
     switch (update.sessionUpdate) {
       case "user_message_chunk":
-        return options?.replay === true ? this.chunk("user", update as v2.ContentChunk & { sessionUpdate: string }) : [];
+        return options?.replay === true ? listOf(this.chunk(update as v2.ContentChunk & { sessionUpdate: string })) : [];
       case "agent_message_chunk":
-        return this.chunk("agent", update as v2.SessionUpdateAgentMessageChunk);
+        return listOf(this.chunk(update as v2.SessionUpdateAgentMessageChunk));
       case "agent_thought_chunk":
-        return this.chunk("thought", update as v2.SessionUpdateAgentThoughtChunk);
+        return listOf(this.chunk(update as v2.SessionUpdateAgentThoughtChunk));
       case "user_message":
         // v1 clients already show the prompt they sent; only a replay carries user messages (B3.5).
         return options?.replay === true ? this.upsert("user", update as v2.SessionUpdateUserMessage) : [];
@@ -96,6 +162,21 @@ export class AgentSideV1Bridge {
         this.lossy.report("session_update", `session update ${JSON.stringify(update.sessionUpdate)} does not exist in v1; it was not sent`, update);
         return [];
     }
+  }
+
+  /**
+   * `toV1` for a caller that sends the v1 updates one at a time: hands each to `emit`, and for an
+   * agent message or thought chunk (the streaming case) allocates no array.
+   */
+  forEachToV1(update: v2.SessionUpdate, options: { replay?: boolean } | undefined, emit: (update: v1.SessionUpdate) => void): void {
+    const tag = update.sessionUpdate;
+    if (tag === "agent_message_chunk" || tag === "agent_thought_chunk") {
+      const out = this.chunk(update as v2.ContentChunk & { sessionUpdate: string });
+      if (out !== undefined) emit(out);
+      return;
+    }
+    const converted = this.toV1(update, options);
+    for (let i = 0; i < converted.length; i++) emit(converted[i]!);
   }
 
   /**
@@ -128,22 +209,26 @@ export class AgentSideV1Bridge {
 
   // ── messages (B3) ─────────────────────────────────────────────────────────────────────────
 
-  private sentFor(id: string, kind: MessageKind): SentMessage {
+  private sentFor(id: string): SentMessage {
     let entry = this.sent.get(id);
     if (entry === undefined) {
-      entry = { kind, blocks: [] };
+      entry = new SentMessage();
       this.sent.set(id, entry);
     }
     return entry;
   }
 
-  private chunk(kind: MessageKind, update: v2.ContentChunk & { sessionUpdate: string }): v1.SessionUpdate[] {
-    this.sentFor(update.messageId, kind).blocks.push(update.content);
-    const block = contentBlockToV1(update.content, this.lossy, update);
-    if (block === undefined) return [];
+  /** The v1 update for one chunk, or `undefined` when v1 cannot carry its block (reported). */
+  private chunk(update: v2.ContentChunk & { sessionUpdate: string }): v1.SessionUpdate | undefined {
+    const content = update.content;
+    const text = plainTextOf(content);
+    this.sentFor(update.messageId).append(content, text);
     // A v2 chunk whose block v1 understands is already a valid v1 chunk: pass it through.
-    if (block === update.content) return [update as unknown as v1.SessionUpdate];
-    return [{ ...update, content: block } as unknown as v1.SessionUpdate];
+    if (text !== undefined) return update as unknown as v1.SessionUpdate;
+    const block = contentBlockToV1(content, this.lossy, update);
+    if (block === undefined) return undefined;
+    if (block === content) return update as unknown as v1.SessionUpdate;
+    return { ...update, content: block } as unknown as v1.SessionUpdate;
   }
 
   private upsert(kind: MessageKind, update: v2.MessageUpdate & { sessionUpdate: string }): v1.SessionUpdate[] {
@@ -152,8 +237,8 @@ export class AgentSideV1Bridge {
     }
     if (update.content === undefined) return [];
     const next = update.content ?? [];
-    const entry = this.sentFor(update.messageId, kind);
-    const sent = entry.blocks;
+    const entry = this.sentFor(update.messageId);
+    const sent = entry.blocks();
     const start = extensionStart(sent, next);
     if (start === undefined) {
       this.lossy.report("message_replace", `v1 chunks can only append; the new content of message ${JSON.stringify(update.messageId)} does not extend what the v1 client already has, so nothing was sent`, update);
@@ -167,7 +252,7 @@ export class AgentSideV1Bridge {
     };
     if (start.textRemainder !== undefined) emit(start.textRemainder);
     for (let i = start.nextIndex; i < next.length; i++) emit(next[i]!);
-    entry.blocks = next.slice();
+    entry.replace(next);
     return out;
   }
 
@@ -269,12 +354,12 @@ export class AgentSideV1Bridge {
 }
 
 /** Where N starts adding to S when N extends S (B3.2), or `undefined` when it replaces S. */
-function extensionStart(sent: readonly v2.ContentBlock[], next: readonly v2.ContentBlock[]): { textRemainder?: v2.ContentBlockText; nextIndex: number } | undefined {
+function extensionStart(sent: readonly SentBlock[], next: readonly v2.ContentBlock[]): { textRemainder?: v2.ContentBlockText; nextIndex: number } | undefined {
   if (sent.length === 0) return { nextIndex: 0 };
   if (next.length < sent.length) return undefined;
   const last = sent.length - 1;
-  for (let i = 0; i < last; i++) if (!jsonEqual(sent[i], next[i])) return undefined;
-  const before = sent[last]!;
+  for (let i = 0; i < last; i++) if (!sameBlock(sent[i]!, next[i])) return undefined;
+  const before = blockOf(sent[last]!);
   const after = next[last]!;
   if (jsonEqual(before, after)) return { nextIndex: sent.length };
   if (before.type !== "text" || after.type !== "text") return undefined;
@@ -285,6 +370,29 @@ function extensionStart(sent: readonly v2.ContentBlock[], next: readonly v2.Cont
   // The remainder keeps the block's annotations and _meta so it reads as the same block continuing.
   const textRemainder: v2.ContentBlockText = { ...newText, text: newText.text.slice(oldText.text.length) };
   return { textRemainder, nextIndex: sent.length };
+}
+
+/** The text of a block that has nothing but `type: "text"` and `text` (keys set to undefined don't count, as in jsonEqual). */
+function plainTextOf(block: v2.ContentBlock): string | undefined {
+  const fields = block as unknown as Record<string, unknown>;
+  const text = fields.text;
+  if (fields.type !== "text" || typeof text !== "string") return undefined;
+  for (const key in fields) if (key !== "type" && key !== "text" && fields[key] !== undefined) return undefined;
+  return text;
+}
+
+function blockOf(sent: SentBlock): v2.ContentBlock {
+  return typeof sent === "string" ? ({ type: "text", text: sent } as v2.ContentBlockText) : sent;
+}
+
+/** jsonEqual of a sent block (possibly kept as its text) and a model block. */
+function sameBlock(sent: SentBlock, block: v2.ContentBlock | undefined): boolean {
+  if (typeof sent === "string") return block !== undefined && plainTextOf(block) === sent;
+  return jsonEqual(sent, block);
+}
+
+function listOf<T>(item: T | undefined): T[] {
+  return item === undefined ? [] : [item];
 }
 
 function defined<T>(items: readonly (T | undefined)[]): T[] {

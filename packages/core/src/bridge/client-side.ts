@@ -92,6 +92,20 @@ export class ClientSideV1Bridge {
     }
   }
 
+  /**
+   * `fromV1` for a caller that takes the model updates one at a time: hands each to `apply`, and
+   * for a chunk (the streaming case) allocates no array.
+   */
+  forEachFromV1(update: v1.SessionUpdate, apply: (update: v2.SessionUpdate) => void): void {
+    const tag = update.sessionUpdate;
+    if (tag === "agent_message_chunk" || tag === "agent_thought_chunk" || tag === "user_message_chunk") {
+      apply(this.chunk(update));
+      return;
+    }
+    const converted = this.fromV1(update);
+    for (let i = 0; i < converted.length; i++) apply(converted[i]!);
+  }
+
   /** A v1 permission request in model form: its `toolCall` is converted like a v1 `tool_call_update`. */
   permissionFromV1(params: v1.RequestPermissionRequest): v2.RequestPermissionRequest {
     this.checkKnownTool(params.toolCall.toolCallId, params);

@@ -19,17 +19,10 @@ const schema19 = {"$id":"https://acpkit.dev/schema/v1/AgentAuthCapabilities","ty
 const schema20 = {"$id":"https://acpkit.dev/schema/v1/LogoutCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 const schema21 = {"$id":"https://acpkit.dev/schema/v1/Meta","type":["object","null"]};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Meta" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
 validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be object,null"}];
 return false;
@@ -37,24 +30,16 @@ return false;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LogoutCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -68,20 +53,12 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AgentAuthCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.logout !== undefined){
@@ -90,16 +67,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate53(data0, {instancePath:instancePath+"/logout",parentData:data,parentDataProperty:"logout",rootData,dynamicAnchors}))){
+if(!(validate53(data0, instancePath+"/logout", data, "logout", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -113,6 +87,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -144,7 +119,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -163,23 +138,15 @@ return false;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCapabilities: CompiledValidator = validate58;
 const schema22 = {"$id":"https://acpkit.dev/schema/v1/AgentCapabilities","type":"object","properties":{"loadSession":{"type":"boolean"},"promptCapabilities":{"$ref":"https://acpkit.dev/schema/v1/PromptCapabilities"},"mcpCapabilities":{"$ref":"https://acpkit.dev/schema/v1/McpCapabilities"},"sessionCapabilities":{"$ref":"https://acpkit.dev/schema/v1/SessionCapabilities"},"auth":{"$ref":"https://acpkit.dev/schema/v1/AgentAuthCapabilities"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 const schema23 = {"$id":"https://acpkit.dev/schema/v1/PromptCapabilities","type":"object","properties":{"image":{"type":"boolean"},"audio":{"type":"boolean"},"embeddedContext":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image !== undefined){
@@ -220,7 +187,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -241,21 +208,13 @@ return false;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema24 = {"$id":"https://acpkit.dev/schema/v1/McpCapabilities","type":"object","properties":{"http":{"type":"boolean"},"sse":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.http !== undefined){
@@ -284,7 +243,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -304,26 +263,18 @@ return false;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"http":true,"sse":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema25 = {"$id":"https://acpkit.dev/schema/v1/SessionCapabilities","type":"object","properties":{"list":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionListCapabilities"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionDeleteCapabilities"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionAdditionalDirectoriesCapabilities"},{"type":"null"}]},"resume":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionResumeCapabilities"},{"type":"null"}]},"close":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionCloseCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 const schema26 = {"$id":"https://acpkit.dev/schema/v1/SessionListCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionListCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate66.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -337,25 +288,17 @@ return false;
 validate66.errors = vErrors;
 return errors === 0;
 }
-validate66.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema27 = {"$id":"https://acpkit.dev/schema/v1/SessionDeleteCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionDeleteCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -369,25 +312,17 @@ return false;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema28 = {"$id":"https://acpkit.dev/schema/v1/SessionAdditionalDirectoriesCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionAdditionalDirectoriesCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -401,25 +336,17 @@ return false;
 validate72.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema29 = {"$id":"https://acpkit.dev/schema/v1/SessionResumeCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionResumeCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -433,25 +360,17 @@ return false;
 validate75.errors = vErrors;
 return errors === 0;
 }
-validate75.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema30 = {"$id":"https://acpkit.dev/schema/v1/SessionCloseCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate78(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionCloseCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate78.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -465,20 +384,12 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.list !== undefined){
@@ -487,16 +398,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate66(data0, {instancePath:instancePath+"/list",parentData:data,parentDataProperty:"list",rootData,dynamicAnchors}))){
+if(!(validate66(data0, instancePath+"/list", data, "list", rootData))){
 vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -510,6 +418,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -545,16 +454,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate69(data1, {instancePath:instancePath+"/delete",parentData:data,parentDataProperty:"delete",rootData,dynamicAnchors}))){
+if(!(validate69(data1, instancePath+"/delete", data, "delete", rootData))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-var props1 = {};
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
 const err2 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -568,6 +474,7 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -603,16 +510,13 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate72(data2, {instancePath:instancePath+"/additionalDirectories",parentData:data,parentDataProperty:"additionalDirectories",rootData,dynamicAnchors}))){
+if(!(validate72(data2, instancePath+"/additionalDirectories", data, "additionalDirectories", rootData))){
 vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
-if(_valid2){
-var props2 = {};
-props2._meta = true;
-}
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -626,6 +530,7 @@ errors++;
 }
 var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
+}
 if(!valid3){
 const err5 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -661,16 +566,13 @@ const _errs16 = errors;
 const _errs17 = errors;
 let valid4 = false;
 const _errs18 = errors;
-if(!(validate75(data3, {instancePath:instancePath+"/resume",parentData:data,parentDataProperty:"resume",rootData,dynamicAnchors}))){
+if(!(validate75(data3, instancePath+"/resume", data, "resume", rootData))){
 vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
 var _valid3 = _errs18 === errors;
 valid4 = valid4 || _valid3;
-if(_valid3){
-var props3 = {};
-props3._meta = true;
-}
+if(!valid4){
 const _errs19 = errors;
 if(data3 !== null){
 const err6 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -684,6 +586,7 @@ errors++;
 }
 var _valid3 = _errs19 === errors;
 valid4 = valid4 || _valid3;
+}
 if(!valid4){
 const err7 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -719,16 +622,13 @@ const _errs21 = errors;
 const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
-if(!(validate78(data4, {instancePath:instancePath+"/close",parentData:data,parentDataProperty:"close",rootData,dynamicAnchors}))){
+if(!(validate78(data4, instancePath+"/close", data, "close", rootData))){
 vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
 errors = vErrors.length;
 }
 var _valid4 = _errs23 === errors;
 valid5 = valid5 || _valid4;
-if(_valid4){
-var props4 = {};
-props4._meta = true;
-}
+if(!valid5){
 const _errs24 = errors;
 if(data4 !== null){
 const err8 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -742,6 +642,7 @@ errors++;
 }
 var _valid4 = _errs24 === errors;
 valid5 = valid5 || _valid4;
+}
 if(!valid5){
 const err9 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -773,7 +674,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs26 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -796,20 +697,12 @@ return false;
 validate65.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"list":true,"delete":true,"additionalDirectories":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AgentCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.loadSession !== undefined){
@@ -826,7 +719,7 @@ var valid0 = true;
 if(valid0){
 if(data.promptCapabilities !== undefined){
 const _errs3 = errors;
-if(!(validate59(data.promptCapabilities, {instancePath:instancePath+"/promptCapabilities",parentData:data,parentDataProperty:"promptCapabilities",rootData,dynamicAnchors}))){
+if(!(validate59(data.promptCapabilities, instancePath+"/promptCapabilities", data, "promptCapabilities", rootData))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
@@ -838,7 +731,7 @@ var valid0 = true;
 if(valid0){
 if(data.mcpCapabilities !== undefined){
 const _errs4 = errors;
-if(!(validate62(data.mcpCapabilities, {instancePath:instancePath+"/mcpCapabilities",parentData:data,parentDataProperty:"mcpCapabilities",rootData,dynamicAnchors}))){
+if(!(validate62(data.mcpCapabilities, instancePath+"/mcpCapabilities", data, "mcpCapabilities", rootData))){
 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
 errors = vErrors.length;
 }
@@ -850,7 +743,7 @@ var valid0 = true;
 if(valid0){
 if(data.sessionCapabilities !== undefined){
 const _errs5 = errors;
-if(!(validate65(data.sessionCapabilities, {instancePath:instancePath+"/sessionCapabilities",parentData:data,parentDataProperty:"sessionCapabilities",rootData,dynamicAnchors}))){
+if(!(validate65(data.sessionCapabilities, instancePath+"/sessionCapabilities", data, "sessionCapabilities", rootData))){
 vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
 errors = vErrors.length;
 }
@@ -862,7 +755,7 @@ var valid0 = true;
 if(valid0){
 if(data.auth !== undefined){
 const _errs6 = errors;
-if(!(validate52(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
+if(!(validate52(data.auth, instancePath+"/auth", data, "auth", rootData))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
@@ -874,7 +767,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -897,23 +790,15 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"loadSession":true,"promptCapabilities":true,"mcpCapabilities":true,"sessionCapabilities":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Annotations: CompiledValidator = validate85;
 const schema31 = {"$id":"https://acpkit.dev/schema/v1/Annotations","type":"object","properties":{"audience":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/Role"}},"lastModified":{"type":["string","null"]},"priority":{"type":["number","null"],"format":"double"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 const schema32 = {"$id":"https://acpkit.dev/schema/v1/Role","type":"string","enum":["assistant","user"]};
 
-function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Role" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate86.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -925,21 +810,13 @@ return false;
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = formats.double;
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Annotations" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined){
@@ -955,7 +832,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate86(data0[i0], {instancePath:instancePath+"/audience/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate86(data0[i0], instancePath+"/audience/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate86.errors : vErrors.concat(validate86.errors);
 errors = vErrors.length;
 }
@@ -1008,7 +885,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1029,22 +906,14 @@ return false;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AudioContent: CompiledValidator = validate89;
 const schema33 = {"$id":"https://acpkit.dev/schema/v1/AudioContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["data","mimeType"]};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AudioContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1083,19 +952,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate85(data2, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate85(data2, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1109,6 +972,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1140,7 +1004,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1162,22 +1026,14 @@ return false;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthCapabilities: CompiledValidator = validate92;
 const schema34 = {"$id":"https://acpkit.dev/schema/v1/AuthCapabilities","type":"object","properties":{"terminal":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.terminal !== undefined){
@@ -1194,7 +1050,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1213,24 +1069,16 @@ return false;
 validate92.errors = vErrors;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"terminal":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthMethod: CompiledValidator = validate94;
 const schema35 = {"$id":"https://acpkit.dev/schema/v1/AuthMethod","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/AuthMethodTerminal"},{"$ref":"https://acpkit.dev/schema/v1/AuthMethodAgent"}]};
 const schema36 = {"$id":"https://acpkit.dev/schema/v1/AuthMethodTerminal","type":"object","properties":{"type":{"const":"terminal"},"id":{"$ref":"https://acpkit.dev/schema/v1/AuthMethodId"},"name":{"type":"string"},"description":{"type":["string","null"]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","id","name"]};
 const schema37 = {"$id":"https://acpkit.dev/schema/v1/AuthMethodId","type":"string"};
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate96(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethodId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -1238,20 +1086,12 @@ return false;
 validate96.errors = vErrors;
 return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethodTerminal" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate95.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1274,7 +1114,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate96(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate96(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
@@ -1369,7 +1209,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs16 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1394,21 +1234,13 @@ return false;
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"type":true,"id":true,"name":true,"description":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"$id":"https://acpkit.dev/schema/v1/AuthMethodAgent","type":"object","properties":{"type":{"type":"string","not":{"const":"terminal"}},"id":{"$ref":"https://acpkit.dev/schema/v1/AuthMethodId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethodAgent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1460,7 +1292,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs5 = errors;
-if(!(validate96(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate96(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
@@ -1497,7 +1329,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1520,55 +1352,29 @@ return false;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"type":true,"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethod" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate95(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate95(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.type = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0.args = true;
-props0.env = true;
-props0._meta = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate100(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate100(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0._meta = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -1594,10 +1400,8 @@ vErrors = null;
 }
 }
 validate94.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const AuthMethodAgent: CompiledValidator = validate100;
 
@@ -1608,17 +1412,10 @@ export const AuthMethodTerminal: CompiledValidator = validate95;
 export const AuthenticateRequest: CompiledValidator = validate104;
 const schema39 = {"$id":"https://acpkit.dev/schema/v1/AuthenticateRequest","type":"object","properties":{"methodId":{"$ref":"https://acpkit.dev/schema/v1/AuthMethodId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["methodId"]};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthenticateRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1629,7 +1426,7 @@ return false;
 else {
 if(data.methodId !== undefined){
 const _errs1 = errors;
-if(!(validate96(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
+if(!(validate96(data.methodId, instancePath+"/methodId", data, "methodId", rootData))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
@@ -1641,7 +1438,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1661,26 +1458,18 @@ return false;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthenticateResponse: CompiledValidator = validate107;
 const schema40 = {"$id":"https://acpkit.dev/schema/v1/AuthenticateResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate107(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthenticateResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1694,24 +1483,16 @@ return false;
 validate107.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AvailableCommand: CompiledValidator = validate109;
 const schema41 = {"$id":"https://acpkit.dev/schema/v1/AvailableCommand","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/AvailableCommandInput"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","description"]};
 const schema42 = {"$id":"https://acpkit.dev/schema/v1/AvailableCommandInput","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/UnstructuredCommandInput"}]};
 const schema43 = {"$id":"https://acpkit.dev/schema/v1/UnstructuredCommandInput","type":"object","properties":{"hint":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["hint"]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate111(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/UnstructuredCommandInput" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1734,7 +1515,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1754,34 +1535,21 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AvailableCommandInput" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate110.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate111(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.hint = true;
-props0._meta = true;
-}
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1806,23 +1574,14 @@ vErrors = null;
 }
 }
 validate110.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate110.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AvailableCommand" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate109.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1861,12 +1620,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate110(data2, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate110(data2, instancePath+"/input", data, "input", rootData))){
 vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1880,6 +1640,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1911,7 +1672,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1933,24 +1694,16 @@ return false;
 validate109.errors = vErrors;
 return errors === 0;
 }
-validate109.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AvailableCommandInput: CompiledValidator = validate110;
 
 export const AvailableCommandsUpdate: CompiledValidator = validate116;
 const schema44 = {"$id":"https://acpkit.dev/schema/v1/AvailableCommandsUpdate","type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/AvailableCommand"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["availableCommands"]};
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AvailableCommandsUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1968,7 +1721,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate109(data0[i0], {instancePath:instancePath+"/availableCommands/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate109(data0[i0], instancePath+"/availableCommands/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
 errors = vErrors.length;
 }
@@ -1991,7 +1744,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs4 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2011,22 +1764,14 @@ return false;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BlobResourceContents: CompiledValidator = validate119;
 const schema45 = {"$id":"https://acpkit.dev/schema/v1/BlobResourceContents","type":"object","properties":{"uri":{"type":"string"},"blob":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","blob"]};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate119(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/BlobResourceContents" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2074,7 +1819,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2096,23 +1841,15 @@ return false;
 validate119.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"uri":true,"blob":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelNotification: CompiledValidator = validate121;
 const schema46 = {"$id":"https://acpkit.dev/schema/v1/CancelNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
 const schema47 = {"$id":"https://acpkit.dev/schema/v1/SessionId","type":"string"};
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2120,20 +1857,12 @@ return false;
 validate122.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CancelNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2144,7 +1873,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -2156,7 +1885,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2176,24 +1905,16 @@ return false;
 validate121.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelRequestNotification: CompiledValidator = validate125;
 const schema48 = {"$id":"https://acpkit.dev/schema/v1/CancelRequestNotification","type":"object","properties":{"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["requestId"]};
 const schema49 = {"$id":"https://acpkit.dev/schema/v1/RequestId","anyOf":[{"type":"string"},{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"null"}]};
 const formats2 = formats.int64;
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -2209,6 +1930,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
 const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
@@ -2260,6 +1982,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs5 = errors;
 if(data !== null){
 const err5 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2273,6 +1996,8 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
+}
+}
 if(!valid0){
 const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2299,20 +2024,12 @@ vErrors = null;
 validate126.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CancelRequestNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2323,7 +2040,7 @@ return false;
 else {
 if(data.requestId !== undefined){
 const _errs1 = errors;
-if(!(validate126(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData,dynamicAnchors}))){
+if(!(validate126(data.requestId, instancePath+"/requestId", data, "requestId", rootData))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
@@ -2335,7 +2052,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2355,23 +2072,15 @@ return false;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"requestId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ClientCapabilities: CompiledValidator = validate129;
 const schema50 = {"$id":"https://acpkit.dev/schema/v1/ClientCapabilities","type":"object","properties":{"fs":{"$ref":"https://acpkit.dev/schema/v1/FileSystemCapabilities"},"terminal":{"type":"boolean"},"auth":{"$ref":"https://acpkit.dev/schema/v1/AuthCapabilities"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 const schema51 = {"$id":"https://acpkit.dev/schema/v1/FileSystemCapabilities","type":"object","properties":{"readTextFile":{"type":"boolean"},"writeTextFile":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/FileSystemCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.readTextFile !== undefined){
@@ -2400,7 +2109,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2420,25 +2129,17 @@ return false;
 validate130.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"props":{"readTextFile":true,"writeTextFile":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ClientCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fs !== undefined){
 const _errs1 = errors;
-if(!(validate130(data.fs, {instancePath:instancePath+"/fs",parentData:data,parentDataProperty:"fs",rootData,dynamicAnchors}))){
+if(!(validate130(data.fs, instancePath+"/fs", data, "fs", rootData))){
 vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
@@ -2462,7 +2163,7 @@ var valid0 = true;
 if(valid0){
 if(data.auth !== undefined){
 const _errs4 = errors;
-if(!(validate92(data.auth, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
+if(!(validate92(data.auth, instancePath+"/auth", data, "auth", rootData))){
 vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
 errors = vErrors.length;
 }
@@ -2474,7 +2175,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2495,7 +2196,6 @@ return false;
 validate129.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"fs":true,"terminal":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ConfigOptionUpdate: CompiledValidator = validate135;
 const schema52 = {"$id":"https://acpkit.dev/schema/v1/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["configOptions"]};
@@ -2504,17 +2204,10 @@ const schema54 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect"
 const schema55 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
 const schema56 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigId","type":"string"};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2522,21 +2215,13 @@ return false;
 validate139.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema57 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCategory" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -2562,6 +2247,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2575,6 +2261,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2601,20 +2288,12 @@ vErrors = null;
 validate141.errors = vErrors;
 return errors === 0;
 }
-validate141.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate138(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCommon" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2625,7 +2304,7 @@ return false;
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate139(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate139(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
@@ -2666,12 +2345,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid1 = false;
 const _errs8 = errors;
-if(!(validate141(data3, {instancePath:instancePath+"/category",parentData:data,parentDataProperty:"category",rootData,dynamicAnchors}))){
+if(!(validate141(data3, instancePath+"/category", data, "category", rootData))){
 vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs9 = errors;
 if(data3 !== null){
 const err0 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2685,6 +2365,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2716,7 +2397,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2739,22 +2420,14 @@ return false;
 validate138.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":{"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema58 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelect","type":"object","properties":{"currentValue":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions"}},"required":["currentValue","options"]};
 const schema59 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigValueId","type":"string"};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate146(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigValueId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2762,22 +2435,14 @@ return false;
 validate146.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup"}}]};
 const schema61 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["value","name"]};
 
-function validate149(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate149(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOption" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate149.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2788,7 +2453,7 @@ return false;
 else {
 if(data.value !== undefined){
 const _errs1 = errors;
-if(!(validate146(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
+if(!(validate146(data.value, instancePath+"/value", data, "value", rootData))){
 vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
@@ -2825,7 +2490,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2847,22 +2512,14 @@ return false;
 validate149.errors = vErrors;
 return errors === 0;
 }
-validate149.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema62 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["group","name","options"]};
 const schema63 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigGroupId","type":"string"};
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigGroupId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2870,20 +2527,12 @@ return false;
 validate154.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectGroup" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2894,7 +2543,7 @@ return false;
 else {
 if(data.group !== undefined){
 const _errs1 = errors;
-if(!(validate154(data.group, {instancePath:instancePath+"/group",parentData:data,parentDataProperty:"group",rootData,dynamicAnchors}))){
+if(!(validate154(data.group, instancePath+"/group", data, "group", rootData))){
 vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
@@ -2925,7 +2574,7 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate149(data2[i0], {instancePath:instancePath+"/options/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate149(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
@@ -2948,7 +2597,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2970,20 +2619,12 @@ return false;
 validate153.errors = vErrors;
 return errors === 0;
 }
-validate153.evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate148(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOptions" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -2993,7 +2634,7 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate149(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate149(data[i0], instancePath+"/" + i0, data, i0, rootData))){
 vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
 errors = vErrors.length;
 }
@@ -3016,9 +2657,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var items0 = true;
-}
+if(!valid0){
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data)){
@@ -3026,7 +2665,7 @@ var valid2 = true;
 const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 const _errs6 = errors;
-if(!(validate153(data[i1], {instancePath:instancePath+"/" + i1,parentData:data,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate153(data[i1], instancePath+"/" + i1, data, i1, rootData))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
@@ -3049,10 +2688,6 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(items0 !== true){
-items0 = true;
-}
 }
 if(!valid0){
 const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -3078,23 +2713,14 @@ vErrors = null;
 }
 }
 validate148.errors = vErrors;
-evaluated0.items = items0;
 return errors === 0;
 }
-validate148.evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate145(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelect" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate145.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3105,7 +2731,7 @@ return false;
 else {
 if(data.currentValue !== undefined){
 const _errs1 = errors;
-if(!(validate146(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
+if(!(validate146(data.currentValue, instancePath+"/currentValue", data, "currentValue", rootData))){
 vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
@@ -3117,7 +2743,7 @@ var valid0 = true;
 if(valid0){
 if(data.options !== undefined){
 const _errs2 = errors;
-if(!(validate148(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
+if(!(validate148(data.options, instancePath+"/options", data, "options", rootData))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
@@ -3137,29 +2763,21 @@ return false;
 validate145.errors = vErrors;
 return errors === 0;
 }
-validate145.evaluated = {"props":{"currentValue":true,"options":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionSelect" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate137.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
-if(!(validate138(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate138(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
 const _errs2 = errors;
-if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate145(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
@@ -3189,22 +2807,14 @@ return false;
 validate137.errors = vErrors;
 return errors === 0;
 }
-validate137.evaluated = {"props":{"type":true,"currentValue":true,"options":true,"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema64 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigBoolean"}]};
 const schema65 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigBoolean","type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
 
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate163(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigBoolean" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate163.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3229,29 +2839,21 @@ return false;
 validate163.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"currentValue":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionBoolean" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
-if(!(validate138(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate138(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
 const _errs2 = errors;
-if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate163(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
@@ -3281,53 +2883,26 @@ return false;
 validate161.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"type":true,"currentValue":true,"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOption" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "select"){
-if(!(validate137(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate137(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.currentValue = true;
-props0.options = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0.category = true;
-props0._meta = true;
 }
 else if(tag0 === "boolean"){
-if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate161(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.currentValue = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0.category = true;
-props0._meta = true;
 }
 }
 else {
@@ -3346,23 +2921,14 @@ return false;
 }
 }
 validate136.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate136.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3380,7 +2946,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate136(data0[i0], {instancePath:instancePath+"/configOptions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate136(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
@@ -3403,7 +2969,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs4 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3423,7 +2989,6 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Content: CompiledValidator = validate169;
 const schema66 = {"$id":"https://acpkit.dev/schema/v1/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
@@ -3431,17 +2996,10 @@ const schema67 = {"$id":"https://acpkit.dev/schema/v1/ContentBlock","type":"obje
 const schema68 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/TextContent"}]};
 const schema69 = {"$id":"https://acpkit.dev/schema/v1/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["text"]};
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TextContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3468,19 +3026,13 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate85(data1, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate85(data1, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs6 = errors;
 if(data1 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3494,6 +3046,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3525,7 +3078,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3546,21 +3099,13 @@ return false;
 validate172.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockText" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate172(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
@@ -3588,22 +3133,14 @@ return false;
 validate171.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"type":true,"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema70 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ImageContent"}]};
 const schema71 = {"$id":"https://acpkit.dev/schema/v1/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["data","mimeType"]};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ImageContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3655,19 +3192,13 @@ const _errs7 = errors;
 const _errs8 = errors;
 let valid1 = false;
 const _errs9 = errors;
-if(!(validate85(data3, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate85(data3, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs10 = errors;
 if(data3 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3681,6 +3212,7 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3712,7 +3244,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs12 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3735,21 +3267,13 @@ return false;
 validate177.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate176(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockImage" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate177(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
@@ -3777,22 +3301,14 @@ return false;
 validate176.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"type":true,"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema72 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AudioContent"}]};
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockAudio" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate89(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
@@ -3820,22 +3336,14 @@ return false;
 validate181.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"type":true,"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema73 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ResourceLink"}]};
 const schema74 = {"$id":"https://acpkit.dev/schema/v1/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","name"]};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ResourceLink" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3946,19 +3454,13 @@ const _errs13 = errors;
 const _errs14 = errors;
 let valid1 = false;
 const _errs15 = errors;
-if(!(validate85(data6, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate85(data6, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs16 = errors;
 if(data6 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3972,6 +3474,7 @@ errors++;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4003,7 +3506,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs18 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4029,21 +3532,13 @@ return false;
 validate184.errors = vErrors;
 return errors === 0;
 }
-validate184.evaluated = {"props":{"uri":true,"name":true,"title":true,"description":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockResourceLink" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate183.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate184(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate184(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
@@ -4071,24 +3566,16 @@ return false;
 validate183.errors = vErrors;
 return errors === 0;
 }
-validate183.evaluated = {"props":{"type":true,"uri":true,"name":true,"title":true,"description":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema75 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResource"}]};
 const schema76 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["resource"]};
 const schema77 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v1/BlobResourceContents"}]};
 const schema78 = {"$id":"https://acpkit.dev/schema/v1/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","text"]};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TextResourceContents" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4136,7 +3623,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4158,51 +3645,29 @@ return false;
 validate191.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"uri":true,"text":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EmbeddedResourceResource" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate190.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.uri = true;
-props0.text = true;
-props0.mimeType = true;
-props0._meta = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate119(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate119(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.uri = true;
-props0.blob = true;
-props0.mimeType = true;
-props0._meta = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -4228,23 +3693,14 @@ vErrors = null;
 }
 }
 validate190.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate190.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate189(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EmbeddedResource" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate189.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4255,7 +3711,7 @@ return false;
 else {
 if(data.resource !== undefined){
 const _errs1 = errors;
-if(!(validate190(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+if(!(validate190(data.resource, instancePath+"/resource", data, "resource", rootData))){
 vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
 errors = vErrors.length;
 }
@@ -4271,19 +3727,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate85(data1, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate85(data1, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props1 = {};
-props1.audience = true;
-props1.lastModified = true;
-props1.priority = true;
-props1._meta = true;
-}
+if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4297,6 +3747,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4328,7 +3779,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4349,21 +3800,13 @@ return false;
 validate189.errors = vErrors;
 return errors === 0;
 }
-validate189.evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockResource" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate189(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate189(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
@@ -4391,93 +3834,44 @@ return false;
 validate188.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"type":true,"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlock" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate171(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.text = true;
-props0.annotations = true;
-props0._meta = true;
 }
 else if(tag0 === "image"){
-if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate176(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.data = true;
-props0.mimeType = true;
-props0.uri = true;
-props0.annotations = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "audio"){
-if(!(validate181(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate181(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.data = true;
-props0.mimeType = true;
-props0.annotations = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "resource_link"){
-if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate183(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-props0.name = true;
-props0.title = true;
-props0.description = true;
-props0.mimeType = true;
-props0.size = true;
-props0.annotations = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "resource"){
-if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate188(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.resource = true;
-props0.annotations = true;
-props0._meta = true;
 }
 }
 else {
@@ -4496,23 +3890,14 @@ return false;
 }
 }
 validate170.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate170.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Content" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4523,7 +3908,7 @@ return false;
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
-if(!(validate170(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate170(data.content, instancePath+"/content", data, "content", rootData))){
 vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
@@ -4535,7 +3920,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4555,7 +3940,6 @@ return false;
 validate169.errors = vErrors;
 return errors === 0;
 }
-validate169.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentBlock: CompiledValidator = validate170;
 
@@ -4573,17 +3957,10 @@ export const ContentChunk: CompiledValidator = validate206;
 const schema79 = {"$id":"https://acpkit.dev/schema/v1/ContentChunk","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"messageId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/MessageId"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
 const schema80 = {"$id":"https://acpkit.dev/schema/v1/MessageId","type":"string"};
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate208(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/MessageId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -4591,20 +3968,12 @@ return false;
 validate208.errors = vErrors;
 return errors === 0;
 }
-validate208.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4615,7 +3984,7 @@ return false;
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
-if(!(validate170(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate170(data.content, instancePath+"/content", data, "content", rootData))){
 vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
@@ -4631,12 +4000,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate208(data1, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
+if(!(validate208(data1, instancePath+"/messageId", data, "messageId", rootData))){
 vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
 const err0 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4650,6 +4020,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4681,7 +4052,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4702,22 +4073,14 @@ return false;
 validate206.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"props":{"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Cost: CompiledValidator = validate211;
 const schema81 = {"$id":"https://acpkit.dev/schema/v1/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["amount","currency"]};
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Cost" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4761,7 +4124,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4782,23 +4145,15 @@ return false;
 validate211.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CurrentModeUpdate: CompiledValidator = validate213;
 const schema82 = {"$id":"https://acpkit.dev/schema/v1/CurrentModeUpdate","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId"]};
 const schema83 = {"$id":"https://acpkit.dev/schema/v1/SessionModeId","type":"string"};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionModeId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -4806,20 +4161,12 @@ return false;
 validate214.errors = vErrors;
 return errors === 0;
 }
-validate214.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CurrentModeUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4830,7 +4177,7 @@ return false;
 else {
 if(data.currentModeId !== undefined){
 const _errs1 = errors;
-if(!(validate214(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
+if(!(validate214(data.currentModeId, instancePath+"/currentModeId", data, "currentModeId", rootData))){
 vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
@@ -4842,7 +4189,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4862,22 +4209,14 @@ return false;
 validate213.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Diff: CompiledValidator = validate217;
 const schema84 = {"$id":"https://acpkit.dev/schema/v1/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path","newText"]};
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Diff" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate217.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4925,7 +4264,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4947,7 +4286,6 @@ return false;
 validate217.errors = vErrors;
 return errors === 0;
 }
-validate217.evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EmbeddedResource: CompiledValidator = validate189;
 
@@ -4956,17 +4294,10 @@ export const EmbeddedResourceResource: CompiledValidator = validate190;
 export const EnvVariable: CompiledValidator = validate219;
 const schema85 = {"$id":"https://acpkit.dev/schema/v1/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EnvVariable" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5001,7 +4332,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5022,24 +4353,16 @@ return false;
 validate219.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Error: CompiledValidator = validate221;
 const schema86 = {"$id":"https://acpkit.dev/schema/v1/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v1/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
 const schema87 = {"$id":"https://acpkit.dev/schema/v1/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
 const formats8 = formats.int32;
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ErrorCode" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
 validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
@@ -5067,20 +4390,12 @@ return false;
 validate222.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Error" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5091,7 +4406,7 @@ return false;
 else {
 if(data.code !== undefined){
 const _errs1 = errors;
-if(!(validate222(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
+if(!(validate222(data.code, instancePath+"/code", data, "code", rootData))){
 vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
@@ -5123,7 +4438,6 @@ return false;
 validate221.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorCode: CompiledValidator = validate222;
 
@@ -5132,17 +4446,10 @@ export const FileSystemCapabilities: CompiledValidator = validate130;
 export const HttpHeader: CompiledValidator = validate224;
 const schema88 = {"$id":"https://acpkit.dev/schema/v1/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/HttpHeader" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5177,7 +4484,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5198,24 +4505,16 @@ return false;
 validate224.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent: CompiledValidator = validate177;
 
 export const Implementation: CompiledValidator = validate226;
 const schema89 = {"$id":"https://acpkit.dev/schema/v1/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","version"]};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate226(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Implementation" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5263,7 +4562,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5285,24 +4584,16 @@ return false;
 validate226.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializeRequest: CompiledValidator = validate228;
 const schema90 = {"$id":"https://acpkit.dev/schema/v1/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"clientCapabilities":{"$ref":"https://acpkit.dev/schema/v1/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
 const schema91 = {"$id":"https://acpkit.dev/schema/v1/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
 const formats10 = formats.uint16;
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ProtocolVersion" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
 validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
@@ -5330,20 +4621,12 @@ return false;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/InitializeRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5354,7 +4637,7 @@ return false;
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate229(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
+if(!(validate229(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
 vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
@@ -5366,7 +4649,7 @@ var valid0 = true;
 if(valid0){
 if(data.clientCapabilities !== undefined){
 const _errs2 = errors;
-if(!(validate129(data.clientCapabilities, {instancePath:instancePath+"/clientCapabilities",parentData:data,parentDataProperty:"clientCapabilities",rootData,dynamicAnchors}))){
+if(!(validate129(data.clientCapabilities, instancePath+"/clientCapabilities", data, "clientCapabilities", rootData))){
 vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
@@ -5382,19 +4665,13 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate226(data2, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
+if(!(validate226(data2, instancePath+"/clientInfo", data, "clientInfo", rootData))){
 vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.name = true;
-props0.title = true;
-props0.version = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs6 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5408,6 +4685,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5439,7 +4717,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5461,22 +4739,14 @@ return false;
 validate228.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"protocolVersion":true,"clientCapabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializeResponse: CompiledValidator = validate234;
 const schema92 = {"$id":"https://acpkit.dev/schema/v1/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"agentCapabilities":{"$ref":"https://acpkit.dev/schema/v1/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/InitializeResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5487,7 +4757,7 @@ return false;
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate229(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
+if(!(validate229(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
 vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
@@ -5499,7 +4769,7 @@ var valid0 = true;
 if(valid0){
 if(data.agentCapabilities !== undefined){
 const _errs2 = errors;
-if(!(validate58(data.agentCapabilities, {instancePath:instancePath+"/agentCapabilities",parentData:data,parentDataProperty:"agentCapabilities",rootData,dynamicAnchors}))){
+if(!(validate58(data.agentCapabilities, instancePath+"/agentCapabilities", data, "agentCapabilities", rootData))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
@@ -5518,7 +4788,7 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate94(data2[i0], {instancePath:instancePath+"/authMethods/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate94(data2[i0], instancePath+"/authMethods/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
@@ -5545,19 +4815,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate226(data4, {instancePath:instancePath+"/agentInfo",parentData:data,parentDataProperty:"agentInfo",rootData,dynamicAnchors}))){
+if(!(validate226(data4, instancePath+"/agentInfo", data, "agentInfo", rootData))){
 vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-var props1 = {};
-props1.name = true;
-props1.title = true;
-props1.version = true;
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data4 !== null){
 const err0 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5571,6 +4835,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err1 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5602,7 +4867,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5625,22 +4890,14 @@ return false;
 validate234.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"protocolVersion":true,"agentCapabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcErrorResponse: CompiledValidator = validate240;
 const schema93 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v1/Error"},"result":false,"method":false},"required":["jsonrpc","id","error"]};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcErrorResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5663,7 +4920,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate126(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
@@ -5675,7 +4932,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
-if(!(validate221(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate221(data.error, instancePath+"/error", data, "error", rootData))){
 vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
@@ -5716,23 +4973,15 @@ return false;
 validate240.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true,"result":true,"method":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcMessage: CompiledValidator = validate243;
 const schema94 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcMessage","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse"}]};
 const schema95 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]}},"required":["jsonrpc","id","method"]};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5755,7 +5004,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate126(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
@@ -5802,21 +5051,13 @@ return false;
 validate244.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema96 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":false},"required":["jsonrpc","method"]};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5883,21 +5124,13 @@ return false;
 validate247.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema97 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"result":{},"error":false,"method":false},"required":["jsonrpc","id","result"]};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcSuccessResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5920,7 +5153,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate126(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
@@ -5960,84 +5193,46 @@ return false;
 validate249.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true,"error":true,"method":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcMessage" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate244(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate244(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate247(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate247(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-props0.id = true;
-}
-}
+if(!valid0){
 const _errs3 = errors;
-if(!(validate249(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate249(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-props0.error = true;
-props0.method = true;
-}
-}
+if(!valid0){
 const _errs4 = errors;
-if(!(validate240(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate240(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-props0.result = true;
-props0.method = true;
+}
 }
 }
 if(!valid0){
@@ -6064,10 +5259,8 @@ vErrors = null;
 }
 }
 validate243.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate243.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const JsonRpcNotification: CompiledValidator = validate247;
 
@@ -6080,17 +5273,10 @@ const schema98 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionRequest","type"
 const schema99 = {"$id":"https://acpkit.dev/schema/v1/McpServer","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/McpServerHttp"},{"$ref":"https://acpkit.dev/schema/v1/McpServerSse"},{"$ref":"https://acpkit.dev/schema/v1/McpServerStdio"}]};
 const schema100 = {"$id":"https://acpkit.dev/schema/v1/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerHttp" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6144,7 +5330,7 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate224(data3[i0], {instancePath:instancePath+"/headers/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate224(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
@@ -6167,7 +5353,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs9 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6190,21 +5376,13 @@ return false;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"type":true,"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema101 = {"$id":"https://acpkit.dev/schema/v1/McpServerSse","type":"object","properties":{"type":{"const":"sse"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerSse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6258,7 +5436,7 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate224(data3[i0], {instancePath:instancePath+"/headers/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate224(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
@@ -6281,7 +5459,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs9 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6304,21 +5482,13 @@ return false;
 validate260.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"props":{"type":true,"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema102 = {"$id":"https://acpkit.dev/schema/v1/McpServerStdio","type":"object","properties":{"type":{"type":"string","not":{"enum":["http","sse"]}},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","command","args","env"]};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerStdio" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6431,7 +5601,7 @@ var valid3 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 const _errs15 = errors;
-if(!(validate219(data5[i1], {instancePath:instancePath+"/env/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate219(data5[i1], instancePath+"/env/" + i1, data5, i1, rootData))){
 vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
@@ -6454,7 +5624,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs16 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6478,70 +5648,37 @@ return false;
 validate264.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"type":true,"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServer" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate256(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate256(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.type = true;
-props0.name = true;
-props0.url = true;
-props0.headers = true;
-props0._meta = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate260(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate260(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.name = true;
-props0.url = true;
-props0.headers = true;
-props0._meta = true;
-}
-}
+if(!valid0){
 const _errs3 = errors;
-if(!(validate264(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate264(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.name = true;
-props0.command = true;
-props0.args = true;
-props0.env = true;
-props0._meta = true;
 }
 }
 if(!valid0){
@@ -6568,23 +5705,14 @@ vErrors = null;
 }
 }
 validate255.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate255.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LoadSessionRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6595,7 +5723,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -6656,7 +5784,7 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate255(data4[i1], {instancePath:instancePath+"/mcpServers/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate255(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
@@ -6679,7 +5807,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6702,24 +5830,16 @@ return false;
 validate253.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LoadSessionResponse: CompiledValidator = validate270;
 const schema103 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionResponse","type":"object","properties":{"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 const schema104 = {"$id":"https://acpkit.dev/schema/v1/SessionModeState","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"availableModes":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionMode"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId","availableModes"]};
 const schema105 = {"$id":"https://acpkit.dev/schema/v1/SessionMode","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionMode" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6730,7 +5850,7 @@ return false;
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate214(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate214(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
@@ -6767,7 +5887,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6789,20 +5909,12 @@ return false;
 validate273.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate271(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionModeState" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6813,7 +5925,7 @@ return false;
 else {
 if(data.currentModeId !== undefined){
 const _errs1 = errors;
-if(!(validate214(data.currentModeId, {instancePath:instancePath+"/currentModeId",parentData:data,parentDataProperty:"currentModeId",rootData,dynamicAnchors}))){
+if(!(validate214(data.currentModeId, instancePath+"/currentModeId", data, "currentModeId", rootData))){
 vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
@@ -6832,7 +5944,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate273(data1[i0], {instancePath:instancePath+"/availableModes/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate273(data1[i0], instancePath+"/availableModes/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
@@ -6855,7 +5967,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6876,20 +5988,12 @@ return false;
 validate271.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"currentModeId":true,"availableModes":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LoadSessionResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.modes !== undefined){
@@ -6898,18 +6002,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate271(data0, {instancePath:instancePath+"/modes",parentData:data,parentDataProperty:"modes",rootData,dynamicAnchors}))){
+if(!(validate271(data0, instancePath+"/modes", data, "modes", rootData))){
 vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.currentModeId = true;
-props0.availableModes = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -6923,6 +6022,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -6965,7 +6065,7 @@ var valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate136(data1[i0], {instancePath:instancePath+"/configOptions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate136(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
@@ -6984,7 +6084,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs9 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7004,7 +6104,6 @@ return false;
 validate270.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LogoutCapabilities: CompiledValidator = validate53;
 
@@ -7025,17 +6124,10 @@ export const Meta: CompiledValidator = validate54;
 export const NewSessionRequest: CompiledValidator = validate281;
 const schema106 = {"$id":"https://acpkit.dev/schema/v1/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["cwd","mcpServers"]};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate281(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NewSessionRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7095,7 +6187,7 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate255(data3[i1], {instancePath:instancePath+"/mcpServers/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate255(data3[i1], instancePath+"/mcpServers/" + i1, data3, i1, rootData))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
@@ -7118,7 +6210,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7140,22 +6232,14 @@ return false;
 validate281.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NewSessionResponse: CompiledValidator = validate284;
 const schema107 = {"$id":"https://acpkit.dev/schema/v1/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NewSessionResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7166,7 +6250,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -7182,18 +6266,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate271(data1, {instancePath:instancePath+"/modes",parentData:data,parentDataProperty:"modes",rootData,dynamicAnchors}))){
+if(!(validate271(data1, instancePath+"/modes", data, "modes", rootData))){
 vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.currentModeId = true;
-props0.availableModes = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
 const err0 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -7207,6 +6286,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7249,7 +6329,7 @@ var valid2 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate136(data2[i0], {instancePath:instancePath+"/configOptions/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate136(data2[i0], instancePath+"/configOptions/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
@@ -7268,7 +6348,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7290,23 +6370,15 @@ return false;
 validate284.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"props":{"sessionId":true,"modes":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PermissionOption: CompiledValidator = validate289;
 const schema108 = {"$id":"https://acpkit.dev/schema/v1/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId","name","kind"]};
 const schema109 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionId","type":"string"};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOptionId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7314,21 +6386,13 @@ return false;
 validate290.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema110 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionKind","type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]};
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate292(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOptionKind" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate292.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7340,20 +6404,12 @@ return false;
 validate292.errors = vErrors;
 return errors === 0;
 }
-validate292.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOption" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7364,7 +6420,7 @@ return false;
 else {
 if(data.optionId !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
+if(!(validate290(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
 vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
@@ -7388,7 +6444,7 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs4 = errors;
-if(!(validate292(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+if(!(validate292(data.kind, instancePath+"/kind", data, "kind", rootData))){
 vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
 errors = vErrors.length;
 }
@@ -7400,7 +6456,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7422,7 +6478,6 @@ return false;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PermissionOptionId: CompiledValidator = validate290;
 
@@ -7433,17 +6488,10 @@ const schema111 = {"$id":"https://acpkit.dev/schema/v1/Plan","type":"object","pr
 const schema112 = {"$id":"https://acpkit.dev/schema/v1/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content","priority","status"]};
 const schema113 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryPriority","type":"string","enum":["high","medium","low"]};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntryPriority" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7455,21 +6503,13 @@ return false;
 validate297.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema114 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryStatus","type":"string","enum":["pending","in_progress","completed"]};
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate299(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntryStatus" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7481,20 +6521,12 @@ return false;
 validate299.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntry" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7517,7 +6549,7 @@ var valid0 = true;
 if(valid0){
 if(data.priority !== undefined){
 const _errs3 = errors;
-if(!(validate297(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
+if(!(validate297(data.priority, instancePath+"/priority", data, "priority", rootData))){
 vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
@@ -7529,7 +6561,7 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 const _errs4 = errors;
-if(!(validate299(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate299(data.status, instancePath+"/status", data, "status", rootData))){
 vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
 errors = vErrors.length;
 }
@@ -7541,7 +6573,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7563,20 +6595,12 @@ return false;
 validate296.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate295(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Plan" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate295.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7594,7 +6618,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate296(data0[i0], {instancePath:instancePath+"/entries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate296(data0[i0], instancePath+"/entries/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
 errors = vErrors.length;
 }
@@ -7617,7 +6641,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs4 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7637,7 +6661,6 @@ return false;
 validate295.errors = vErrors;
 return errors === 0;
 }
-validate295.evaluated = {"props":{"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PlanEntry: CompiledValidator = validate296;
 
@@ -7650,17 +6673,10 @@ export const PromptCapabilities: CompiledValidator = validate59;
 export const PromptRequest: CompiledValidator = validate304;
 const schema115 = {"$id":"https://acpkit.dev/schema/v1/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","prompt"]};
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7671,7 +6687,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -7690,7 +6706,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate170(data1[i0], {instancePath:instancePath+"/prompt/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate170(data1[i0], instancePath+"/prompt/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
@@ -7713,7 +6729,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7734,23 +6750,15 @@ return false;
 validate304.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PromptResponse: CompiledValidator = validate308;
 const schema116 = {"$id":"https://acpkit.dev/schema/v1/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v1/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["stopReason"]};
 const schema117 = {"$id":"https://acpkit.dev/schema/v1/StopReason","type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate309(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/StopReason" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7762,20 +6770,12 @@ return false;
 validate309.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7786,7 +6786,7 @@ return false;
 else {
 if(data.stopReason !== undefined){
 const _errs1 = errors;
-if(!(validate309(data.stopReason, {instancePath:instancePath+"/stopReason",parentData:data,parentDataProperty:"stopReason",rootData,dynamicAnchors}))){
+if(!(validate309(data.stopReason, instancePath+"/stopReason", data, "stopReason", rootData))){
 vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
 errors = vErrors.length;
 }
@@ -7798,7 +6798,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7818,7 +6818,6 @@ return false;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtocolVersion: CompiledValidator = validate229;
 
@@ -7826,17 +6825,10 @@ export const ReadTextFileRequest: CompiledValidator = validate312;
 const schema118 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path"]};
 const formats12 = formats.uint32;
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReadTextFileRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7847,7 +6839,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -7937,7 +6929,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7960,22 +6952,14 @@ return false;
 validate312.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"props":{"sessionId":true,"path":true,"line":true,"limit":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ReadTextFileResponse: CompiledValidator = validate315;
 const schema119 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileResponse","type":"object","properties":{"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReadTextFileResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7998,7 +6982,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8018,7 +7002,6 @@ return false;
 validate315.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RequestId: CompiledValidator = validate126;
 
@@ -8026,17 +7009,10 @@ export const RequestPermissionOutcome: CompiledValidator = validate317;
 const schema120 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
 const schema121 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate318(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8061,22 +7037,14 @@ return false;
 validate318.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema122 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"}},"required":["outcome"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome"}]};
 const schema123 = {"$id":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId"]};
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SelectedPermissionOutcome" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8087,7 +7055,7 @@ return false;
 else {
 if(data.optionId !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
+if(!(validate290(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
 vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
@@ -8099,7 +7067,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8119,21 +7087,13 @@ return false;
 validate320.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate319(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate320(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
@@ -8161,42 +7121,26 @@ return false;
 validate319.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"outcome":true,"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcome" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.outcome;
 if(typeof tag0 == "string"){
 if(tag0 === "cancelled"){
-if(!(validate318(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate318(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.outcome = true;
 }
 else if(tag0 === "selected"){
-if(!(validate319(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate319(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-props0.optionId = true;
-props0._meta = true;
 }
 }
 else {
@@ -8215,10 +7159,8 @@ return false;
 }
 }
 validate317.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate317.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const RequestPermissionOutcomeCancelled: CompiledValidator = validate318;
 
@@ -8229,17 +7171,10 @@ const schema124 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionRequest"
 const schema125 = {"$id":"https://acpkit.dev/schema/v1/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId"]};
 const schema126 = {"$id":"https://acpkit.dev/schema/v1/ToolCallId","type":"string"};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8247,21 +7182,13 @@ return false;
 validate329.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema127 = {"$id":"https://acpkit.dev/schema/v1/ToolKind","type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]};
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate331(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolKind" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8273,21 +7200,13 @@ return false;
 validate331.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema128 = {"$id":"https://acpkit.dev/schema/v1/ToolCallStatus","type":"string","enum":["pending","in_progress","completed","failed"]};
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallStatus" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8299,23 +7218,15 @@ return false;
 validate333.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema129 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContent","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentDiff"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentTerminal"}],"discriminator":{"propertyName":"type"}};
 const schema130 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Content"}]};
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate336(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate169(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
@@ -8343,22 +7254,14 @@ return false;
 validate336.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"type":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema131 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Diff"}]};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentDiff" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate217(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate217(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
@@ -8386,23 +7289,15 @@ return false;
 validate338.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"type":true,"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema132 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentTerminal","type":"object","properties":{"type":{"const":"terminal"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Terminal"}]};
 const schema133 = {"$id":"https://acpkit.dev/schema/v1/Terminal","type":"object","properties":{"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["terminalId"]};
 const schema134 = {"$id":"https://acpkit.dev/schema/v1/TerminalId","type":"string"};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TerminalId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8410,20 +7305,12 @@ return false;
 validate342.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Terminal" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8434,7 +7321,7 @@ return false;
 else {
 if(data.terminalId !== undefined){
 const _errs1 = errors;
-if(!(validate342(data.terminalId, {instancePath:instancePath+"/terminalId",parentData:data,parentDataProperty:"terminalId",rootData,dynamicAnchors}))){
+if(!(validate342(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
 vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
@@ -8446,7 +7333,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8466,21 +7353,13 @@ return false;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentTerminal" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate340.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate341(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate341(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
@@ -8508,58 +7387,32 @@ return false;
 validate340.errors = vErrors;
 return errors === 0;
 }
-validate340.evaluated = {"props":{"type":true,"terminalId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate335.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "content"){
-if(!(validate336(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate336(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.content = true;
-props0._meta = true;
 }
 else if(tag0 === "diff"){
-if(!(validate338(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate338(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.path = true;
-props0.oldText = true;
-props0.newText = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "terminal"){
-if(!(validate340(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate340(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.terminalId = true;
-props0._meta = true;
 }
 }
 else {
@@ -8578,24 +7431,15 @@ return false;
 }
 }
 validate335.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate335.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema135 = {"$id":"https://acpkit.dev/schema/v1/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path"]};
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallLocation" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8651,7 +7495,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8672,20 +7516,12 @@ return false;
 validate350.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8696,7 +7532,7 @@ return false;
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate329(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
+if(!(validate329(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
 vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
@@ -8725,12 +7561,13 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate331(data2, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+if(!(validate331(data2, instancePath+"/kind", data, "kind", rootData))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs7 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -8744,6 +7581,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8779,12 +7617,13 @@ const _errs9 = errors;
 const _errs10 = errors;
 let valid2 = false;
 const _errs11 = errors;
-if(!(validate333(data3, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate333(data3, instancePath+"/status", data, "status", rootData))){
 vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
+if(!valid2){
 const _errs12 = errors;
 if(data3 !== null){
 const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -8798,6 +7637,7 @@ errors++;
 }
 var _valid1 = _errs12 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8840,7 +7680,7 @@ var valid3 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate335(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate335(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
 vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
@@ -8870,7 +7710,7 @@ var valid4 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
-if(!(validate350(data6[i1], {instancePath:instancePath+"/locations/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate350(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
 vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
@@ -8889,7 +7729,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs20 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8914,20 +7754,12 @@ return false;
 validate328.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate326.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8938,7 +7770,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -8950,7 +7782,7 @@ var valid0 = true;
 if(valid0){
 if(data.toolCall !== undefined){
 const _errs2 = errors;
-if(!(validate328(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
+if(!(validate328(data.toolCall, instancePath+"/toolCall", data, "toolCall", rootData))){
 vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
 errors = vErrors.length;
 }
@@ -8969,7 +7801,7 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate289(data2[i0], {instancePath:instancePath+"/options/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate289(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
 errors = vErrors.length;
 }
@@ -8992,7 +7824,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9014,22 +7846,14 @@ return false;
 validate326.errors = vErrors;
 return errors === 0;
 }
-validate326.evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RequestPermissionResponse: CompiledValidator = validate357;
 const schema136 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["outcome"]};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9040,7 +7864,7 @@ return false;
 else {
 if(data.outcome !== undefined){
 const _errs1 = errors;
-if(!(validate317(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
+if(!(validate317(data.outcome, instancePath+"/outcome", data, "outcome", rootData))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
@@ -9052,7 +7876,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9072,7 +7896,6 @@ return false;
 validate357.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceLink: CompiledValidator = validate184;
 
@@ -9119,17 +7942,10 @@ export const SessionId: CompiledValidator = validate122;
 export const SessionInfoUpdate: CompiledValidator = validate360;
 const schema137 = {"$id":"https://acpkit.dev/schema/v1/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate360(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
@@ -9160,7 +7976,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9180,7 +7996,6 @@ return false;
 validate360.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SessionListCapabilities: CompiledValidator = validate66;
 
@@ -9195,18 +8010,11 @@ const schema138 = {"$id":"https://acpkit.dev/schema/v1/SessionNotification","typ
 const schema139 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdate","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCall"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdatePlan"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate"}],"discriminator":{"propertyName":"sessionUpdate"}};
 const schema140 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate206(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
@@ -9234,22 +8042,14 @@ return false;
 validate365.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":{"sessionUpdate":true,"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema141 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
-function validate367(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate367(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate367.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate206(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
@@ -9277,22 +8077,14 @@ return false;
 validate367.errors = vErrors;
 return errors === 0;
 }
-validate367.evaluated = {"props":{"sessionUpdate":true,"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema142 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate206(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
@@ -9320,22 +8112,14 @@ return false;
 validate369.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":{"sessionUpdate":true,"content":true,"messageId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema143 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCall","type":"object","properties":{"sessionUpdate":{"const":"tool_call"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCall"}]};
 const schema144 = {"$id":"https://acpkit.dev/schema/v1/ToolCall","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},"status":{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},"content":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId","title"]};
 
-function validate372(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate372(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCall" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate372.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9346,7 +8130,7 @@ return false;
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate329(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
+if(!(validate329(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
 vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
@@ -9370,7 +8154,7 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs4 = errors;
-if(!(validate331(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+if(!(validate331(data.kind, instancePath+"/kind", data, "kind", rootData))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
 errors = vErrors.length;
 }
@@ -9382,7 +8166,7 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 const _errs5 = errors;
-if(!(validate333(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate333(data.status, instancePath+"/status", data, "status", rootData))){
 vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
@@ -9401,7 +8185,7 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate335(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate335(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
 vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
@@ -9431,7 +8215,7 @@ var valid2 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
-if(!(validate350(data6[i1], {instancePath:instancePath+"/locations/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate350(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
 vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
@@ -9454,7 +8238,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs12 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9479,21 +8263,13 @@ return false;
 validate372.errors = vErrors;
 return errors === 0;
 }
-validate372.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateToolCall" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate372(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate372(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
@@ -9521,22 +8297,14 @@ return false;
 validate371.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":{"sessionUpdate":true,"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema145 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"}]};
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate380(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate328(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate328(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
 errors = vErrors.length;
 }
@@ -9564,22 +8332,14 @@ return false;
 validate380.errors = vErrors;
 return errors === 0;
 }
-validate380.evaluated = {"props":{"sessionUpdate":true,"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema146 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdatePlan","type":"object","properties":{"sessionUpdate":{"const":"plan"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Plan"}]};
 
-function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate382(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdatePlan" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate382.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate295(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate295(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
 errors = vErrors.length;
 }
@@ -9607,22 +8367,14 @@ return false;
 validate382.errors = vErrors;
 return errors === 0;
 }
-validate382.evaluated = {"props":{"sessionUpdate":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema147 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AvailableCommandsUpdate"}]};
 
-function validate384(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate384(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate384.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate116(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate116(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
@@ -9650,22 +8402,14 @@ return false;
 validate384.errors = vErrors;
 return errors === 0;
 }
-validate384.evaluated = {"props":{"sessionUpdate":true,"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema148 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate","type":"object","properties":{"sessionUpdate":{"const":"current_mode_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CurrentModeUpdate"}]};
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate386(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate386.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate213(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate213(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
@@ -9693,22 +8437,14 @@ return false;
 validate386.errors = vErrors;
 return errors === 0;
 }
-validate386.evaluated = {"props":{"sessionUpdate":true,"currentModeId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema149 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ConfigOptionUpdate"}]};
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate135(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
@@ -9736,22 +8472,14 @@ return false;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"sessionUpdate":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema150 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionInfoUpdate"}]};
 
-function validate390(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate390(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate390.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate360(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate360(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
 errors = vErrors.length;
 }
@@ -9779,23 +8507,15 @@ return false;
 validate390.errors = vErrors;
 return errors === 0;
 }
-validate390.evaluated = {"props":{"sessionUpdate":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema151 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/UsageUpdate"}]};
 const schema152 = {"$id":"https://acpkit.dev/schema/v1/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["used","size"]};
 const formats18 = formats.uint64;
 
-function validate393(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate393(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/UsageUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate393.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9876,18 +8596,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate211(data2, {instancePath:instancePath+"/cost",parentData:data,parentDataProperty:"cost",rootData,dynamicAnchors}))){
+if(!(validate211(data2, instancePath+"/cost", data, "cost", rootData))){
 vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.amount = true;
-props0.currency = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -9901,6 +8616,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9932,7 +8648,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9954,21 +8670,13 @@ return false;
 validate393.errors = vErrors;
 return errors === 0;
 }
-validate393.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate392(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate392(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate392.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate393(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate393(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
 errors = vErrors.length;
 }
@@ -9996,172 +8704,80 @@ return false;
 validate392.errors = vErrors;
 return errors === 0;
 }
-validate392.evaluated = {"props":{"sessionUpdate":true,"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
-if(!(validate365(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate365(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.sessionUpdate = true;
-props0.content = true;
-props0.messageId = true;
-props0._meta = true;
 }
 else if(tag0 === "agent_message_chunk"){
-if(!(validate367(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate367(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.content = true;
-props0.messageId = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "agent_thought_chunk"){
-if(!(validate369(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate369(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.content = true;
-props0.messageId = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "tool_call"){
-if(!(validate371(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate371(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.toolCallId = true;
-props0.title = true;
-props0.kind = true;
-props0.status = true;
-props0.content = true;
-props0.locations = true;
-props0.rawInput = true;
-props0.rawOutput = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "tool_call_update"){
-if(!(validate380(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate380(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.toolCallId = true;
-props0.title = true;
-props0.kind = true;
-props0.status = true;
-props0.content = true;
-props0.locations = true;
-props0.rawInput = true;
-props0.rawOutput = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "plan"){
-if(!(validate382(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate382(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.entries = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "available_commands_update"){
-if(!(validate384(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate384(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.availableCommands = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "current_mode_update"){
-if(!(validate386(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate386(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.currentModeId = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "config_option_update"){
-if(!(validate388(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate388(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.configOptions = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "session_info_update"){
-if(!(validate390(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate390(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.title = true;
-props0.updatedAt = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "usage_update"){
-if(!(validate392(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate392(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.used = true;
-props0.size = true;
-props0.cost = true;
-props0._meta = true;
 }
 }
 else {
@@ -10180,23 +8796,14 @@ return false;
 }
 }
 validate364.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate364.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -10207,7 +8814,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -10219,7 +8826,7 @@ var valid0 = true;
 if(valid0){
 if(data.update !== undefined){
 const _errs2 = errors;
-if(!(validate364(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
+if(!(validate364(data.update, instancePath+"/update", data, "update", rootData))){
 vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
@@ -10231,7 +8838,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -10252,7 +8859,6 @@ return false;
 validate362.errors = vErrors;
 return errors === 0;
 }
-validate362.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SessionResumeCapabilities: CompiledValidator = validate75;
 
@@ -10317,17 +8923,10 @@ export const UsageUpdate: CompiledValidator = validate393;
 export const WriteTextFileRequest: CompiledValidator = validate410;
 const schema153 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path","content"]};
 
-function validate410(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate410(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WriteTextFileRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate410.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -10338,7 +8937,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -10374,7 +8973,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -10396,26 +8995,18 @@ return false;
 validate410.errors = vErrors;
 return errors === 0;
 }
-validate410.evaluated = {"props":{"sessionId":true,"path":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const WriteTextFileResponse: CompiledValidator = validate413;
 const schema154 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate413(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate413(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WriteTextFileResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate413.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -10429,4 +9020,3 @@ return false;
 validate413.errors = vErrors;
 return errors === 0;
 }
-validate413.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};

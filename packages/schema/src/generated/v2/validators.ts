@@ -19,17 +19,10 @@ const schema19 = {"$id":"https://acpkit.dev/schema/v2/AgentAuthCapabilities","ty
 const schema20 = {"$id":"https://acpkit.dev/schema/v2/CapabilityMarker","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 const schema21 = {"$id":"https://acpkit.dev/schema/v2/Meta","type":["object","null"]};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Meta" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
 validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be object,null"}];
 return false;
@@ -37,24 +30,16 @@ return false;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/CapabilityMarker" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -68,20 +53,12 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AgentAuthCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.logout !== undefined){
@@ -90,16 +67,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate53(data0, {instancePath:instancePath+"/logout",parentData:data,parentDataProperty:"logout",rootData,dynamicAnchors}))){
+if(!(validate53(data0, instancePath+"/logout", data, "logout", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -113,6 +87,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -144,7 +119,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -163,24 +138,16 @@ return false;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"logout":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AgentCapabilities: CompiledValidator = validate58;
 const schema22 = {"$id":"https://acpkit.dev/schema/v2/AgentCapabilities","type":"object","properties":{"session":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionCapabilities"},{"type":"null"}]},"auth":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/AgentAuthCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 const schema23 = {"$id":"https://acpkit.dev/schema/v2/SessionCapabilities","type":"object","properties":{"load":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"prompt":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/PromptCapabilities"},{"type":"null"}]},"mcp":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/McpCapabilities"},{"type":"null"}]},"list":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"resume":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"close":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 const schema24 = {"$id":"https://acpkit.dev/schema/v2/PromptCapabilities","type":"object","properties":{"image":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"audio":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"embeddedContext":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image !== undefined){
@@ -189,16 +156,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate53(data0, {instancePath:instancePath+"/image",parentData:data,parentDataProperty:"image",rootData,dynamicAnchors}))){
+if(!(validate53(data0, instancePath+"/image", data, "image", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -212,6 +176,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -247,16 +212,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate53(data1, {instancePath:instancePath+"/audio",parentData:data,parentDataProperty:"audio",rootData,dynamicAnchors}))){
+if(!(validate53(data1, instancePath+"/audio", data, "audio", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-var props1 = {};
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
 const err2 = {instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -270,6 +232,7 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -305,16 +268,13 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate53(data2, {instancePath:instancePath+"/embeddedContext",parentData:data,parentDataProperty:"embeddedContext",rootData,dynamicAnchors}))){
+if(!(validate53(data2, instancePath+"/embeddedContext", data, "embeddedContext", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
-if(_valid2){
-var props2 = {};
-props2._meta = true;
-}
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -328,6 +288,7 @@ errors++;
 }
 var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
+}
 if(!valid3){
 const err5 = {instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -359,7 +320,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs16 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -380,21 +341,13 @@ return false;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"image":true,"audio":true,"embeddedContext":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema25 = {"$id":"https://acpkit.dev/schema/v2/McpCapabilities","type":"object","properties":{"stdio":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"http":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.stdio !== undefined){
@@ -403,16 +356,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate53(data0, {instancePath:instancePath+"/stdio",parentData:data,parentDataProperty:"stdio",rootData,dynamicAnchors}))){
+if(!(validate53(data0, instancePath+"/stdio", data, "stdio", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/stdio",schemaPath:"#/properties/stdio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -426,6 +376,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/stdio",schemaPath:"#/properties/stdio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -461,16 +412,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate53(data1, {instancePath:instancePath+"/http",parentData:data,parentDataProperty:"http",rootData,dynamicAnchors}))){
+if(!(validate53(data1, instancePath+"/http", data, "http", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-var props1 = {};
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
 const err2 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -484,6 +432,7 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -515,7 +464,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -535,20 +484,12 @@ return false;
 validate67.errors = vErrors;
 return errors === 0;
 }
-validate67.evaluated = {"props":{"stdio":true,"http":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.load !== undefined){
@@ -557,16 +498,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate53(data0, {instancePath:instancePath+"/load",parentData:data,parentDataProperty:"load",rootData,dynamicAnchors}))){
+if(!(validate53(data0, instancePath+"/load", data, "load", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/load",schemaPath:"#/properties/load/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -580,6 +518,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/load",schemaPath:"#/properties/load/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -615,19 +554,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate61(data1, {instancePath:instancePath+"/prompt",parentData:data,parentDataProperty:"prompt",rootData,dynamicAnchors}))){
+if(!(validate61(data1, instancePath+"/prompt", data, "prompt", rootData))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-var props1 = {};
-props1.image = true;
-props1.audio = true;
-props1.embeddedContext = true;
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
 const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -641,6 +574,7 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -676,18 +610,13 @@ const _errs11 = errors;
 const _errs12 = errors;
 let valid3 = false;
 const _errs13 = errors;
-if(!(validate67(data2, {instancePath:instancePath+"/mcp",parentData:data,parentDataProperty:"mcp",rootData,dynamicAnchors}))){
+if(!(validate67(data2, instancePath+"/mcp", data, "mcp", rootData))){
 vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs13 === errors;
 valid3 = valid3 || _valid2;
-if(_valid2){
-var props2 = {};
-props2.stdio = true;
-props2.http = true;
-props2._meta = true;
-}
+if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
 const err4 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -701,6 +630,7 @@ errors++;
 }
 var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
+}
 if(!valid3){
 const err5 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -736,16 +666,13 @@ const _errs16 = errors;
 const _errs17 = errors;
 let valid4 = false;
 const _errs18 = errors;
-if(!(validate53(data3, {instancePath:instancePath+"/list",parentData:data,parentDataProperty:"list",rootData,dynamicAnchors}))){
+if(!(validate53(data3, instancePath+"/list", data, "list", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid3 = _errs18 === errors;
 valid4 = valid4 || _valid3;
-if(_valid3){
-var props3 = {};
-props3._meta = true;
-}
+if(!valid4){
 const _errs19 = errors;
 if(data3 !== null){
 const err6 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -759,6 +686,7 @@ errors++;
 }
 var _valid3 = _errs19 === errors;
 valid4 = valid4 || _valid3;
+}
 if(!valid4){
 const err7 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -794,16 +722,13 @@ const _errs21 = errors;
 const _errs22 = errors;
 let valid5 = false;
 const _errs23 = errors;
-if(!(validate53(data4, {instancePath:instancePath+"/delete",parentData:data,parentDataProperty:"delete",rootData,dynamicAnchors}))){
+if(!(validate53(data4, instancePath+"/delete", data, "delete", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid4 = _errs23 === errors;
 valid5 = valid5 || _valid4;
-if(_valid4){
-var props4 = {};
-props4._meta = true;
-}
+if(!valid5){
 const _errs24 = errors;
 if(data4 !== null){
 const err8 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -817,6 +742,7 @@ errors++;
 }
 var _valid4 = _errs24 === errors;
 valid5 = valid5 || _valid4;
+}
 if(!valid5){
 const err9 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -852,16 +778,13 @@ const _errs26 = errors;
 const _errs27 = errors;
 let valid6 = false;
 const _errs28 = errors;
-if(!(validate53(data5, {instancePath:instancePath+"/additionalDirectories",parentData:data,parentDataProperty:"additionalDirectories",rootData,dynamicAnchors}))){
+if(!(validate53(data5, instancePath+"/additionalDirectories", data, "additionalDirectories", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid5 = _errs28 === errors;
 valid6 = valid6 || _valid5;
-if(_valid5){
-var props5 = {};
-props5._meta = true;
-}
+if(!valid6){
 const _errs29 = errors;
 if(data5 !== null){
 const err10 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -875,6 +798,7 @@ errors++;
 }
 var _valid5 = _errs29 === errors;
 valid6 = valid6 || _valid5;
+}
 if(!valid6){
 const err11 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -910,16 +834,13 @@ const _errs31 = errors;
 const _errs32 = errors;
 let valid7 = false;
 const _errs33 = errors;
-if(!(validate53(data6, {instancePath:instancePath+"/resume",parentData:data,parentDataProperty:"resume",rootData,dynamicAnchors}))){
+if(!(validate53(data6, instancePath+"/resume", data, "resume", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid6 = _errs33 === errors;
 valid7 = valid7 || _valid6;
-if(_valid6){
-var props6 = {};
-props6._meta = true;
-}
+if(!valid7){
 const _errs34 = errors;
 if(data6 !== null){
 const err12 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -933,6 +854,7 @@ errors++;
 }
 var _valid6 = _errs34 === errors;
 valid7 = valid7 || _valid6;
+}
 if(!valid7){
 const err13 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -968,16 +890,13 @@ const _errs36 = errors;
 const _errs37 = errors;
 let valid8 = false;
 const _errs38 = errors;
-if(!(validate53(data7, {instancePath:instancePath+"/close",parentData:data,parentDataProperty:"close",rootData,dynamicAnchors}))){
+if(!(validate53(data7, instancePath+"/close", data, "close", rootData))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 var _valid7 = _errs38 === errors;
 valid8 = valid8 || _valid7;
-if(_valid7){
-var props7 = {};
-props7._meta = true;
-}
+if(!valid8){
 const _errs39 = errors;
 if(data7 !== null){
 const err14 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -991,6 +910,7 @@ errors++;
 }
 var _valid7 = _errs39 === errors;
 valid8 = valid8 || _valid7;
+}
 if(!valid8){
 const err15 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1022,7 +942,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs41 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1048,20 +968,12 @@ return false;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"load":true,"prompt":true,"mcp":true,"list":true,"delete":true,"additionalDirectories":true,"resume":true,"close":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AgentCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.session !== undefined){
@@ -1070,24 +982,13 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate59(data0, {instancePath:instancePath+"/session",parentData:data,parentDataProperty:"session",rootData,dynamicAnchors}))){
+if(!(validate59(data0, instancePath+"/session", data, "session", rootData))){
 vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.load = true;
-props0.prompt = true;
-props0.mcp = true;
-props0.list = true;
-props0.delete = true;
-props0.additionalDirectories = true;
-props0.resume = true;
-props0.close = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
 const err0 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1101,6 +1002,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1136,17 +1038,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate52(data1, {instancePath:instancePath+"/auth",parentData:data,parentDataProperty:"auth",rootData,dynamicAnchors}))){
+if(!(validate52(data1, instancePath+"/auth", data, "auth", rootData))){
 vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs8 === errors;
 valid2 = valid2 || _valid1;
-if(_valid1){
-var props1 = {};
-props1.logout = true;
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
 const err2 = {instancePath:instancePath+"/auth",schemaPath:"#/properties/auth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1160,6 +1058,7 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/auth",schemaPath:"#/properties/auth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1191,7 +1090,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1211,23 +1110,15 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"session":true,"auth":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Annotations: CompiledValidator = validate81;
 const schema26 = {"$id":"https://acpkit.dev/schema/v2/Annotations","type":"object","properties":{"audience":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/Role"}},"lastModified":{"type":["string","null"]},"priority":{"type":["number","null"],"format":"double"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 const schema27 = {"$id":"https://acpkit.dev/schema/v2/Role","anyOf":[{"type":"string","enum":["assistant","user"]},{"type":"string"}]};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate82(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Role" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -1253,6 +1144,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -1266,6 +1158,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1292,21 +1185,13 @@ vErrors = null;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = formats.double;
 
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate81(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Annotations" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate81.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audience !== undefined){
@@ -1322,7 +1207,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate82(data0[i0], {instancePath:instancePath+"/audience/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate82(data0[i0], instancePath+"/audience/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
@@ -1375,7 +1260,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1396,22 +1281,14 @@ return false;
 validate81.errors = vErrors;
 return errors === 0;
 }
-validate81.evaluated = {"props":{"audience":true,"lastModified":true,"priority":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AudioContent: CompiledValidator = validate85;
 const schema28 = {"$id":"https://acpkit.dev/schema/v2/AudioContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["data","mimeType"]};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate85(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AudioContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1450,19 +1327,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate81(data2, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate81(data2, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -1476,6 +1347,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -1507,7 +1379,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1529,24 +1401,16 @@ return false;
 validate85.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthMethod: CompiledValidator = validate88;
 const schema29 = {"$id":"https://acpkit.dev/schema/v2/AuthMethod","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["agent"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/AuthMethodAgent"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodUnknown"}};
 const schema30 = {"$id":"https://acpkit.dev/schema/v2/AuthMethodAgent","type":"object","properties":{"type":{"const":"agent"},"id":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","id","name"]};
 const schema31 = {"$id":"https://acpkit.dev/schema/v2/AuthMethodId","type":"string"};
 
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethodId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -1554,20 +1418,12 @@ return false;
 validate90.errors = vErrors;
 return errors === 0;
 }
-validate90.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate89(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethodAgent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1590,7 +1446,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate90(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate90(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
@@ -1627,7 +1483,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1650,21 +1506,13 @@ return false;
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"type":true,"id":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema32 = {"$id":"https://acpkit.dev/schema/v2/AuthMethodUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["agent"]}},"id":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodId"},"name":{"type":"string"}},"required":["type","id","name"]};
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate94(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethodUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1716,7 +1564,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs5 = errors;
-if(!(validate90(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate90(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
@@ -1749,20 +1597,12 @@ return false;
 validate94.errors = vErrors;
 return errors === 0;
 }
-validate94.evaluated = {"props":{"type":true,"id":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate88(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethod" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate88.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -1798,16 +1638,10 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "agent"){
-if(!(validate89(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate89(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0._meta = true;
 }
 else {
 validate88.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"agent\""}];
@@ -1822,30 +1656,16 @@ return false;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "then";
 }
 else {
 const _errs7 = errors;
-if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate94(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.id = true;
-props0.name = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -1868,10 +1688,6 @@ validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",pa
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
 validate88.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -1886,10 +1702,8 @@ return false;
 }
 }
 validate88.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate88.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const AuthMethodAgent: CompiledValidator = validate89;
 
@@ -1900,17 +1714,10 @@ export const AuthMethodUnknown: CompiledValidator = validate94;
 export const AuthenticateRequest: CompiledValidator = validate97;
 const schema33 = {"$id":"https://acpkit.dev/schema/v2/AuthenticateRequest","type":"object","properties":{"methodId":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["methodId"]};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate97(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthenticateRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1921,7 +1728,7 @@ return false;
 else {
 if(data.methodId !== undefined){
 const _errs1 = errors;
-if(!(validate90(data.methodId, {instancePath:instancePath+"/methodId",parentData:data,parentDataProperty:"methodId",rootData,dynamicAnchors}))){
+if(!(validate90(data.methodId, instancePath+"/methodId", data, "methodId", rootData))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
@@ -1933,7 +1740,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1953,26 +1760,18 @@ return false;
 validate97.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"methodId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AuthenticateResponse: CompiledValidator = validate100;
 const schema34 = {"$id":"https://acpkit.dev/schema/v2/AuthenticateResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthenticateResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate100.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -1986,24 +1785,16 @@ return false;
 validate100.errors = vErrors;
 return errors === 0;
 }
-validate100.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AvailableCommand: CompiledValidator = validate102;
 const schema35 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommand","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandInput"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","description"]};
 const schema36 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommandInput","anyOf":[{"$ref":"https://acpkit.dev/schema/v2/UnstructuredCommandInput"},{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandInputUnknown"}]};
 const schema37 = {"$id":"https://acpkit.dev/schema/v2/UnstructuredCommandInput","type":"object","properties":{"hint":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["hint"]};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate104(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/UnstructuredCommandInput" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate104.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2026,7 +1817,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2046,21 +1837,13 @@ return false;
 validate104.errors = vErrors;
 return errors === 0;
 }
-validate104.evaluated = {"props":{"hint":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema38 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommandInputUnknown","type":"object","properties":{"type":{"type":"string"}},"required":["type"]};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate107(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommandInputUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2085,46 +1868,29 @@ return false;
 validate107.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate103(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommandInput" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate104(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.hint = true;
-props0._meta = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate107(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate107(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -2150,23 +1916,14 @@ vErrors = null;
 }
 }
 validate103.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate103.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommand" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2205,12 +1962,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate103(data2, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData,dynamicAnchors}))){
+if(!(validate103(data2, instancePath+"/input", data, "input", rootData))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2224,6 +1982,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2255,7 +2014,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2277,7 +2036,6 @@ return false;
 validate102.errors = vErrors;
 return errors === 0;
 }
-validate102.evaluated = {"props":{"name":true,"description":true,"input":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const AvailableCommandInput: CompiledValidator = validate103;
 
@@ -2286,17 +2044,10 @@ export const AvailableCommandInputUnknown: CompiledValidator = validate107;
 export const AvailableCommandsUpdate: CompiledValidator = validate111;
 const schema39 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommandsUpdate","type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/AvailableCommand"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["availableCommands"]};
 
-function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate111(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommandsUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate111.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2314,7 +2065,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate102(data0[i0], {instancePath:instancePath+"/availableCommands/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate102(data0[i0], instancePath+"/availableCommands/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
 errors = vErrors.length;
 }
@@ -2337,7 +2088,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs4 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2357,22 +2108,14 @@ return false;
 validate111.errors = vErrors;
 return errors === 0;
 }
-validate111.evaluated = {"props":{"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const BlobResourceContents: CompiledValidator = validate114;
 const schema40 = {"$id":"https://acpkit.dev/schema/v2/BlobResourceContents","type":"object","properties":{"uri":{"type":"string"},"blob":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","blob"]};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/BlobResourceContents" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate114.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2420,7 +2163,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2442,23 +2185,15 @@ return false;
 validate114.errors = vErrors;
 return errors === 0;
 }
-validate114.evaluated = {"props":{"uri":true,"blob":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CancelNotification: CompiledValidator = validate116;
 const schema41 = {"$id":"https://acpkit.dev/schema/v2/CancelNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
 const schema42 = {"$id":"https://acpkit.dev/schema/v2/SessionId","type":"string"};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate117(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2466,20 +2201,12 @@ return false;
 validate117.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/CancelNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2490,7 +2217,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate117(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -2502,7 +2229,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2522,28 +2249,20 @@ return false;
 validate116.errors = vErrors;
 return errors === 0;
 }
-validate116.evaluated = {"props":{"sessionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const CapabilityMarker: CompiledValidator = validate53;
 
 export const ClientCapabilities: CompiledValidator = validate120;
 const schema43 = {"$id":"https://acpkit.dev/schema/v2/ClientCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate120(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ClientCapabilities" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data._meta !== undefined){
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2557,7 +2276,6 @@ return false;
 validate120.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ConfigOptionUpdate: CompiledValidator = validate122;
 const schema44 = {"$id":"https://acpkit.dev/schema/v2/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["configOptions"]};
@@ -2566,17 +2284,10 @@ const schema46 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect"
 const schema47 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","name"]};
 const schema48 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigId","type":"string"};
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate126.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2584,21 +2295,13 @@ return false;
 validate126.errors = vErrors;
 return errors === 0;
 }
-validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema49 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionCategory" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -2624,6 +2327,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -2637,6 +2341,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2663,20 +2368,12 @@ vErrors = null;
 validate128.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate125(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionCommon" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2687,7 +2384,7 @@ return false;
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate126(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
 errors = vErrors.length;
 }
@@ -2728,12 +2425,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid1 = false;
 const _errs8 = errors;
-if(!(validate128(data3, {instancePath:instancePath+"/category",parentData:data,parentDataProperty:"category",rootData,dynamicAnchors}))){
+if(!(validate128(data3, instancePath+"/category", data, "category", rootData))){
 vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs9 = errors;
 if(data3 !== null){
 const err0 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -2747,6 +2445,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -2778,7 +2477,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2801,21 +2500,13 @@ return false;
 validate125.errors = vErrors;
 return errors === 0;
 }
-validate125.evaluated = {"props":{"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema50 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigValueId","type":"string"};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigValueId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2823,22 +2514,14 @@ return false;
 validate132.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema51 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup"}}]};
 const schema52 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["value","name"]};
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate135(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectOption" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2849,7 +2532,7 @@ return false;
 else {
 if(data.value !== undefined){
 const _errs1 = errors;
-if(!(validate132(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData,dynamicAnchors}))){
+if(!(validate132(data.value, instancePath+"/value", data, "value", rootData))){
 vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
@@ -2886,7 +2569,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -2908,22 +2591,14 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"value":true,"name":true,"description":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema53 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["group","name","options"]};
 const schema54 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigGroupId","type":"string"};
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate140(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigGroupId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate140.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -2931,20 +2606,12 @@ return false;
 validate140.errors = vErrors;
 return errors === 0;
 }
-validate140.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectGroup" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2955,7 +2622,7 @@ return false;
 else {
 if(data.group !== undefined){
 const _errs1 = errors;
-if(!(validate140(data.group, {instancePath:instancePath+"/group",parentData:data,parentDataProperty:"group",rootData,dynamicAnchors}))){
+if(!(validate140(data.group, instancePath+"/group", data, "group", rootData))){
 vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
@@ -2986,7 +2653,7 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate135(data2[i0], {instancePath:instancePath+"/options/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate135(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
@@ -3009,7 +2676,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3031,20 +2698,12 @@ return false;
 validate139.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"group":true,"name":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectOptions" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -3054,7 +2713,7 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate135(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate135(data[i0], instancePath+"/" + i0, data, i0, rootData))){
 vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
@@ -3077,9 +2736,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var items0 = true;
-}
+if(!valid0){
 const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data)){
@@ -3087,7 +2744,7 @@ var valid2 = true;
 const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 const _errs6 = errors;
-if(!(validate139(data[i1], {instancePath:instancePath+"/" + i1,parentData:data,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate139(data[i1], instancePath+"/" + i1, data, i1, rootData))){
 vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
@@ -3110,10 +2767,6 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(items0 !== true){
-items0 = true;
-}
 }
 if(!valid0){
 const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -3139,24 +2792,15 @@ vErrors = null;
 }
 }
 validate134.errors = vErrors;
-evaluated0.items = items0;
 return errors === 0;
 }
-validate134.evaluated = {"dynamicProps":false,"dynamicItems":true};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate124(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionSelect" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate125(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate125(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
@@ -3182,7 +2826,7 @@ var valid1 = true;
 if(valid1){
 if(data.currentValue !== undefined){
 const _errs3 = errors;
-if(!(validate132(data.currentValue, {instancePath:instancePath+"/currentValue",parentData:data,parentDataProperty:"currentValue",rootData,dynamicAnchors}))){
+if(!(validate132(data.currentValue, instancePath+"/currentValue", data, "currentValue", rootData))){
 vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
@@ -3194,7 +2838,7 @@ var valid1 = true;
 if(valid1){
 if(data.options !== undefined){
 const _errs4 = errors;
-if(!(validate134(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
+if(!(validate134(data.options, instancePath+"/options", data, "options", rootData))){
 vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
@@ -3215,22 +2859,14 @@ return false;
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"type":true,"currentValue":true,"options":true,"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema55 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"},"currentValue":{"type":"boolean"}},"required":["type","currentValue"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate146(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionBoolean" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate146.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate125(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate125(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
 errors = vErrors.length;
 }
@@ -3276,53 +2912,26 @@ return false;
 validate146.errors = vErrors;
 return errors === 0;
 }
-validate146.evaluated = {"props":{"type":true,"currentValue":true,"id":true,"name":true,"description":true,"category":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOption" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "select"){
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate124(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.currentValue = true;
-props0.options = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0.category = true;
-props0._meta = true;
 }
 else if(tag0 === "boolean"){
-if(!(validate146(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate146(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.currentValue = true;
-props0.id = true;
-props0.name = true;
-props0.description = true;
-props0.category = true;
-props0._meta = true;
 }
 }
 else {
@@ -3341,23 +2950,14 @@ return false;
 }
 }
 validate123.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate123.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate122(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3375,7 +2975,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate123(data0[i0], {instancePath:instancePath+"/configOptions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate123(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
@@ -3398,7 +2998,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs4 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3418,7 +3018,6 @@ return false;
 validate122.errors = vErrors;
 return errors === 0;
 }
-validate122.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Content: CompiledValidator = validate152;
 const schema56 = {"$id":"https://acpkit.dev/schema/v2/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content"]};
@@ -3426,17 +3025,10 @@ const schema57 = {"$id":"https://acpkit.dev/schema/v2/ContentBlock","type":"obje
 const schema58 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/TextContent"}]};
 const schema59 = {"$id":"https://acpkit.dev/schema/v2/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["text"]};
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate155(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/TextContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3463,19 +3055,13 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate81(data1, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate81(data1, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs6 = errors;
 if(data1 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3489,6 +3075,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3520,7 +3107,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3541,21 +3128,13 @@ return false;
 validate155.errors = vErrors;
 return errors === 0;
 }
-validate155.evaluated = {"props":{"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockText" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate154.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate155(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
@@ -3583,22 +3162,14 @@ return false;
 validate154.errors = vErrors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"type":true,"text":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema60 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ImageContent"}]};
 const schema61 = {"$id":"https://acpkit.dev/schema/v2/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["data","mimeType"]};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate160(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ImageContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3650,19 +3221,13 @@ const _errs7 = errors;
 const _errs8 = errors;
 let valid1 = false;
 const _errs9 = errors;
-if(!(validate81(data3, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate81(data3, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs10 = errors;
 if(data3 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3676,6 +3241,7 @@ errors++;
 }
 var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3707,7 +3273,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs12 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -3730,21 +3296,13 @@ return false;
 validate160.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate159(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockImage" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate159.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate160(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
@@ -3772,22 +3330,14 @@ return false;
 validate159.errors = vErrors;
 return errors === 0;
 }
-validate159.evaluated = {"props":{"type":true,"data":true,"mimeType":true,"uri":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema62 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AudioContent"}]};
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockAudio" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate164.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate85(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate85(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
@@ -3815,23 +3365,15 @@ return false;
 validate164.errors = vErrors;
 return errors === 0;
 }
-validate164.evaluated = {"props":{"type":true,"data":true,"mimeType":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema63 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ResourceLink"}]};
 const schema64 = {"$id":"https://acpkit.dev/schema/v2/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","name"]};
 const formats2 = formats.int64;
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate167(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ResourceLink" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3942,19 +3484,13 @@ const _errs13 = errors;
 const _errs14 = errors;
 let valid1 = false;
 const _errs15 = errors;
-if(!(validate81(data6, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate81(data6, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.audience = true;
-props0.lastModified = true;
-props0.priority = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs16 = errors;
 if(data6 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -3968,6 +3504,7 @@ errors++;
 }
 var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -3999,7 +3536,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs18 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4025,21 +3562,13 @@ return false;
 validate167.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"uri":true,"name":true,"title":true,"description":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate166(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockResourceLink" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate167(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
 errors = vErrors.length;
 }
@@ -4067,24 +3596,16 @@ return false;
 validate166.errors = vErrors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"type":true,"uri":true,"name":true,"title":true,"description":true,"mimeType":true,"size":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema65 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResource"}]};
 const schema66 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["resource"]};
 const schema67 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v2/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v2/BlobResourceContents"}]};
 const schema68 = {"$id":"https://acpkit.dev/schema/v2/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","text"]};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate174(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/TextResourceContents" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4132,7 +3653,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4154,51 +3675,29 @@ return false;
 validate174.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"uri":true,"text":true,"mimeType":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EmbeddedResourceResource" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate174(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.uri = true;
-props0.text = true;
-props0.mimeType = true;
-props0._meta = true;
-}
+if(!valid0){
 const _errs2 = errors;
-if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate114(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.uri = true;
-props0.blob = true;
-props0.mimeType = true;
-props0._meta = true;
-}
 }
 if(!valid0){
 const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
@@ -4224,23 +3723,14 @@ vErrors = null;
 }
 }
 validate173.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate173.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EmbeddedResource" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate172.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4251,7 +3741,7 @@ return false;
 else {
 if(data.resource !== undefined){
 const _errs1 = errors;
-if(!(validate173(data.resource, {instancePath:instancePath+"/resource",parentData:data,parentDataProperty:"resource",rootData,dynamicAnchors}))){
+if(!(validate173(data.resource, instancePath+"/resource", data, "resource", rootData))){
 vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
@@ -4267,19 +3757,13 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate81(data1, {instancePath:instancePath+"/annotations",parentData:data,parentDataProperty:"annotations",rootData,dynamicAnchors}))){
+if(!(validate81(data1, instancePath+"/annotations", data, "annotations", rootData))){
 vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props1 = {};
-props1.audience = true;
-props1.lastModified = true;
-props1.priority = true;
-props1._meta = true;
-}
+if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
 const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -4293,6 +3777,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -4324,7 +3809,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4345,21 +3830,13 @@ return false;
 validate172.errors = vErrors;
 return errors === 0;
 }
-validate172.evaluated = {"props":{"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockResource" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate172(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
@@ -4387,21 +3864,13 @@ return false;
 validate171.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"type":true,"resource":true,"annotations":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema69 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["text","image","audio","resource_link","resource"]}}},"required":["type"]};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4455,20 +3924,12 @@ return false;
 validate187.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlock" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate153.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -4505,74 +3966,33 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate154(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.text = true;
-props0.annotations = true;
-props0._meta = true;
 }
 else if(tag0 === "image"){
-if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate159(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.data = true;
-props0.mimeType = true;
-props0.uri = true;
-props0.annotations = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "audio"){
-if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate164(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.data = true;
-props0.mimeType = true;
-props0.annotations = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "resource_link"){
-if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate166(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.uri = true;
-props0.name = true;
-props0.title = true;
-props0.description = true;
-props0.mimeType = true;
-props0.size = true;
-props0.annotations = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "resource"){
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate171(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.resource = true;
-props0.annotations = true;
-props0._meta = true;
 }
 }
 else {
@@ -4588,28 +4008,16 @@ return false;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "then";
 }
 else {
 const _errs11 = errors;
-if(!(validate187(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate187(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -4632,10 +4040,6 @@ validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",p
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
 validate153.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -4650,23 +4054,14 @@ return false;
 }
 }
 validate153.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate153.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate152(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Content" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4677,7 +4072,7 @@ return false;
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
-if(!(validate153(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate153(data.content, instancePath+"/content", data, "content", rootData))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
@@ -4689,7 +4084,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4709,7 +4104,6 @@ return false;
 validate152.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"props":{"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ContentBlock: CompiledValidator = validate153;
 
@@ -4729,17 +4123,10 @@ export const ContentChunk: CompiledValidator = validate191;
 const schema70 = {"$id":"https://acpkit.dev/schema/v2/ContentChunk","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId","content"]};
 const schema71 = {"$id":"https://acpkit.dev/schema/v2/MessageId","type":"string"};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/MessageId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -4747,20 +4134,12 @@ return false;
 validate192.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4771,7 +4150,7 @@ return false;
 else {
 if(data.messageId !== undefined){
 const _errs1 = errors;
-if(!(validate192(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
+if(!(validate192(data.messageId, instancePath+"/messageId", data, "messageId", rootData))){
 vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
@@ -4783,7 +4162,7 @@ var valid0 = true;
 if(valid0){
 if(data.content !== undefined){
 const _errs2 = errors;
-if(!(validate153(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate153(data.content, instancePath+"/content", data, "content", rootData))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
@@ -4795,7 +4174,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4816,22 +4195,14 @@ return false;
 validate191.errors = vErrors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Cost: CompiledValidator = validate196;
 const schema72 = {"$id":"https://acpkit.dev/schema/v2/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["amount","currency"]};
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Cost" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4875,7 +4246,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4896,22 +4267,14 @@ return false;
 validate196.errors = vErrors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"amount":true,"currency":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Diff: CompiledValidator = validate198;
 const schema73 = {"$id":"https://acpkit.dev/schema/v2/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path","newText"]};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Diff" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4959,7 +4322,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -4981,7 +4344,6 @@ return false;
 validate198.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const EmbeddedResource: CompiledValidator = validate172;
 
@@ -4990,17 +4352,10 @@ export const EmbeddedResourceResource: CompiledValidator = validate173;
 export const EnvVariable: CompiledValidator = validate200;
 const schema74 = {"$id":"https://acpkit.dev/schema/v2/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EnvVariable" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5035,7 +4390,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5056,24 +4411,16 @@ return false;
 validate200.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Error: CompiledValidator = validate202;
 const schema75 = {"$id":"https://acpkit.dev/schema/v2/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v2/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
 const schema76 = {"$id":"https://acpkit.dev/schema/v2/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
 const formats6 = formats.int32;
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ErrorCode" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
 validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
@@ -5101,20 +4448,12 @@ return false;
 validate203.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Error" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5125,7 +4464,7 @@ return false;
 else {
 if(data.code !== undefined){
 const _errs1 = errors;
-if(!(validate203(data.code, {instancePath:instancePath+"/code",parentData:data,parentDataProperty:"code",rootData,dynamicAnchors}))){
+if(!(validate203(data.code, instancePath+"/code", data, "code", rootData))){
 vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
 errors = vErrors.length;
 }
@@ -5157,24 +4496,16 @@ return false;
 validate202.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"code":true,"message":true,"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ErrorCode: CompiledValidator = validate203;
 
 export const HttpHeader: CompiledValidator = validate205;
 const schema77 = {"$id":"https://acpkit.dev/schema/v2/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/HttpHeader" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5209,7 +4540,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5230,24 +4561,16 @@ return false;
 validate205.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"name":true,"value":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ImageContent: CompiledValidator = validate160;
 
 export const Implementation: CompiledValidator = validate207;
 const schema78 = {"$id":"https://acpkit.dev/schema/v2/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","version"]};
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Implementation" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5295,7 +4618,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs7 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5317,24 +4640,16 @@ return false;
 validate207.errors = vErrors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"name":true,"title":true,"version":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializeRequest: CompiledValidator = validate209;
 const schema79 = {"$id":"https://acpkit.dev/schema/v2/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
 const schema80 = {"$id":"https://acpkit.dev/schema/v2/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
 const formats8 = formats.uint16;
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ProtocolVersion" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
 validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
@@ -5362,20 +4677,12 @@ return false;
 validate210.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/InitializeRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5386,7 +4693,7 @@ return false;
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate210(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
+if(!(validate210(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
 vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
@@ -5398,7 +4705,7 @@ var valid0 = true;
 if(valid0){
 if(data.capabilities !== undefined){
 const _errs2 = errors;
-if(!(validate120(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+if(!(validate120(data.capabilities, instancePath+"/capabilities", data, "capabilities", rootData))){
 vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
 errors = vErrors.length;
 }
@@ -5414,19 +4721,13 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate207(data2, {instancePath:instancePath+"/clientInfo",parentData:data,parentDataProperty:"clientInfo",rootData,dynamicAnchors}))){
+if(!(validate207(data2, instancePath+"/clientInfo", data, "clientInfo", rootData))){
 vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.name = true;
-props0.title = true;
-props0.version = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs6 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5440,6 +4741,7 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5471,7 +4773,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs8 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5493,22 +4795,14 @@ return false;
 validate209.errors = vErrors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"protocolVersion":true,"capabilities":true,"clientInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const InitializeResponse: CompiledValidator = validate215;
 const schema81 = {"$id":"https://acpkit.dev/schema/v2/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/InitializeResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5519,7 +4813,7 @@ return false;
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate210(data.protocolVersion, {instancePath:instancePath+"/protocolVersion",parentData:data,parentDataProperty:"protocolVersion",rootData,dynamicAnchors}))){
+if(!(validate210(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
 vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
@@ -5531,7 +4825,7 @@ var valid0 = true;
 if(valid0){
 if(data.capabilities !== undefined){
 const _errs2 = errors;
-if(!(validate58(data.capabilities, {instancePath:instancePath+"/capabilities",parentData:data,parentDataProperty:"capabilities",rootData,dynamicAnchors}))){
+if(!(validate58(data.capabilities, instancePath+"/capabilities", data, "capabilities", rootData))){
 vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
 }
@@ -5550,7 +4844,7 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate88(data2[i0], {instancePath:instancePath+"/authMethods/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate88(data2[i0], instancePath+"/authMethods/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
@@ -5577,19 +4871,13 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate207(data4, {instancePath:instancePath+"/agentInfo",parentData:data,parentDataProperty:"agentInfo",rootData,dynamicAnchors}))){
+if(!(validate207(data4, instancePath+"/agentInfo", data, "agentInfo", rootData))){
 vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid2 = valid2 || _valid0;
-if(_valid0){
-var props1 = {};
-props1.name = true;
-props1.title = true;
-props1.version = true;
-props1._meta = true;
-}
+if(!valid2){
 const _errs9 = errors;
 if(data4 !== null){
 const err0 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5603,6 +4891,7 @@ errors++;
 }
 var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err1 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5634,7 +4923,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -5657,7 +4946,6 @@ return false;
 validate215.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"protocolVersion":true,"capabilities":true,"authMethods":true,"agentInfo":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcBatch: CompiledValidator = validate221;
 const schema82 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcBatch","type":"array","minItems":1,"items":{"$ref":"https://acpkit.dev/schema/v2/JsonRpcMessage"}};
@@ -5665,17 +4953,10 @@ const schema83 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcMessage","oneOf":[{
 const schema84 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]},"result":{"not":{}},"error":{"not":{}}},"required":["jsonrpc","id","method"]};
 const schema85 = {"$id":"https://acpkit.dev/schema/v2/RequestId","anyOf":[{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"string"},{"type":"null"}]};
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate224(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -5729,6 +5010,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -5742,6 +5024,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs5 = errors;
 if(data !== null){
 const err5 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -5755,6 +5038,8 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
+}
+}
 if(!valid0){
 const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -5781,20 +5066,12 @@ vErrors = null;
 validate224.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5817,7 +5094,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate224(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate224(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
@@ -5886,21 +5163,13 @@ return false;
 validate223.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true,"result":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema86 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":{"not":{}}},"required":["jsonrpc","method"]};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5968,21 +5237,13 @@ return false;
 validate227.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema87 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"result":{},"error":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","result"]};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcSuccessResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6005,7 +5266,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate224(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate224(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
@@ -6047,21 +5308,13 @@ return false;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true,"error":true,"method":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema88 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v2/Error"},"result":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","error"]};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcErrorResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6084,7 +5337,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate224(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate224(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
 errors = vErrors.length;
 }
@@ -6096,7 +5349,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
-if(!(validate202(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+if(!(validate202(data.error, instancePath+"/error", data, "error", rootData))){
 vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
@@ -6139,25 +5392,17 @@ return false;
 validate232.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true,"result":true,"method":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcMessage" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate223(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
 errors = vErrors.length;
 }
@@ -6165,16 +5410,9 @@ var _valid0 = _errs1 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-props0.result = true;
-props0.error = true;
 }
 const _errs2 = errors;
-if(!(validate227(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate227(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
@@ -6187,16 +5425,9 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-props0.id = true;
-}
 }
 const _errs3 = errors;
-if(!(validate229(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate229(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
 errors = vErrors.length;
 }
@@ -6209,17 +5440,9 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.result = true;
-props0.error = true;
-props0.method = true;
-}
 }
 const _errs4 = errors;
-if(!(validate232(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate232(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
@@ -6232,14 +5455,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-props0.result = true;
-props0.method = true;
-}
 }
 }
 }
@@ -6268,23 +5483,14 @@ vErrors = null;
 }
 }
 validate222.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate222.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcBatch" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length < 1){
@@ -6296,7 +5502,7 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate222(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate222(data[i0], instancePath+"/" + i0, data, i0, rootData))){
 vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
@@ -6315,7 +5521,6 @@ return false;
 validate221.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const JsonRpcErrorResponse: CompiledValidator = validate232;
 
@@ -6332,17 +5537,10 @@ const schema89 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionRequest","type"
 const schema90 = {"$id":"https://acpkit.dev/schema/v2/McpServer","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["stdio","http"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/McpServerStdio"},{"$ref":"https://acpkit.dev/schema/v2/McpServerHttp"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/McpServerUnknown"}};
 const schema91 = {"$id":"https://acpkit.dev/schema/v2/McpServerStdio","type":"object","properties":{"type":{"const":"stdio"},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","command","args","env"]};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerStdio" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6426,7 +5624,7 @@ var valid2 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
-if(!(validate200(data5[i1], {instancePath:instancePath+"/env/" + i1,parentData:data5,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate200(data5[i1], instancePath+"/env/" + i1, data5, i1, rootData))){
 vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
 errors = vErrors.length;
 }
@@ -6449,7 +5647,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs13 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6473,21 +5671,13 @@ return false;
 validate240.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"type":true,"name":true,"command":true,"args":true,"env":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema92 = {"$id":"https://acpkit.dev/schema/v2/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","url","headers"]};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerHttp" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6541,7 +5731,7 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate205(data3[i0], {instancePath:instancePath+"/headers/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate205(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
 vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
@@ -6564,7 +5754,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs9 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6587,21 +5777,13 @@ return false;
 validate243.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"type":true,"name":true,"url":true,"headers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema93 = {"$id":"https://acpkit.dev/schema/v2/McpServerUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["stdio","http"]}}},"required":["type"]};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6655,20 +5837,12 @@ return false;
 validate248.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServer" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -6705,30 +5879,15 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "stdio"){
-if(!(validate240(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate240(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.name = true;
-props0.command = true;
-props0.args = true;
-props0.env = true;
-props0._meta = true;
 }
 else if(tag0 === "http"){
-if(!(validate243(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate243(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.name = true;
-props0.url = true;
-props0.headers = true;
-props0._meta = true;
 }
 }
 else {
@@ -6744,28 +5903,16 @@ return false;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "then";
 }
 else {
 const _errs8 = errors;
-if(!(validate248(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate248(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -6788,10 +5935,6 @@ validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",p
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
 validate239.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -6806,23 +5949,14 @@ return false;
 }
 }
 validate239.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate239.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LoadSessionRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6833,7 +5967,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate117(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -6894,7 +6028,7 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate239(data4[i1], {instancePath:instancePath+"/mcpServers/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate239(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
 vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
@@ -6917,7 +6051,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs11 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -6940,22 +6074,14 @@ return false;
 validate237.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"props":{"sessionId":true,"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const LoadSessionResponse: CompiledValidator = validate252;
 const schema94 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionResponse","type":"object","properties":{"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LoadSessionResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.configOptions !== undefined){
@@ -6971,7 +6097,7 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate123(data0[i0], {instancePath:instancePath+"/configOptions/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate123(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
 vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
@@ -6990,7 +6116,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs4 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7009,7 +6135,6 @@ return false;
 validate252.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const McpCapabilities: CompiledValidator = validate67;
 
@@ -7026,17 +6151,10 @@ export const MessageId: CompiledValidator = validate192;
 export const MessageUpdate: CompiledValidator = validate255;
 const schema95 = {"$id":"https://acpkit.dev/schema/v2/MessageUpdate","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId"]};
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/MessageUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7047,7 +6165,7 @@ return false;
 else {
 if(data.messageId !== undefined){
 const _errs1 = errors;
-if(!(validate192(data.messageId, {instancePath:instancePath+"/messageId",parentData:data,parentDataProperty:"messageId",rootData,dynamicAnchors}))){
+if(!(validate192(data.messageId, instancePath+"/messageId", data, "messageId", rootData))){
 vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
@@ -7070,7 +6188,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate153(data1[i0], {instancePath:instancePath+"/content/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate153(data1[i0], instancePath+"/content/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
@@ -7089,7 +6207,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7110,24 +6228,16 @@ return false;
 validate255.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":{"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const Meta: CompiledValidator = validate54;
 
 export const NewSessionRequest: CompiledValidator = validate259;
 const schema96 = {"$id":"https://acpkit.dev/schema/v2/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["cwd","mcpServers"]};
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/NewSessionRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7187,7 +6297,7 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate239(data3[i1], {instancePath:instancePath+"/mcpServers/" + i1,parentData:data3,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate239(data3[i1], instancePath+"/mcpServers/" + i1, data3, i1, rootData))){
 vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
@@ -7210,7 +6320,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7232,22 +6342,14 @@ return false;
 validate259.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"cwd":true,"additionalDirectories":true,"mcpServers":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const NewSessionResponse: CompiledValidator = validate262;
 const schema97 = {"$id":"https://acpkit.dev/schema/v2/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/NewSessionResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7258,7 +6360,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate117(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -7281,7 +6383,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate123(data1[i0], {instancePath:instancePath+"/configOptions/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate123(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
@@ -7300,7 +6402,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7321,23 +6423,15 @@ return false;
 validate262.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"sessionId":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PermissionOption: CompiledValidator = validate266;
 const schema98 = {"$id":"https://acpkit.dev/schema/v2/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["optionId","name","kind"]};
 const schema99 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionId","type":"string"};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOptionId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7345,21 +6439,13 @@ return false;
 validate267.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema100 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionKind","anyOf":[{"type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]},{"type":"string"}]};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOptionKind" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -7385,6 +6471,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -7398,6 +6485,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7424,20 +6512,12 @@ vErrors = null;
 validate269.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOption" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7448,7 +6528,7 @@ return false;
 else {
 if(data.optionId !== undefined){
 const _errs1 = errors;
-if(!(validate267(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
+if(!(validate267(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
 vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
 errors = vErrors.length;
 }
@@ -7472,7 +6552,7 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs4 = errors;
-if(!(validate269(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+if(!(validate269(data.kind, instancePath+"/kind", data, "kind", rootData))){
 vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
@@ -7484,7 +6564,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7506,7 +6586,6 @@ return false;
 validate266.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"props":{"optionId":true,"name":true,"kind":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PermissionOptionId: CompiledValidator = validate267;
 
@@ -7516,17 +6595,10 @@ export const PlanEntry: CompiledValidator = validate272;
 const schema101 = {"$id":"https://acpkit.dev/schema/v2/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content","priority","status"]};
 const schema102 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryPriority","anyOf":[{"type":"string","enum":["high","medium","low"]},{"type":"string"}]};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntryPriority" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -7552,6 +6624,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -7565,6 +6638,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7591,21 +6665,13 @@ vErrors = null;
 validate273.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema103 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"string"}]};
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntryStatus" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -7631,6 +6697,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -7644,6 +6711,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -7670,20 +6738,12 @@ vErrors = null;
 validate275.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntry" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7706,7 +6766,7 @@ var valid0 = true;
 if(valid0){
 if(data.priority !== undefined){
 const _errs3 = errors;
-if(!(validate273(data.priority, {instancePath:instancePath+"/priority",parentData:data,parentDataProperty:"priority",rootData,dynamicAnchors}))){
+if(!(validate273(data.priority, instancePath+"/priority", data, "priority", rootData))){
 vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
@@ -7718,7 +6778,7 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 const _errs4 = errors;
-if(!(validate275(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate275(data.status, instancePath+"/status", data, "status", rootData))){
 vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
@@ -7730,7 +6790,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7752,7 +6812,6 @@ return false;
 validate272.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"props":{"content":true,"priority":true,"status":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PlanEntryPriority: CompiledValidator = validate273;
 
@@ -7761,17 +6820,10 @@ export const PlanEntryStatus: CompiledValidator = validate275;
 export const PlanId: CompiledValidator = validate278;
 const schema104 = {"$id":"https://acpkit.dev/schema/v2/PlanId","type":"string"};
 
-function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate278.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -7779,22 +6831,14 @@ return false;
 validate278.errors = vErrors;
 return errors === 0;
 }
-validate278.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const PlanItems: CompiledValidator = validate279;
 const schema105 = {"$id":"https://acpkit.dev/schema/v2/PlanItems","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"},"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","entries"]};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanItems" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7805,7 +6849,7 @@ return false;
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate278(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate278(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
@@ -7824,7 +6868,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate272(data1[i0], {instancePath:instancePath+"/entries/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate272(data1[i0], instancePath+"/entries/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
@@ -7847,7 +6891,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -7868,25 +6912,17 @@ return false;
 validate279.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"id":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PlanUpdate: CompiledValidator = validate283;
 const schema106 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdate","type":"object","properties":{"plan":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["plan"]};
 const schema107 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["items"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentItems"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown"}};
 const schema108 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentItems","type":"object","properties":{"type":{"const":"items"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanItems"}]};
 
-function validate285(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate285(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContentItems" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate285.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate279(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate279(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
@@ -7914,21 +6950,13 @@ return false;
 validate285.errors = vErrors;
 return errors === 0;
 }
-validate285.evaluated = {"props":{"type":true,"id":true,"entries":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema109 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["items","file","markdown"]}},"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"}},"required":["type","id"]};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContentUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -7980,7 +7008,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs5 = errors;
-if(!(validate278(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData,dynamicAnchors}))){
+if(!(validate278(data.id, instancePath+"/id", data, "id", rootData))){
 vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
@@ -8000,20 +7028,12 @@ return false;
 validate288.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"props":{"type":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -8049,15 +7069,10 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "items"){
-if(!(validate285(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate285(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.id = true;
-props0.entries = true;
-props0._meta = true;
 }
 else {
 validate284.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"items\""}];
@@ -8072,29 +7087,16 @@ return false;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "then";
 }
 else {
 const _errs7 = errors;
-if(!(validate288(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate288(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.id = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -8117,10 +7119,6 @@ validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",p
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
 validate284.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -8135,23 +7133,14 @@ return false;
 }
 }
 validate284.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate284.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8162,7 +7151,7 @@ return false;
 else {
 if(data.plan !== undefined){
 const _errs1 = errors;
-if(!(validate284(data.plan, {instancePath:instancePath+"/plan",parentData:data,parentDataProperty:"plan",rootData,dynamicAnchors}))){
+if(!(validate284(data.plan, instancePath+"/plan", data, "plan", rootData))){
 vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
@@ -8174,7 +7163,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8194,7 +7183,6 @@ return false;
 validate283.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PlanUpdateContent: CompiledValidator = validate284;
 
@@ -8207,17 +7195,10 @@ export const PromptCapabilities: CompiledValidator = validate61;
 export const PromptRequest: CompiledValidator = validate293;
 const schema110 = {"$id":"https://acpkit.dev/schema/v2/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","prompt"]};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8228,7 +7209,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate117(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -8247,7 +7228,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate153(data1[i0], {instancePath:instancePath+"/prompt/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate153(data1[i0], instancePath+"/prompt/" + i0, data1, i0, rootData))){
 vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
@@ -8270,7 +7251,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8291,23 +7272,15 @@ return false;
 validate293.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"sessionId":true,"prompt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const PromptResponse: CompiledValidator = validate297;
 const schema111 = {"$id":"https://acpkit.dev/schema/v2/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v2/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["stopReason"]};
 const schema112 = {"$id":"https://acpkit.dev/schema/v2/StopReason","anyOf":[{"type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]},{"type":"string"}]};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate298(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/StopReason" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -8333,6 +7306,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8346,6 +7320,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8372,20 +7347,12 @@ vErrors = null;
 validate298.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8396,7 +7363,7 @@ return false;
 else {
 if(data.stopReason !== undefined){
 const _errs1 = errors;
-if(!(validate298(data.stopReason, {instancePath:instancePath+"/stopReason",parentData:data,parentDataProperty:"stopReason",rootData,dynamicAnchors}))){
+if(!(validate298(data.stopReason, instancePath+"/stopReason", data, "stopReason", rootData))){
 vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
@@ -8408,7 +7375,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8428,7 +7395,6 @@ return false;
 validate297.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"stopReason":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ProtocolVersion: CompiledValidator = validate210;
 
@@ -8438,17 +7404,10 @@ export const RequestPermissionOutcome: CompiledValidator = validate301;
 const schema113 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
 const schema114 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate302(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8473,21 +7432,13 @@ return false;
 validate302.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":{"outcome":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema115 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"},"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome","optionId"]};
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8510,7 +7461,7 @@ var valid0 = true;
 if(valid0){
 if(data.optionId !== undefined){
 const _errs2 = errors;
-if(!(validate267(data.optionId, {instancePath:instancePath+"/optionId",parentData:data,parentDataProperty:"optionId",rootData,dynamicAnchors}))){
+if(!(validate267(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
 vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
 errors = vErrors.length;
 }
@@ -8522,7 +7473,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -8543,42 +7494,26 @@ return false;
 validate303.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"props":{"outcome":true,"optionId":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcome" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.outcome;
 if(typeof tag0 == "string"){
 if(tag0 === "cancelled"){
-if(!(validate302(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate302(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.outcome = true;
 }
 else if(tag0 === "selected"){
-if(!(validate303(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate303(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-props0.optionId = true;
-props0._meta = true;
 }
 }
 else {
@@ -8597,10 +7532,8 @@ return false;
 }
 }
 validate301.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate301.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const RequestPermissionOutcomeCancelled: CompiledValidator = validate302;
 
@@ -8611,17 +7544,10 @@ const schema116 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionRequest"
 const schema117 = {"$id":"https://acpkit.dev/schema/v2/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId"]};
 const schema118 = {"$id":"https://acpkit.dev/schema/v2/ToolCallId","type":"string"};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallId" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(typeof data !== "string"){
 validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
@@ -8629,21 +7555,13 @@ return false;
 validate311.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema119 = {"$id":"https://acpkit.dev/schema/v2/ToolKind","anyOf":[{"type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]},{"type":"string"}]};
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate313(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolKind" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate313.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -8669,6 +7587,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8682,6 +7601,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8708,21 +7628,13 @@ vErrors = null;
 validate313.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema120 = {"$id":"https://acpkit.dev/schema/v2/ToolCallStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed","failed"]},{"type":"string"}]};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallStatus" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -8748,6 +7660,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
+if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
 const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
@@ -8761,6 +7674,7 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
+}
 if(!valid0){
 const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -8787,23 +7701,15 @@ vErrors = null;
 validate315.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const schema121 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["content","diff"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentDiff"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentUnknown"}};
 const schema122 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Content"}]};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate318(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate152(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate152(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
@@ -8831,22 +7737,14 @@ return false;
 validate318.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":{"type":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema123 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Diff"}]};
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentDiff" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate198(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
 errors = vErrors.length;
 }
@@ -8874,21 +7772,13 @@ return false;
 validate320.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"type":true,"path":true,"oldText":true,"newText":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema124 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["content","diff"]}}},"required":["type"]};
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -8942,20 +7832,12 @@ return false;
 validate324.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContent" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -8992,27 +7874,15 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "content"){
-if(!(validate318(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate318(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.type = true;
-props0.content = true;
-props0._meta = true;
 }
 else if(tag0 === "diff"){
-if(!(validate320(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate320(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.path = true;
-props0.oldText = true;
-props0.newText = true;
-props0._meta = true;
 }
 }
 else {
@@ -9028,28 +7898,16 @@ return false;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "then";
 }
 else {
 const _errs8 = errors;
-if(!(validate324(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate324(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -9072,10 +7930,6 @@ validate317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",p
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
 validate317.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -9090,25 +7944,16 @@ return false;
 }
 }
 validate317.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate317.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema125 = {"$id":"https://acpkit.dev/schema/v2/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path"]};
 const formats12 = formats.uint32;
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallLocation" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate327.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9164,7 +8009,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9185,20 +8030,12 @@ return false;
 validate327.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":{"path":true,"line":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9209,7 +8046,7 @@ return false;
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate311(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
+if(!(validate311(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
 vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
@@ -9238,12 +8075,13 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate313(data2, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData,dynamicAnchors}))){
+if(!(validate313(data2, instancePath+"/kind", data, "kind", rootData))){
 vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs7 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -9257,6 +8095,7 @@ errors++;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9292,12 +8131,13 @@ const _errs9 = errors;
 const _errs10 = errors;
 let valid2 = false;
 const _errs11 = errors;
-if(!(validate315(data3, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+if(!(validate315(data3, instancePath+"/status", data, "status", rootData))){
 vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs11 === errors;
 valid2 = valid2 || _valid1;
+if(!valid2){
 const _errs12 = errors;
 if(data3 !== null){
 const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -9311,6 +8151,7 @@ errors++;
 }
 var _valid1 = _errs12 === errors;
 valid2 = valid2 || _valid1;
+}
 if(!valid2){
 const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -9353,7 +8194,7 @@ var valid3 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate317(data4[i0], {instancePath:instancePath+"/content/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate317(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
@@ -9383,7 +8224,7 @@ var valid4 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
-if(!(validate327(data6[i1], {instancePath:instancePath+"/locations/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(!(validate327(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
 vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
 errors = vErrors.length;
 }
@@ -9402,7 +8243,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs20 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9427,20 +8268,12 @@ return false;
 validate310.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionRequest" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9451,7 +8284,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate117(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -9463,7 +8296,7 @@ var valid0 = true;
 if(valid0){
 if(data.toolCall !== undefined){
 const _errs2 = errors;
-if(!(validate310(data.toolCall, {instancePath:instancePath+"/toolCall",parentData:data,parentDataProperty:"toolCall",rootData,dynamicAnchors}))){
+if(!(validate310(data.toolCall, instancePath+"/toolCall", data, "toolCall", rootData))){
 vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
@@ -9482,7 +8315,7 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate266(data2[i0], {instancePath:instancePath+"/options/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate266(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
 vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
@@ -9505,7 +8338,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs6 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9527,22 +8360,14 @@ return false;
 validate308.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"sessionId":true,"toolCall":true,"options":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const RequestPermissionResponse: CompiledValidator = validate334;
 const schema126 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome"]};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionResponse" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -9553,7 +8378,7 @@ return false;
 else {
 if(data.outcome !== undefined){
 const _errs1 = errors;
-if(!(validate301(data.outcome, {instancePath:instancePath+"/outcome",parentData:data,parentDataProperty:"outcome",rootData,dynamicAnchors}))){
+if(!(validate301(data.outcome, instancePath+"/outcome", data, "outcome", rootData))){
 vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
@@ -9565,7 +8390,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs2 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9585,7 +8410,6 @@ return false;
 validate334.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"outcome":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const ResourceLink: CompiledValidator = validate167;
 
@@ -9620,17 +8444,10 @@ export const SessionId: CompiledValidator = validate117;
 export const SessionInfoUpdate: CompiledValidator = validate337;
 const schema127 = {"$id":"https://acpkit.dev/schema/v2/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title !== undefined){
@@ -9661,7 +8478,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs5 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -9681,25 +8498,17 @@ return false;
 validate337.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SessionNotification: CompiledValidator = validate339;
 const schema128 = {"$id":"https://acpkit.dev/schema/v2/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","update"]};
 const schema129 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdate","type":"object","required":["sessionUpdate"],"properties":{"sessionUpdate":{"type":"string"}},"if":{"properties":{"sessionUpdate":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate"}],"discriminator":{"propertyName":"sessionUpdate"}},"else":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUnknown"}};
 const schema130 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
@@ -9727,22 +8536,14 @@ return false;
 validate342.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"props":{"sessionUpdate":true,"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema131 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate344(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
@@ -9770,22 +8571,14 @@ return false;
 validate344.errors = vErrors;
 return errors === 0;
 }
-validate344.evaluated = {"props":{"sessionUpdate":true,"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema132 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate346(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
@@ -9813,22 +8606,14 @@ return false;
 validate346.errors = vErrors;
 return errors === 0;
 }
-validate346.evaluated = {"props":{"sessionUpdate":true,"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema133 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage","type":"object","properties":{"sessionUpdate":{"const":"user_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUserMessage" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate255(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
@@ -9856,22 +8641,14 @@ return false;
 validate348.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"sessionUpdate":true,"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema134 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage","type":"object","properties":{"sessionUpdate":{"const":"agent_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
-function validate350(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate350(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentMessage" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate350.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate255(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
@@ -9899,22 +8676,14 @@ return false;
 validate350.errors = vErrors;
 return errors === 0;
 }
-validate350.evaluated = {"props":{"sessionUpdate":true,"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema135 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought","type":"object","properties":{"sessionUpdate":{"const":"agent_thought"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentThought" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate255(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate255(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
@@ -9942,22 +8711,14 @@ return false;
 validate352.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"sessionUpdate":true,"messageId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema136 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"}]};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate310(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate310(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
@@ -9985,22 +8746,14 @@ return false;
 validate354.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"sessionUpdate":true,"toolCallId":true,"title":true,"kind":true,"status":true,"content":true,"locations":true,"rawInput":true,"rawOutput":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema137 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk","type":"object","properties":{"sessionUpdate":{"const":"tool_call_content_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentChunk"}]};
 const schema138 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentChunk","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId","content"]};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -10011,7 +8764,7 @@ return false;
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate311(data.toolCallId, {instancePath:instancePath+"/toolCallId",parentData:data,parentDataProperty:"toolCallId",rootData,dynamicAnchors}))){
+if(!(validate311(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
 vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
@@ -10023,7 +8776,7 @@ var valid0 = true;
 if(valid0){
 if(data.content !== undefined){
 const _errs2 = errors;
-if(!(validate317(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+if(!(validate317(data.content, instancePath+"/content", data, "content", rootData))){
 vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
@@ -10035,7 +8788,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -10056,21 +8809,13 @@ return false;
 validate357.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate357(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate357(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
 errors = vErrors.length;
 }
@@ -10098,22 +8843,14 @@ return false;
 validate356.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":{"sessionUpdate":true,"toolCallId":true,"content":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema139 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate","type":"object","properties":{"sessionUpdate":{"const":"plan_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdate"}]};
 
-function validate362(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate362(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate362.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate283(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate283(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
@@ -10141,23 +8878,15 @@ return false;
 validate362.errors = vErrors;
 return errors === 0;
 }
-validate362.evaluated = {"props":{"sessionUpdate":true,"plan":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema140 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/UsageUpdate"}]};
 const schema141 = {"$id":"https://acpkit.dev/schema/v2/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["used","size"]};
 const formats14 = formats.uint64;
 
-function validate365(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate365(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/UsageUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate365.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -10238,18 +8967,13 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate196(data2, {instancePath:instancePath+"/cost",parentData:data,parentDataProperty:"cost",rootData,dynamicAnchors}))){
+if(!(validate196(data2, instancePath+"/cost", data, "cost", rootData))){
 vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
-if(_valid0){
-var props0 = {};
-props0.amount = true;
-props0.currency = true;
-props0._meta = true;
-}
+if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
 const err0 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
@@ -10263,6 +8987,7 @@ errors++;
 }
 var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err1 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
@@ -10294,7 +9019,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs10 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -10316,21 +9041,13 @@ return false;
 validate365.errors = vErrors;
 return errors === 0;
 }
-validate365.evaluated = {"props":{"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate364(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate365(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate365(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
 errors = vErrors.length;
 }
@@ -10358,22 +9075,14 @@ return false;
 validate364.errors = vErrors;
 return errors === 0;
 }
-validate364.evaluated = {"props":{"sessionUpdate":true,"used":true,"size":true,"cost":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema142 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandsUpdate"}]};
 
-function validate369(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate369(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate369.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate111(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate111(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
@@ -10401,22 +9110,14 @@ return false;
 validate369.errors = vErrors;
 return errors === 0;
 }
-validate369.evaluated = {"props":{"sessionUpdate":true,"availableCommands":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema143 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ConfigOptionUpdate"}]};
 
-function validate371(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate371.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate122(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate122(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
@@ -10444,22 +9145,14 @@ return false;
 validate371.errors = vErrors;
 return errors === 0;
 }
-validate371.evaluated = {"props":{"sessionUpdate":true,"configOptions":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema144 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionInfoUpdate"}]};
 
-function validate373(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate373(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate373.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate337(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate337(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
 errors = vErrors.length;
 }
@@ -10487,21 +9180,13 @@ return false;
 validate373.errors = vErrors;
 return errors === 0;
 }
-validate373.evaluated = {"props":{"sessionUpdate":true,"title":true,"updatedAt":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema145 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUnknown","type":"object","properties":{"sessionUpdate":{"type":"string","not":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"required":["sessionUpdate"]};
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate388(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUnknown" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -10555,20 +9240,12 @@ return false;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"sessionUpdate":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdate" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
@@ -10605,174 +9282,81 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
-if(!(validate342(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate342(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
-var props0 = {};
-props0.sessionUpdate = true;
-props0.messageId = true;
-props0.content = true;
-props0._meta = true;
 }
 else if(tag0 === "agent_message_chunk"){
-if(!(validate344(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate344(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.messageId = true;
-props0.content = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "agent_thought_chunk"){
-if(!(validate346(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate346(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.messageId = true;
-props0.content = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "user_message"){
-if(!(validate348(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate348(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.messageId = true;
-props0.content = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "agent_message"){
-if(!(validate350(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate350(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.messageId = true;
-props0.content = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "agent_thought"){
-if(!(validate352(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate352(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.messageId = true;
-props0.content = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "tool_call_update"){
-if(!(validate354(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate354(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.toolCallId = true;
-props0.title = true;
-props0.kind = true;
-props0.status = true;
-props0.content = true;
-props0.locations = true;
-props0.rawInput = true;
-props0.rawOutput = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "tool_call_content_chunk"){
-if(!(validate356(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate356(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.toolCallId = true;
-props0.content = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "plan_update"){
-if(!(validate362(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate362(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.plan = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "usage_update"){
-if(!(validate364(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate364(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.used = true;
-props0.size = true;
-props0.cost = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "available_commands_update"){
-if(!(validate369(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate369(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.availableCommands = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "config_option_update"){
-if(!(validate371(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate371(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.configOptions = true;
-props0._meta = true;
-}
 }
 else if(tag0 === "session_info_update"){
-if(!(validate373(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate373(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-props0.title = true;
-props0.updatedAt = true;
-props0._meta = true;
 }
 }
 else {
@@ -10788,28 +9372,16 @@ return false;
 }
 var _valid0 = _errs4 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-}
-}
 ifClause0 = "then";
 }
 else {
 const _errs19 = errors;
-if(!(validate388(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if(!(validate388(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -10832,10 +9404,6 @@ validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",p
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.sessionUpdate = true;
-}
 if(data.sessionUpdate !== undefined){
 if(typeof data.sessionUpdate !== "string"){
 validate341.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
@@ -10850,23 +9418,14 @@ return false;
 }
 }
 validate341.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate341.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionNotification" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -10877,7 +9436,7 @@ return false;
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate117(data.sessionId, {instancePath:instancePath+"/sessionId",parentData:data,parentDataProperty:"sessionId",rootData,dynamicAnchors}))){
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
@@ -10889,7 +9448,7 @@ var valid0 = true;
 if(valid0){
 if(data.update !== undefined){
 const _errs2 = errors;
-if(!(validate341(data.update, {instancePath:instancePath+"/update",parentData:data,parentDataProperty:"update",rootData,dynamicAnchors}))){
+if(!(validate341(data.update, instancePath+"/update", data, "update", rootData))){
 vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
 errors = vErrors.length;
 }
@@ -10901,7 +9460,7 @@ var valid0 = true;
 if(valid0){
 if(data._meta !== undefined){
 const _errs3 = errors;
-if(!(validate54(data._meta, {instancePath:instancePath+"/_meta",parentData:data,parentDataProperty:"_meta",rootData,dynamicAnchors}))){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -10922,7 +9481,6 @@ return false;
 validate339.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"sessionId":true,"update":true,"_meta":true},"dynamicProps":false,"dynamicItems":false};
 
 export const SessionUpdate: CompiledValidator = validate341;
 
