@@ -558,11 +558,9 @@ describe("§9 legacy shapes from a v2 agent", () => {
   });
 });
 
-// KNOWN BUG, reported to the reducer owner (packages/client/src/state/reducer.ts, beginTurn): the
-// prompt message id is `acpkit-prompt-<turns.length + 1>`, but a turn that ends in an error
-// response records no turn, so the next prompt gets the SAME id and is silently not recorded.
-// `it.fails` keeps the suite green while the bug exists; turn it into `it` once it is fixed.
-it.fails("a prompt sent after a turn that failed is still recorded as its own user message", async () => {
+// A turn that ends in an error response records no turn; the prompt after it must still get its own
+// prompt message id (the ids count prompts, not turns).
+it("a prompt sent after a turn that failed is still recorded as its own user message", async () => {
   const run = scripted("v2-legacy");
   const agent = await run.connect({ protocolVersion: 2 });
   const session = await agent.newSession({ cwd: "/work" });

@@ -62,6 +62,7 @@ function next(state: SessionState, changes: Partial<StateData>): SessionState {
     diagnostics: changes.diagnostics ?? d.diagnostics,
     turnInProgress: changes.turnInProgress ?? d.turnInProgress,
     turnFirstToolCall: changes.turnFirstToolCall ?? d.turnFirstToolCall,
+    promptsSent: changes.promptsSent ?? d.promptsSent,
     promptMessage: "promptMessage" in changes ? changes.promptMessage : d.promptMessage,
     sessionInfo: changes.sessionInfo ?? d.sessionInfo,
     currentModeId: "currentModeId" in changes ? changes.currentModeId : d.currentModeId,
@@ -85,6 +86,7 @@ function withMessages(state: SessionState, messages: StateData["messages"]): Ses
     diagnostics: d.diagnostics,
     turnInProgress: d.turnInProgress,
     turnFirstToolCall: d.turnFirstToolCall,
+    promptsSent: d.promptsSent,
     promptMessage: d.promptMessage,
     sessionInfo: d.sessionInfo,
     currentModeId: d.currentModeId,
@@ -107,6 +109,7 @@ function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): 
     diagnostics: d.diagnostics,
     turnInProgress: d.turnInProgress,
     turnFirstToolCall: d.turnFirstToolCall,
+    promptsSent: d.promptsSent,
     promptMessage: d.promptMessage,
     sessionInfo: d.sessionInfo,
     currentModeId: d.currentModeId,
@@ -373,7 +376,11 @@ export function beginTurn(state: SessionState, prompt?: readonly v2.ContentBlock
   const changes: Mutable<Partial<StateData>> = { turnInProgress: true, turnFirstToolCall: state.data.toolCalls.records.size, promptMessage: undefined };
   if (prompt !== undefined) {
     const messages = state.data.messages;
-    const messageId = `${PROMPT_MESSAGE_ID_PREFIX}${state.data.turns.length + 1}`;
+    // Counted apart from `turns`: a turn that ended in an error response records no turn, and the
+    // next prompt must still get an id of its own.
+    const promptsSent = state.data.promptsSent + 1;
+    changes.promptsSent = promptsSent;
+    const messageId = `${PROMPT_MESSAGE_ID_PREFIX}${promptsSent}`;
     if (keyedFind(messages, messageId, messageIdOf) === undefined) {
       const record: MessageRecord = { messageId, kind: "user_message", content: listOf(prompt.slice()), meta: undefined, echoCursor: -1 };
       changes.messages = keyedAdd(messages, messageId, record);

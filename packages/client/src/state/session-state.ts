@@ -123,6 +123,8 @@ export interface StateData {
   readonly turnInProgress: boolean;
   /** Index of the first tool call created in the current (or last) turn. */
   readonly turnFirstToolCall: number;
+  /** How many prompts `beginTurn` recorded: numbers the prompt messages (`acpkit-prompt-<n>`). */
+  readonly promptsSent: number;
   /** Position of the current turn's prompt message while an echo may still attach to it (M11). */
   readonly promptMessage: number | undefined;
   readonly sessionInfo: { readonly title?: string; readonly updatedAt?: string };
@@ -295,6 +297,7 @@ export function createSessionState(sessionId: string, protocolVersion: ProtocolV
     diagnostics: emptyList(),
     turnInProgress: false,
     turnFirstToolCall: 0,
+    promptsSent: 0,
     promptMessage: undefined,
     sessionInfo: {},
     currentModeId: undefined,
