@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Channel, ImplName } from "./lib/impl.js";
 import type { LatencyMeasurement, StreamMeasurement } from "./lib/measure.js";
+import { cpuForRound } from "./lib/cpu-pin.js";
 import { runInFreshProcess } from "./lib/worker-pool.js";
 
 interface ProfileNode {
@@ -68,7 +69,8 @@ async function main(): Promise<void> {
   // The client profiles only its measured turn (inspector); the agent child profiles its whole life.
   const profileFile = `${PROFILE_DIR}client/measured.cpuprofile`;
   if (latency) {
-    const result = await runInFreshProcess<LatencyMeasurement>({ kind: "latency", impl, channel, warmup: 200, count: Number(updates), profileFile });
+    // As in the latency scenario: JIT steady state first, client and agent on one CPU.
+    const result = await runInFreshProcess<LatencyMeasurement>({ kind: "latency", impl, channel, warmup: 5000, count: Number(updates), profileFile }, { cpu: cpuForRound(1) });
     console.log(`${impl} latency-${channel}: p50 ${result.p50Micros.toFixed(1)} µs, p99 ${result.p99Micros.toFixed(1)} µs (under the profiler)`);
   } else {
     const result = await runInFreshProcess<StreamMeasurement>({ kind: "stream", impl, channel, warmup: 5000, updates: Number(updates), profileFile });

@@ -1,15 +1,21 @@
 // Entry point of the fresh process every stream / latency / memory / bridge measurement runs in.
-// It receives one task over IPC, runs it, replies with the figures and exits.
+// It receives one task over IPC, runs it, replies with the figures and exits. A "latency-slices"
+// task stays up instead: it answers "ready" after its warm-up, then one reply per "slice" command,
+// until "close".
 import { loadImpl } from "./lib/impls.js";
-import { measureLatency, measureStream } from "./lib/measure.js";
+import { measureLatency, measureStream, openLatencySlices, type LatencySlices } from "./lib/measure.js";
 import type { Channel, ImplName } from "./lib/impl.js";
 
 export type WorkerTask =
   | { kind: "stream"; impl: ImplName; channel: Channel; warmup: number; updates: number; sampleMemory?: boolean; profileFile?: string }
-  | { kind: "latency"; impl: ImplName; channel: Channel; warmup: number; count: number; profileFile?: string }
+  | { kind: "latency"; impl: ImplName; channel: Channel; warmup: number; count: number; profileFile?: string; traceBlock?: number }
+  | { kind: "latency-slices"; impl: ImplName; channel: Channel; warmup: number }
   | { kind: "validate"; impl: ImplName; count: number }
   | { kind: "reducer"; target: "message" | "toolcall"; size: number }
   | { kind: "bridge"; mode: "bridge" | "plain-v1" | "v2-native"; warmup: number; updates: number };
+
+/** Commands a "latency-slices" worker takes after its task. */
+export type SliceCommand = { kind: "slice"; settle: number; count: number } | { kind: "close" };
 
 export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -18,7 +24,10 @@ async function run(task: WorkerTask): Promise<unknown> {
     case "stream":
       return measureStream(await loadImpl(task.impl), task);
     case "latency":
-      return measureLatency(await loadImpl(task.impl), task.channel, task.warmup, task.count, task.profileFile);
+      return measureLatency(await loadImpl(task.impl), task.channel, task.warmup, task.count, task);
+    case "latency-slices":
+      slices = await openLatencySlices(await loadImpl(task.impl), task.channel, task.warmup);
+      return "ready";
     case "validate":
       return (await import("./lib/validate-measure.js")).measureValidate(task.impl, task.count);
     case "reducer":
@@ -28,12 +37,37 @@ async function run(task: WorkerTask): Promise<unknown> {
   }
 }
 
+let slices: LatencySlices | undefined;
+
+function reply(message: WorkerReply, exit: boolean): void {
+  if (exit) process.send!(message, () => process.exit(0));
+  else process.send!(message);
+}
+
+function failure(error: unknown): WorkerReply {
+  return { ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+}
+
+async function runSlice(command: SliceCommand): Promise<unknown> {
+  if (command.kind === "close") {
+    await slices!.close();
+    return "closed";
+  }
+  return Array.from(await slices!.run(command.settle, command.count));
+}
+
 process.once("message", (task: WorkerTask) => {
   run(task).then(
-    (value) => process.send!({ ok: true, value } satisfies WorkerReply, () => process.exit(0)),
-    (error: unknown) =>
-      process.send!({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies WorkerReply, () =>
-        process.exit(0),
-      ),
+    (value) => {
+      if (task.kind !== "latency-slices") return reply({ ok: true, value }, true);
+      process.on("message", (command: SliceCommand) => {
+        runSlice(command).then(
+          (result) => reply({ ok: true, value: result }, command.kind === "close"),
+          (error: unknown) => reply(failure(error), true),
+        );
+      });
+      reply({ ok: true, value }, false);
+    },
+    (error: unknown) => reply(failure(error), true),
   );
 });

@@ -4,7 +4,7 @@
 // backpressure, as a well-behaved agent would.
 import { serveAgent } from "@acpkit/agent";
 import { Connection } from "@acpkit/core";
-import { SESSION_ID, chunkText, chunkUpdate, parseStreamCount } from "../lib/fixtures.mjs";
+import { chunkText, chunkUpdate, parseStreamCount, sessionIds } from "../lib/fixtures.mjs";
 
 /** Incoming validation stays on at both ends (as in the official SDK); the development-mode
  *  outgoing check is off unless ACPKIT_BENCH_VALIDATE_OUTGOING=1, as in production. */
@@ -19,10 +19,11 @@ function promptCount(turn) {
 
 /** @param {readonly (1|2)[]} versions */
 export function acpkitAgentDefinition(versions = [1, 2]) {
+  const nextSessionId = sessionIds();
   return {
     info: { name: "bench-acpkit-agent", version: "0.0.0" },
     versions,
-    newSession: () => ({ sessionId: SESSION_ID }),
+    newSession: () => ({ sessionId: nextSessionId() }),
     async prompt(turn) {
       const count = promptCount(turn);
       if (count === 0) return "end_turn";
@@ -47,7 +48,8 @@ export function serveAcpkitAgent(transport, versions) {
 export function servePlainV1Agent(transport) {
   const connection = new Connection(transport, { side: "agent", version: 1, requireInitialize: true, validateOutgoing: VALIDATE_OUTGOING });
   connection.onRequest("initialize", () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }));
-  connection.onRequest("session/new", () => ({ sessionId: SESSION_ID }));
+  const nextSessionId = sessionIds();
+  connection.onRequest("session/new", () => ({ sessionId: nextSessionId() }));
   connection.onRequest("session/prompt", async (params) => {
     const first = params.prompt[0];
     const count = parseStreamCount(first && first.type === "text" ? first.text : "");

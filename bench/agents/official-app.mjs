@@ -2,13 +2,14 @@
 // v1 entry point), as its README shows: an `agent()` app with one handler per method. Used
 // in-process (stream-memory) and by official-agent.mjs (stdio, WebSocket).
 import * as acp from "@agentclientprotocol/sdk";
-import { SESSION_ID, chunkUpdate, parseStreamCount } from "../lib/fixtures.mjs";
+import { chunkUpdate, parseStreamCount, sessionIds } from "../lib/fixtures.mjs";
 
 export function buildOfficialAgent() {
+  const nextSessionId = sessionIds();
   return acp
     .agent({ name: "bench-official-agent" })
     .onRequest("initialize", () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }))
-    .onRequest("session/new", () => ({ sessionId: SESSION_ID }))
+    .onRequest("session/new", () => ({ sessionId: nextSessionId() }))
     .onRequest("session/prompt", async ({ params, client }) => {
       const first = params.prompt[0];
       const count = parseStreamCount(first && first.type === "text" ? first.text : "");

@@ -1,6 +1,9 @@
 // The raw ceiling's agent logic: the same messages as the library agents with nothing but plain
 // objects and JSON.stringify (done by `send`). No validation, no dispatch table, no library.
-import { SESSION_ID, chunkUpdate, parseStreamCount } from "../lib/fixtures.mjs";
+import { chunkUpdate, parseStreamCount, sessionIds } from "../lib/fixtures.mjs";
+
+// One agent (one connection) per process, or per worker process for the in-process channel.
+const nextSessionId = sessionIds();
 
 /**
  * Answers one parsed JSON-RPC request. `send(message)` writes one message and returns false when
@@ -12,7 +15,7 @@ export async function handleRawMessage(message, send, drained) {
       send({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } });
       return;
     case "session/new":
-      send({ jsonrpc: "2.0", id: message.id, result: { sessionId: SESSION_ID } });
+      send({ jsonrpc: "2.0", id: message.id, result: { sessionId: nextSessionId() } });
       return;
     case "session/prompt": {
       const first = message.params.prompt[0];

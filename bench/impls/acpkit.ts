@@ -51,10 +51,13 @@ async function openAcpkit(channel: Channel, options: { variant?: AgentVariant; p
   if (agent.protocolVersion !== (options.protocolVersion ?? 1)) {
     throw new Error(`acpkit: negotiated v${agent.protocolVersion}, expected v${options.protocolVersion ?? 1}`);
   }
-  const session: ClientSession = await agent.newSession({ cwd: "/" });
+  let session: ClientSession = await agent.newSession({ cwd: "/" });
   return {
     async prompt(text) {
       await session.prompt(text);
+    },
+    async restart() {
+      session = await agent.newSession({ cwd: "/" });
     },
     applied: () => appliedChunks(session.state),
     async close() {

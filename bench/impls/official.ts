@@ -34,10 +34,13 @@ async function openOfficial(channel: Channel): Promise<BenchSession> {
   }
   const agent = connection.agent;
   await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-  const { sessionId } = await agent.request("session/new", { cwd: "/", mcpServers: [] });
+  let { sessionId } = await agent.request("session/new", { cwd: "/", mcpServers: [] });
   return {
     async prompt(text) {
       await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    },
+    async restart() {
+      ({ sessionId } = await agent.request("session/new", { cwd: "/", mcpServers: [] }));
     },
     applied: () => state.applied,
     async close() {

@@ -96,10 +96,13 @@ async function openRaw(channel: Channel): Promise<BenchSession> {
     };
   }
   await peer.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-  const { sessionId } = await peer.request("session/new", { cwd: "/", mcpServers: [] });
+  let { sessionId } = await peer.request("session/new", { cwd: "/", mcpServers: [] });
   return {
     async prompt(text) {
       await peer.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+    },
+    async restart() {
+      ({ sessionId } = await peer.request("session/new", { cwd: "/", mcpServers: [] }));
     },
     applied: () => state.applied,
     close: stop,

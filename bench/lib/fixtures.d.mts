@@ -1,5 +1,6 @@
 // Types for fixtures.mjs (plain JS so agent child processes need no TypeScript loader).
 export declare const SESSION_ID: string;
+export declare function sessionIds(): () => string;
 export declare const MESSAGE_ID: string;
 export declare const CHUNK_LENGTH: number;
 export declare function chunkText(i: number): string;

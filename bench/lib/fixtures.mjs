@@ -3,6 +3,16 @@
 // run as child processes without a TypeScript loader.
 
 export const SESSION_ID = "bench-session-1";
+
+/**
+ * Session ids a fixture agent hands out: `bench-session-1` for a connection's first session (the
+ * only one every scenario but latency opens), then `-2`, `-3`, … The latency scenario opens a
+ * second session after its warm-up, so the measured prompts run on a session of their own.
+ */
+export function sessionIds() {
+  let n = 0;
+  return () => `bench-session-${++n}`;
+}
 export const MESSAGE_ID = "bench-message-1";
 
 export const CHUNK_LENGTH = 40;

@@ -8,6 +8,11 @@ export type Channel = "memory" | "stdio" | "websocket";
 export interface BenchSession {
   /** Sends a one-text-block prompt and resolves when the `session/prompt` result has resolved. */
   prompt(text: string): Promise<void>;
+  /**
+   * Opens another session on the same connection; later prompts go to it (and `applied` reads
+   * it). The latency scenario measures on a session of its own after warming up on the first.
+   */
+  restart(): Promise<void>;
   /** How many `session/update`s the client has applied to its state so far (read from the state). */
   applied(): number;
   close(): Promise<void>;

@@ -7,8 +7,16 @@ export interface BenchConfig {
   rounds: number;
   streamUpdates: number;
   streamWarmup: number;
+  /** Latency: rounds (a latency round is cheap, so more of them than for the other scenarios). */
+  latencyRounds: number;
+  /** Latency: measured prompts per implementation per round. */
   latencyPrompts: number;
+  /** Latency: unmeasured prompts each implementation's fresh process runs first (JIT steady state). */
   latencyWarmup: number;
+  /** Latency: measured prompts per slice; slices of the implementations alternate within a round. */
+  latencySlice: number;
+  /** Latency: unmeasured prompts at the start of every slice (the process sat idle meanwhile). */
+  latencySettle: number;
   validateCount: number;
   reducerSizes: readonly number[];
   log(line: string): void;
@@ -24,6 +32,6 @@ export interface Scenario {
 
 export function benchConfig(quick: boolean, log: (line: string) => void): BenchConfig {
   return quick
-    ? { quick, rounds: 2, streamUpdates: 5_000, streamWarmup: 1_000, latencyPrompts: 200, latencyWarmup: 50, validateCount: 2_000, reducerSizes: [2_000, 10_000, 20_000], log }
-    : { quick, rounds: 5, streamUpdates: 50_000, streamWarmup: 5_000, latencyPrompts: 2_000, latencyWarmup: 200, validateCount: 10_000, reducerSizes: [10_000, 100_000, 200_000], log };
+    ? { quick, rounds: 2, streamUpdates: 5_000, streamWarmup: 1_000, latencyRounds: 2, latencyPrompts: 200, latencyWarmup: 200, latencySlice: 100, latencySettle: 5, validateCount: 2_000, reducerSizes: [2_000, 10_000, 20_000], log }
+    : { quick, rounds: 5, streamUpdates: 50_000, streamWarmup: 5_000, latencyRounds: 9, latencyPrompts: 2_000, latencyWarmup: 5_000, latencySlice: 200, latencySettle: 5, validateCount: 10_000, reducerSizes: [10_000, 100_000, 200_000], log };
 }

@@ -223,7 +223,8 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
       failure = { error };
     }
     // Every update of the turn is written before the response (O1, C6).
-    await turn.close();
+    const writing = turn.close();
+    if (writing !== undefined) await writing;
     session.busy = undefined;
 
     if (turn.cancelled) {

@@ -14,7 +14,9 @@ export interface CheckedStopReason {
 /** Normalize the handler's return value; throws RpcError(-32603) naming what was wrong. */
 export function checkPromptResult(result: PromptResult): CheckedStopReason {
   if (result === undefined || result === null) return { stopReason: "end_turn", _meta: undefined };
-  const { stopReason, _meta } = typeof result === "string" ? { stopReason: result, _meta: undefined } : result;
+  const stringResult = typeof result === "string";
+  const stopReason = stringResult ? result : result.stopReason;
+  const _meta = stringResult ? undefined : result._meta;
   if (typeof stopReason !== "string") {
     throw new RpcError(ErrorCode.InternalError, `The agent's prompt handler returned an invalid stop reason (${JSON.stringify(stopReason)}); expected a string`);
   }

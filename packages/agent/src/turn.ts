@@ -12,8 +12,8 @@ export class TurnImpl extends UpdateWriter implements Turn {
   private controller: AbortController | undefined;
   private abortReason: AcpError | undefined;
   private cancelledByClient = false;
-  /** Resolvers of permission requests still waiting for the client's answer. */
-  private readonly pendingPermissions = new Set<() => void>();
+  /** Resolvers of permission requests still waiting for the client's answer (made on the first). */
+  private pendingPermissions: Set<() => void> | undefined;
 
   constructor(
     scope: WriterScope,
@@ -45,7 +45,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
     if (this.cancelledByClient || !this.isOpen) return;
     this.cancelledByClient = true;
     this.abort(new AcpError("Cancelled", reason));
-    for (const resolveCancelled of [...this.pendingPermissions]) resolveCancelled();
+    if (this.pendingPermissions !== undefined) for (const resolveCancelled of [...this.pendingPermissions]) resolveCancelled();
   }
 
   /** The connection went away: abort the handler, but this is not a client cancel. */
@@ -83,10 +83,10 @@ export class TurnImpl extends UpdateWriter implements Turn {
       const settle = (outcome: PermissionOutcome) => {
         if (settled) return;
         settled = true;
-        this.pendingPermissions.delete(resolveCancelled);
+        this.pendingPermissions!.delete(resolveCancelled);
         resolve(outcome);
       };
-      this.pendingPermissions.add(resolveCancelled);
+      (this.pendingPermissions ??= new Set()).add(resolveCancelled);
       this.scope.connection.request<{ outcome: PermissionOutcome }>("session/request_permission", params).then(
         (result) => settle(result.outcome),
         (error: unknown) => {
@@ -94,7 +94,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
           if (this.cancelledByClient || (isRpcError(error) && error.code === ErrorCode.RequestCancelled)) return settle(CANCELLED);
           if (settled) return;
           settled = true;
-          this.pendingPermissions.delete(resolveCancelled);
+          this.pendingPermissions!.delete(resolveCancelled);
           reject(error);
         },
       );

@@ -30,6 +30,11 @@ export class WriteTracker {
     this.recordFailure(error);
   }
 
+  /** Whether nothing is in flight. */
+  get isIdle(): boolean {
+    return this.inFlight === 0;
+  }
+
   /** Resolves when nothing is in flight. Never rejects. */
   idle(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();

@@ -204,10 +204,15 @@ export class UpdateWriter implements SessionWriter {
     return this.writes === undefined ? Promise.resolve() : this.writes.idle();
   }
 
-  /** Stop accepting updates and wait until every accepted one was written. */
-  close(): Promise<void> {
+  /**
+   * Stop accepting updates. Returns a promise that settles once every accepted one was written,
+   * or undefined when nothing is in flight (most quick answers), so the response need not wait a
+   * microtask for nothing.
+   */
+  close(): Promise<void> | undefined {
     this.isOpen = false;
-    return this.flush();
+    const writes = this.writes;
+    return writes === undefined || writes.isIdle ? undefined : writes.idle();
   }
 
   protected askPermission(_request: PermissionRequest): Promise<PermissionOutcome> {

@@ -14,6 +14,13 @@ import type { ContentBlock, ModelUpdate, PermissionContext, PermissionOutcome, P
 const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as PermissionOutcome;
 const CANCELLED_RESULT = Object.freeze({ outcome: CANCELLED });
 
+/** Prompt block types the agent must advertise (`promptCapabilities`) before a client sends them. */
+const CAPABILITY_OF_BLOCK: ReadonlyMap<string, string> = new Map([
+  ["image", "prompt.image"],
+  ["audio", "prompt.audio"],
+  ["resource", "prompt.embeddedContext"],
+]);
+
 /** What a session needs from its connection. */
 export interface SessionHost {
   readonly connection: Connection;
@@ -34,6 +41,8 @@ export class ClientSession {
   /** The turn whose `session/prompt` response has not arrived yet. */
   private activeTurn: Turn | undefined;
   private activeTurnCancelled = false;
+  /** The running turn's `options.signal`, whose abort cancels it. */
+  private activeSignal: AbortSignal | undefined;
   private readonly pendingPermissions = new Set<PendingPermission>();
   private readonly listeners = new Set<(update: ModelUpdate) => void>();
   // Bound once: the per-update path allocates no closure.
@@ -62,45 +71,60 @@ export class ClientSession {
    * Send a prompt. A string becomes one text block. Returns at once with the Turn: iterate it for
    * the turn's updates, await it for the stop reason. One turn at a time (PROTOCOL O4).
    */
-  prompt(content: string | readonly ContentBlock[], options: PromptOptions = {}): Turn {
+  prompt(content: string | readonly ContentBlock[], options?: PromptOptions): Turn {
     if (this.activeTurn) {
       throw new AcpError("ProtocolViolation", `Session ${this.sessionId} already has a prompt turn in progress; wait for its stop reason (or cancel it) before prompting again`);
     }
     const blocks: ContentBlock[] = typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
     this.checkPromptBlocks(blocks);
-    if (options.signal?.aborted) throw new AcpError("Cancelled", "The prompt's signal was already aborted");
+    const signal = options?.signal;
+    if (signal?.aborted) throw new AcpError("Cancelled", "The prompt's signal was already aborted");
 
-    const turn = new Turn(blocks, () => this.cancel());
+    const turn = new Turn(blocks, this.cancelTurn);
     this.activeTurn = turn;
     this.activeTurnCancelled = false;
     this.states.current = beginTurn(this.states.current, blocks);
     this.wire.boundary?.("prompt_start");
-    const signal = options.signal;
-    const cancelOnAbort = () => void this.cancel();
-    signal?.addEventListener("abort", cancelOnAbort, { once: true });
-
-    this.host.connection.request<Record<string, unknown>>("session/prompt", this.wire.promptParams(blocks, options._meta)).then(
-      (result) => {
-        signal?.removeEventListener("abort", cancelOnAbort);
-        const outcome = this.wire.promptOutcome(result);
-        this.finishTurn(outcome.stopReason);
-        turn.resolve(outcome);
-      },
-      (error: unknown) => {
-        signal?.removeEventListener("abort", cancelOnAbort);
-        const cancelled = this.activeTurnCancelled;
-        if (cancelled && isRpcError(error)) {
-          // C11: after a cancel, an error response still shows as a cancelled turn.
-          this.host.report({ code: "error_after_cancel", message: `The agent answered the cancelled prompt of session ${this.sessionId} with error ${error.code} (${error.message}); shown as cancelled`, sessionId: this.sessionId, detail: error });
-          this.finishTurn("cancelled");
-          turn.resolve({ stopReason: "cancelled" });
-          return;
-        }
-        this.finishTurn(undefined);
-        turn.reject(error);
-      },
-    );
+    if (signal !== undefined) {
+      this.activeSignal = signal;
+      signal.addEventListener("abort", this.cancelTurn, { once: true });
+    }
+    // Bound once: a prompt allocates no closure for its outcome (one turn at a time, O4, so the
+    // handlers find their turn in `activeTurn`).
+    this.host.connection.request<Record<string, unknown>>("session/prompt", this.wire.promptParams(blocks, options?._meta)).then(this.onPromptResult, this.onPromptError);
     return turn;
+  }
+
+  private readonly cancelTurn = (): Promise<void> => this.cancel();
+
+  private readonly onPromptResult = (result: Record<string, unknown>): void => {
+    const turn = this.activeTurn!;
+    this.detachSignal();
+    const outcome = this.wire.promptOutcome(result);
+    this.finishTurn(outcome.stopReason);
+    turn.resolve(outcome);
+  };
+
+  private readonly onPromptError = (error: unknown): void => {
+    const turn = this.activeTurn!;
+    this.detachSignal();
+    if (this.activeTurnCancelled && isRpcError(error)) {
+      // C11: after a cancel, an error response still shows as a cancelled turn.
+      this.host.report({ code: "error_after_cancel", message: `The agent answered the cancelled prompt of session ${this.sessionId} with error ${error.code} (${error.message}); shown as cancelled`, sessionId: this.sessionId, detail: error });
+      this.finishTurn("cancelled");
+      turn.resolve({ stopReason: "cancelled" });
+      return;
+    }
+    this.finishTurn(undefined);
+    turn.reject(error);
+  };
+
+  /** The running turn's prompt signal no longer cancels anything. */
+  private detachSignal(): void {
+    const signal = this.activeSignal;
+    if (signal === undefined) return;
+    this.activeSignal = undefined;
+    signal.removeEventListener("abort", this.cancelTurn);
   }
 
   /**
@@ -213,11 +237,12 @@ export class ClientSession {
 
   private checkPromptBlocks(blocks: readonly ContentBlock[]): void {
     const accepted = this.host.acceptedPromptBlocks;
-    const needs: Record<string, string> = { image: "prompt.image", audio: "prompt.audio", resource: "prompt.embeddedContext" };
     for (let index = 0; index < blocks.length; index++) {
       const type = (blocks[index] as { type: string }).type;
-      if (needs[type] !== undefined && !accepted.has(type)) {
-        throw new AcpError("Unsupported", `Prompt block ${index} has type "${type}", but the agent did not advertise the ${needs[type]} capability`);
+      if (type === "text" || type === "resource_link") continue;
+      const capability = CAPABILITY_OF_BLOCK.get(type);
+      if (capability !== undefined && !accepted.has(type)) {
+        throw new AcpError("Unsupported", `Prompt block ${index} has type "${type}", but the agent did not advertise the ${capability} capability`);
       }
     }
   }

@@ -12,18 +12,20 @@
 import type { ModelUpdate, PromptOutcome } from "./types.js";
 
 export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutcome> {
-  private updates: ModelUpdate[] = [];
+  // Made on first use: a turn that is only awaited (the common case) allocates neither array.
+  private updates: ModelUpdate[] | undefined;
   /** Whether updates are kept for iterators (see the buffering rule above). */
   private buffering = true;
   private iterators = 0;
   private finished = false;
   private result: PromptOutcome | undefined;
   private failure: { error: unknown } | undefined;
-  private wakers: Array<() => void> = [];
+  private wakers: Array<() => void> | undefined;
   // The promise behind `then`, made on the first `then`. A turn that is only iterated then has
   // none, so its failure (which the iterator throws) cannot become an unhandled rejection.
   private outcome: Promise<PromptOutcome> | undefined;
-  private settle: { resolve: (outcome: PromptOutcome) => void; reject: (error: unknown) => void } | undefined;
+  private resolveOutcome: ((outcome: PromptOutcome) => void) | undefined;
+  private rejectOutcome: ((error: unknown) => void) | undefined;
 
   constructor(
     /** The prompt as it was sent (a string prompt became one text block). */
@@ -48,7 +50,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.iterators === 0 && this.buffering) {
       // Awaited before any iteration: drop what was kept and stop keeping updates (buffering rule).
       this.buffering = false;
-      this.updates = [];
+      this.updates = undefined;
     }
     return this.outcomePromise().then(onFulfilled, onRejected);
   }
@@ -57,7 +59,12 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.outcome === undefined) {
       if (this.failure !== undefined) this.outcome = Promise.reject(this.failure.error);
       else if (this.finished) this.outcome = Promise.resolve(this.result!);
-      else this.outcome = new Promise<PromptOutcome>((resolve, reject) => (this.settle = { resolve, reject }));
+      else {
+        this.outcome = new Promise<PromptOutcome>((resolve, reject) => {
+          this.resolveOutcome = resolve;
+          this.rejectOutcome = reject;
+        });
+      }
     }
     return this.outcome;
   }
@@ -68,16 +75,17 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
    */
   [Symbol.asyncIterator](): AsyncIterator<ModelUpdate> {
     this.iterators++;
-    let index = this.buffering ? 0 : this.updates.length;
+    let index = this.buffering ? 0 : (this.updates?.length ?? 0);
     this.buffering = true;
     const next = async (): Promise<IteratorResult<ModelUpdate>> => {
       for (;;) {
-        if (index < this.updates.length) return { value: this.updates[index++]!, done: false };
+        const updates = this.updates;
+        if (updates !== undefined && index < updates.length) return { value: updates[index++]!, done: false };
         if (this.finished) {
           if (this.failure) throw this.failure.error;
           return { value: undefined, done: true };
         }
-        await new Promise<void>((wake) => this.wakers.push(wake));
+        await new Promise<void>((wake) => (this.wakers ??= []).push(wake));
       }
     };
     return { next };
@@ -86,8 +94,8 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   /** @internal An update of this turn was applied to the session state. */
   push(update: ModelUpdate): void {
     if (!this.buffering) return;
-    this.updates.push(update);
-    if (this.wakers.length > 0) this.wakeAll();
+    (this.updates ??= []).push(update);
+    if (this.wakers !== undefined) this.wakeAll();
   }
 
   /** @internal The response arrived. */
@@ -95,7 +103,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.finished) return;
     this.finished = true;
     this.result = outcome;
-    this.settle?.resolve(outcome);
+    this.resolveOutcome?.(outcome);
     this.wakeAll();
   }
 
@@ -104,13 +112,14 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.finished) return;
     this.finished = true;
     this.failure = { error };
-    this.settle?.reject(error);
+    this.rejectOutcome?.(error);
     this.wakeAll();
   }
 
   private wakeAll(): void {
     const wakers = this.wakers;
-    this.wakers = [];
+    if (wakers === undefined) return;
+    this.wakers = undefined;
     for (const wake of wakers) wake();
   }
 }

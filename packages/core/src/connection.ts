@@ -27,7 +27,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "./jsonrpc.js";
-import { PendingRequests, type PendingRequest } from "./pending-requests.js";
+import { PendingRequest, PendingRequests } from "./pending-requests.js";
 import { KNOWN_VERSIONS, schemaRegistry, type MethodInfo, type MethodRegistry, type ProtocolVersion, type ValidationError } from "./registry.js";
 import type { CloseInfo, Transport, TransportReceiver } from "./transport.js";
 
@@ -214,31 +214,30 @@ export class Connection {
     }
     const timeoutMs = options?.timeoutMs;
     const id = this.pending.allocateId();
-    return new Promise<R>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let onAbort: (() => void) | undefined;
-      const entry: PendingRequest = {
-        id,
-        method,
-        resolve: resolve as (result: unknown) => void,
-        reject,
-        cleanup: () => {
-          if (timer !== undefined) clearTimeout(timer);
-          if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
-        },
-      };
-      if (signal !== undefined) {
-        onAbort = () => this.abandon(id, new AcpError("Cancelled", `Request ${method} (id ${id}) was cancelled`, { cause: signal.reason }));
-        signal.addEventListener("abort", onAbort, { once: true });
-      }
-      if (timeoutMs !== undefined) {
-        timer = setTimeout(() => this.abandon(id, new AcpError("Timeout", `Request ${method} (id ${id}) got no answer within ${timeoutMs} ms`)), timeoutMs);
-      }
-      this.pending.add(entry);
-      this.transport.send(requestMessage(id, method, params)).then(undefined, (error: unknown) => {
-        this.pending.take(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
-      });
+    const entry = new PendingRequest(id, method);
+    const result = new Promise<R>((resolve, reject) => {
+      entry.resolve = resolve as (result: unknown) => void;
+      entry.reject = reject;
     });
+    if (signal !== undefined) {
+      entry.signal = signal;
+      entry.onAbort = () => this.abandon(id, new AcpError("Cancelled", `Request ${method} (id ${id}) was cancelled`, { cause: signal.reason }));
+      signal.addEventListener("abort", entry.onAbort, { once: true });
+    }
+    if (timeoutMs !== undefined) {
+      entry.timer = setTimeout(() => this.abandon(id, new AcpError("Timeout", `Request ${method} (id ${id}) got no answer within ${timeoutMs} ms`)), timeoutMs);
+    }
+    this.pending.add(entry);
+    const sendFailed = (error: unknown): void => {
+      this.pending.take(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
+    };
+    try {
+      this.transport.send(requestMessage(id, method, params)).then(undefined, sendFailed);
+    } catch (error) {
+      // A transport that throws instead of rejecting still fails only this request.
+      sendFailed(error);
+    }
+    return result;
   }
 
   /** Send a notification. Resolves once the transport took it (backpressure); nothing more. */

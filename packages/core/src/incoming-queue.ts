@@ -40,7 +40,8 @@ export class IncomingQueue<T> {
     }
     this.draining = true;
     try {
-      if (!this.runOne(item)) this.drain();
+      // Items pushed while this one ran (reentrantly) wait in `items`; the common case has none.
+      if (!this.runOne(item) && this.head < this.items.length) this.drain();
     } finally {
       this.draining = false;
     }
@@ -74,8 +75,10 @@ export class IncomingQueue<T> {
         this.runOne(item);
       }
       if (this.head === this.items.length) {
-        this.items.length = 0;
-        this.head = 0;
+        if (this.head > 0) {
+          this.items.length = 0;
+          this.head = 0;
+        }
       } else if (this.head > COMPACT_THRESHOLD && this.head * 2 > this.items.length) {
         // A long-blocked queue keeps receiving: drop the consumed prefix now and then.
         this.items.splice(0, this.head);

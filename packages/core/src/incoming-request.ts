@@ -8,7 +8,10 @@ import type { RequestId } from "./jsonrpc.js";
 
 export class IncomingRequest {
   private controller: AbortController | undefined;
-  private cancelListeners: Array<(reason: unknown) => void> | undefined;
+  // The first listener in a field, any further ones in an array: the runtime registers exactly
+  // one per request, so the common case allocates no array.
+  private cancelListener: ((reason: unknown) => void) | undefined;
+  private moreCancelListeners: Array<(reason: unknown) => void> | undefined;
   private cancelled = false;
   private reason: unknown = undefined;
 
@@ -37,7 +40,8 @@ export class IncomingRequest {
   /** Call `listener` once when the request is cancelled (at once if it already was). */
   onCancel(listener: (reason: unknown) => void): void {
     if (this.cancelled) listener(this.reason);
-    else (this.cancelListeners ??= []).push(listener);
+    else if (this.cancelListener === undefined) this.cancelListener = listener;
+    else (this.moreCancelListeners ??= []).push(listener);
   }
 
   /** @internal Connection: the peer cancelled, or the connection closed. */
@@ -46,15 +50,19 @@ export class IncomingRequest {
     this.cancelled = true;
     this.reason = reason;
     this.controller?.abort(reason);
-    const listeners = this.cancelListeners;
-    this.cancelListeners = undefined;
-    if (listeners === undefined) return;
-    for (const listener of listeners) {
-      try {
-        listener(reason);
-      } catch (error) {
-        this.onListenerError(error, this.method);
-      }
+    const first = this.cancelListener;
+    const more = this.moreCancelListeners;
+    this.cancelListener = undefined;
+    this.moreCancelListeners = undefined;
+    if (first !== undefined) this.callListener(first, reason);
+    if (more !== undefined) for (const listener of more) this.callListener(listener, reason);
+  }
+
+  private callListener(listener: (reason: unknown) => void, reason: unknown): void {
+    try {
+      listener(reason);
+    } catch (error) {
+      this.onListenerError(error, this.method);
     }
   }
 }

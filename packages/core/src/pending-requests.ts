@@ -4,13 +4,29 @@
 import type { AcpError } from "./errors.js";
 import type { RequestId } from "./jsonrpc.js";
 
-export interface PendingRequest {
-  readonly id: number;
-  readonly method: string;
-  resolve(result: unknown): void;
-  reject(error: Error): void;
+/**
+ * One outstanding request. A plain class rather than an object of closures: a request without a
+ * signal or timeout (the common case) allocates nothing else.
+ */
+export class PendingRequest {
+  resolve!: (result: unknown) => void;
+  reject!: (error: Error) => void;
+  /** The caller's signal and our listener on it, when the request has a signal. */
+  signal: AbortSignal | undefined = undefined;
+  onAbort: (() => void) | undefined = undefined;
+  /** The timeout, when the request has one. */
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+
+  constructor(
+    readonly id: number,
+    readonly method: string,
+  ) {}
+
   /** Detaches the abort listener and timer; called exactly once when the entry leaves the table. */
-  cleanup(): void;
+  cleanup(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.onAbort !== undefined) this.signal!.removeEventListener("abort", this.onAbort);
+  }
 }
 
 export class PendingRequests {

@@ -39,6 +39,14 @@ export class NdjsonReader {
 
   /** Feed one chunk as it came off the stream. */
   push(chunk: Buffer): void {
+    const size = chunk.length;
+    if (this.pendingSize === 0 && !this.discarding && size > 0 && size - 1 <= this.maxLineBytes && chunk[size - 1] === NEWLINE) {
+      // The common case: the chunk holds whole lines only (it ends with a newline and nothing is
+      // pending) and, being within the limit as a whole, none of them is over it. One native
+      // call decodes it; no byte search is needed.
+      this.deliverRun(chunk.toString("utf8", 0, size - 1));
+      return;
+    }
     let start = 0;
     if (this.discarding) {
       const end = chunk.indexOf(NEWLINE);

@@ -1,12 +1,15 @@
 // Writes newline-delimited JSON to a Writable with backpressure (PROTOCOL §8.1 S3, S8).
 //
 // Messages sent in the same tick are joined into one write(): a burst of session/update
-// notifications then costs one syscall-sized write instead of thousands. Each write() carries whole
-// lines only, so the stream never holds half a message. When write() returns false the writer stops
-// writing until 'drain', and sends made meanwhile resolve only once their bytes were handed over.
+// notifications then costs one syscall-sized write instead of thousands, and messages sent
+// together (a prompt and the cancel right behind it) reach the peer together. Each write()
+// carries whole lines only, so the stream never holds half a message. When write() returns false
+// the writer stops writing until 'drain', and sends made meanwhile resolve only once their bytes
+// were handed over.
 //
-// send() allocates no promise while the stream is not blocked: it returns one shared resolved
-// promise. While blocked, every send shares the single promise of that blocked period.
+// send() returns one shared resolved promise while the stream is not blocked (the only promise
+// made is the one reaction per tick that flushes). While blocked, every send shares the single
+// promise of that blocked period.
 import type { Writable } from "node:stream";
 import { AcpError } from "@acpkit/core";
 
@@ -43,7 +46,9 @@ export class NdjsonWriter {
     if (this.blocked) return this.drained!.promise;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      queueMicrotask(this.flush);
+      // A promise reaction rather than queueMicrotask, which makes an AsyncResource and a bound
+      // function per call: this runs once per message on a request/response exchange.
+      void RESOLVED.then(this.flush);
     }
     return RESOLVED;
   }
@@ -75,7 +80,10 @@ export class NdjsonWriter {
     if (this.blocked || this.closedError !== undefined || this.queue.length === 0) return;
     const lines = this.queue;
     this.queue = [];
-    const data = lines.length === 1 ? lines[0] + "\n" : lines.join("\n") + "\n";
+    this.write(lines.length === 1 ? lines[0] + "\n" : lines.join("\n") + "\n");
+  }
+
+  private write(data: string): void {
     if (!this.stream.write(data)) {
       this.blocked = true;
       this.drained ??= createDeferred();

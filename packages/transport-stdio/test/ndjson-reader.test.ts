@@ -103,6 +103,21 @@ describe("NdjsonReader", () => {
     expect(run.oversized).toEqual([{ lineNumber: 3, bytesSeen: 11, limit: 10 }]);
   });
 
+  it("reads chunks of whole lines the same whether the chunk as a whole is within the limit or not", () => {
+    const chunk = Buffer.from('{"a":1}\n\n{"bbb":2}\n', "utf8");
+    for (const limit of [chunk.length - 1, chunk.length - 2, 9]) {
+      const { reader, lines, oversized } = collect(limit);
+      reader.push(chunk);
+      reader.push(Buffer.from('{"c":3}\n'));
+      expect(lines, `limit ${limit}`).toEqual(['{"a":1}', '{"bbb":2}', '{"c":3}']);
+      expect(oversized).toEqual([]);
+    }
+    const { reader, lines, oversized } = collect(8);
+    reader.push(chunk); // the third line is 9 bytes: over the limit
+    expect(lines).toEqual(['{"a":1}']);
+    expect(oversized).toEqual([{ lineNumber: 3, bytesSeen: 9, limit: 8 }]);
+  });
+
   it("does not hold on to bytes of a discarded line", () => {
     const { reader, lines } = collect(4);
     reader.push(Buffer.from("abcdefgh"));

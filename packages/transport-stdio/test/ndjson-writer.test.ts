@@ -31,6 +31,18 @@ describe("NdjsonWriter", () => {
     expect(sink.writes).toEqual(['{"n":1}\n{"n":2}\n[{"n":3}]\n']);
   });
 
+  it("keeps wire order across ticks, one write per tick", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink);
+    for (let n = 1; n <= 4; n++) writer.send({ n });
+    await tick();
+    writer.send({ n: 5 });
+    writer.send({ n: 6 });
+    await tick();
+    expect(sink.writes).toHaveLength(2);
+    expect(sink.writes.join("")).toBe([1, 2, 3, 4, 5, 6].map((n) => `{"n":${n}}\n`).join(""));
+  });
+
   it("stops writing while the stream is full and resumes on drain; waiting sends resolve then", async () => {
     const sink = new ControlledSink();
     const writer = new NdjsonWriter(sink);

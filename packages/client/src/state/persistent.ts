@@ -10,6 +10,7 @@
 //   its prefix first, so versions never disturb each other.
 // - `PVector` is a 32-way trie with path copying: replacing one record costs O(log32 n) node
 //   copies (one or two small arrays for any realistic session), not a copy of every record.
+//   Appending to the newest version fills free slots in place (see pushIn), like AppendList.
 // - `Keyed` pairs a PVector with a Map from id to index that is shared along the newest line of
 //   versions (ids are only ever added). A lookup trusts an index only if the record stored there,
 //   in the caller's version, carries that id, so an older version cannot see ids added later.
@@ -107,14 +108,32 @@ export function vectorPush<T>(vector: PVector<T>, value: T): PVector<T> {
   return { size: size + 1, shift, root: pushIn(root, shift, size, value) };
 }
 
+// Appending fills the next free slot of the nodes along the right edge in place, as AppendList
+// does, instead of copying a 32-slot array per level. The rule that keeps versions apart: a slot
+// is written once and never overwritten, and a node grows only at its end. A version never reads
+// past its own size, so it cannot see slots appended after it was made. When the slot this
+// version needs is already taken (another version appended there first, or the child below had
+// to be copied), the node is copied up to that slot instead.
 function pushIn(node: Node, level: number, index: number, value: unknown): Node {
-  const copy = node.slice();
-  if (level === 0) copy[index & MASK] = value;
-  else {
-    const slot = (index >>> level) & MASK;
-    const child = copy[slot] as Node | undefined;
-    copy[slot] = child === undefined ? newPath(level - BITS, value) : pushIn(child, level - BITS, index, value);
+  const slot = (index >>> level) & MASK;
+  if (level === 0) {
+    if (node.length === slot) {
+      node.push(value);
+      return node;
+    }
+    const copy = node.slice(0, slot);
+    copy.push(value);
+    return copy;
   }
+  if (node.length === slot) {
+    node.push(newPath(level - BITS, value));
+    return node;
+  }
+  const child = node[slot] as Node;
+  const pushed = pushIn(child, level - BITS, index, value);
+  if (pushed === child) return node;
+  const copy = node.slice(0, slot);
+  copy.push(pushed);
   return copy;
 }
 
@@ -165,6 +184,7 @@ export function keyedAdd<R>(keyed: Keyed<R>, id: string, record: R): Keyed<R> {
 /** Point `id` at the record at `position` (used when a record takes a new id). */
 export function keyedAlias<R>(keyed: Keyed<R>, id: string, position: number): Keyed<R> {
   let index = keyed.index;
+  let had = false;
   if (index.size !== keyed.indexed || index.has(id)) {
     // An older version is branching off, or an existing key would be overwritten (which older
     // versions could see): give this version its own index holding only what it had.
@@ -175,8 +195,8 @@ export function keyedAlias<R>(keyed: Keyed<R>, id: string, position: number): Ke
       index.set(key, value);
       taken++;
     }
+    had = index.has(id);
   }
-  const had = index.has(id);
   index.set(id, position);
   return { records: keyed.records, index, indexed: had ? keyed.indexed : keyed.indexed + 1 };
 }

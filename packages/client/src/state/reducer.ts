@@ -42,7 +42,7 @@ const CHUNK_KIND: Record<string, MessageKind> = {
 /** Statuses that leave a tool call unfinished (C2); any other wire status ends the local cancel mark (C4). */
 const UNFINISHED: ReadonlySet<string> = new Set(["pending", "in_progress"]);
 
-// Every StateData is built by one of the three functions below as an object literal naming all
+// Every StateData is built by one of the four functions below as an object literal naming all
 // fields in the same order as `createSessionState`, so every state shares one hidden class and
 // the copy is a plain 16-field store. (`{ ...state.data, messages }` took 5× longer per update:
 // the spread goes through V8's generic property-copy path.)
@@ -88,6 +88,38 @@ function withMessages(state: SessionState, messages: StateData["messages"]): Ses
     turnFirstToolCall: d.turnFirstToolCall,
     promptsSent: d.promptsSent,
     promptMessage: d.promptMessage,
+    sessionInfo: d.sessionInfo,
+    currentModeId: d.currentModeId,
+    availableCommands: d.availableCommands,
+    configOptions: d.configOptions,
+  });
+}
+
+// Turn start and end (once per prompt) change the turn bookkeeping and, at the start, the messages.
+function withTurn(
+  state: SessionState,
+  messages: StateData["messages"],
+  turns: StateData["turns"],
+  turnInProgress: boolean,
+  turnFirstToolCall: number,
+  promptsSent: number,
+  promptMessage: number | undefined,
+): SessionState {
+  const d = state.data;
+  return new SessionState({
+    sessionId: d.sessionId,
+    protocolVersion: d.protocolVersion,
+    messages,
+    toolCalls: d.toolCalls,
+    plans: d.plans,
+    usage: d.usage,
+    permissions: d.permissions,
+    turns,
+    diagnostics: d.diagnostics,
+    turnInProgress,
+    turnFirstToolCall,
+    promptsSent,
+    promptMessage,
     sessionInfo: d.sessionInfo,
     currentModeId: d.currentModeId,
     availableCommands: d.availableCommands,
@@ -373,21 +405,20 @@ function applySessionInfo(state: SessionState, update: v2.SessionInfoUpdate): Se
  * message (id `acpkit-prompt-<n>`); an agent's echo of it attaches to that message (M11).
  */
 export function beginTurn(state: SessionState, prompt?: readonly v2.ContentBlock[]): SessionState {
-  const changes: Mutable<Partial<StateData>> = { turnInProgress: true, turnFirstToolCall: state.data.toolCalls.records.size, promptMessage: undefined };
-  if (prompt !== undefined) {
-    const messages = state.data.messages;
-    // Counted apart from `turns`: a turn that ended in an error response records no turn, and the
-    // next prompt must still get an id of its own.
-    const promptsSent = state.data.promptsSent + 1;
-    changes.promptsSent = promptsSent;
-    const messageId = `${PROMPT_MESSAGE_ID_PREFIX}${promptsSent}`;
-    if (keyedFind(messages, messageId, messageIdOf) === undefined) {
-      const record: MessageRecord = { messageId, kind: "user_message", content: listOf(prompt.slice()), meta: undefined, echoCursor: -1 };
-      changes.messages = keyedAdd(messages, messageId, record);
-      changes.promptMessage = messages.records.size;
-    }
+  const d = state.data;
+  if (prompt === undefined) return withTurn(state, d.messages, d.turns, true, d.toolCalls.records.size, d.promptsSent, undefined);
+  // Counted apart from `turns`: a turn that ended in an error response records no turn, and the
+  // next prompt must still get an id of its own.
+  const promptsSent = d.promptsSent + 1;
+  const messageId = `${PROMPT_MESSAGE_ID_PREFIX}${promptsSent}`;
+  let messages = d.messages;
+  let promptMessage: number | undefined;
+  if (keyedFind(messages, messageId, messageIdOf) === undefined) {
+    const record: MessageRecord = { messageId, kind: "user_message", content: listOf(prompt.slice()), meta: undefined, echoCursor: -1 };
+    promptMessage = messages.records.size;
+    messages = keyedAdd(messages, messageId, record);
   }
-  return next(state, changes);
+  return withTurn(state, messages, d.turns, true, d.toolCalls.records.size, promptsSent, promptMessage);
 }
 
 /**
@@ -406,7 +437,8 @@ export function markTurnCancelled(state: SessionState): SessionState {
 
 /** The `session/prompt` response arrived with `stopReason`: the turn is over. */
 export function recordTurnEnd(state: SessionState, stopReason: v2.StopReason): SessionState {
-  return next(state, { turns: append(state.data.turns, { stopReason }), turnInProgress: false, promptMessage: undefined });
+  const d = state.data;
+  return withTurn(state, d.messages, append(d.turns, { stopReason }), false, d.turnFirstToolCall, d.promptsSent, undefined);
 }
 
 /**
