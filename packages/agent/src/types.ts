@@ -1,20 +1,10 @@
 // The public shapes of @acpkit/agent. The application writes against the v2-shaped model
 // (PROTOCOL §7: one agent implementation serves v1 and v2); the runtime converts on v1.
-import type { ProtocolVersion, v2 } from "@acpkit/schema";
-import type { Diagnostic } from "@acpkit/core";
+import type { ProtocolVersion } from "@acpkit/schema";
+import type { ContentBlock, Diagnostic, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, PlanEntry, StopReason, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@acpkit/core";
 
-export type ContentBlock = v2.ContentBlock;
-export type ModelUpdate = v2.SessionUpdate;
-export type ToolCallContent = v2.ToolCallContent;
-export type ToolCallLocation = v2.ToolCallLocation;
-export type ToolKind = v2.ToolKind;
-export type ToolCallStatus = v2.ToolCallStatus;
-export type PlanEntry = v2.PlanEntry;
-export type PermissionOption = v2.PermissionOption;
-export type PermissionOutcome = v2.RequestPermissionOutcome;
-export type StopReason = v2.StopReason;
-export type McpServer = v2.McpServer;
-export type Meta = { [key: string]: unknown };
+// The model's names are core's, shared with @acpkit/client.
+export type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, PlanEntry, StopReason, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind };
 
 /** Name and version the agent reports in `initialize` (`agentInfo`). */
 export interface AgentInfo {

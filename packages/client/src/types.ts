@@ -1,16 +1,10 @@
 // Public shapes of @acpkit/client. The application sees the v2-shaped model whatever version the
 // connection runs (PROTOCOL §7); v1 wire data is converted by the client-side bridge.
-import type { Diagnostic } from "@acpkit/core";
-import type { ProtocolVersion, v2 } from "@acpkit/schema";
+import type { ContentBlock, Diagnostic, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, ToolCallPatch } from "@acpkit/core";
+import type { ProtocolVersion } from "@acpkit/schema";
 
-export type ModelUpdate = v2.SessionUpdate;
-export type ContentBlock = v2.ContentBlock;
-export type PermissionOption = v2.PermissionOption;
-export type PermissionOutcome = v2.RequestPermissionOutcome;
-export type ToolCallPatch = v2.ToolCallUpdate;
-export type McpServer = v2.McpServer;
-export type StopReason = v2.StopReason;
-export type Meta = { [key: string]: unknown };
+// The model's names are core's, shared with @acpkit/agent.
+export type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, ToolCallPatch };
 
 /** What a prompt turn ended with. */
 export interface PromptOutcome {

@@ -2,6 +2,8 @@
 // version negotiation and the v1⇄v2 bridge.
 export * from "./errors.js";
 export type * from "./transport.js";
+export { encodeMessage } from "./encode.js";
+export type * from "./model.js";
 export {
   Connection,
   CANCEL_REQUEST_METHOD,

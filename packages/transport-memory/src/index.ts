@@ -8,7 +8,7 @@
 //
 // Delivery is asynchronous and in order: messages sent in one tick are queued and delivered
 // together on one microtask, so a sender never re-enters the receiver synchronously.
-import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { AcpError, encodeMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 
 /** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -60,14 +60,9 @@ export class MemoryTransport implements Transport {
     }
     let text: string;
     try {
-      text = JSON.stringify(message);
+      text = encodeMessage(message);
     } catch (error) {
-      return Promise.reject(
-        new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error }),
-      );
-    }
-    if (typeof text !== "string") {
-      return Promise.reject(new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`));
+      return Promise.reject(error);
     }
     this.peer.accept(text);
     return RESOLVED;

@@ -11,7 +11,7 @@
 // made is the one reaction per tick that flushes). While blocked, every send shares the single
 // promise of that blocked period.
 import type { Writable } from "node:stream";
-import { AcpError } from "@acpkit/core";
+import { AcpError, encodeMessage } from "@acpkit/core";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -33,14 +33,9 @@ export class NdjsonWriter {
     if (this.closedError !== undefined) return Promise.reject(this.closedError);
     let line: string;
     try {
-      line = JSON.stringify(message);
+      line = encodeMessage(message);
     } catch (error) {
-      return Promise.reject(
-        new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error }),
-      );
-    }
-    if (typeof line !== "string") {
-      return Promise.reject(new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`));
+      return Promise.reject(error);
     }
     this.queue.push(line);
     if (this.blocked) return this.drained!.promise;

@@ -5,7 +5,7 @@
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
-import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { AcpError, encodeMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -66,14 +66,9 @@ export class WebSocketTransport implements Transport {
     }
     let text: string;
     try {
-      text = JSON.stringify(message);
+      text = encodeMessage(message);
     } catch (error) {
-      return Promise.reject(
-        new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error }),
-      );
-    }
-    if (typeof text !== "string") {
-      return Promise.reject(new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`));
+      return Promise.reject(error);
     }
     if (this.drained !== undefined) {
       this.queued.push(text);
