@@ -71,34 +71,12 @@ function next(state: SessionState, changes: Partial<StateData>): SessionState {
   });
 }
 
-// The per-chunk paths change one collection: no `changes` object, no presence checks.
-function withMessages(state: SessionState, messages: StateData["messages"]): SessionState {
-  const d = state.data;
-  return new SessionState({
-    sessionId: d.sessionId,
-    protocolVersion: d.protocolVersion,
-    messages,
-    toolCalls: d.toolCalls,
-    plans: d.plans,
-    usage: d.usage,
-    permissions: d.permissions,
-    turns: d.turns,
-    diagnostics: d.diagnostics,
-    turnInProgress: d.turnInProgress,
-    turnFirstToolCall: d.turnFirstToolCall,
-    promptsSent: d.promptsSent,
-    promptMessage: d.promptMessage,
-    sessionInfo: d.sessionInfo,
-    currentModeId: d.currentModeId,
-    availableCommands: d.availableCommands,
-    configOptions: d.configOptions,
-  });
-}
-
-// Turn start and end (once per prompt) change the turn bookkeeping and, at the start, the messages.
-function withTurn(
+// The per-chunk and per-turn paths change only these "hot" fields: they pass them positionally to
+// one constructor call (no `changes` object, no presence checks); the rest is carried over as is.
+function withHotFields(
   state: SessionState,
   messages: StateData["messages"],
+  toolCalls: StateData["toolCalls"],
   turns: StateData["turns"],
   turnInProgress: boolean,
   turnFirstToolCall: number,
@@ -110,7 +88,7 @@ function withTurn(
     sessionId: d.sessionId,
     protocolVersion: d.protocolVersion,
     messages,
-    toolCalls: d.toolCalls,
+    toolCalls,
     plans: d.plans,
     usage: d.usage,
     permissions: d.permissions,
@@ -127,27 +105,27 @@ function withTurn(
   });
 }
 
+function withMessages(state: SessionState, messages: StateData["messages"]): SessionState {
+  const d = state.data;
+  return withHotFields(state, messages, d.toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
+}
+
+// Turn start and end (once per prompt) change the turn bookkeeping and, at the start, the messages.
+function withTurn(
+  state: SessionState,
+  messages: StateData["messages"],
+  turns: StateData["turns"],
+  turnInProgress: boolean,
+  turnFirstToolCall: number,
+  promptsSent: number,
+  promptMessage: number | undefined,
+): SessionState {
+  return withHotFields(state, messages, state.data.toolCalls, turns, turnInProgress, turnFirstToolCall, promptsSent, promptMessage);
+}
+
 function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): SessionState {
   const d = state.data;
-  return new SessionState({
-    sessionId: d.sessionId,
-    protocolVersion: d.protocolVersion,
-    messages: d.messages,
-    toolCalls,
-    plans: d.plans,
-    usage: d.usage,
-    permissions: d.permissions,
-    turns: d.turns,
-    diagnostics: d.diagnostics,
-    turnInProgress: d.turnInProgress,
-    turnFirstToolCall: d.turnFirstToolCall,
-    promptsSent: d.promptsSent,
-    promptMessage: d.promptMessage,
-    sessionInfo: d.sessionInfo,
-    currentModeId: d.currentModeId,
-    availableCommands: d.availableCommands,
-    configOptions: d.configOptions,
-  });
+  return withHotFields(state, d.messages, toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
 }
 
 function withDiagnostic(state: SessionState, code: StateDiagnostic["code"], message: string, update: unknown): SessionState {
