@@ -3,6 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 
+/** The streams, styling and working directory a command uses. */
 export interface CommandIO {
   stdin: Readable;
   stdout: Writable & { isTTY?: boolean };
@@ -14,6 +15,7 @@ export interface CommandIO {
   cwd: string;
 }
 
+/** This process's stdin/stdout/stderr and cwd, with color when a stream is a terminal. */
 export function processIO(): CommandIO {
   return {
     stdin: process.stdin,

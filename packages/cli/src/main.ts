@@ -47,12 +47,18 @@ const commands: Record<string, CommandEntry> = {
   },
 };
 
+/** The top-level usage text of `acpkit` (the command list). */
 export function mainUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
   const lines = Object.entries(commands).map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`);
   return `usage: acpkit <command> [options]\n\ncommands:\n${lines.join("\n")}\n\nRun "acpkit <command> --help" for a command's options.`;
 }
 
+/**
+ * Run one `acpkit` command as the binary does (`argv` without node and the script) and resolve
+ * with its exit code: 0 success, 1 failure, 2 bad usage. Output goes to `io` (default: this
+ * process's stdio).
+ */
 export async function main(argv: readonly string[], io: CommandIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {

@@ -9,8 +9,10 @@
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
 import { getMethod, validateParams, validateResult, type ProtocolVersion, type ValidationError } from "@acpkit/schema";
 
+/** The version to check a transcript against, or `"auto"` to read it from `initialize`. */
 export type TranscriptProtocol = ProtocolVersion | "auto";
 
+/** One problem in a transcript, by line and JSON path. */
 export interface TranscriptProblem {
   /** 1-based line number in the transcript. */
   line: number;
@@ -24,6 +26,7 @@ export interface TranscriptProblem {
   expected?: string;
 }
 
+/** The result of `validateTranscript`. */
 export interface TranscriptReport {
   valid: boolean;
   protocolVersion: ProtocolVersion;
@@ -99,6 +102,10 @@ function validId(id: unknown): boolean {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 }
 
+/**
+ * Check an ndjson transcript (one JSON-RPC message or v2 batch per line, optionally prefixed with
+ * `→`/`←`) against the schema of its protocol version; responses are matched to their requests.
+ */
 export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto"): TranscriptReport {
   const problems: TranscriptProblem[] = [];
   const parsed: { line: Line; value: unknown }[] = [];

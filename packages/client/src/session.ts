@@ -35,6 +35,10 @@ interface PendingPermission {
   cancel(): void;
 }
 
+/**
+ * One session with the agent (from `AgentConnection.newSession` / `loadSession`): sends prompts,
+ * keeps `state` current, answers permission requests and cancels turns.
+ */
 export class ClientSession {
   /** The session's state; model updates are applied to it in batches (state/batched-state.ts). */
   private readonly states: BatchedState;

@@ -11,6 +11,11 @@
 // does not hold the whole turn in memory (the updates are in `session.state` anyway).
 import type { ModelUpdate, PromptOutcome } from "./types.js";
 
+/**
+ * One prompt turn (from `ClientSession.prompt`): iterate it for the turn's model updates, await it
+ * for its `PromptOutcome`. A turn awaited before any iterator was created stops keeping updates
+ * (they are in `session.state`); an iterator made later sees only the updates after it.
+ */
 export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutcome> {
   // Made on first use: a turn that is only awaited (the common case) allocates neither array.
   private updates: ModelUpdate[] | undefined;

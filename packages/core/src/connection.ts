@@ -34,6 +34,7 @@ import type { CloseInfo, Transport, TransportReceiver } from "./transport.js";
 /** The v1 notification that asks the peer to stop working on one of our requests (PROTOCOL §4.9). */
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
+/** How a `Connection` behaves: which side it is, its version, and what it checks. */
 export interface ConnectionOptions {
   /** Which end we are; incoming methods are accepted, and outgoing ones sent, only in their registry direction. */
   side: "agent" | "client";
@@ -55,6 +56,7 @@ export interface ConnectionOptions {
   registry?: MethodRegistry;
 }
 
+/** Per-call options of `Connection.request`. */
 export interface RequestOptions {
   /** Aborting rejects the request with AcpError "Cancelled" (and on v1 sends `$/cancel_request`). */
   signal?: AbortSignal;
@@ -76,7 +78,9 @@ export interface RequestContext {
   onCancel(listener: (reason: unknown) => void): void;
 }
 
+/** Answers one incoming request: return (or resolve) the result, or throw (an `RpcError` is sent as is). */
 export type RequestHandler = (params: any, ctx: RequestContext) => unknown;
+/** Handles one incoming notification; a returned promise holds back the next incoming message until it settles. */
 export type NotificationHandler = (params: any) => void | PromiseLike<void>;
 
 // Where the N8 gate stands (requireInitialize).
@@ -111,10 +115,16 @@ function describeValidation(error: ValidationError): string {
   return `${error.path === "" ? "(root)" : error.path} ${error.message}`;
 }
 
+/** The `AcpError("ConnectionClosed")` every pending request rejects with; `data` is the transport's `CloseInfo`. */
 export function closedError(info: CloseInfo): AcpError {
   return new AcpError("ConnectionClosed", `Connection closed: ${info.reason}`, { data: info });
 }
 
+/**
+ * One JSON-RPC 2.0 peer over a `Transport`, speaking one protocol version: numbers its requests,
+ * matches responses, dispatches incoming messages to handlers in wire order, validates them
+ * against the version's schema and answers malformed input with the right JSON-RPC error.
+ */
 export class Connection {
   private readonly transport: Transport;
   private readonly side: "agent" | "client";

@@ -16,6 +16,7 @@ export interface Diagnostic {
   detail?: unknown;
 }
 
+/** The codes a `Connection` itself raises; the agent and client runtimes add their own. */
 export type DiagnosticCode =
   | "parse_error" // a message was not valid JSON (answered -32700)
   | "invalid_message" // not a JSON-RPC object (answered -32600 when it could be)

@@ -14,6 +14,7 @@ export const ErrorCode = {
   AuthRequired: -32000,
   ResourceNotFound: -32002,
 } as const;
+/** One of the numeric codes in `ErrorCode`. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** The JSON-RPC error object as it travels on the wire. */
@@ -66,10 +67,12 @@ export class AcpError extends Error {
   }
 }
 
+/** Whether `error` is a JSON-RPC error (received from the peer, or made to answer with). */
 export function isRpcError(error: unknown): error is RpcError {
   return error instanceof RpcError;
 }
 
+/** Whether `error` is a local failure, optionally with the given `code` (`isAcpError(e, "Timeout")`). */
 export function isAcpError(error: unknown, code?: AcpErrorCode): error is AcpError {
   return error instanceof AcpError && (code === undefined || error.code === code);
 }

@@ -6,27 +6,32 @@ import type { RpcErrorObject } from "./errors.js";
 /** A request id. We only ever send numbers; the peer may use strings (or, against advice, null). */
 export type RequestId = string | number;
 
+/** A request: has an `id` and is answered with a response carrying the same id. */
 export type JsonRpcRequest = {
   jsonrpc: "2.0";
   id: RequestId | null;
   method: string;
   params?: unknown;
 };
+/** A notification: no `id`, never answered. */
 export type JsonRpcNotification = {
   jsonrpc: "2.0";
   method: string;
   params?: unknown;
 };
+/** The answer to a request that succeeded. */
 export type JsonRpcSuccessResponse = {
   jsonrpc: "2.0";
   id: RequestId | null;
   result: unknown;
 };
+/** The answer to a request that failed (`id` is null when the request could not be read). */
 export type JsonRpcErrorResponse = {
   jsonrpc: "2.0";
   id: RequestId | null;
   error: RpcErrorObject;
 };
+/** Either kind of response. */
 export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 
 /** What an incoming value is. Numbers, so the per-message check returns without allocating. */

@@ -5,6 +5,7 @@
 import { ErrorCode, RpcError } from "./errors.js";
 import type { ProtocolVersion } from "./registry.js";
 
+/** What `negotiateVersion` decided: the version to speak, or the -32602 error to answer with. */
 export type NegotiationResult = { ok: true; version: ProtocolVersion } | { ok: false; error: RpcError };
 
 const MAX_PROTOCOL_VERSION = 65535;

@@ -30,6 +30,7 @@ export interface TransportReceiver {
   onTransportError(error: AcpError): void;
 }
 
+/** Moves whole JSON-RPC messages over one channel; implemented by the stdio, WebSocket and memory transports. */
 export interface Transport {
   /** Begin delivering incoming messages to `receiver`. Called once, by the Connection. */
   start(receiver: TransportReceiver): void;

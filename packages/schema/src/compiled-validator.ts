@@ -17,7 +17,9 @@ export interface CompiledValidator {
   errors?: AjvErrorObject[] | null;
 }
 
+/** Which way a method flows: client to agent, agent to client, or either. */
 export type MethodDirection = "client_to_agent" | "agent_to_client" | "both";
+/** Whether a method is a request (answered) or a notification (not answered). */
 export type MethodKind = "request" | "notification";
 
 /** One row of a generated method table (generated/vN/methods.ts). */

@@ -12,6 +12,7 @@ export interface ValidationError {
   expected?: string;
 }
 
+/** The answer of every validation function: one shared frozen `{ valid: true }`, or the errors found. */
 export type ValidationResult = { valid: true } | { valid: false; errors: ValidationError[] };
 
 /** The one shared success result: validation allocates nothing when the value is valid. */

@@ -10,6 +10,7 @@ import type { AgentScript } from "./script.js";
 import { playScript } from "./script-runner.js";
 import { promptText } from "./text.js";
 
+/** Options of `createBuiltinAgent`. */
 export interface BuiltinAgentOptions {
   /** Highest protocol version: 1 answers every client with v1; 2 (default) speaks 1 and 2. */
   maxProtocol?: ProtocolVersion;

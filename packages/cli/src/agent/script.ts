@@ -11,6 +11,7 @@ import { EDIT_PERMISSION_OPTIONS } from "./tools.js";
 /** A step runs only when the latest permission step ended this way. */
 export type ScriptCondition = "allowed" | "rejected";
 
+/** One validated step of an agent script (the JSON form is in schema/agent-script.schema.json). */
 export type ScriptStep = (
   | { type: "update"; update: ModelUpdate }
   | { type: "message"; text: string; kind: "agent" | "thought"; chunks: number | undefined }

@@ -40,6 +40,7 @@ export interface ToolCallJSON {
 /** A plan: its entries, or for a plan of unknown type (PROTOCOL P3) its type and raw payload. */
 export type PlanJSON = { id: string; entries: v2.PlanEntry[] } | { id: string; type: string; raw: v2.PlanUpdateContent };
 
+/** Context-window usage from the latest `usage_update`. */
 export interface UsageJSON {
   used: number;
   size: number;
@@ -53,6 +54,7 @@ export interface PermissionJSON {
   outcome?: v2.RequestPermissionOutcome;
 }
 
+/** One finished turn. */
 export interface TurnJSON {
   stopReason: v2.StopReason;
 }
