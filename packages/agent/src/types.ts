@@ -45,6 +45,7 @@ export interface ClientInfo {
   canWriteTextFile: boolean;
 }
 
+/** What `AgentDefinition.newSession` receives for `session/new`. */
 export interface NewSessionRequest {
   cwd: string;
   /** MCP servers in the model (v2) shape; v1 stdio servers get `type: "stdio"`. */
@@ -53,6 +54,7 @@ export interface NewSessionRequest {
   client: ClientInfo;
 }
 
+/** What `AgentDefinition.loadSession` receives for `session/load`: the new-session fields plus the id to load. */
 export interface LoadSessionRequest extends NewSessionRequest {
   sessionId: string;
 }
@@ -89,6 +91,7 @@ export interface AgentDefinition {
   prompt(turn: Turn): PromptResult | Promise<PromptResult>;
 }
 
+/** Options of `serveAgent`. */
 export interface ServeOptions {
   /** Check outgoing messages against the schema (default: on unless NODE_ENV is production). */
   validateOutgoing?: boolean;
@@ -121,12 +124,14 @@ export interface ToolCallFields {
   _meta?: Meta | null;
 }
 
+/** The fields of a new tool call (`SessionWriter.toolCall`): a title is required. */
 export interface ToolCallStart extends Omit<ToolCallFields, "title"> {
   title: string;
   /** Use this id instead of a generated one (it must be new in the session). */
   toolCallId?: string;
 }
 
+/** A tool call of the running turn, returned by `toolCall()`: every method writes one update at once. */
 export interface ToolCallHandle {
   readonly toolCallId: string;
   /** Change the fields given; absent fields stay as they are. */
@@ -141,12 +146,14 @@ export interface ToolCallHandle {
   requestPermission(options: readonly PermissionOption[], fields?: ToolCallFields): Promise<PermissionOutcome>;
 }
 
+/** A permission request sent by `Turn.requestPermission`: the tool call it concerns and the options to choose from. */
 export interface PermissionRequest {
   toolCall: { toolCallId: string } & ToolCallFields;
   options: readonly PermissionOption[];
   _meta?: Meta | null;
 }
 
+/** Context-window usage for a `usage_update`: tokens used, window size and an optional cost. */
 export interface UsageReport {
   used: number;
   size: number;

@@ -50,6 +50,7 @@ export interface PermissionRequest {
   _meta?: Meta | null;
 }
 
+/** The second argument of `ConnectOptions.requestPermission`. */
 export interface PermissionContext {
   /** Aborted when the turn is cancelled; the request was then already answered "cancelled". */
   signal: AbortSignal;
@@ -61,6 +62,7 @@ export interface FileSystemHandlers {
   writeTextFile?(request: { sessionId: string; path: string; content: string }): void | Promise<void>;
 }
 
+/** Options of `connectAgent`. */
 export interface ConnectOptions {
   /**
    * The highest protocol version to offer; default 1 (the stable one). With 1 the request
@@ -84,6 +86,7 @@ export interface ConnectOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `AgentConnection.newSession` (`session/new`). */
 export interface NewSessionOptions {
   /** Absolute working directory of the session. */
   cwd: string;
@@ -92,10 +95,12 @@ export interface NewSessionOptions {
   _meta?: Meta | null;
 }
 
+/** Options of `AgentConnection.loadSession` (`session/load`): the new-session fields plus the id to load. */
 export interface LoadSessionOptions extends NewSessionOptions {
   sessionId: string;
 }
 
+/** Options of `ClientSession.prompt`. */
 export interface PromptOptions {
   /** Aborting it cancels the turn (`session/cancel`). */
   signal?: AbortSignal;

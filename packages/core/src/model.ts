@@ -4,17 +4,27 @@ import type { v2 } from "@acpkit/schema";
 
 /** One session update in the model (a v2 `SessionUpdate`; v1 wire updates are bridged into it). */
 export type ModelUpdate = v2.SessionUpdate;
+/** A content block of a prompt or message (text, image, audio, resource link, embedded resource, or a custom `_…` type). */
 export type ContentBlock = v2.ContentBlock;
+/** One item of a tool call's content: a content block, a diff, or a custom item such as `_acpkit/terminal`. */
 export type ToolCallContent = v2.ToolCallContent;
+/** A file (and optional line) a tool call touches. */
 export type ToolCallLocation = v2.ToolCallLocation;
+/** What kind of operation a tool call is (`read`, `edit`, …; custom values start with `_`). */
 export type ToolKind = v2.ToolKind;
+/** A tool call's status on the wire: `pending`, `in_progress`, `completed`, `failed` (custom values start with `_`). */
 export type ToolCallStatus = v2.ToolCallStatus;
 /** A tool-call patch: the payload of `tool_call_update` and of a permission request's `toolCall`. */
 export type ToolCallPatch = v2.ToolCallUpdate;
+/** One entry of an items plan: `content`, `priority`, `status`. */
 export type PlanEntry = v2.PlanEntry;
+/** One choice offered in a permission request (`optionId`, `name`, `kind`). */
 export type PermissionOption = v2.PermissionOption;
+/** The answer to a permission request: `{ outcome: "selected", optionId }` or `{ outcome: "cancelled" }`. */
 export type PermissionOutcome = v2.RequestPermissionOutcome;
+/** Why a turn ended: `end_turn`, `max_tokens`, `max_turn_requests`, `refusal`, `cancelled`, or a custom `_…` value. */
 export type StopReason = v2.StopReason;
+/** An MCP server the agent should connect to for a session (v2 shape: tagged by `type`). */
 export type McpServer = v2.McpServer;
 /** The contents of a `_meta` object: keys are the sender's; receivers assume nothing about them. */
 export type Meta = { [key: string]: unknown };

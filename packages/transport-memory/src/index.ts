@@ -13,6 +13,7 @@ import { AcpError, encodeMessage, type CloseInfo, type JsonRpcMessage, type Tran
 /** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
 
+/** Options of `createMemoryPair`. */
 export interface MemoryPairOptions {
   /** "json" (default): messages cross as JSON text. "object": the object itself crosses, uncopied. */
   mode?: "json" | "object";

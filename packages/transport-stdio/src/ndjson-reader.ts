@@ -17,6 +17,7 @@ const NEWLINE = 0x0a;
 const NEWLINE_CHAR = "\n";
 const CARRIAGE_RETURN = 13;
 
+/** Where an `NdjsonReader` reports what it read. */
 export interface NdjsonReaderEvents {
   /** One complete line, decoded, without its `\n` and without one trailing `\r`. Never empty. */
   onLine(text: string): void;
@@ -24,6 +25,7 @@ export interface NdjsonReaderEvents {
   onOversizedLine(lineNumber: number, bytesSeen: number, limit: number): void;
 }
 
+/** Splits a byte stream into UTF-8 lines without re-concatenating chunks: feed it with `push(chunk)` and `end()`. */
 export class NdjsonReader {
   private readonly pending: Buffer[] = [];
   private pendingSize = 0;

@@ -15,6 +15,7 @@ import { AcpError, encodeMessage } from "@acpkit/core";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/** Writes messages as ndjson lines to a Writable: one `write()` per tick, waiting for `drain` when the stream is full. */
 export class NdjsonWriter {
   private queue: string[] = [];
   private flushScheduled = false;

@@ -10,6 +10,7 @@ import { NdjsonStreamTransport, validateMaxMessageSize, type NdjsonTransportOpti
 /** Default wait between shutdown steps (stdin closed → SIGTERM → SIGKILL). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2000;
 
+/** Options of `spawnAgent`. */
 export interface SpawnAgentOptions extends NdjsonTransportOptions {
   cwd?: string;
   /** Environment of the child. Default: this process's environment. */

@@ -4,6 +4,7 @@
 import { format } from "node:util";
 import { NdjsonStreamTransport, type NdjsonTransportOptions } from "./stream-transport.js";
 
+/** Options of `stdioServer`. */
 export interface StdioServerOptions extends NdjsonTransportOptions {
   /**
    * Send console.log/info/debug (which write to stdout) to stderr instead, so a stray log line

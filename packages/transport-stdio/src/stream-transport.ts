@@ -8,6 +8,7 @@ import { NdjsonWriter } from "./ndjson-writer.js";
 /** Default maximum size of one incoming line: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
 
+/** Options shared by every ndjson transport. */
 export interface NdjsonTransportOptions {
   /** Maximum size in bytes of one incoming line (without its newline). Default 64 MiB. */
   maxMessageSize?: number;

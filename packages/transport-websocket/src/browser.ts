@@ -19,6 +19,7 @@ export interface StandardWebSocket {
   removeEventListener(type: string, listener: (event: any) => void): void;
 }
 
+/** Options of `connect` (browser entry). */
 export interface BrowserConnectOptions extends FrameTransportOptions {
   /**
    * Bearer token. Browsers cannot set an Authorization header on a WebSocket, so it travels as the

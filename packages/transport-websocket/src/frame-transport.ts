@@ -22,6 +22,7 @@ export interface FrameSocket {
   close(code: number, reason: string): void;
 }
 
+/** Options of every WebSocket transport. */
 export interface FrameTransportOptions {
   /** Largest incoming message in bytes; a larger one is discarded with an error event. Default 64 MiB. */
   maxMessageSize?: number;

@@ -5,6 +5,7 @@ import { AcpError } from "@acpkit/core";
 import type { WebSocketTransport } from "./frame-transport.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
 
+/** Options of `connect` (Node). */
 export interface ConnectOptions extends NodeSocketOptions {
   /** Sent as `Authorization: Bearer <token>`. */
   token?: string;

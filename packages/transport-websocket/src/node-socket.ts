@@ -9,6 +9,7 @@ export const DEFAULT_KEEPALIVE_INTERVAL_MS = 30_000;
 /** How long close() waits for the peer's close frame before dropping the connection. */
 const CLOSE_HANDSHAKE_TIMEOUT_MS = 2_000;
 
+/** Options of `wrapNodeSocket` (and, through `listen`/`connect`, of every Node WebSocket transport). */
 export interface NodeSocketOptions extends FrameTransportOptions {
   /**
    * Send a ping this often; a peer that has not answered the previous ping (nor sent anything)

@@ -13,6 +13,7 @@ import { AcpError } from "@acpkit/core";
 import type { WebSocketTransport } from "./frame-transport.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
 
+/** Options of `listen`. */
 export interface ListenOptions extends NodeSocketOptions {
   /** Interface to bind. Default "127.0.0.1". A non-loopback host requires `token`. */
   host?: string;
