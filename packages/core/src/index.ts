@@ -2,7 +2,7 @@
 // version negotiation and the v1⇄v2 bridge.
 export * from "./errors.js";
 export type * from "./transport.js";
-export { encodeMessage } from "./encode.js";
+export { createDeferred, encodeMessage, utf8SizeOver, type Deferred } from "./transport-kit.js";
 export type * from "./model.js";
 export {
   Connection,

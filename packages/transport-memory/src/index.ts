@@ -8,7 +8,7 @@
 //
 // Delivery is asynchronous and in order: messages sent in one tick are queued and delivered
 // together on one microtask, so a sender never re-enters the receiver synchronously.
-import { AcpError, encodeMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { AcpError, encodeMessage, utf8SizeOver, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 
 /** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -80,7 +80,7 @@ export class MemoryTransport implements Transport {
   /** Called by the peer's send(). */
   private accept(message: string | object): void {
     if (this.closeInfo !== undefined) return;
-    if (typeof message === "string" && utf8LengthExceeds(message, this.maxMessageSize)) {
+    if (typeof message === "string" && utf8SizeOver(message, this.maxMessageSize) !== undefined) {
       const size = message.length;
       message = new AcpError(
         "MessageTooLarge",
@@ -158,21 +158,3 @@ export function createMemoryPair(options: MemoryPairOptions = {}): [MemoryTransp
   return [a, b];
 }
 
-/** Whether `text` takes more than `limit` bytes as UTF-8, counting only when the length cannot decide. */
-function utf8LengthExceeds(text: string, limit: number): boolean {
-  const length = text.length;
-  if (length > limit) return true; // every UTF-16 unit is at least one byte
-  if (length * 3 <= limit) return false; // every UTF-16 unit is at most three bytes
-  let bytes = 0;
-  for (let i = 0; i < length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff) {
-      bytes += 4; // a surrogate pair: four bytes for both units
-      i++;
-    } else bytes += 3;
-    if (bytes > limit) return true;
-  }
-  return false;
-}

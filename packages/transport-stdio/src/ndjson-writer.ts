@@ -11,7 +11,7 @@
 // made is the one reaction per tick that flushes). While blocked, every send shares the single
 // promise of that blocked period.
 import type { Writable } from "node:stream";
-import { AcpError, encodeMessage } from "@acpkit/core";
+import { AcpError, createDeferred, encodeMessage, type Deferred } from "@acpkit/core";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -21,7 +21,7 @@ export class NdjsonWriter {
   private flushScheduled = false;
   private blocked = false;
   /** Settles when the current blocked period ends and the lines queued during it were written. */
-  private drained: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+  private drained: Deferred | undefined;
   private closedError: AcpError | undefined;
 
   constructor(private readonly stream: Writable) {
@@ -98,14 +98,3 @@ export class NdjsonWriter {
   }
 }
 
-function createDeferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // A blocked period's promise may be rejected on close with nobody awaiting it.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}

@@ -5,7 +5,7 @@
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
-import { AcpError, encodeMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { AcpError, createDeferred, encodeMessage, utf8SizeOver, type CloseInfo, type Deferred, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -96,8 +96,8 @@ export class WebSocketTransport implements Transport {
   /** Adapter: a text frame arrived. `byteLength` is its UTF-8 size when the adapter knows it. */
   handleText(text: string, byteLength?: number): void {
     if (this.closeInfo !== undefined) return;
-    const size = byteLength ?? utf8ByteLengthOver(text, this.maxMessageSize);
-    if (size > this.maxMessageSize) {
+    const size = byteLength !== undefined ? (byteLength > this.maxMessageSize ? byteLength : undefined) : utf8SizeOver(text, this.maxMessageSize);
+    if (size !== undefined) {
       this.deliver(
         new AcpError(
           "MessageTooLarge",
@@ -203,40 +203,5 @@ export function validateMaxMessageSize(value: number | undefined): number {
   return value;
 }
 
-/**
- * The UTF-8 size of `text`, computed exactly only when its length cannot decide whether it is
- * over `limit` (a UTF-16 unit is one to three bytes); otherwise a bound on the correct side.
- */
-function utf8ByteLengthOver(text: string, limit: number): number {
-  const length = text.length;
-  if (length > limit || length * 3 <= limit) return length;
-  let bytes = 0;
-  for (let i = 0; i < length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
 
-function createDeferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Rejected on close even when no sender is waiting any more.
-  promise.catch(() => {});
-  return { promise, resolve, reject };
-}

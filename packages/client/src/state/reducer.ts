@@ -71,7 +71,7 @@ function next(state: SessionState, changes: Partial<StateData>): SessionState {
   });
 }
 
-// The per-chunk and per-turn paths change only these "hot" fields: they pass them positionally to
+// The per-chunk and per-turn paths (turn start and end run once per prompt) change only these "hot" fields: they pass them positionally to
 // one constructor call (no `changes` object, no presence checks); the rest is carried over as is.
 function withHotFields(
   state: SessionState,
@@ -110,18 +110,6 @@ function withMessages(state: SessionState, messages: StateData["messages"]): Ses
   return withHotFields(state, messages, d.toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
 }
 
-// Turn start and end (once per prompt) change the turn bookkeeping and, at the start, the messages.
-function withTurn(
-  state: SessionState,
-  messages: StateData["messages"],
-  turns: StateData["turns"],
-  turnInProgress: boolean,
-  turnFirstToolCall: number,
-  promptsSent: number,
-  promptMessage: number | undefined,
-): SessionState {
-  return withHotFields(state, messages, state.data.toolCalls, turns, turnInProgress, turnFirstToolCall, promptsSent, promptMessage);
-}
 
 function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): SessionState {
   const d = state.data;
@@ -384,7 +372,7 @@ function applySessionInfo(state: SessionState, update: v2.SessionInfoUpdate): Se
  */
 export function beginTurn(state: SessionState, prompt?: readonly v2.ContentBlock[]): SessionState {
   const d = state.data;
-  if (prompt === undefined) return withTurn(state, d.messages, d.turns, true, d.toolCalls.records.size, d.promptsSent, undefined);
+  if (prompt === undefined) return withHotFields(state, d.messages, d.toolCalls, d.turns, true, d.toolCalls.records.size, d.promptsSent, undefined);
   // Counted apart from `turns`: a turn that ended in an error response records no turn, and the
   // next prompt must still get an id of its own.
   const promptsSent = d.promptsSent + 1;
@@ -396,7 +384,7 @@ export function beginTurn(state: SessionState, prompt?: readonly v2.ContentBlock
     promptMessage = messages.records.size;
     messages = keyedAdd(messages, messageId, record);
   }
-  return withTurn(state, messages, d.turns, true, d.toolCalls.records.size, promptsSent, promptMessage);
+  return withHotFields(state, messages, d.toolCalls, d.turns, true, d.toolCalls.records.size, promptsSent, promptMessage);
 }
 
 /**
@@ -416,7 +404,7 @@ export function markTurnCancelled(state: SessionState): SessionState {
 /** The `session/prompt` response arrived with `stopReason`: the turn is over. */
 export function recordTurnEnd(state: SessionState, stopReason: v2.StopReason): SessionState {
   const d = state.data;
-  return withTurn(state, d.messages, append(d.turns, { stopReason }), false, d.turnFirstToolCall, d.promptsSent, undefined);
+  return withHotFields(state, d.messages, d.toolCalls, append(d.turns, { stopReason }), false, d.turnFirstToolCall, d.promptsSent, undefined);
 }
 
 /**

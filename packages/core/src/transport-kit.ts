@@ -1,0 +1,65 @@
+// Small pieces every transport needs, kept in one place so stdio, WebSocket and the in-memory pair
+// behave the same way (and so a third-party transport can reuse them).
+import { AcpError } from "./errors.js";
+
+/**
+ * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be
+ * sent (a cycle, a BigInt, `undefined` at the top). Transports call it inside `send()` and reject
+ * with the error it throws, so a bad value fails at the caller with nothing half-written.
+ */
+export function encodeMessage(message: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(message);
+  } catch (error) {
+    throw new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error });
+  }
+  if (typeof text !== "string") {
+    throw new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`);
+  }
+  return text;
+}
+
+/**
+ * When `text` takes more than `limit` bytes as UTF-8, its size in bytes; otherwise `undefined`.
+ * Counts only when the UTF-16 length cannot decide (each unit is one to three bytes); when the
+ * length alone is over the limit, the length is returned as the (lower-bound) size.
+ */
+export function utf8SizeOver(text: string, limit: number): number | undefined {
+  const length = text.length;
+  if (length > limit) return length;
+  if (length * 3 <= limit) return undefined;
+  let bytes = 0;
+  for (let i = 0; i < length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4; // a surrogate pair: four bytes for both units
+      i++;
+    } else bytes += 3;
+  }
+  return bytes > limit ? bytes : undefined;
+}
+
+/** A promise with its settle functions, for a writer that waits for `drain`. */
+export interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * A `Deferred` whose rejection is never reported as unhandled: a writer rejects it on close even
+ * when no sender is waiting on it any more.
+ */
+export function createDeferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
