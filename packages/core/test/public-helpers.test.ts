@@ -1,0 +1,51 @@
+// The small public helpers of @acpkit/core that the Connection tests only reach indirectly.
+import { describe, expect, it } from "vitest";
+import { AcpError, CANCEL_REQUEST_METHOD, MessageKind, RpcError, classifyMessage, closedError, isAcpError, isRpcError, schemaRegistry } from "../src/index.js";
+
+describe("classifyMessage", () => {
+  it("tells requests, notifications, responses and invalid values apart", () => {
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: {} })).toBe(MessageKind.Request);
+    expect(classifyMessage({ jsonrpc: "2.0", id: "a", method: "x" })).toBe(MessageKind.Request);
+    expect(classifyMessage({ jsonrpc: "2.0", method: "session/update", params: {} })).toBe(MessageKind.Notification);
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, result: null })).toBe(MessageKind.Response);
+    expect(classifyMessage({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).toBe(MessageKind.Response);
+    expect(classifyMessage({ jsonrpc: "1.0", id: 1, method: "x" })).toBe(MessageKind.Invalid);
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "x", params: "text" })).toBe(MessageKind.Invalid);
+    expect(classifyMessage("text")).toBe(MessageKind.Invalid);
+    expect(classifyMessage(null)).toBe(MessageKind.Invalid);
+  });
+});
+
+describe("closedError", () => {
+  it("is a ConnectionClosed AcpError carrying the CloseInfo", () => {
+    const info = { reason: "child exited with code 3", exitCode: 3, signal: null };
+    const error = closedError(info);
+    expect(isAcpError(error, "ConnectionClosed")).toBe(true);
+    expect(error.message).toContain("child exited with code 3");
+    expect(error.data).toBe(info);
+  });
+});
+
+describe("isRpcError / isAcpError", () => {
+  it("separate a peer's JSON-RPC error from a local failure", () => {
+    const wire = new RpcError(-32602, "Invalid params", { path: "/prompt" });
+    const local = new AcpError("Timeout", "no answer in 50 ms");
+    expect(isRpcError(wire)).toBe(true);
+    expect(isRpcError(local)).toBe(false);
+    expect(isAcpError(local, "Timeout")).toBe(true);
+    expect(isAcpError(wire)).toBe(false);
+    expect(wire.toJSON()).toEqual({ code: -32602, message: "Invalid params", data: { path: "/prompt" } });
+  });
+});
+
+describe("schemaRegistry", () => {
+  it("answers per version from the generated method tables", () => {
+    expect(schemaRegistry.getMethod(1, "fs/read_text_file")?.direction).toBe("agent_to_client");
+    expect(schemaRegistry.getMethod(2, "fs/read_text_file")).toBeUndefined();
+    expect(schemaRegistry.getMethod(1, CANCEL_REQUEST_METHOD)?.kind).toBe("notification");
+    expect(schemaRegistry.getMethod(2, CANCEL_REQUEST_METHOD)).toBeUndefined();
+    expect(schemaRegistry.legacyMethod?.(1, "acp/session_update")?.expected).toContain("session/update");
+    expect(schemaRegistry.checkOutgoing(2, "session/prompt", "result", { stopReason: "finished" }).valid).toBe(false);
+    expect(schemaRegistry.checkOutgoing(2, "session/prompt", "result", { stopReason: "_acme/done" }).valid).toBe(true);
+  });
+});
