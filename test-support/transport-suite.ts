@@ -161,7 +161,7 @@ export function defineTransportSuite(name: string, makePair: (options: PairOptio
       expect(await client.request("notes", {})).toEqual({ received: 1, inOrder: true });
     });
 
-    it("ordering under load: 10,000 notifications each way arrive in order", async () => {
+    it("ordering under load: 10,000 notifications each way arrive in order (O2)", async () => {
       const client = new RawClient((await open()).local);
       const count = 10_000;
       const sends: Promise<void>[] = [];
@@ -218,7 +218,7 @@ export function defineTransportSuite(name: string, makePair: (options: PairOptio
       expect(await client.request("echo", { still: "alive" })).toEqual({ still: "alive" });
     });
 
-    it("split UTF-8: a message cut inside multi-byte characters arrives intact", async (context) => {
+    it("split UTF-8: a message cut inside multi-byte characters arrives intact (S2)", async (context) => {
       const pair = await open();
       if (pair.sendPieces === undefined) return context.skip("this transport cannot deliver a message in pieces");
       const client = new RawClient(pair.local);

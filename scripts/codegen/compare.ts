@@ -91,7 +91,7 @@ on any difference, and round-trips the generated types through typescript-json-s
 
 ## The bar
 
-DESIGN.md asks for: every \`$def\` a named type; tagged unions kept as discriminated unions (a
+The bar acpkit sets for its generated code: every \`$def\` a named type; tagged unions kept as discriminated unions (a
 \`switch\` on \`sessionUpdate\`, \`type\` or \`outcome\` narrows, an exhaustive switch compiles);
 optional (\`?:\`) kept apart from nullable (\`| null\`); v2 open enums as \`Known | (string & {})\`;
 v2 open unions with an explicit unknown branch; validators compiled ahead of time, ESM-clean,
@@ -176,7 +176,7 @@ ${fence(trim(pick("v2", ["ReservedTag", "UnknownTag", "SessionUpdate", "SessionU
   \`x-result-of\`; \`src/registry.ts\` adds legacy-shape detection and the shared frozen \`{ valid: true }\`.
 - **Conformance:** \`open-values.ts\` per version is a walk plan generated from \`x-open-enum\` and the
   open unions: where in a value an open enum or an open union tag sits. \`checkOutgoing\` walks it on
-  v2 to require the \`_\` prefix on unknown values we send (PROTOCOL §3.3).
+  v2 to require the \`_\` prefix on unknown values we send (docs/protocol.md §3.3).
 
 ## The check
 

@@ -1,6 +1,6 @@
 // Emits `open-values.ts` for one protocol version: a walk plan that tells the outgoing
 // conformance check (packages/schema/src/conformance.ts) where in a value the open enums and
-// open union tags are. PROTOCOL §3.3: values we send that are not known must start with `_`;
+// open union tags are. docs/protocol.md §3.3: values we send that are not known must start with `_`;
 // the schema cannot say that (the fallback is any string), so the check is code, generated from
 // the schema's `x-open-enum` / `x-unknown` annotations rather than hand-listed.
 //

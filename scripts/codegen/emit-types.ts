@@ -1,6 +1,6 @@
 // Emits `types.ts` for one protocol version: one named type per $def.
 //
-// Rules (DESIGN.md "The codegen"):
+// Rules (docs/codegen.md, "The bar"):
 // - object $defs become interfaces (`extends` for an `allOf` of object $refs), with `description`
 //   as a doc comment on the type and on each property;
 // - a tagged union becomes the union of its variant types; an open union adds its `x-unknown`
@@ -25,7 +25,7 @@ export function emitTypes(model: SchemaModel, version: string): string {
     "",
     "/**",
     " * A tag from a future protocol version that this one does not know (unknown values without `_`",
-    " * are reserved, PROTOCOL §3.3). Received ones are kept as-is; `String(tag)` gives the text.",
+    " * are reserved, docs/protocol.md §3.3). Received ones are kept as-is; `String(tag)` gives the text.",
     " */",
     "export interface ReservedTag extends String {",
     "  readonly [reservedTagBrand]: true;",

@@ -222,7 +222,7 @@ export class SchemaModel {
           problems.push(`${where}: $ref to missing $def "${refName(schema.$ref)}"`);
         }
       }
-      if (schema.additionalProperties === false) problems.push(`${where}: objects must not set additionalProperties: false (PROTOCOL §3.1)`);
+      if (schema.additionalProperties === false) problems.push(`${where}: objects must not set additionalProperties: false (docs/protocol.md §3.1)`);
       if (schema["x-open-enum"] === true) {
         const [known, fallback] = schema.anyOf ?? [];
         if (schema.anyOf?.length !== 2 || !Array.isArray(known?.enum) || fallback?.type !== "string" || fallback.enum) {

@@ -1,4 +1,4 @@
-// `initialize` for a dual-version agent (PROTOCOL §1.2): choose the version from
+// `initialize` for a dual-version agent (docs/protocol.md §1.2): choose the version from
 // `protocolVersion` alone, then read the rest of the params with that version's shape, and
 // answer with that version's capability layout (§1.3).
 import type { ProtocolVersion } from "@acpkit/schema";

@@ -1,4 +1,4 @@
-// A prompt may only contain block types the agent advertised (PROTOCOL §1.3, §4.11: -32602).
+// A prompt may only contain block types the agent advertised (docs/protocol.md §1.3, §4.11: -32602).
 // Unknown (custom, v2) block types pass through: the handler decides what to do with them.
 import { ErrorCode, RpcError } from "@acpkit/core";
 

@@ -70,7 +70,7 @@ function modelMcpServers(version: ProtocolVersion, servers: unknown, report: (di
   }) as unknown as McpServer[];
 }
 
-/** A handler failure as the JSON-RPC error the client sees (PROTOCOL §4.11: -32603). */
+/** A handler failure as the JSON-RPC error the client sees (docs/protocol.md §4.11: -32603). */
 function toRpcError(error: unknown): RpcError {
   if (error instanceof RpcError) return error;
   if (isAcpError(error)) return new RpcError(ErrorCode.InternalError, `Agent error: ${error.message}`, { code: error.code });
@@ -274,7 +274,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
 
 /**
  * -32602 for initialize params that fail the negotiated version's schema, with the same `data`
- * as every other invalid request (`path`, `message`), and for a legacy shape the PROTOCOL §9
+ * as every other invalid request (`path`, `message`), and for a legacy shape the docs/protocol.md §9
  * pair `{legacyShape, expected}` (e.g. the later draft's `info` on pinned v2).
  */
 function invalidInitializeParams(errors: readonly ValidationError[]): RpcError {

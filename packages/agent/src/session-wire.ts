@@ -12,7 +12,7 @@ export interface SessionWire {
   sendUpdate(update: ModelUpdate, replay: boolean, tracker: WriteTracker): void;
   /**
    * Params of `session/request_permission` in this version's shape. On v1 this first sends the
-   * `tool_call` that creates an id the client has not seen (PROTOCOL O3, bridge B4.5).
+   * `tool_call` that creates an id the client has not seen (docs/protocol.md O3, bridge B4.5).
    */
   permissionParams(request: PermissionRequest, tracker: WriteTracker): object;
   /** The `session/prompt` result in this version's shape (v1: bridge B5 for custom reasons). */
@@ -33,7 +33,7 @@ export function sendNotification(connection: Connection, params: object, tracker
 /**
  * v2: the model is the wire shape, so updates pass through unchanged. The wire only remembers
  * which tool call ids it has sent, so that a permission request for an id no update created yet
- * is preceded by the creating `tool_call_update` (PROTOCOL O3 [acpkit], the v2 side of B4.5).
+ * is preceded by the creating `tool_call_update` (docs/protocol.md O3 [acpkit], the v2 side of B4.5).
  */
 export class V2SessionWire implements SessionWire {
   readonly version = 2 as const;

@@ -1,4 +1,4 @@
-// What a prompt handler may end a turn with (PROTOCOL §4.6): the five known reasons in both
+// What a prompt handler may end a turn with (docs/protocol.md §4.6): the five known reasons in both
 // versions; on v2 also custom values starting with "_" (on v1 the bridge sends those as end_turn
 // plus _meta, B5). Everything else is a bug in the agent, reported as a JSON-RPC internal error.
 import { ErrorCode, RpcError } from "@acpkit/core";

@@ -39,7 +39,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
 
   /**
    * session/cancel (or $/cancel_request on the prompt): abort the handler's work and resolve every
-   * pending permission request as cancelled (PROTOCOL C5, C8). Ignored once the response is due (C10).
+   * pending permission request as cancelled (docs/protocol.md C5, C8). Ignored once the response is due (C10).
    */
   cancel(reason: string): void {
     if (this.cancelledByClient || !this.isOpen) return;

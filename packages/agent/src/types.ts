@@ -1,5 +1,5 @@
 // The public shapes of @acpkit/agent. The application writes against the v2-shaped model
-// (PROTOCOL §7: one agent implementation serves v1 and v2); the runtime converts on v1.
+// (docs/protocol.md §7: one agent implementation serves v1 and v2); the runtime converts on v1.
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ContentBlock, Diagnostic, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, PlanEntry, StopReason, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@acpkit/core";
 
@@ -15,7 +15,7 @@ export interface AgentInfo {
 
 /**
  * What the agent supports, independent of the protocol version. The runtime writes it as v1
- * booleans or v2 markers (PROTOCOL §1.3). Anything omitted is "not supported".
+ * booleans or v2 markers (docs/protocol.md §1.3). Anything omitted is "not supported".
  */
 export interface AgentFeatures {
   /** `session/load` is served (requires `AgentDefinition.loadSession`). */
@@ -173,7 +173,7 @@ export interface SessionWriter {
   message(content?: readonly ContentBlock[] | string): MessageHandle;
   /** Start an agent thought. */
   thought(content?: readonly ContentBlock[] | string): MessageHandle;
-  /** Report a user message (history replay; agents do not echo the live prompt, PROTOCOL M11). */
+  /** Report a user message (history replay; agents do not echo the live prompt, docs/protocol.md M11). */
   userMessage(content: readonly ContentBlock[] | string): MessageHandle;
   /** Replace the entries of a plan (`id` defaults to "main"). Returns the plan id. */
   plan(entries: readonly PlanEntry[], options?: { id?: string; _meta?: Meta | null }): string;

@@ -1,4 +1,4 @@
-// v1 connection: the model's updates go through the session's AgentSideV1Bridge (PROTOCOL §7.2):
+// v1 connection: the model's updates go through the session's AgentSideV1Bridge (docs/protocol.md §7.2):
 // message upserts become chunks when they extend what was sent (B3), tool calls start with a v1
 // `tool_call` (B4), plans collapse to one (B6), custom stop reasons become end_turn + _meta (B5).
 // What v1 cannot carry is reported as a diagnostic `lossy_<code>` (or thrown in strict mode).

@@ -1,6 +1,6 @@
 // Counts the writes of one request (a prompt turn or a session/load replay) that are still on
 // their way to the transport, so the response can wait until every one of them was written
-// (PROTOCOL O1/C6).
+// (docs/protocol.md O1/C6).
 //
 // Cost per update: transports hand every send they accept at once the same settled promise (and
 // every send of one blocked period the same pending one), so a promise seen by the previous

@@ -1,7 +1,7 @@
 // The update-sending half of a turn (and of a session/load replay): message, thought, plan,
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
-// calls are dropped with a diagnostic (PROTOCOL O1: nothing of a turn follows its response).
+// calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
 import { AcpError, type Connection, type Diagnostic } from "@acpkit/core";
 import type { SessionWire } from "./session-wire.js";
 import type {
@@ -23,7 +23,7 @@ import type {
 } from "./types.js";
 import { WriteTracker } from "./write-tracker.js";
 
-/** Per-session id counters. Ids are never reused within a session (PROTOCOL M1, T8). */
+/** Per-session id counters. Ids are never reused within a session (docs/protocol.md M1, T8). */
 export class SessionIds {
   private messageCounter = 0;
   private toolCallCounter = 0;
@@ -97,7 +97,7 @@ class ToolCallHandleImpl implements ToolCallHandle {
     private readonly ask: PermissionAsker,
   ) {}
   update(fields: ToolCallFields): void {
-    // No wire status "cancelled" in either version (PROTOCOL C2): it is client display state.
+    // No wire status "cancelled" in either version (docs/protocol.md C2): it is client display state.
     if ((fields.status as string | null | undefined) === "cancelled") {
       throw new AcpError("ProtocolViolation", `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent; the turn ends with stopReason "cancelled" instead`);
     }
@@ -130,7 +130,7 @@ export class UpdateWriter implements SessionWriter {
     private readonly replay: boolean,
   ) {}
 
-  /** Tracks this request's writes, so the response waits for them (PROTOCOL O1, C6). */
+  /** Tracks this request's writes, so the response waits for them (docs/protocol.md O1, C6). */
   get tracker(): WriteTracker {
     return (this.writes ??= new WriteTracker((error) => this.writeFailed(error)));
   }

@@ -69,7 +69,7 @@ describe("the official SDK client drives our agent over stdio (v1)", () => {
     expect(toolCall).toMatchObject({ title: "Read notes.txt", kind: "read", status: "pending" });
     expect(permissionRequests).toHaveLength(1);
     expect(permissionRequests[0]!.toolCall.toolCallId).toBe(toolCall.toolCallId);
-    expect(reads).toEqual([expect.objectContaining({ path: "/work/notes.txt" })]);
+    expect(reads).toEqual([expect.objectContaining({ path: "/home/user/project/notes.txt" })]);
     // The appended content reached v1 as the full content array (bridge B4.3).
     const contentUpdate = updates[7] as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
     expect(contentUpdate.content).toEqual([{ type: "content", content: { type: "text", text: "hello from the editor" } }]);

@@ -1,5 +1,5 @@
 // An independent oracle for v1 wire messages: the OFFICIAL v1 JSON Schema shipped in
-// @agentclientprotocol/sdk, compiled with Ajv 2020 exactly as PROTOCOL §0.1 prescribes (strict
+// @agentclientprotocol/sdk, compiled with Ajv 2020 exactly as docs/protocol.md §0.1 prescribes (strict
 // off, integer/double formats registered, no discriminator option). It shares nothing with
 // acpkit's own schema or validators, so a bug there cannot hide a bug here.
 import { createRequire } from "node:module";
@@ -21,7 +21,7 @@ ajv.addFormat("uint16", integerFormat(0, 65535));
 ajv.addFormat("uint32", integerFormat(0, 4294967295));
 ajv.addFormat("uint64", integerFormat(0, Number.MAX_SAFE_INTEGER));
 ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
-// The schema also uses "uri"; PROTOCOL §0.1 registers only the numeric formats, so accept any string.
+// The schema also uses "uri"; docs/protocol.md §0.1 registers only the numeric formats, so accept any string.
 ajv.addFormat("uri", true);
 ajv.addSchema(officialV1, "official-v1");
 

@@ -6,7 +6,7 @@
 // Every line the agent writes is audited as it arrives (`violations`):
 // - framing (S3, S5): one JSON value per line, nothing else on stdout;
 // - v1 connections: params/results/errors against the OFFICIAL v1 schema (official-v1-oracle.ts);
-// - v2 connections: the PROTOCOL rules (update tags, required messageId, plan_update shape,
+// - v2 connections: the docs/protocol.md rules (update tags, required messageId, plan_update shape,
 //   creating tool_call_update, stop reasons) and acpkit's v2 schema as a secondary check;
 // - both: O1/O3 ordering and the JSON-RPC envelope.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -15,7 +15,7 @@ import { officialV1ParamsDefinition, officialV1Problem, officialV1ResultDefiniti
 
 export type Json = any;
 
-/** Tags of pinned v2 `SessionUpdate` (PROTOCOL §4.2). */
+/** Tags of pinned v2 `SessionUpdate` (docs/protocol.md §4.2). */
 const V2_UPDATE_TAGS = new Set([
   "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "user_message", "agent_message", "agent_thought",
   "tool_call_update", "tool_call_content_chunk", "plan_update", "usage_update", "available_commands_update",
@@ -23,7 +23,7 @@ const V2_UPDATE_TAGS = new Set([
 ]);
 const CHUNK_TAGS = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk"]);
 const KNOWN_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
-/** Requests an agent may send, per version (PROTOCOL §2). */
+/** Requests an agent may send, per version (docs/protocol.md §2). */
 const AGENT_REQUESTS: Record<1 | 2, Set<string>> = {
   1: new Set(["session/request_permission", "fs/read_text_file", "fs/write_text_file"]),
   2: new Set(["session/request_permission"]),
@@ -116,7 +116,7 @@ export class RawAgent {
   }
 
   /**
-   * A barrier: an unknown extension request the agent must answer -32601 (PROTOCOL §2). The agent
+   * A barrier: an unknown extension request the agent must answer -32601 (docs/protocol.md §2). The agent
    * handles lines in wire order, so once this answer is in, everything the agent was going to
    * write in reply to earlier lines has been written. Returns the index of the answer.
    */

@@ -141,7 +141,7 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     else expect(text).toMatch(/^fs-error:Unsupported:fs\/read_text_file does not exist in protocol v2/);
   });
 
-  it("v1 without the fs capability: readTextFile fails with Unsupported naming the capability", async () => {
+  it("v1 without the fs capability: readTextFile fails with Unsupported naming the capability (F1)", async () => {
     const started = startAgent("memory");
     await initialize(started, version, false);
     const sessionId = await newSession(started);
@@ -151,7 +151,7 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     await started.close();
   });
 
-  it("gives messages stable, unique ids and never reuses a tool call id", async () => {
+  it("gives messages stable, unique ids and never reuses a tool call id (T8)", async () => {
     const started = startAgent("memory");
     await initialize(started, version);
     const sessionId = await newSession(started);

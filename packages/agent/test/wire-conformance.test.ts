@@ -2,8 +2,8 @@
 // fixtures/scenarios.mjs, served by the BUILT packages) runs as a real child process; this side
 // writes JSON lines by hand and reads stdout line by line (raw-wire.ts), with no acpkit client or
 // core in between. Every line the agent writes is audited: v1 lines against the OFFICIAL v1 JSON
-// Schema, v2 lines against PROTOCOL.md's rules (acpkit's v2 schema only as a secondary check).
-// Rule numbers refer to /work/shared/PROTOCOL.md.
+// Schema, v2 lines against docs/protocol.md's rules (acpkit's v2 schema only as a secondary check).
+// Rule numbers refer to docs/protocol.md.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { RawAgent, type Json } from "./raw-wire.js";
@@ -339,7 +339,7 @@ describe("§3 / §8.1 stdio framing (S3, S8)", () => {
     }
   });
 
-  it("unknown properties are ignored, not rejected (§3.1), also on `_meta` objects", async () => {
+  it("unknown properties are ignored, not rejected (§3.1, E5), also on `_meta` objects (X1)", async () => {
     const a = start();
     await a.initialize(2, { futureField: { x: 1 }, _meta: { "vendor/k": true } });
     const created = await a.request("session/new", { cwd: "/work", mcpServers: [], futureField: 1, _meta: null });
@@ -348,7 +348,7 @@ describe("§3 / §8.1 stdio framing (S3, S8)", () => {
     expect(answer.result).toEqual({ stopReason: "end_turn" });
   });
 
-  it.each([1, 2] as const)("v%i: a notification with invalid params is dropped without a reply (§3.4)", async (version) => {
+  it.each([1, 2] as const)("v%i: a notification with invalid params is dropped without a reply (§3.4, L2)", async (version) => {
     const { a, sessionId } = await ready(version);
     const turn = a.prompt(sessionId, "wait");
     await a.waitFor((m) => m?.method === "session/update");
@@ -360,7 +360,7 @@ describe("§3 / §8.1 stdio framing (S3, S8)", () => {
     expect((await turn.response).result).toEqual({ stopReason: "cancelled" });
   });
 
-  it("our request ids and the agent's are independent spaces (§3.1)", async () => {
+  it("our request ids and the agent's are independent spaces (§3.1, E2)", async () => {
     const { a, sessionId } = await ready(2);
     // Our prompt uses id 0, the id an agent counting from 0 gives its own first request.
     const turn = a.prompt(sessionId, "permission", 0);
@@ -458,7 +458,7 @@ describe("§4.11 errors and §9 legacy shapes", () => {
     expect(errorOf(answer).code).toBe(-32002);
   });
 
-  it.each([1, 2] as const)("v%i: a concurrent prompt → -32600 with data.reason turn_in_progress; the first turn is unaffected", async (version) => {
+  it.each([1, 2] as const)("v%i: a concurrent prompt → -32600 with data.reason turn_in_progress; the first turn is unaffected (O4)", async (version) => {
     const { a, sessionId } = await ready(version);
     const first = a.prompt(sessionId, "wait");
     await a.waitFor((m) => m?.method === "session/update");
@@ -474,14 +474,14 @@ describe("§4.11 errors and §9 legacy shapes", () => {
     [2, { type: "image", data: "aGk=", mimeType: "image/png" }],
     [1, { type: "audio", data: "aGk=", mimeType: "audio/wav" }],
     [2, { type: "audio", data: "aGk=", mimeType: "audio/wav" }],
-  ] as const)("v%i: a prompt block the agent did not advertise → -32602", async (version, block) => {
+  ] as const)("v%i: a prompt block the agent did not advertise → -32602 (K1)", async (version, block) => {
     const { a, sessionId } = await ready(version);
     const answer = await a.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }, block] });
     expect(errorOf(answer).code).toBe(-32602);
     expect(a.updates(sessionId)).toEqual([]);
   });
 
-  it.each([1, 2] as const)("v%i: advertised blocks (resource with embeddedContext, resource_link baseline) are accepted", async (version) => {
+  it.each([1, 2] as const)("v%i: advertised blocks (resource with embeddedContext, resource_link baseline) are accepted (K1)", async (version) => {
     const { a, sessionId } = await ready(version);
     const answer = await a.request("session/prompt", {
       sessionId,
@@ -494,7 +494,7 @@ describe("§4.11 errors and §9 legacy shapes", () => {
     expect(answer.result).toEqual({ stopReason: "end_turn" });
   });
 
-  it.each([1, 2] as const)("v%i: §9 `messages` instead of `prompt` → -32602 with data {legacyShape, expected}", async (version) => {
+  it.each([1, 2] as const)("v%i: §9 `messages` instead of `prompt` → -32602 with data {legacyShape, expected} (L2, L4)", async (version) => {
     const { a, sessionId } = await ready(version);
     const answer = await a.request("session/prompt", { sessionId, messages: [{ role: "user", content: "hi" }] });
     const error = errorOf(answer);
@@ -559,7 +559,7 @@ describe("§4.11 errors and §9 legacy shapes", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe("§6 prompt turn: update shapes and ordering (O1, O3)", () => {
+describe("§6 prompt turn on the baseline methods (D1): update shapes and ordering (O1, O3)", () => {
   async function fullTurn(version: 1 | 2, fs: boolean) {
     const initParams = version === 1 ? { clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: false } } : {};
     const { a, sessionId } = await ready(version, "1,2", initParams);
@@ -568,7 +568,7 @@ describe("§6 prompt turn: update shapes and ordering (O1, O3)", () => {
     a.respond(ask.id, { outcome: { outcome: "selected", optionId: "allow" } });
     if (fs) {
       const read = await a.agentRequest("fs/read_text_file");
-      expect(read.params).toEqual({ sessionId, path: "/work/notes.txt" });
+      expect(read.params).toEqual({ sessionId, path: "/home/user/project/notes.txt" });
       a.respond(read.id, { content: "hello notes" });
     }
     const response = await turn.response;
@@ -590,7 +590,7 @@ describe("§6 prompt turn: update shapes and ordering (O1, O3)", () => {
     expect(texts(updates)).toEqual(["Reading ", "the file.", "The file says: hello notes"]);
     // The tool call: created by tool_call, which precedes the permission request (O3).
     const created = updates.find((u) => u.sessionUpdate === "tool_call");
-    expect(created).toMatchObject({ title: "Read notes.txt", kind: "read", status: "pending", locations: [{ path: "/work/notes.txt" }] });
+    expect(created).toMatchObject({ title: "Read notes.txt", kind: "read", status: "pending", locations: [{ path: "/home/user/project/notes.txt" }] });
     const createdAt = a.messages.findIndex((m) => m?.params?.update?.sessionUpdate === "tool_call");
     expect(createdAt).toBeLessThan(a.indexOf(ask));
     expect(ask.params.toolCall.toolCallId).toBe(created.toolCallId);
@@ -661,7 +661,7 @@ describe("§6 prompt turn: update shapes and ordering (O1, O3)", () => {
     expect(texts(a.updates(sessionId))).toEqual(["waiting", "poked"]);
   });
 
-  it("v1: a custom stop reason reaches v1 as end_turn + _meta (B5); v2 gets it unchanged", async () => {
+  it("v1: a custom stop reason reaches v1 as end_turn + _meta (B5, custom data only in _meta: X2); v2 gets it unchanged", async () => {
     const v1 = await ready(1);
     expect((await v1.a.prompt(v1.sessionId, "custom-stop").response).result).toEqual({
       stopReason: "end_turn",

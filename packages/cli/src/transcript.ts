@@ -2,9 +2,9 @@
 // Every message is checked against its method and the protocol version; responses are matched to
 // their requests by id so results are checked against the right method.
 //
-// The two peers number their requests independently (PROTOCOL.md §3.1), so an id alone does not
+// The two peers number their requests independently (docs/protocol.md §3.1), so an id alone does not
 // say which request a response answers. Lines may carry the direction markers used in
-// PROTOCOL.md's traces (`→` client to agent, `←` agent to client); with them the id spaces are
+// docs/protocol.md's traces (`→` client to agent, `←` agent to client); with them the id spaces are
 // kept apart exactly. Without them a response is matched to the request of that id whose method
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
 import { getMethod, validateParams, validateResult, type ProtocolVersion, type ValidationError } from "@acpkit/schema";

@@ -74,7 +74,7 @@ describe("confinedFileSystem", () => {
     expect(missing.code).toBe(ErrorCode.ResourceNotFound);
   });
 
-  it("writes inside the root, creating missing folders", async () => {
+  it("writes inside the root, creating missing files and folders (F2)", async () => {
     const fs = (await confinedFileSystem(root, "write"))!;
     const path = join(root, "new", "deep", "file.txt");
     await fs.writeTextFile!({ sessionId: "s", path, content: "written" });
@@ -88,7 +88,7 @@ describe("automaticOutcome", () => {
     { optionId: "once", name: "Once", kind: "allow_once" },
     { optionId: "never", name: "Never", kind: "reject_always" },
   ];
-  it("prefers the once option of the wanted kind", () => {
+  it("prefers the once option of the wanted kind, always one of the offered ids (Q3)", () => {
     expect(automaticOutcome("allow", options)).toEqual({ outcome: "selected", optionId: "once" });
     expect(automaticOutcome("reject", options)).toEqual({ outcome: "selected", optionId: "never" });
   });

@@ -1,4 +1,4 @@
-// The client half of version negotiation (PROTOCOL §1.2): offer the highest version with that
+// The client half of version negotiation (docs/protocol.md §1.2): offer the highest version with that
 // version's fields only, then read the answer with the answered version's schema.
 import { AcpError } from "@acpkit/core";
 import { validateResult, type ProtocolVersion } from "@acpkit/schema";

@@ -1,5 +1,5 @@
 // One session as the application drives it: prompt → Turn, cancel with the client duties of
-// PROTOCOL §6.3 (C2 mark tool calls cancelled, C3 answer permission requests "cancelled", C4 keep
+// docs/protocol.md §6.3 (C2 mark tool calls cancelled, C3 answer permission requests "cancelled", C4 keep
 // applying updates until the response, C11 an error after cancel shows as cancelled), and the
 // SessionState kept current by the reducer.
 import { AcpError, isRpcError, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
@@ -73,7 +73,7 @@ export class ClientSession {
 
   /**
    * Send a prompt. A string becomes one text block. Returns at once with the Turn: iterate it for
-   * the turn's updates, await it for the stop reason. One turn at a time (PROTOCOL O4).
+   * the turn's updates, await it for the stop reason. One turn at a time (docs/protocol.md O4).
    */
   prompt(content: string | readonly ContentBlock[], options?: PromptOptions): Turn {
     if (this.activeTurn) {

@@ -1,5 +1,5 @@
 // Public shapes of @acpkit/client. The application sees the v2-shaped model whatever version the
-// connection runs (PROTOCOL §7); v1 wire data is converted by the client-side bridge.
+// connection runs (docs/protocol.md §7); v1 wire data is converted by the client-side bridge.
 import type { ContentBlock, Diagnostic, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, ToolCallPatch } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 
@@ -19,11 +19,11 @@ export interface Implementation {
   title?: string | null;
 }
 
-/** The agent's capabilities, read from either version's layout (PROTOCOL §1.3). */
+/** The agent's capabilities, read from either version's layout (docs/protocol.md §1.3). */
 export interface AgentCapabilities {
   /**
    * The agent serves sessions (`session/new`, `session/prompt`, `session/cancel`): always on v1
-   * (baseline), on v2 only when it advertised `capabilities.session` (PROTOCOL §1.3, N6).
+   * (baseline), on v2 only when it advertised `capabilities.session` (docs/protocol.md §1.3, N6).
    */
   sessions: boolean;
   loadSession: boolean;

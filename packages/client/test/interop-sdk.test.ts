@@ -53,7 +53,7 @@ describe("our client drives the official SDK agent over stdio", () => {
       "usage_update",
     ]);
     const state = session.state;
-    expect(reads).toEqual(["/work/notes.txt"]);
+    expect(reads).toEqual(["/home/user/project/notes.txt"]);
     expect(state.plans).toEqual([{ id: "main", entries: [{ content: "Read the file", priority: "high", status: "in_progress" }] }]);
     // The id-less thought chunks became one message with a synthesized id (B2).
     const thoughts = state.messages.filter((m) => m.kind === "agent_thought");

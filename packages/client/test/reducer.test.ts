@@ -1,4 +1,4 @@
-// The reducer against PROTOCOL §5 (worked sequences step by step), §6.3 C2/C4 and the JSON contract.
+// The reducer against docs/protocol.md §5 (worked sequences step by step), §6.3 C2/C4 and the JSON contract.
 import type { v2 } from "@acpkit/schema";
 import { describe, expect, it } from "vitest";
 import {
@@ -25,8 +25,8 @@ function applyAll(state: SessionState, updates: readonly Record<string, unknown>
   return updates.reduce((s, u) => applyUpdate(s, U(u)), state);
 }
 
-describe("messages (PROTOCOL §5.1)", () => {
-  it("follows the worked sequence M1–M9 step by step", () => {
+describe("messages (docs/protocol.md §5.1)", () => {
+  it("follows the worked sequence M1–M9 step by step (message _meta as a patch field: X6)", () => {
     const [A, B, C, D, E, F] = ["A", "B", "C", "D", "E", "F"].map(text);
     const steps: [Record<string, unknown>, v2.ContentBlock[], Record<string, unknown> | undefined][] = [
       [{ sessionUpdate: "agent_message", messageId: "m", content: [A] }, [A!], undefined],
@@ -89,8 +89,8 @@ describe("messages (PROTOCOL §5.1)", () => {
   });
 });
 
-describe("tool calls (PROTOCOL §5.2)", () => {
-  it("follows the worked sequence T1–T9 step by step", () => {
+describe("tool calls (docs/protocol.md §5.2)", () => {
+  it("follows the worked sequence step by step (T1–T5)", () => {
     const [X, Y, Z, W] = ["X", "Y", "Z", "W"].map(item);
     let state = fresh();
     const step = (update: Record<string, unknown>) => {
@@ -145,7 +145,7 @@ describe("tool calls (PROTOCOL §5.2)", () => {
   });
 });
 
-describe("plans, usage and other updates (PROTOCOL §5.3, §4.8)", () => {
+describe("plans, usage and other updates (docs/protocol.md §5.3, §4.8)", () => {
   it("replaces a plan by id, keeps plans independent and stores unknown types raw (P1–P3)", () => {
     const e1 = { content: "a", priority: "high", status: "pending" };
     const e2 = { content: "b", priority: "low", status: "completed" };
@@ -208,7 +208,7 @@ describe("client actions", () => {
     expect(state.turnInProgress).toBe(false);
   });
 
-  it("records permissions and applies their toolCall like a tool_call_update", () => {
+  it("records permissions and applies their toolCall like a tool_call_update (Q2)", () => {
     const options: v2.PermissionOption[] = [{ optionId: "ok", name: "Allow", kind: "allow_once" }];
     let state = recordPermission(fresh(), { toolCall: { toolCallId: "t", title: "Delete build/" }, options });
     expect(state.permissions).toEqual([{ toolCallId: "t", options }]);

@@ -55,7 +55,7 @@ describe.each(matrix)("client over %s, protocol v%i", (kind, version) => {
     expect(tool).toMatchObject({ title: "Read notes.txt", kind: "read", status: "completed" });
     expect(asked.map((r) => r.toolCall.toolCallId)).toEqual([tool!.toolCallId]);
     // v1 offers fs to the agent; v2 has no client fs, so the agent reports that.
-    const fileText = version === 1 ? "contents of /work/notes.txt" : "(no client fs)";
+    const fileText = version === 1 ? "contents of /home/user/project/notes.txt" : "(no client fs)";
     expect(tool!.content).toEqual([{ type: "content", content: { type: "text", text: fileText } }]);
     const agentMessages = state.messages.filter((m) => m.kind === "agent_message").map(textOf);
     expect(agentMessages).toEqual(["Reading the file.", `The file says: ${fileText}`]);

@@ -1,4 +1,4 @@
-// v1 semantics (PROTOCOL §5.4 V1–V6) as the client model sees them: v1 wire → ClientSideV1Bridge → reducer.
+// v1 semantics (docs/protocol.md §5.4 V1–V6) as the client model sees them: v1 wire → ClientSideV1Bridge → reducer.
 import { ClientSideV1Bridge, type Diagnostic } from "@acpkit/core";
 import type { v1 } from "@acpkit/schema";
 import { describe, expect, it } from "vitest";
@@ -17,7 +17,7 @@ function v1Session() {
   return { bridge, diagnostics, feed, get state() { return state; } };
 }
 
-describe("v1 semantics in the client model (PROTOCOL §5.4)", () => {
+describe("v1 semantics in the client model (docs/protocol.md §5.4)", () => {
   it("V1: chunks append per messageId; null ≡ absent; id-less runs get synthesized ids", () => {
     const s = v1Session();
     s.bridge.promptStarted();

@@ -1,9 +1,9 @@
 // Black-box conformance of the acpkit client on the wire. Our client (connectAgent over
 // spawnAgent) talks to a scripted RAW agent child (fixtures/scripted-agent.mjs: hand-written JSON
-// lines, mostly PROTOCOL.md's own traces, no acpkit code). The agent logs every line it received;
+// lines, mostly docs/protocol.md's own traces, no acpkit code). The agent logs every line it received;
 // the tests assert the client's requests and answers on the wire, validate every v1 line against
-// the OFFICIAL v1 JSON Schema, and compare the final SessionState JSON with what PROTOCOL §5 and
-// §7.2 give for those traces. Rule numbers refer to /work/shared/PROTOCOL.md.
+// the OFFICIAL v1 JSON Schema, and compare the final SessionState JSON with what docs/protocol.md §5 and
+// §7.2 give for those traces. Rule numbers refer to docs/protocol.md.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,7 +126,7 @@ const promptText = (text: string) => ({ messageId: expect.stringMatching(/^acpki
 const text = (t: string) => ({ type: "text", text: t });
 
 // ---------------------------------------------------------------------------------------------
-describe("PROTOCOL §6.2 traces, driven by our client", () => {
+describe("docs/protocol.md §6.2 traces, driven by our client", () => {
   it("v1 trace: requests on the wire (initialize with v1 fields, fs answers, permission) and the final SessionState", async () => {
     const run = scripted("v1-trace");
     const reads: Json[] = [];
@@ -155,7 +155,7 @@ describe("PROTOCOL §6.2 traces, driven by our client", () => {
     const seen: string[] = [];
     for await (const update of turn) seen.push(String(update.sessionUpdate));
     expect(await turn).toEqual({ stopReason: "end_turn" });
-    // Every update of the turn was applied before the result (DESIGN "Order").
+    // Every update of the turn was applied before the result (docs/architecture.md, order).
     expect(seen).toEqual(["plan_update", "agent_message_chunk", "tool_call_update", "tool_call_update", "tool_call_update", "tool_call_update", "usage_update"]);
     const state = sessionStateToJSON(session.state);
     await agent.close();
@@ -417,7 +417,7 @@ describe("§1.2 negotiation from the client side", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("v2 update semantics through the client (§5, O5)", () => {
-  it("updates right behind session/new, outside turns and for unknown sessions; v2 fs is -32601; upserts, patches, custom plans", async () => {
+  it("updates right behind session/new, outside turns and for unknown sessions; v2 fs is -32601 (D2); upserts, patches, custom plans", async () => {
     const run = scripted("outside-turns");
     const lastPermission = deferred<PermissionRequest>();
     const agent = await run.connect({
@@ -459,7 +459,7 @@ describe("v2 update semantics through the client (§5, O5)", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("the client as a JSON-RPC peer (§2, §3, §4.9, §8)", () => {
-  it("v1: -32700 id null for an unparsable line, -32601 for terminal/*, -32002 for an unknown session, drops invalid updates, still answers a request withdrawn by $/cancel_request", async () => {
+  it("v1: -32700 id null for an unparsable line, -32601 for terminal/*, -32002 for an unknown session, drops invalid updates, still answers a request withdrawn by $/cancel_request (Y1)", async () => {
     const run = scripted("v1-robustness");
     const asked = deferred<AbortSignal>();
     const agent = await run.connect({

@@ -1,4 +1,4 @@
-// Collects the responses to one incoming batch (pinned v2, PROTOCOL §8.2) and sends them as one
+// Collects the responses to one incoming batch (pinned v2, docs/protocol.md §8.2) and sends them as one
 // array once every entry that needs an answer has one. A batch with nothing to answer (only
 // notifications) sends nothing — never `[]`.
 import type { JsonRpcResponse } from "./jsonrpc.js";

@@ -31,7 +31,7 @@ import { PendingRequest, PendingRequests } from "./pending-requests.js";
 import { KNOWN_VERSIONS, schemaRegistry, type MethodInfo, type MethodRegistry, type ProtocolVersion, type ValidationError } from "./registry.js";
 import type { CloseInfo, Transport, TransportReceiver } from "./transport.js";
 
-/** The v1 notification that asks the peer to stop working on one of our requests (PROTOCOL §4.9). */
+/** The v1 notification that asks the peer to stop working on one of our requests (docs/protocol.md §4.9). */
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
 /** How a `Connection` behaves: which side it is, its version, and what it checks. */
@@ -41,7 +41,7 @@ export interface ConnectionOptions {
   /** The protocol version, when known up front; otherwise set it later with `setVersion`. */
   version?: ProtocolVersion;
   /**
-   * Agent side: PROTOCOL N8. Before a successful `initialize` every other request gets -32600
+   * Agent side: docs/protocol.md N8. Before a successful `initialize` every other request gets -32600
    * "connection not initialized", notifications are dropped, a batch gets one -32600; a second
    * `initialize` gets -32600.
    */
@@ -189,7 +189,7 @@ export class Connection {
   }
 
   /**
-   * Fix the connection's protocol version (one per connection, PROTOCOL N5). The agent calls it
+   * Fix the connection's protocol version (one per connection, docs/protocol.md N5). The agent calls it
    * from its `initialize` handler after `negotiateVersion`; the client after reading the answer.
    */
   setVersion(version: ProtocolVersion): void {
@@ -260,7 +260,7 @@ export class Connection {
     return this.transport.send(notificationMessage(method, params));
   }
 
-  // Give up on one of our requests locally; on v1 also ask the peer to stop (PROTOCOL C9). On v2
+  // Give up on one of our requests locally; on v1 also ask the peer to stop (docs/protocol.md C9). On v2
   // `$/cancel_request` does not exist, so nothing is sent.
   private abandon(id: number, error: AcpError): void {
     const entry = this.pending.take(id);
@@ -426,7 +426,7 @@ export class Connection {
   }
 
   private processBatch(entries: unknown[]): void | PromiseLike<unknown> {
-    // PROTOCOL §8.2 and N8: batches exist only on v2 connections, and only after initialize.
+    // docs/protocol.md §8.2 and N8: batches exist only on v2 connections, and only after initialize.
     let refusal: string | undefined;
     if (this.requireInitialize && this.initState !== InitState.Done) refusal = "connection not initialized";
     else if (this.currentVersion !== 2) refusal = `batches are only accepted on protocol v2 connections${this.currentVersion === undefined ? "" : ` (this one is v${this.currentVersion})`}`;
@@ -559,7 +559,7 @@ export class Connection {
     if (error instanceof RpcError) {
       response = { jsonrpc: "2.0", id, error: error.toJSON() };
     } else if (ctx.aborted || (error instanceof AcpError && error.code === "Cancelled")) {
-      // The peer cancelled (v1 `$/cancel_request`) and the handler gave up: say so (PROTOCOL §4.9).
+      // The peer cancelled (v1 `$/cancel_request`) and the handler gave up: say so (docs/protocol.md §4.9).
       response = errorResponse(id, ErrorCode.RequestCancelled, "Request cancelled");
     } else {
       // Only the message crosses the wire; a stack trace is for our logs, not the peer.
@@ -668,7 +668,7 @@ export class Connection {
   }
 
   // v1 `$/cancel_request` from the peer: abort that handler's signal. It still answers (-32800
-  // when it gives up, or a result), as PROTOCOL §4.9 requires.
+  // when it gives up, or a result), as docs/protocol.md §4.9 requires.
   private cancelIncoming(requestId: RequestId): void {
     const ctx = this.running.get(requestId);
     if (ctx === undefined) return; // already answered: a normal race

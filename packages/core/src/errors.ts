@@ -3,7 +3,7 @@
 //   handler to answer with exactly that error.
 // - AcpError: a local failure with a string code (the connection closed, a timeout, …).
 
-/** JSON-RPC and ACP error codes used on the wire (PROTOCOL.md §4.11). */
+/** JSON-RPC and ACP error codes used on the wire (docs/protocol.md §4.11). */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,

@@ -1,4 +1,4 @@
-// Protocol version negotiation for `initialize` (PROTOCOL.md §1.2).
+// Protocol version negotiation for `initialize` (docs/protocol.md §1.2).
 // The agent reads `protocolVersion` before validating anything else in the request, because the
 // rest of the params can only be interpreted once the version is chosen. A version it does not
 // speak is answered with its own latest one — never an error; only a malformed value is an error.

@@ -14,7 +14,7 @@ export interface MethodRegistry {
   checkOutgoing(version: ProtocolVersion, method: string, part: "params" | "result", value: unknown): ValidationResult;
   /**
    * Optional: for a method `getMethod` does not know, whether it is an outdated name (`acp/prompt`)
-   * and what replaced it, so the -32601 answer can say so (PROTOCOL §9). Only called off the hot path.
+   * and what replaced it, so the -32601 answer can say so (docs/protocol.md §9). Only called off the hot path.
    */
   legacyMethod?(version: ProtocolVersion, method: string): { legacyShape: string; expected: string } | undefined;
 }

@@ -1,4 +1,4 @@
-// JSON-RPC batches (PROTOCOL §8.2): accepted on v2 connections only, never originated.
+// JSON-RPC batches (docs/protocol.md §8.2): accepted on v2 connections only, never originated.
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors.js";
 import { deferred, scripted, settle } from "./helpers/transports.js";
@@ -50,7 +50,7 @@ describe("batches on v2", () => {
     expect(reply.map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
   });
 
-  it("answers [] with one -32600 object (not an array) with id null", async () => {
+  it("answers [] with one -32600 object (not an array) with id null (G1)", async () => {
     const { transport } = agentV2();
     transport.deliver("[]");
     const reply = await transport.next();
@@ -95,7 +95,7 @@ describe("batches on v2", () => {
 });
 
 describe("batches elsewhere", () => {
-  it("answers an array on a v1 connection with one -32600 with id null, running none of it", async () => {
+  it("answers an array on a v1 connection with one -32600 with id null, running none of it (G4)", async () => {
     const { transport, connection } = scripted({ side: "agent", version: 1 });
     let called = false;
     connection.onRequest("session/new", () => {

@@ -1,4 +1,4 @@
-// Stateless v1⇄v2 conversions (PROTOCOL §1.3, §7.1): initialize, capabilities, auth methods, MCP
+// Stateless v1⇄v2 conversions (docs/protocol.md §1.3, §7.1): initialize, capabilities, auth methods, MCP
 // servers, prompts, permission options, stop reasons. Outputs are checked against the target schema.
 import { type v1, type v2, validateDefinition } from "@acpkit/schema";
 import { describe, expect, it } from "vitest";
@@ -45,7 +45,7 @@ describe("initialize", () => {
     expectValid(2, "InitializeRequest", out);
   });
 
-  it("converts the PROTOCOL §1.3 v1 result to v2 markers and back", () => {
+  it("converts the docs/protocol.md §1.3 v1 result to v2 markers and back", () => {
     const v1Result = {
       protocolVersion: 1,
       agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
@@ -72,7 +72,7 @@ describe("initialize", () => {
     expect(events).toEqual([]);
   });
 
-  it("converts the PROTOCOL §1.3 v2 result, session markers and logout included", () => {
+  it("converts the docs/protocol.md §1.3 v2 result, session markers and logout included", () => {
     const caps = { session: { load: {}, prompt: { embeddedContext: {} }, mcp: { stdio: {}, http: {} }, list: {}, close: {} }, auth: { logout: {} }, _meta: { k: 1 } } as v2.AgentCapabilities;
     const v1Caps = agentCapabilitiesToV1(caps);
     expect(v1Caps).toEqual({ loadSession: true, promptCapabilities: { embeddedContext: true }, mcpCapabilities: { http: true }, sessionCapabilities: { list: {}, close: {} }, auth: { logout: {} }, _meta: { k: 1 } });

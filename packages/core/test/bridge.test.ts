@@ -1,4 +1,4 @@
-// The stateful v1 bridge against PROTOCOL §7.1 and the §7.2 algorithms B2–B7, and every lossy code.
+// The stateful v1 bridge against docs/protocol.md §7.1 and the §7.2 algorithms B2–B7, and every lossy code.
 import type { v1, v2 } from "@acpkit/schema";
 import { describe, expect, it } from "vitest";
 import { AcpError } from "../src/errors.js";

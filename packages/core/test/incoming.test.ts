@@ -1,5 +1,5 @@
 // The incoming checks of issue 3: each malformed or unexpected message gets the answer JSON-RPC
-// and PROTOCOL.md prescribe, and the connection keeps working afterwards.
+// and docs/protocol.md prescribe, and the connection keeps working afterwards.
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors.js";
 import { scripted } from "./helpers/transports.js";
@@ -48,7 +48,7 @@ describe("incoming checks", () => {
 
   it("answers a request for a method the version does not have with -32601", async () => {
     const { transport } = scripted({ side: "client", version: 2 });
-    // fs/read_text_file exists only in v1 (PROTOCOL §2).
+    // fs/read_text_file exists only in v1 (docs/protocol.md §2).
     transport.deliver({ jsonrpc: "2.0", id: 3, method: "fs/read_text_file", params: { sessionId: "s", path: "/a" } });
     const reply = await transport.next();
     expect(reply).toMatchObject({ id: 3, error: { code: ErrorCode.MethodNotFound } });
@@ -91,7 +91,7 @@ describe("incoming checks", () => {
     expect(called).toBe(false);
   });
 
-  it("names the legacy shape and the expected field in -32602 (PROTOCOL §9)", async () => {
+  it("names the legacy shape and the expected field in -32602 (docs/protocol.md §9)", async () => {
     const { transport, connection } = scripted({ side: "agent", version: 2 });
     connection.onRequest("session/prompt", () => ({ stopReason: "end_turn" }));
     transport.deliver({ jsonrpc: "2.0", id: 8, method: "session/prompt", params: { sessionId: "s", messages: [] } });
@@ -175,7 +175,7 @@ describe("incoming checks", () => {
   });
 });
 
-describe("legacy method names (PROTOCOL §9)", () => {
+describe("legacy method names (docs/protocol.md §9)", () => {
   it("answers a request for a legacy method with -32601 naming the modern method", async () => {
     const { transport, diagnostics } = scripted({ side: "agent", version: 1 });
     transport.deliver({ jsonrpc: "2.0", id: 1, method: "acp/prompt", params: { sessionId: "s", prompt: [] } });

@@ -1,4 +1,4 @@
-// PROTOCOL N8 (`requireInitialize`) and the agent-side initialize flow with negotiateVersion.
+// docs/protocol.md N8 (`requireInitialize`) and the agent-side initialize flow with negotiateVersion.
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors.js";
 import { negotiateVersion, requestedVersionOf } from "../src/negotiation.js";

@@ -6,7 +6,7 @@ import { connectedPair, scripted, ScriptedTransport, settle } from "./helpers/tr
 import { stubRegistry } from "./helpers/stub-registry.js";
 
 describe("requests and responses", () => {
-  it("numbers its requests uniquely and never sends id null", async () => {
+  it("numbers its requests uniquely and never sends id null (E2)", async () => {
     const { transport, connection } = scripted({ side: "client", version: 1 });
     const requests = [0, 1, 2].map((i) => connection.request("session/new", { cwd: `/p${i}` }));
     const sent = [await transport.next(), await transport.next(), await transport.next()];
@@ -96,7 +96,7 @@ describe("requests and responses", () => {
 });
 
 describe("development-mode outgoing validation", () => {
-  it("rejects invalid request params at the call site with OutgoingInvalid and the path, sending nothing", async () => {
+  it("rejects invalid request params at the call site with OutgoingInvalid and the path, sending nothing (L1)", async () => {
     const { transport, connection } = scripted({ side: "client", version: 1 });
     const error = await connection.request("session/prompt", { sessionId: "s", prompt: "not an array" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AcpError);

@@ -1,5 +1,5 @@
 // The Connection with the real registry from @acpkit/schema (the default), on messages taken
-// from PROTOCOL.md.
+// from docs/protocol.md.
 import { describe, expect, it } from "vitest";
 import { Connection } from "../src/connection.js";
 import { ErrorCode } from "../src/errors.js";
@@ -14,7 +14,7 @@ function real(side: "agent" | "client", version?: 1 | 2, requireInitialize = fal
 }
 
 describe("with the @acpkit/schema registry", () => {
-  it("serves a v2 prompt turn from PROTOCOL examples between two connections", async () => {
+  it("serves a v2 prompt turn from docs/protocol.md examples between two connections", async () => {
     const [agentEnd, clientEnd] = linkedTransports();
     const agent = new Connection(agentEnd, { side: "agent", version: 2 });
     const client = new Connection(clientEnd, { side: "client", version: 2 });

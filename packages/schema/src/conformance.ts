@@ -1,4 +1,4 @@
-// The part of the outgoing check the schema cannot express (PROTOCOL §3.3): on pinned v2, a
+// The part of the outgoing check the schema cannot express (docs/protocol.md §3.3): on pinned v2, a
 // value we *send* in an open enum or as an open union's tag must be a known value or start with
 // `_`. Unknown values without `_` are reserved for future ACP versions.
 //

@@ -1,5 +1,5 @@
-// Recognises payloads written against an obsolete or foreign protocol shape (PROTOCOL.md §9):
-// pre-1.0 drafts (seeds 001, 003, 004), the other acpkit version, and the later official v2 draft
+// Recognises payloads written against an obsolete or foreign protocol shape (docs/protocol.md §9):
+// pre-1.0 drafts (docs/protocol.md §9), the other acpkit version, and the later official v2 draft
 // (§10). A bare schema error says "must have required property 'prompt'"; these detectors say
 // `legacy pre-1.0 shape "messages": use "prompt": ContentBlock[]`, which is what a developer
 // porting old code needs to read.

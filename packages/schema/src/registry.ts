@@ -14,7 +14,7 @@ import * as v2Validators from "./generated/v2/validators.js";
 import { detectLegacyMethod, detectLegacyResult, detectLegacyShape, scanLegacyEvenWhenValid } from "./legacy.js";
 import { invalid, VALID, type ValidationError, type ValidationResult } from "./validation-result.js";
 
-/** A protocol version acpkit speaks (PROTOCOL §0). */
+/** A protocol version acpkit speaks (docs/protocol.md §0). */
 export type ProtocolVersion = 1 | 2;
 
 /** Every protocol version acpkit speaks, oldest first. */
@@ -43,7 +43,7 @@ export interface MethodInfo {
 interface VersionTables {
   methods: ReadonlyMap<string, MethodInfo>;
   validators: Readonly<Record<string, CompiledValidator | undefined>>;
-  /** Where open values sit, for the `_` rule; only pinned v2 has that rule (PROTOCOL §3.3). */
+  /** Where open values sit, for the `_` rule; only pinned v2 has that rule (docs/protocol.md §3.3). */
   openValues?: OpenValuePlan;
 }
 
@@ -161,7 +161,7 @@ export function validateDefinition(version: ProtocolVersion, name: string, value
 /**
  * The check for values we are about to send: schema and legacy shapes (as validateParams /
  * validateResult), then conformance: on v2, every open enum value and open union tag that is
- * not a known one must start with `_` (PROTOCOL §3.3). Extension methods (`_…`) have no schema
+ * not a known one must start with `_` (docs/protocol.md §3.3). Extension methods (`_…`) have no schema
  * and pass.
  */
 export function checkOutgoing(version: ProtocolVersion, method: string, part: "params" | "result", value: unknown): ValidationResult {

@@ -22,7 +22,7 @@ describe("detectLegacyMethod", () => {
   });
 });
 
-describe("detectLegacyShape: pre-1.0 drafts (seeds 001, 003, 004)", () => {
+describe("detectLegacyShape: pre-1.0 drafts (docs/protocol.md §9)", () => {
   it("reports an acp/… method before looking at params", () => {
     const error = detectLegacyShape(1, "acp/session_update", { session_id: "s1" });
     expect(error).toMatchObject({ path: "", legacyShape: "acp/session_update", expected: '"session/update"' });
@@ -33,12 +33,12 @@ describe("detectLegacyShape: pre-1.0 drafts (seeds 001, 003, 004)", () => {
     expect(detectLegacyShape(1, "session/cancel", { session_id: "s1" })).toMatchObject({ path: "/session_id", legacyShape: "session_id", expected: '"sessionId"' });
   });
 
-  it("reports messages instead of prompt (seed 003)", () => {
+  it("reports messages instead of prompt (old TypeScript SDK docs, §9)", () => {
     const error = detectLegacyShape(1, "session/prompt", { sessionId: "s1", messages: [{ role: "user", content: "hi" }] });
     expect(error).toMatchObject({ path: "/messages", legacyShape: "messages", expected: '"prompt": ContentBlock[]' });
   });
 
-  it.each([1, 2] as const)("reports embedded_resource in a prompt on v%i and names the modern shape (seed 001)", (version) => {
+  it.each([1, 2] as const)("reports embedded_resource in a prompt on v%i and names the modern shape (first v1 draft, §9)", (version) => {
     const params = {
       sessionId: "s1",
       prompt: [
@@ -56,7 +56,7 @@ describe("detectLegacyShape: pre-1.0 drafts (seeds 001, 003, 004)", () => {
     expect(detectLegacyShape(1, "session/prompt", params)).toMatchObject({ path: "/prompt/0/resource/content", legacyShape: "resource.content" });
   });
 
-  it("reports a tool_call with id/name/arguments and names the version's modern shape (seed 001)", () => {
+  it("reports a tool_call with id/name/arguments and names the version's modern shape (first v1 draft, §9)", () => {
     const legacyCall = update({ sessionUpdate: "tool_call", id: "call_001", name: "analyze_code", arguments: { code: "x" } });
     expect(detectLegacyShape(1, "session/update", legacyCall)).toMatchObject({
       path: "/update/id",
@@ -67,7 +67,7 @@ describe("detectLegacyShape: pre-1.0 drafts (seeds 001, 003, 004)", () => {
     expect(detectLegacyShape(2, "session/update", legacyCall)?.expected).toBe('{"sessionUpdate":"tool_call_update","toolCallId","title","rawInput"}');
   });
 
-  it("reports id, status success and output on a tool_call_update (seed 001)", () => {
+  it("reports id, status success and output on a tool_call_update (first v1 draft, §9)", () => {
     const withId = update({ sessionUpdate: "tool_call_update", id: "call_001", status: "success", output: "done" });
     expect(detectLegacyShape(1, "session/update", withId)).toMatchObject({ path: "/update/id", expected: '"toolCallId"' });
     const withSuccess = update({ sessionUpdate: "tool_call_update", toolCallId: "c", status: "success", output: "done" });
@@ -84,17 +84,17 @@ describe("detectLegacyShape: pre-1.0 drafts (seeds 001, 003, 004)", () => {
     ["Plan", 2, "plan_update"],
     ["UserMessage", 1, "user_message_chunk"],
     ["UserMessage", 2, "user_message"],
-  ] as const)("reports the PascalCase/camelCase tag %s on v%i as %s (seed 004)", (tag, version, modern) => {
+  ] as const)("reports the PascalCase/camelCase tag %s on v%i as %s (MCP-tools draft, §9)", (tag, version, modern) => {
     const error = detectLegacyShape(version, "session/update", update({ sessionUpdate: tag }));
     expect(error).toMatchObject({ path: "/update/sessionUpdate", legacyShape: tag });
     expect(error?.expected).toContain(`"${modern}"`);
   });
 
-  it("reports the Started event (seed 004)", () => {
+  it("reports the Started event (MCP-tools draft, §9)", () => {
     expect(detectLegacyShape(1, "session/update", update({ sessionUpdate: "Started" }))?.expected).toMatch(/session\/prompt/);
   });
 
-  it("reports PascalCase kind, status and plan enum values (seed 004)", () => {
+  it("reports PascalCase kind, status and plan enum values (MCP-tools draft, §9)", () => {
     expect(detectLegacyShape(1, "session/update", update({ sessionUpdate: "tool_call", toolCallId: "t", title: "x", kind: "Read" }))).toMatchObject({
       path: "/update/kind",
       expected: '"read"',
@@ -215,7 +215,7 @@ describe("detectLegacyShape: modern payloads", () => {
 });
 
 describe("detectLegacyResult", () => {
-  it.each([1, 2] as const)("stop reason error on v%i points to a JSON-RPC error response (seed 003)", (version) => {
+  it.each([1, 2] as const)("stop reason error on v%i points to a JSON-RPC error response (old TypeScript SDK docs, §9; R1)", (version) => {
     const error = detectLegacyResult(version, "session/prompt", { stopReason: "error" });
     expect(error).toMatchObject({ path: "/stopReason", legacyShape: "error" });
     expect(error?.expected).toMatch(/JSON-RPC error response/);

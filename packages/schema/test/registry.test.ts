@@ -52,7 +52,7 @@ describe("validateParams / validateResult", () => {
     });
   });
 
-  it("rejects a known v2 tag with a bad body instead of demoting it to unknown", () => {
+  it("rejects a known v2 tag with a bad body instead of demoting it to unknown (U3)", () => {
     const result = validateParams(2, "session/update", chunk({ sessionUpdate: "plan_update", plan: { type: "items", entries: [] } }));
     expect(result).toEqual({ valid: false, errors: [{ path: "/update/plan/id", message: "must have required property 'id'" }] });
   });
@@ -84,7 +84,7 @@ describe("validateDefinition", () => {
 });
 
 describe("checkOutgoing", () => {
-  it("requires `_` on unknown open values we send on v2, wherever they sit", () => {
+  it("requires `_` on unknown open values we send on v2, wherever they sit (U1)", () => {
     expect(checkOutgoing(2, "session/prompt", "result", { stopReason: "_acme/budget" })).toEqual({ valid: true });
     const result = checkOutgoing(2, "session/update", "params", chunk({ sessionUpdate: "tool_call_update", toolCallId: "c", kind: "weird", content: [{ type: "video" }] }));
     expect(result.valid).toBe(false);

@@ -1,15 +1,11 @@
-// Every example of ../shared/PROTOCOL.md and of the v1 seeds, validated against schema/v1: one
-// test per example, named after its file and line. v1 examples must pass; v2-only examples must
+// Every example of docs/protocol.md and of the recorded v1 documents (test/fixtures/examples/),
+// validated against schema/v1: one test per example, named after its file and line or section. v1 examples must pass; v2-only examples must
 // fail under v1 exactly when they use a shape v1 does not have.
 import { describe, expect, it } from "vitest";
-import { protocolExamples, seedExamples, type Example } from "./support/protocol-examples.js";
+import { PRE_1_0_SEED, protocolExamples, seedExamples, V1_SEED_OLD_SDK, V1_SEED_TRANSLATION, type Example } from "./support/protocol-examples.js";
 import { sdkDocLiterals } from "./support/sdk-doc-literals.js";
 import { validateDefinition, validateParams, validateResult } from "./support/v1-api.js";
 import type { ValidationResult } from "../src/validation-result.js";
-
-const V1_SEED_TRANSLATION = "002_a75f65fffb35a390.txt";
-const V1_SEED_OLD_SDK = "003_0df9a55a5e88ca93.txt";
-const PRE_1_0_SEED = "001_e05f787cea9c2671.txt";
 
 /** Validates an example the way a v1 peer would: the envelope, then the payload by method. */
 function validateExample(example: Example): ValidationResult {
@@ -37,7 +33,7 @@ const examples = protocolExamples();
 const v1Examples = examples.filter((example) => example.versions.includes(1));
 const v2OnlyExamples = examples.filter((example) => !example.versions.includes(1));
 
-describe("PROTOCOL.md examples tagged v1 or v1+v2 validate against v1", () => {
+describe("docs/protocol.md examples tagged v1 or v1+v2 validate against v1", () => {
   it("finds the examples (the extraction did not silently break)", () => {
     // 14 fenced v1/v1+v2 blocks plus three traces of 2 + 15 + 7 lines.
     expect(v1Examples.length).toBe(38);
@@ -64,7 +60,7 @@ function v2OnlyShapeOf(example: Example): string | undefined {
   return V2_ONLY_SHAPES.find((shape) => shape.pattern.test(text))?.name;
 }
 
-describe("PROTOCOL.md examples tagged v2 only, under v1", () => {
+describe("docs/protocol.md examples tagged v2 only, under v1", () => {
   it("include v2-only shapes (the classification below is not vacuous)", () => {
     expect(v2OnlyExamples.filter(v2OnlyShapeOf).length).toBeGreaterThanOrEqual(8);
   });
@@ -79,8 +75,8 @@ describe("PROTOCOL.md examples tagged v2 only, under v1", () => {
   );
 });
 
-describe(`seeds/${V1_SEED_TRANSLATION} (v1 prompt-turn page) validates against v1`, () => {
-  const seed = seedExamples(V1_SEED_TRANSLATION, [1]);
+describe(`${V1_SEED_TRANSLATION} (v1 prompt-turn page) validates against v1`, () => {
+  const seed = seedExamples(V1_SEED_TRANSLATION);
   it("finds the page's 8 JSON messages", () => expect(seed.length).toBe(8));
   it.each(seed.map((example) => [example.label, example] as const))("%s", (_label, example) => {
     const result = validateExample(example);
@@ -88,7 +84,7 @@ describe(`seeds/${V1_SEED_TRANSLATION} (v1 prompt-turn page) validates against v
   });
 });
 
-describe(`seeds/${V1_SEED_OLD_SDK} (old TypeScript SDK docs): its code's v1 shapes validate`, () => {
+describe(`${V1_SEED_OLD_SDK} (old TypeScript SDK docs): its code's v1 shapes validate`, () => {
   const literals = sdkDocLiterals(V1_SEED_OLD_SDK);
   it("finds the update, permission and stop-reason literals", () => {
     expect(literals.map((literal) => literal.target.method)).toEqual([
@@ -104,7 +100,7 @@ describe(`seeds/${V1_SEED_OLD_SDK} (old TypeScript SDK docs): its code's v1 shap
   });
 });
 
-describe(`seeds/${V1_SEED_OLD_SDK}: the shapes PROTOCOL §9 calls wrong are rejected`, () => {
+describe(`${V1_SEED_OLD_SDK}: the shapes docs/protocol.md §9 calls wrong are rejected`, () => {
   it("params.messages instead of prompt", () => {
     const result = validateParams(1, "session/prompt", { sessionId: "sess_seed", messages: [{ role: "user", content: "hi" }] });
     expect(result.valid).toBe(false);
@@ -122,9 +118,9 @@ describe(`seeds/${V1_SEED_OLD_SDK}: the shapes PROTOCOL §9 calls wrong are reje
   });
 });
 
-describe(`seeds/${PRE_1_0_SEED} (pre-1.0 draft) under v1`, () => {
-  const seed = seedExamples(PRE_1_0_SEED, [1]);
-  // In page order: what PROTOCOL §9 says about each JSON block (undefined = still a valid shape).
+describe(`${PRE_1_0_SEED} (pre-1.0 draft) under v1`, () => {
+  const seed = seedExamples(PRE_1_0_SEED);
+  // In page order: what docs/protocol.md §9 says about each JSON block (undefined = still a valid shape).
   const expectedLegacy: (string | undefined)[] = ["embedded_resource", undefined, "tool_call with id/name/arguments", undefined, "id"];
 
   it("finds the page's 5 JSON messages", () => expect(seed.length).toBe(expectedLegacy.length));

@@ -278,7 +278,7 @@ describe("v1 method payloads: rejected with the path into params or result", () 
   });
 });
 
-describe("pre-1.0 shapes (seed 004) under v1 name the modern shape", () => {
+describe("pre-1.0 shapes (MCP-tools draft, §9) under v1 name the modern shape", () => {
   it("acp/session_update with session_id and a PascalCase event", () => {
     const result = validateParams(1, "acp/session_update", { session_id: "s", update: { sessionUpdate: "AgentMessageChunk", content: text } });
     expect(result.valid).toBe(false);

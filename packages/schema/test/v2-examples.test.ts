@@ -1,11 +1,11 @@
-// Pinned v2: every example of PROTOCOL.md and of seed 000 validates; v1-only shapes do not; the
-// open unions behave as PROTOCOL §3.3 says (unknown tag → unknown branch, known tag with a bad
+// Pinned v2: every example of docs/protocol.md and of the pinned prompt-turn page validates; v1-only shapes do not; the
+// open unions behave as docs/protocol.md §3.3 says (unknown tag → unknown branch, known tag with a bad
 // body → rejected inside the variant).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateDefinition, validateParams, validateResult } from "./support/api.js";
-import { type Example, protocolExamples, seedExamples, sharedDir, V2_SEED } from "./support/protocol-examples.js";
+import { type Example, exampleFixturesDir, protocolDoc, protocolExamples, seedExamples, V1_SEED_TRANSLATION, V2_SEED } from "./support/protocol-examples.js";
 
 type Result = ReturnType<typeof validateDefinition>;
 
@@ -36,20 +36,20 @@ function expectRejectedAt(result: Result, path: string) {
 }
 
 const documented = protocolExamples();
-const seed = seedExamples(V2_SEED, [2]);
+const seed = seedExamples(V2_SEED);
 
 describe("extraction of the documented examples", () => {
-  it("finds one example per version-tagged fence of PROTOCOL.md (traces count per line)", () => {
-    const markdown = readFileSync(resolve(sharedDir, "PROTOCOL.md"), "utf8");
+  it("finds one example per version-tagged fence of docs/protocol.md (traces count per line)", () => {
+    const markdown = readFileSync(protocolDoc, "utf8");
     const fences = markdown.split("\n").filter((line) => /^```(?:json|text) (?:v1\+v2|v1|v2)\b/.test(line));
     const blocks = new Set(documented.map((example) => example.label.split(" ")[0]));
     expect(blocks.size).toBe(fences.length);
   });
 
-  it("finds every JSON message of seed 000 (each starts on an unindented `{` line)", () => {
-    const text = readFileSync(resolve(sharedDir, "seeds", V2_SEED), "utf8");
-    expect(seed.length).toBe(text.split("\n").filter((line) => line === "{").length);
-    expect(seed.length).toBeGreaterThan(0);
+  it("finds every JSON message recorded from the pinned prompt-turn page", () => {
+    const recorded = JSON.parse(readFileSync(resolve(exampleFixturesDir, `${V2_SEED}.json`), "utf8")) as { examples: unknown[] };
+    expect(recorded.examples.length).toBe(13);
+    expect(seed.length).toBe(recorded.examples.length);
   });
 
   it("maps seed responses to the request they answer", () => {
@@ -59,7 +59,7 @@ describe("extraction of the documented examples", () => {
   });
 });
 
-describe("PROTOCOL.md examples valid under pinned v2", () => {
+describe("docs/protocol.md examples valid under pinned v2", () => {
   for (const example of documented.filter((e) => e.versions.includes(2))) {
     it(example.label, () => {
       expect(validateExample(example, 2)).toEqual({ valid: true });
@@ -67,7 +67,7 @@ describe("PROTOCOL.md examples valid under pinned v2", () => {
   }
 });
 
-describe(`seed ${V2_SEED} (the pinned v2 prompt-turn page) valid under v2`, () => {
+describe(`${V2_SEED} (the pinned v2 prompt-turn page) valid under v2`, () => {
   for (const example of seed) {
     it(example.label, () => {
       expect(validateExample(example, 2)).toEqual({ valid: true });
@@ -78,7 +78,7 @@ describe(`seed ${V2_SEED} (the pinned v2 prompt-turn page) valid under v2`, () =
 describe("v1-only shapes fail under v2", () => {
   const v1Only = documented.filter((e) => !e.versions.includes(2));
 
-  // fs/* and terminal/* do not exist in pinned v2 (PROTOCOL §2); the documents use fs/*.
+  // fs/* and terminal/* do not exist in pinned v2 (docs/protocol.md §2); the documents use fs/*.
   const v1Methods = v1Only.filter(
     (e): e is Extract<Example, { kind: "message" }> => e.kind === "message" && e.target.part === "params" && /^(fs|terminal)\//.test(e.target.method),
   );
@@ -99,12 +99,12 @@ describe("v1-only shapes fail under v2", () => {
     expectRejectedAt(validateParams(2, method, params), "");
   });
 
-  // Seed 002 is faithful v1 (PROTOCOL §9): its chunks lack the messageId v2 requires.
-  const v1Seed = seedExamples("002_a75f65fffb35a390.txt", [1]).filter(
+  // The v1 prompt-turn page is faithful v1 (docs/protocol.md §9): its chunks lack the messageId v2 requires.
+  const v1Seed = seedExamples(V1_SEED_TRANSLATION).filter(
     (e): e is Extract<Example, { kind: "message" }> =>
       e.kind === "message" && /_chunk$/.test(String((e.message.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate)),
   );
-  it("seed 002 contains v1 message chunks", () => {
+  it("the v1 prompt-turn page contains v1 message chunks", () => {
     expect(v1Seed.length).toBeGreaterThan(0);
   });
   for (const example of v1Seed) {
@@ -128,7 +128,7 @@ describe("v1-only shapes fail under v2", () => {
     expectRejectedAt(validateResult(2, "initialize", result), "/capabilities/session/load");
   });
 
-  // PROTOCOL §3.4: v1 `tool_call`/`plan` updates and `terminal` tool content match the v2 fallback
+  // docs/protocol.md §3.4: v1 `tool_call`/`plan` updates and `terminal` tool content match the v2 fallback
   // as unknown variants, so the schema alone accepts them; validateParams layers the legacy-shape
   // check (src/legacy.ts) on top and rejects them there, naming the shape.
   const v1Updates = v1Only.filter((e): e is Extract<Example, { kind: "definition" }> => e.kind === "definition" && e.definition === "SessionUpdate");
@@ -153,7 +153,7 @@ describe("v1-only shapes fail under v2", () => {
   });
 });
 
-describe("open unions and enums (PROTOCOL §3.3)", () => {
+describe("open unions and enums (docs/protocol.md §3.3)", () => {
   const update = (body: Record<string, unknown>) => ({ sessionId: "s1", update: body });
 
   it.each([
@@ -223,7 +223,7 @@ describe("open unions and enums (PROTOCOL §3.3)", () => {
   });
 });
 
-describe("patch fields and three-state values (PROTOCOL §5)", () => {
+describe("patch fields and three-state values (docs/protocol.md §5)", () => {
   it.each([
     ["message content and _meta cleared with null", { sessionUpdate: "user_message", messageId: "m", content: null, _meta: null }],
     ["message _meta patched alone", { sessionUpdate: "agent_thought", messageId: "m", _meta: { k: 1 } }],
@@ -253,7 +253,7 @@ describe("JSON-RPC envelopes and batches", () => {
     expectRejectedAt(validateDefinition(2, "JsonRpcBatch", []), "");
   });
 
-  it("a response carrying both result and error is rejected", () => {
+  it("a response carrying both result and error is rejected (E1)", () => {
     expectRejectedAt(validateDefinition(2, "JsonRpcSuccessResponse", { jsonrpc: "2.0", id: 1, result: {}, error: { code: 1, message: "x" } }), "/error");
   });
 

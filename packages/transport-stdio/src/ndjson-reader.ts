@@ -1,4 +1,4 @@
-// Splits a byte stream into newline-delimited UTF-8 lines (PROTOCOL §8.1 S3, S8).
+// Splits a byte stream into newline-delimited UTF-8 lines (docs/protocol.md §8.1 S3, S8).
 //
 // Why bytes and not text: 0x0A never occurs inside a multi-byte UTF-8 sequence, so a line can be
 // cut on bytes and decoded once when it is complete. A character split across two chunks is then

@@ -1,4 +1,4 @@
-// Writes newline-delimited JSON to a Writable with backpressure (PROTOCOL §8.1 S3, S8).
+// Writes newline-delimited JSON to a Writable with backpressure (docs/protocol.md §8.1 S3, S8).
 //
 // Messages sent in the same tick are joined into one write(): a burst of session/update
 // notifications then costs one syscall-sized write instead of thousands, and messages sent

@@ -1,4 +1,4 @@
-// spawnAgent(): the client side of stdio (PROTOCOL §8.1 S1, S7). Starts the agent as a child
+// spawnAgent(): the client side of stdio (docs/protocol.md §8.1 S1, S7). Starts the agent as a child
 // process and talks ndjson over its stdin/stdout. Closing ends stdin, then sends SIGTERM, then
 // SIGKILL, each after a grace period, and resolves only once the child has exited and was reaped
 // (Node reaps on 'exit'), so no zombie is left behind.
@@ -16,7 +16,7 @@ export interface SpawnAgentOptions extends NdjsonTransportOptions {
   /** Environment of the child. Default: this process's environment. */
   env?: NodeJS.ProcessEnv;
   /**
-   * What to do with the child's stderr (its log, PROTOCOL §8.1 S6). "inherit" (default) shares
+   * What to do with the child's stderr (its log, docs/protocol.md §8.1 S6). "inherit" (default) shares
    * ours; "pipe" exposes it as `transport.stderr`, which you must then read, or the child blocks
    * once the pipe is full; "ignore" discards it.
    */

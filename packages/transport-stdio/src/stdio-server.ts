@@ -1,4 +1,4 @@
-// stdioServer(): the agent side of stdio (PROTOCOL §8.1 S1, S5). The agent reads requests from
+// stdioServer(): the agent side of stdio (docs/protocol.md §8.1 S1, S5). The agent reads requests from
 // its own stdin and writes only protocol lines to its stdout; anything else would corrupt the
 // stream for the client, so console output is moved to stderr by default.
 import { format } from "node:util";

@@ -23,7 +23,7 @@ export interface StandardWebSocket {
 export interface BrowserConnectOptions extends FrameTransportOptions {
   /**
    * Bearer token. Browsers cannot set an Authorization header on a WebSocket, so it travels as the
-   * `access_token` query parameter (RFC 6750 §2.3), which `listen({ token })` accepts.
+   * `access_token` query parameter (RFC 6750, section 2.3), which `listen({ token })` accepts.
    */
   token?: string;
   /** WebSocket subprotocols to offer. */

@@ -1,5 +1,5 @@
 // The WebSocket Transport, shared by the Node (`ws`) and browser (global WebSocket) entries.
-// One JSON-RPC message per text frame (PROTOCOL §8.3). No Node built-ins here: the browser entry
+// One JSON-RPC message per text frame (docs/protocol.md §8.3). No Node built-ins here: the browser entry
 // imports this file.
 //
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close

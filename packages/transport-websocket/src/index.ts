@@ -1,5 +1,5 @@
 // @acpkit/transport-websocket (Node entry): ACP over WebSocket, one JSON-RPC message per text
-// frame (PROTOCOL §8.3). `listen()` serves, `connect()` dials; both run on `ws`. Browsers get
+// frame (docs/protocol.md §8.3). `listen()` serves, `connect()` dials; both run on `ws`. Browsers get
 // `./browser.js` (the "browser" export condition), which uses the global WebSocket instead.
 export { listen, isLoopbackHost, type ListenOptions, type WebSocketListener } from "./server.js";
 export { connect, type ConnectOptions } from "./node-client.js";

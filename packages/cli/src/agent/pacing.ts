@@ -1,5 +1,5 @@
 // Waiting that a cancel cuts short. Handlers never throw on cancel: they check the result and end
-// the turn "cancelled" (PROTOCOL C7), and timers are cleared so a closed stdin lets the process exit.
+// the turn "cancelled" (docs/protocol.md C7), and timers are cleared so a closed stdin lets the process exit.
 
 /** Wait `ms` milliseconds; resolves false at once if `signal` aborts first. */
 export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {

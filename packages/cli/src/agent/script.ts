@@ -127,7 +127,7 @@ export function checkScript(value: unknown, maxProtocol: ProtocolVersion): Scrip
 }
 
 interface StepContext {
-  /** Tool call ids created by earlier update steps (a permission request needs one, PROTOCOL O3). */
+  /** Tool call ids created by earlier update steps (a permission request needs one, docs/protocol.md O3). */
   createdToolCalls: Set<string>;
   /** Whether an earlier step asked permission (a `when` needs one). */
   sawPermission: boolean;

@@ -1,4 +1,4 @@
-// Which stop reasons a turn may end with (PROTOCOL §4.6): the five known ones on both versions,
+// Which stop reasons a turn may end with (docs/protocol.md §4.6): the five known ones on both versions,
 // and on v2 also custom values starting with "_". Used by `/stop` and by script validation, so a
 // bad reason is reported where the user wrote it instead of surfacing as the runtime's -32603.
 import type { ProtocolVersion } from "@acpkit/schema";

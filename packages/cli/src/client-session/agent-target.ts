@@ -14,7 +14,7 @@ export function describeTarget(target: AgentTarget): string {
 
 /**
  * Open a transport to the agent. A child inherits our stderr, so its log shows next to ours
- * (PROTOCOL §8.1 S6) and never mixes with the protocol on stdout.
+ * (docs/protocol.md §8.1 S6) and never mixes with the protocol on stdout.
  */
 export async function openTarget(target: AgentTarget): Promise<Transport> {
   if (target.kind === "command") return spawnAgent(target.command, target.args, { stderr: "inherit" });

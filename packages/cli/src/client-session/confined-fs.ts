@@ -44,7 +44,7 @@ export async function confinedFileSystem(root: string, mode: FsMode, events: FsE
     handlers.writeTextFile = async ({ path, content }) => {
       const target = await confine("fs/write_text_file", path);
       try {
-        // The client MUST create a missing file (PROTOCOL §4.10); its folder too, inside the root.
+        // The client MUST create a missing file (docs/protocol.md §4.10); its folder too, inside the root.
         await mkdir(dirname(target), { recursive: true });
         await writeFile(target, content, "utf8");
       } catch (error) {
@@ -101,7 +101,7 @@ function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** `line` is the 1-based first line, `limit` the most lines to return (PROTOCOL §4.10). */
+/** `line` is the 1-based first line, `limit` the most lines to return (docs/protocol.md §4.10). */
 function selectLines(text: string, line: number | undefined, limit: number | undefined): string {
   if (line === undefined && limit === undefined) return text;
   const lines = text.split("\n");

@@ -17,7 +17,7 @@ const VIOLATIONS: ReadonlySet<string> = new Set([
 
 /**
  * True when the diagnostic is the agent's fault. Unknown methods and notifications count unless
- * they are `_`-prefixed extensions, which a receiver may ignore (PROTOCOL §3.3).
+ * they are `_`-prefixed extensions, which a receiver may ignore (docs/protocol.md §3.3).
  */
 export function isProtocolViolation(diagnostic: Diagnostic): boolean {
   if (VIOLATIONS.has(diagnostic.code)) return true;

@@ -1,5 +1,5 @@
 // `acpkit agent [--max-protocol 1|2] [--script FILE]`: the built-in test agent on stdio. stdout
-// carries protocol lines only (PROTOCOL S5); diagnostics go to stderr. Exits 0 when stdin closes.
+// carries protocol lines only (docs/protocol.md S5); diagnostics go to stderr. Exits 0 when stdin closes.
 import { resolve } from "node:path";
 import { serveAgent } from "@acpkit/agent";
 import { NdjsonStreamTransport, stdioServer } from "@acpkit/transport-stdio";

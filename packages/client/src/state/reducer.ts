@@ -1,5 +1,5 @@
 // The session reducer: pure functions from (state, model update or client action) to a new state,
-// applying PROTOCOL §5 exactly (M1–M11 messages, T1–T8 tool calls, P1–P3 plans) plus the client's
+// applying docs/protocol.md §5 exactly (M1–M11 messages, T1–T8 tool calls, P1–P3 plans) plus the client's
 // local cancel mark (§6.3 C2/C4).
 //
 // Purity and cost: the input state is never changed observably. Per update we build one small
@@ -388,7 +388,7 @@ export function beginTurn(state: SessionState, prompt?: readonly v2.ContentBlock
 }
 
 /**
- * The client cancelled the turn (PROTOCOL C2): every tool call of the current turn whose status is
+ * The client cancelled the turn (docs/protocol.md C2): every tool call of the current turn whose status is
  * `pending`, `in_progress` or unset shows `cancelled` until the wire reports it finished (C4).
  */
 export function markTurnCancelled(state: SessionState): SessionState {
@@ -409,7 +409,7 @@ export function recordTurnEnd(state: SessionState, stopReason: v2.StopReason): S
 
 /**
  * A permission request arrived (or was answered): its `toolCall` is applied like a
- * `tool_call_update` (PROTOCOL §4.7) and `{toolCallId, options, outcome}` is added to
+ * `tool_call_update` (docs/protocol.md §4.7) and `{toolCallId, options, outcome}` is added to
  * `permissions`. Without `outcome` the entry stays unanswered until `recordPermissionOutcome`.
  */
 export function recordPermission(

@@ -13,7 +13,7 @@ type Meta = { [key: string]: unknown };
 /** Which kind of message (the variant of the updates that built it). */
 export type MessageKind = "user_message" | "agent_message" | "agent_thought";
 
-/** A tool call's status as the client shows it: the wire status, or the local `cancelled` (PROTOCOL C2). */
+/** A tool call's status as the client shows it: the wire status, or the local `cancelled` (docs/protocol.md C2). */
 export type DisplayedToolCallStatus = v2.ToolCallStatus | "cancelled";
 
 /** One message in the contract JSON form. */
@@ -37,7 +37,7 @@ export interface ToolCallJSON {
   _meta?: Meta;
 }
 
-/** A plan: its entries, or for a plan of unknown type (PROTOCOL P3) its type and raw payload. */
+/** A plan: its entries, or for a plan of unknown type (docs/protocol.md P3) its type and raw payload. */
 export type PlanJSON = { id: string; entries: v2.PlanEntry[] } | { id: string; type: string; raw: v2.PlanUpdateContent };
 
 /** Context-window usage from the latest `usage_update`. */
@@ -86,7 +86,7 @@ export interface MessageRecord {
   readonly kind: MessageKind;
   readonly content: AppendList<v2.ContentBlock>;
   readonly meta: Meta | undefined;
-  /** How many leading blocks an echo of the prompt has matched so far (PROTOCOL M11), or -1. */
+  /** How many leading blocks an echo of the prompt has matched so far (docs/protocol.md M11), or -1. */
   readonly echoCursor: number;
 }
 

@@ -1,5 +1,5 @@
 // Agent side of a v1 connection: the model's (pinned-v2-shaped) session updates → v1 wire updates,
-// for one session (PROTOCOL §7.2, B3–B6). State kept: what each message has already shown the v1
+// for one session (docs/protocol.md §7.2, B3–B6). State kept: what each message has already shown the v1
 // client (`sent`), every tool call's accumulated content (`tools`) and the one plan id v1 sees.
 import { contentBlockToV1, jsonEqual, toolCallContentToV1 } from "./content.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
@@ -180,7 +180,7 @@ export class AgentSideV1Bridge {
   }
 
   /**
-   * A model permission request as v1 (PROTOCOL §4.7, B4.5): custom option kinds are dropped;
+   * A model permission request as v1 (docs/protocol.md §4.7, B4.5): custom option kinds are dropped;
    * a tool call v1 has not heard of is first introduced with a v1 `tool_call` (send `updates` first).
    */
   permissionToV1(params: v2.RequestPermissionRequest): V1PermissionRequest {

@@ -1,5 +1,5 @@
 // Client side of a v1 connection: v1 wire updates → the client model (pinned-v2 shape), for one
-// session (PROTOCOL §7.1, §7.2 B2/B6/B7). The only state is which synthesized message is open per
+// session (docs/protocol.md §7.1, §7.2 B2/B6/B7). The only state is which synthesized message is open per
 // kind, so that v1 chunks without `messageId` group into messages the way B2 says.
 import { contentBlocksToV1 } from "./content.js";
 import type { Diagnostic } from "../diagnostics.js";

@@ -1,5 +1,5 @@
 // Content blocks and tool-call content items between v1 and pinned v2.
-// The field sets are identical (PROTOCOL §4.3); the differences are v2's open unions (unknown
+// The field sets are identical (docs/protocol.md §4.3); the differences are v2's open unions (unknown
 // block / item types, custom annotation roles), which v1 cannot carry, and v1's `terminal` item,
 // which pinned v2 does not have and the client model keeps as a custom item (B7).
 // Values are passed through by reference whenever nothing needs to change: no copying per chunk.

@@ -1,4 +1,4 @@
-// The v1⇄v2 bridge (PROTOCOL §7): per-session stateful converters for session updates and
+// The v1⇄v2 bridge (docs/protocol.md §7): per-session stateful converters for session updates and
 // permission requests, plus stateless conversions for initialize, capabilities, auth methods,
 // MCP servers, prompts and stop reasons. Every lossy step is reported through `onLossy`.
 export { AgentSideV1Bridge, type V1PermissionRequest } from "./agent-side.js";

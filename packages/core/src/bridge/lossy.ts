@@ -1,8 +1,8 @@
-// What the v1⇄v2 bridge cannot carry across is reported, never dropped silently (PROTOCOL §7).
+// What the v1⇄v2 bridge cannot carry across is reported, never dropped silently (docs/protocol.md §7).
 import type { Diagnostic } from "../diagnostics.js";
 import { AcpError } from "../errors.js";
 
-/** Why a conversion lost or approximated something; the codes of PROTOCOL §7.1. */
+/** Why a conversion lost or approximated something; the codes of docs/protocol.md §7.1. */
 export type LossyCode =
   | "meta" // a `_meta` value v1 has no place for (message meta, plan-content meta, `_meta: null` patch)
   | "message_replace" // a whole-message upsert that does not extend what v1 already received
@@ -29,7 +29,7 @@ export interface LossyEvent {
 export interface LossyOptions {
   /** Called once per lossy step. */
   onLossy?: (event: LossyEvent) => void;
-  /** Turn every lossy step into a thrown `AcpError("ProtocolViolation")` (PROTOCOL §7: strict mode). */
+  /** Turn every lossy step into a thrown `AcpError("ProtocolViolation")` (docs/protocol.md §7: strict mode). */
   strict?: boolean;
 }
 

@@ -1,17 +1,17 @@
 // Names the model uses for things only v1 has, and the ids the bridge invents (architecture §4,
-// PROTOCOL B2, B6, B7). Custom values start with `_` as pinned v2 requires of extensions.
+// docs/protocol.md B2, B6, B7). Custom values start with `_` as pinned v2 requires of extensions.
 
-/** The custom tool-call content type that stands for a v1 `terminal` item (PROTOCOL B7). */
+/** The custom tool-call content type that stands for a v1 `terminal` item (docs/protocol.md B7). */
 export const TERMINAL_CONTENT_TYPE = "_acpkit/terminal";
 
 /** The custom model update that carries a v1 `current_mode_update` (architecture §4). */
 export const CURRENT_MODE_UPDATE = "_acpkit/current_mode_update";
 
-/** The id a v1 plan gets in the model (PROTOCOL B6). */
+/** The id a v1 plan gets in the model (docs/protocol.md B6). */
 export const V1_PLAN_ID = "main";
 
-/** Prefix of the message ids invented for v1 chunks without one: `acpkit-synth-1`, … (PROTOCOL B2). */
+/** Prefix of the message ids invented for v1 chunks without one: `acpkit-synth-1`, … (docs/protocol.md B2). */
 export const SYNTH_MESSAGE_ID_PREFIX = "acpkit-synth-";
 
-/** The `_meta` key that carries a v2 stop reason v1 cannot express (PROTOCOL B5). */
+/** The `_meta` key that carries a v2 stop reason v1 cannot express (docs/protocol.md B5). */
 export const V2_STOP_REASON_META_KEY = "acpkit/v2StopReason";

@@ -1,4 +1,4 @@
-// Message-by-message conversions that need no session state (PROTOCOL §7.1): initialize,
+// Message-by-message conversions that need no session state (docs/protocol.md §7.1): initialize,
 // capabilities, auth methods, MCP servers, prompts, permission options and stop reasons.
 // Each takes `LossyOptions` (or a reporter) and reports what the target version cannot carry.
 import { AcpError } from "../errors.js";
@@ -27,7 +27,7 @@ function withMeta<T extends object>(target: T, meta: Meta): T {
 
 // ── initialize params ──────────────────────────────────────────────────────────────────────
 
-/** What a client offers a v1 agent that pinned v2 has no field for (PROTOCOL §1.2, §4.10). */
+/** What a client offers a v1 agent that pinned v2 has no field for (docs/protocol.md §1.2, §4.10). */
 export interface V1ClientCapabilityOptions {
   fs?: { readTextFile?: boolean; writeTextFile?: boolean };
   terminal?: boolean;
@@ -242,7 +242,7 @@ const V1_STOP_REASONS: ReadonlySet<string> = new Set(["end_turn", "max_tokens", 
 
 
 /**
- * A v2 stop reason as a v1 `session/prompt` result (PROTOCOL B5): the five v1 values pass;
+ * A v2 stop reason as a v1 `session/prompt` result (docs/protocol.md B5): the five v1 values pass;
  * anything else becomes `end_turn` with `_meta["acpkit/v2StopReason"]` and is reported.
  */
 export function stopReasonToV1(stopReason: v2.StopReason, meta?: Meta, options?: LossyOptions | LossyReporter): v1.PromptResponse {

@@ -1,7 +1,7 @@
-// Tool-call payloads between v1 and pinned v2 (PROTOCOL §4.4, §5.2, §5.4, §7.1).
+// Tool-call payloads between v1 and pinned v2 (docs/protocol.md §4.4, §5.2, §5.4, §7.1).
 // v1 patches treat `null` as "omitted"; v2 patches treat it as "clear". v1 creates with
 // `tool_call` (title required), v2 with the first `tool_call_update`. Properties the bridge does
-// not know are copied unchanged (bridges preserve unknown properties, PROTOCOL §3.1).
+// not know are copied unchanged (bridges preserve unknown properties, docs/protocol.md §3.1).
 import { toolCallContentsFromV1, toolCallContentsToV1 } from "./content.js";
 import type { LossyReporter } from "./lossy.js";
 import type { v1, v2 } from "@acpkit/schema";
@@ -9,7 +9,7 @@ import type { v1, v2 } from "@acpkit/schema";
 export const V1_TOOL_KINDS: ReadonlySet<string> = new Set(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"]);
 export const V1_TOOL_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed", "failed"]);
 
-/** The title a v1 `tool_call` gets when the model has none (v1 requires one, PROTOCOL B4.1). */
+/** The title a v1 `tool_call` gets when the model has none (v1 requires one, docs/protocol.md B4.1). */
 export const DEFAULT_TOOL_TITLE = "Tool call";
 
 /** Fields of a tool-call patch that follow the absent / null / value rules. */
@@ -78,7 +78,7 @@ export function toolCallCreateToV1(
 }
 
 /**
- * A later model patch as a v1 patch (PROTOCOL §7.1 `tool_call_update` row): values kept,
+ * A later model patch as a v1 patch (docs/protocol.md §7.1 `tool_call_update` row): values kept,
  * `content`/`locations` `null` → `[]`, `kind: null` → "other", `status: null` → "pending",
  * `title`/`rawInput`/`rawOutput` `null` omitted; custom kinds → "other", custom statuses omitted.
  * Every approximation is reported. Returns the patch without the `sessionUpdate` tag.

@@ -1,5 +1,6 @@
-// Pulls every JSON example out of ../shared/PROTOCOL.md and the seed documents, so the schema
-// tests check the documents themselves instead of hand-copied (and silently drifting) samples.
+// Pulls every JSON example out of docs/protocol.md and out of the example fixtures recorded from
+// older protocol documents (test/fixtures/examples/), so the schema tests check the documents
+// themselves instead of hand-copied (and silently drifting) samples.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, resolve } from "node:path";
@@ -9,8 +10,11 @@ export type Version = 1 | 2;
 /** The monorepo root (this file is packages/schema/test/support/). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
 
-/** `repoRoot/../shared`, where PROTOCOL.md and seeds/ live. */
-export const sharedDir = resolve(repoRoot, "../shared");
+/** The protocol reference whose fenced examples the tests validate. */
+export const protocolDoc = resolve(repoRoot, "docs/protocol.md");
+
+/** JSON examples recorded from other protocol documents, one file per document. */
+export const exampleFixturesDir = resolve(repoRoot, "packages/schema/test/fixtures/examples");
 
 /** One example: a bare definition value, or a whole JSON-RPC message. */
 export type Example =
@@ -59,9 +63,9 @@ function targetOf(message: Record<string, unknown>, ledger: RequestLedger, direc
   return { part: "envelope" };
 }
 
-/** Every fenced example of PROTOCOL.md whose info string names a version (`json v2 …`, `text v1+v2 trace`). */
+/** Every fenced example of docs/protocol.md whose info string names a version (`json v2 …`, `text v1+v2 trace`). */
 export function protocolExamples(): Example[] {
-  const lines = readFileSync(resolve(sharedDir, "PROTOCOL.md"), "utf8").split("\n");
+  const lines = readFileSync(protocolDoc, "utf8").split("\n");
   const examples: Example[] = [];
   for (let i = 0; i < lines.length; i++) {
     const fence = FENCE.exec(lines[i]!);
@@ -71,7 +75,7 @@ export function protocolExamples(): Example[] {
     const body: string[] = [];
     for (i++; i < lines.length && !lines[i]!.startsWith("```"); i++) body.push(lines[i]!);
     const versions = versionsOf(versionTag!);
-    const where = `PROTOCOL.md:${start}`;
+    const where = `protocol.md:${start}`;
     if (lang === "text" && rest === "trace") {
       const ledger = new RequestLedger();
       body.forEach((line, n) => {
@@ -94,44 +98,44 @@ export function protocolExamples(): Example[] {
 }
 
 /**
- * The JSON messages of a seed document. Seeds are prose pages; each example starts on an
- * unindented line that is exactly `{` and runs until the braces balance. Responses are matched to the request with the
- * same id seen earlier in the page.
+ * A fixture file of test/fixtures/examples/: what one document shows, in page order, with the
+ * document's name and each entry's section.
  */
-export function seedExamples(file: string, versions: Version[]): Example[] {
-  const lines = readFileSync(resolve(sharedDir, "seeds", file), "utf8").split("\n");
+export interface ExampleFixture<Entry> {
+  document: string;
+  versions: Version[];
+  entries: Entry[];
+}
+
+/** Reads a fixture file (name without `.json`); fails loudly when it is missing or empty. */
+export function readExampleFixture<Entry>(name: string, key: "examples" | "literals"): ExampleFixture<Entry> {
+  const path = resolve(exampleFixturesDir, `${name}.json`);
+  const fixture = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  const entries = fixture[key];
+  if (typeof fixture.document !== "string" || !Array.isArray(fixture.versions) || !Array.isArray(entries) || entries.length === 0) {
+    throw new Error(`${path}: expected "document", "versions" and a non-empty "${key}" array`);
+  }
+  return { document: fixture.document, versions: fixture.versions as Version[], entries: entries as Entry[] };
+}
+
+/**
+ * The JSON messages of a recorded document. Responses are matched to the request with the same id
+ * seen earlier in the document.
+ */
+export function seedExamples(name: string): Example[] {
+  const { versions, entries } = readExampleFixture<{ section: string; message: Record<string, unknown> }>(name, "examples");
   const ledger = new RequestLedger();
-  const examples: Example[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== "{") continue;
-    const start = i + 1;
-    let text = "";
-    for (; i < lines.length; i++) {
-      text += lines[i] + "\n";
-      if (lines[i]!.startsWith("}") && balanced(text)) break;
-    }
-    const message = JSON.parse(text) as Record<string, unknown>;
+  return entries.map(({ section, message }, n) => {
     ledger.record("", message);
-    examples.push({ kind: "message", label: `seeds/${file}:${start}`, versions, message, target: targetOf(message, ledger, "") });
-  }
-  return examples;
+    return { kind: "message", label: `${name} § ${section} #${n + 1}`, versions, message, target: targetOf(message, ledger, "") };
+  });
 }
 
-/** Brace balance outside string literals. */
-function balanced(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") depth--;
-  }
-  return depth === 0;
-}
-
-/** The pinned-v2 seed (PROTOCOL §9): every JSON in it validates against v2. */
-export const V2_SEED = "000_d2c6c8d7dfc46d65.txt";
+/** The pinned-v2 prompt-turn page: every JSON in it validates against v2. */
+export const V2_SEED = "v2-prompt-turn-pinned";
+/** The v1 prompt-turn page (a faithful translation): every JSON in it validates against v1. */
+export const V1_SEED_TRANSLATION = "v1-prompt-turn-translation";
+/** An older TypeScript SDK's docs: its object literals, recorded as JSON. */
+export const V1_SEED_OLD_SDK = "v1-old-typescript-sdk-docs";
+/** The first pre-release draft of the v1 prompt-turn page (obsolete shapes, docs/protocol.md §9). */
+export const PRE_1_0_SEED = "v1-prompt-turn-first-draft";

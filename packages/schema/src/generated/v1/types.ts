@@ -5,7 +5,7 @@ declare const reservedTagBrand: unique symbol;
 
 /**
  * A tag from a future protocol version that this one does not know (unknown values without `_`
- * are reserved, PROTOCOL §3.3). Received ones are kept as-is; `String(tag)` gives the text.
+ * are reserved, docs/protocol.md §3.3). Received ones are kept as-is; `String(tag)` gives the text.
  */
 export interface ReservedTag extends String {
   readonly [reservedTagBrand]: true;
