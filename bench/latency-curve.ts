@@ -25,13 +25,15 @@ function parseArgs(argv: readonly string[]): { channel: Channel; prompts: number
   for (const arg of argv) {
     const [key, value = ""] = arg.split("=", 2) as [string, string?];
     if (key === "--channel") {
-      if (value !== "stdio" && value !== "memory" && value !== "websocket") throw new Error(`--channel is stdio, memory or websocket, got ${JSON.stringify(value)}`);
+      if (value !== "stdio" && value !== "memory" && value !== "websocket")
+        throw new Error(`--channel is stdio, memory or websocket, got ${JSON.stringify(value)}`);
       channel = value;
     } else if (key === "--prompts") prompts = positive(arg, value);
     else if (key === "--block") block = positive(arg, value);
     else if (key === "--runs") runs = positive(arg, value);
     else if ((IMPLS as readonly string[]).includes(arg)) impls.push(arg as ImplName);
-    else if (arg !== "--") throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --channel=, --prompts=, --block=, --runs= or an implementation: ${IMPLS.join(", ")})`);
+    else if (arg !== "--")
+      throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --channel=, --prompts=, --block=, --runs= or an implementation: ${IMPLS.join(", ")})`);
   }
   return { channel, prompts, block, runs, impls: impls.length > 0 ? impls : [...IMPLS] };
 }

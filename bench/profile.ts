@@ -30,7 +30,16 @@ export function selfTimeByArea(profile: CpuProfile): Array<{ share: number; name
     const frame = byId.get(id)!.callFrame;
     if (frame.functionName === "(idle)") continue;
     const url = frame.url;
-    const area = /packages\/([^/]+)\//.exec(url)?.[1] ?? (/node_modules\/(?:\.pnpm\/)?(@[^/]+\/[^/@]+|[^/@]+)/.exec(url)?.[1]) ?? (url.startsWith("node:") ? "node internals" : url.includes("/bench/") ? "bench fixture" : frame.functionName.startsWith("(") ? frame.functionName : "builtins (JSON, Buffer…)");
+    const area =
+      /packages\/([^/]+)\//.exec(url)?.[1] ??
+      /node_modules\/(?:\.pnpm\/)?(@[^/]+\/[^/@]+|[^/@]+)/.exec(url)?.[1] ??
+      (url.startsWith("node:")
+        ? "node internals"
+        : url.includes("/bench/")
+          ? "bench fixture"
+          : frame.functionName.startsWith("(")
+            ? frame.functionName
+            : "builtins (JSON, Buffer…)");
     counts.set(area, (counts.get(area) ?? 0) + 1);
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
@@ -70,7 +79,10 @@ async function main(): Promise<void> {
   const profileFile = `${PROFILE_DIR}client/measured.cpuprofile`;
   if (latency) {
     // As in the latency scenario: JIT steady state first, client and agent on one CPU.
-    const result = await runInFreshProcess<LatencyMeasurement>({ kind: "latency", impl, channel, warmup: 5000, count: Number(updates), profileFile }, { cpu: cpuForRound(1) });
+    const result = await runInFreshProcess<LatencyMeasurement>(
+      { kind: "latency", impl, channel, warmup: 5000, count: Number(updates), profileFile },
+      { cpu: cpuForRound(1) },
+    );
     console.log(`${impl} latency-${channel}: p50 ${result.p50Micros.toFixed(1)} µs, p99 ${result.p99Micros.toFixed(1)} µs (under the profiler)`);
   } else {
     const result = await runInFreshProcess<StreamMeasurement>({ kind: "stream", impl, channel, warmup: 5000, updates: Number(updates), profileFile });
@@ -89,7 +101,11 @@ async function main(): Promise<void> {
       console.log(`\n${side} (${file}), top self time:`);
       const idle = profile.samples.filter((id) => profile.nodes.find((n) => n.id === id)?.callFrame.functionName === "(idle)").length;
       console.log(`  idle ${((idle / profile.samples.length) * 100).toFixed(0)}% of samples; shares below are of busy samples`);
-      console.log(`  by area: ${selfTimeByArea(profile).map((r) => `${r.name} ${(r.share * 100).toFixed(0)}%`).join(", ")}`);
+      console.log(
+        `  by area: ${selfTimeByArea(profile)
+          .map((r) => `${r.name} ${(r.share * 100).toFixed(0)}%`)
+          .join(", ")}`,
+      );
       for (const row of topSelfTime(profile, 25)) console.log(`  ${(row.share * 100).toFixed(1).padStart(5)}%  ${row.name}`);
     }
   }

@@ -16,8 +16,7 @@ function parseArgs(argv: readonly string[]): { quick: boolean; only: string[] | 
     else if (arg.startsWith("--out=")) {
       out = arg.slice("--out=".length);
       if (!/^[\w.-]+\.json$/.test(out)) throw new Error(`--out takes a file name inside bench/results ending in .json, got ${JSON.stringify(out)}`);
-    }
-    else if (arg.startsWith("--only=")) only = arg.slice("--only=".length).split(",").filter(Boolean);
+    } else if (arg.startsWith("--only=")) only = arg.slice("--only=".length).split(",").filter(Boolean);
     else if (arg === "--") continue;
     else throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --quick, --only=scenario,… or --out=file.json)`);
   }

@@ -31,7 +31,17 @@ const BUILDERS: Record<ProtocolVersion, Array<[weight: number, build: (i: number
   1: [
     [45, (i) => ({ sessionUpdate: "agent_message_chunk", content: text(i) })],
     [15, (i) => ({ sessionUpdate: "agent_thought_chunk", content: text(i) })],
-    [10, (i) => ({ sessionUpdate: "tool_call", toolCallId: `c${i}`, title: "Read file", kind: "read", status: "pending", locations: [{ path: `/repo/f${i}.ts`, line: 3 }] })],
+    [
+      10,
+      (i) => ({
+        sessionUpdate: "tool_call",
+        toolCallId: `c${i}`,
+        title: "Read file",
+        kind: "read",
+        status: "pending",
+        locations: [{ path: `/repo/f${i}.ts`, line: 3 }],
+      }),
+    ],
     [20, (i) => ({ sessionUpdate: "tool_call_update", toolCallId: `c${i}`, status: "completed", content: [{ type: "content", content: text(i) }, diff(i)] })],
     [5, (i) => ({ sessionUpdate: "plan", entries: entries(i) })],
     [5, (i) => ({ sessionUpdate: "usage_update", used: 1000 + i, size: 200_000, cost: { amount: 0.01, currency: "USD" } })],

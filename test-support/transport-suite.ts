@@ -6,8 +6,7 @@
 // Usage, in packages/<transport>/test/transport.test.ts:
 //   defineTransportSuite("stdio", async (options) => ({ local, cleanup, … }), { Connection });
 import { afterEach, describe, expect, it } from "vitest";
-import { AcpError } from "../packages/core/src/errors.js";
-import type { CloseInfo, Transport } from "../packages/core/src/transport.js";
+import { AcpError, type CloseInfo, type Transport } from "@acpkit/core";
 
 /** How the suite wants the pair built. */
 export interface PairOptions {

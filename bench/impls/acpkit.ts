@@ -107,7 +107,9 @@ export async function measureReducer(target: "message" | "toolcall", size: numbe
 }
 
 export async function reducerUnavailable(): Promise<string | undefined> {
-  return typeof applyUpdate === "function" && typeof createSessionState === "function" ? undefined : "@acpkit/client does not export applyUpdate/createSessionState";
+  return typeof applyUpdate === "function" && typeof createSessionState === "function"
+    ? undefined
+    : "@acpkit/client does not export applyUpdate/createSessionState";
 }
 
 // ── bridge ─────────────────────────────────────────────────────────────────────────────────

@@ -21,10 +21,7 @@ async function openOfficial(channel: Channel): Promise<BenchSession> {
   } else if (channel === "stdio") {
     const child = spawnAgent(agentScript("official-agent.mjs"), ["stdio"]);
     stopChild = () => stopAgent(child);
-    const stream = acp.ndJsonStream(
-      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-    );
+    const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
     connection = app.connect(stream);
   } else {
     const child = spawnAgent(agentScript("official-agent.mjs"), ["ws"]);

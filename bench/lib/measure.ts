@@ -104,7 +104,13 @@ export interface LatencyOptions {
  * `warmup` unmeasured prompts, then `count` measured ones; the agent answers each at once with
  * end_turn. Per-prompt round trip in µs, from prompt sent to result resolved.
  */
-export async function measureLatency(impl: ClientImpl, channel: Channel, warmup: number, count: number, options: LatencyOptions = {}): Promise<LatencyMeasurement> {
+export async function measureLatency(
+  impl: ClientImpl,
+  channel: Channel,
+  warmup: number,
+  count: number,
+  options: LatencyOptions = {},
+): Promise<LatencyMeasurement> {
   const session = await impl.open(channel);
   try {
     // The warm-up runs the very loop that is measured, so the same code gets optimized; the

@@ -61,7 +61,17 @@ export function printTable(records: readonly BenchRecord[], write: (line: string
   const rows = records.map((r) =>
     r.value === null
       ? [r.scenario, r.metric, r.impl, "skipped", "", "", r.unit, String(r.n), "0", `(${r.skipped})`]
-      : [r.scenario, r.metric, r.impl, formatNumber(r.value), formatNumber(r.min ?? r.value), formatNumber(r.max ?? r.value), r.unit, String(r.n), String(r.rounds)],
+      : [
+          r.scenario,
+          r.metric,
+          r.impl,
+          formatNumber(r.value),
+          formatNumber(r.min ?? r.value),
+          formatNumber(r.max ?? r.value),
+          r.unit,
+          String(r.n),
+          String(r.rounds),
+        ],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: string[]) =>

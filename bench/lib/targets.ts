@@ -30,16 +30,22 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
     check("stream-memory acpkit / official", find(records, "stream-memory", "acpkit"), find(records, "stream-memory", "official"), ">=", 4),
     // The official SDK has its own WebSocket transport (experimental/ws-client + AcpServer), so
     // the issue's bound is 2× it rather than 50% of raw.
-    check("stream-websocket acpkit / official (its own WebSocket transport)", find(records, "stream-websocket", "acpkit"), find(records, "stream-websocket", "official"), ">=", 2),
+    check(
+      "stream-websocket acpkit / official (its own WebSocket transport)",
+      find(records, "stream-websocket", "acpkit"),
+      find(records, "stream-websocket", "official"),
+      ">=",
+      2,
+    ),
     check("latency-stdio p50 acpkit / official", find(records, "latency-stdio", "acpkit", "p50"), find(records, "latency-stdio", "official", "p50"), "<=", 0.5),
     check("latency-stdio p99 acpkit / official", find(records, "latency-stdio", "acpkit", "p99"), find(records, "latency-stdio", "official", "p99"), "<=", 1),
     check("validate acpkit / official", find(records, "validate", "acpkit"), find(records, "validate", "official"), ">=", 3),
   ];
   for (const target of ["message", "toolcall"]) {
-    const sizes = records
-      .filter((r) => r.scenario === "reducer" && r.metric.startsWith(`${target}@`))
-      .sort((a, b) => a.n - b.n);
-    checks.push(check(`reducer ${target}: ns/update at ${sizes.at(-1)?.metric ?? "largest"} / at ${sizes[0]?.metric ?? "smallest"}`, sizes.at(-1), sizes[0], "<=", 1.5));
+    const sizes = records.filter((r) => r.scenario === "reducer" && r.metric.startsWith(`${target}@`)).sort((a, b) => a.n - b.n);
+    checks.push(
+      check(`reducer ${target}: ns/update at ${sizes.at(-1)?.metric ?? "largest"} / at ${sizes[0]?.metric ?? "smallest"}`, sizes.at(-1), sizes[0], "<=", 1.5),
+    );
   }
   const ratio = find(records, "bridge", "acpkit", "ratio-to-plain-v1");
   checks.push(
@@ -47,7 +53,15 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
       ? { target: "bridge: bridged / plain v1", ratio: ratio.value, bound: 0.8, op: ">=", pass: ratio.value >= 0.8 }
       : { target: "bridge: bridged / plain v1", ratio: null, bound: 0.8, op: ">=", pass: null, note: ratio?.skipped ?? "scenario not run" },
   );
-  checks.push(check("memory heap growth acpkit / official", find(records, "memory", "acpkit", "heap-growth"), find(records, "memory", "official", "heap-growth"), "<=", 0.25));
+  checks.push(
+    check(
+      "memory heap growth acpkit / official",
+      find(records, "memory", "acpkit", "heap-growth"),
+      find(records, "memory", "official", "heap-growth"),
+      "<=",
+      0.25,
+    ),
+  );
   // Informational: the same peak without the young generation, whose size V8 picks from the
   // allocation rate; this is the part the client holds on to.
   const outside = check(

@@ -8,7 +8,13 @@ export const FAILED_PREFIX = "failed: ";
 
 export function failureReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return FAILED_PREFIX + message.split("\n").find((line) => line.trim() !== "")!.trim();
+  return (
+    FAILED_PREFIX +
+    message
+      .split("\n")
+      .find((line) => line.trim() !== "")!
+      .trim()
+  );
 }
 
 /**

@@ -32,6 +32,32 @@ export interface Scenario {
 
 export function benchConfig(quick: boolean, log: (line: string) => void): BenchConfig {
   return quick
-    ? { quick, rounds: 2, streamUpdates: 5_000, streamWarmup: 1_000, latencyRounds: 2, latencyPrompts: 200, latencyWarmup: 200, latencySlice: 100, latencySettle: 5, validateCount: 2_000, reducerSizes: [2_000, 10_000, 20_000], log }
-    : { quick, rounds: 5, streamUpdates: 50_000, streamWarmup: 5_000, latencyRounds: 9, latencyPrompts: 2_000, latencyWarmup: 5_000, latencySlice: 200, latencySettle: 5, validateCount: 10_000, reducerSizes: [10_000, 100_000, 200_000], log };
+    ? {
+        quick,
+        rounds: 2,
+        streamUpdates: 5_000,
+        streamWarmup: 1_000,
+        latencyRounds: 2,
+        latencyPrompts: 200,
+        latencyWarmup: 200,
+        latencySlice: 100,
+        latencySettle: 5,
+        validateCount: 2_000,
+        reducerSizes: [2_000, 10_000, 20_000],
+        log,
+      }
+    : {
+        quick,
+        rounds: 5,
+        streamUpdates: 50_000,
+        streamWarmup: 5_000,
+        latencyRounds: 9,
+        latencyPrompts: 2_000,
+        latencyWarmup: 5_000,
+        latencySlice: 200,
+        latencySettle: 5,
+        validateCount: 10_000,
+        reducerSizes: [10_000, 100_000, 200_000],
+        log,
+      };
 }

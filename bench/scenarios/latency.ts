@@ -54,7 +54,10 @@ export function latencyScenario(channel: Channel): Scenario {
           const implSamples = samples.get(impl);
           records.push(
             implSamples && implSamples.length > 0
-              ? recordFromSamples({ ...base, impl }, implSamples.map((s) => (metric === "p50" ? s.p50Micros : s.p99Micros)))
+              ? recordFromSamples(
+                  { ...base, impl },
+                  implSamples.map((s) => (metric === "p50" ? s.p50Micros : s.p99Micros)),
+                )
               : skippedRecord({ ...base, impl }, skipped.get(impl) ?? "no rounds"),
           );
         }
@@ -68,7 +71,13 @@ export function latencyScenario(channel: Channel): Scenario {
  * One round: warm-ups one after the other, then interleaved measured slices. An implementation
  * that fails is recorded in `failures` and left out of this and later rounds.
  */
-async function latencyRound(channel: Channel, order: readonly ImplName[], config: BenchConfig, cpu: number | undefined, failures: Map<ImplName, string>): Promise<Map<ImplName, RoundFigures>> {
+async function latencyRound(
+  channel: Channel,
+  order: readonly ImplName[],
+  config: BenchConfig,
+  cpu: number | undefined,
+  failures: Map<ImplName, string>,
+): Promise<Map<ImplName, RoundFigures>> {
   const workers = new Map<ImplName, LongLivedWorker>();
   const measured = new Map<ImplName, number[]>();
   const fail = (impl: ImplName, error: unknown) => {

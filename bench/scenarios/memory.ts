@@ -15,20 +15,25 @@ export const memoryScenario: Scenario = {
   impls: IMPLS,
   async run(config: BenchConfig): Promise<BenchRecord[]> {
     const { runnable, skipped } = await availableImpls(IMPLS, "stdio");
-    const samples = await alternateRounds(runnable, config.rounds, async (impl, round) => {
-      const result = await runInFreshProcess<StreamMeasurement>({
-        kind: "stream",
-        impl,
-        channel: "stdio",
-        warmup: 0,
-        updates: config.streamUpdates,
-        sampleMemory: true,
-      });
-      config.log(
-        `  memory round ${round + 1} ${impl}: heap growth ${(result.heapGrowthBytes / MB).toFixed(1)} MiB (outside the young generation ${(result.oldGrowthBytes / MB).toFixed(1)} MiB), retained ${(result.retainedBytes / MB).toFixed(1)} MiB, peak RSS ${(result.peakRssBytes / MB).toFixed(0)} MiB`,
-      );
-      return result;
-    }, skipped);
+    const samples = await alternateRounds(
+      runnable,
+      config.rounds,
+      async (impl, round) => {
+        const result = await runInFreshProcess<StreamMeasurement>({
+          kind: "stream",
+          impl,
+          channel: "stdio",
+          warmup: 0,
+          updates: config.streamUpdates,
+          sampleMemory: true,
+        });
+        config.log(
+          `  memory round ${round + 1} ${impl}: heap growth ${(result.heapGrowthBytes / MB).toFixed(1)} MiB (outside the young generation ${(result.oldGrowthBytes / MB).toFixed(1)} MiB), retained ${(result.retainedBytes / MB).toFixed(1)} MiB, peak RSS ${(result.peakRssBytes / MB).toFixed(0)} MiB`,
+        );
+        return result;
+      },
+      skipped,
+    );
     const metrics = [
       ["heap-growth", (s: StreamMeasurement) => s.heapGrowthBytes / MB],
       ["heap-growth-outside-young-gen", (s: StreamMeasurement) => s.oldGrowthBytes / MB],

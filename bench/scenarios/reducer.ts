@@ -24,7 +24,14 @@ export const reducerScenario: Scenario = {
     const records: BenchRecord[] = [];
     for (const target of TARGETS) {
       for (const size of config.reducerSizes) {
-        const base = { scenario: "reducer", impl: "acpkit" as const, metric: reducerMetric(target, size), unit: "ns/update", n: size, better: "lower" as const };
+        const base = {
+          scenario: "reducer",
+          impl: "acpkit" as const,
+          metric: reducerMetric(target, size),
+          unit: "ns/update",
+          n: size,
+          better: "lower" as const,
+        };
         if (reason) {
           records.push(skippedRecord(base, reason));
           continue;

@@ -16,17 +16,22 @@ export function streamScenario(channel: Channel): Scenario {
     impls: IMPLS,
     async run(config: BenchConfig): Promise<BenchRecord[]> {
       const { runnable, skipped } = await availableImpls(IMPLS, channel);
-      const samples = await alternateRounds(runnable, config.rounds, async (impl, round) => {
-        const result = await runInFreshProcess<StreamMeasurement>({
-          kind: "stream",
-          impl,
-          channel,
-          warmup: config.streamWarmup,
-          updates: config.streamUpdates,
-        });
-        config.log(`  ${scenario} round ${round + 1} ${impl}: ${Math.round(result.updatesPerSecond)} updates/s`);
-        return result.updatesPerSecond;
-      }, skipped);
+      const samples = await alternateRounds(
+        runnable,
+        config.rounds,
+        async (impl, round) => {
+          const result = await runInFreshProcess<StreamMeasurement>({
+            kind: "stream",
+            impl,
+            channel,
+            warmup: config.streamWarmup,
+            updates: config.streamUpdates,
+          });
+          config.log(`  ${scenario} round ${round + 1} ${impl}: ${Math.round(result.updatesPerSecond)} updates/s`);
+          return result.updatesPerSecond;
+        },
+        skipped,
+      );
       const base = { scenario, metric: "throughput", unit: "updates/s", n: config.streamUpdates, better: "higher" as const };
       return IMPLS.map((impl) =>
         skipped.has(impl) ? skippedRecord({ ...base, impl }, skipped.get(impl)!) : recordFromSamples({ ...base, impl }, samples.get(impl)!),

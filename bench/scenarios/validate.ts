@@ -23,14 +23,21 @@ export const validateScenario: Scenario = {
     const acpkitReason = await acpkitUnavailable();
     const runnable = IMPLS.filter((impl) => impl !== "acpkit" || acpkitReason === undefined);
     const failures = new Map<ImplName, string>();
-    const samples = await alternateRounds(runnable, config.rounds, async (impl, round) => {
-      const perSecond = await runInFreshProcess<number>({ kind: "validate", impl, count: config.validateCount });
-      config.log(`  validate round ${round + 1} ${impl}: ${Math.round(perSecond)} validations/s`);
-      return perSecond;
-    }, failures);
+    const samples = await alternateRounds(
+      runnable,
+      config.rounds,
+      async (impl, round) => {
+        const perSecond = await runInFreshProcess<number>({ kind: "validate", impl, count: config.validateCount });
+        config.log(`  validate round ${round + 1} ${impl}: ${Math.round(perSecond)} validations/s`);
+        return perSecond;
+      },
+      failures,
+    );
     const base = { scenario: "validate", metric: "throughput", unit: "validations/s", n: config.validateCount, better: "higher" as const };
     return IMPLS.map((impl) =>
-      samples.has(impl) ? recordFromSamples({ ...base, impl }, samples.get(impl)!) : skippedRecord({ ...base, impl }, failures.get(impl) ?? acpkitReason ?? "unavailable"),
+      samples.has(impl)
+        ? recordFromSamples({ ...base, impl }, samples.get(impl)!)
+        : skippedRecord({ ...base, impl }, failures.get(impl) ?? acpkitReason ?? "unavailable"),
     );
   },
 };

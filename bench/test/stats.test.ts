@@ -10,7 +10,12 @@ describe("percentile", () => {
     expect(median(samples)).toBe(3);
     expect(percentile(samples, 0)).toBe(1);
     expect(percentile(samples, 100)).toBe(5);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => 100 - i), 99)).toBe(99);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => 100 - i),
+        99,
+      ),
+    ).toBe(99);
   });
 
   it("refuses an empty sample set", () => {

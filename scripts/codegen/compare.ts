@@ -99,7 +99,9 @@ with JSON-pointer error paths; a per-version method registry.
 
 ## \`SessionUpdate\`, side by side
 
-### quicktype-core (TypeScript, options \`${Object.entries(QUICKTYPE_OPTIONS).map(([k, v]) => `${k}=${v}`).join(", ")}\`)
+### quicktype-core (TypeScript, options \`${Object.entries(QUICKTYPE_OPTIONS)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ")}\`)
 
 v1 (closed \`oneOf\` + \`discriminator\`): the eleven variants are merged into one interface whose
 fields are all optional and whose tag is a plain enum, so \`case "tool_call":\` narrows nothing and

@@ -26,23 +26,39 @@ export function emitTypes(model: SchemaModel, version: string): string {
     "/**",
     " * A tag from a future protocol version that this one does not know (unknown values without `_`",
     " * are reserved, docs/protocol.md §3.3). Received ones are kept as-is; `String(tag)` gives the text.",
+    " *",
+    " * It is an object type on purpose: TypeScript narrows a `switch` on a union's tag only when",
+    " * every variant's tag is a literal or template-literal type, and any `string` subtype wide",
+    " * enough to hold future tags would swallow the known ones too. So an open union's tag is not",
+    " * assignable to `string`; write `String(update.sessionUpdate)` (or a template literal) where a",
+    " * `string` is needed.",
     " */",
-    "export interface ReservedTag extends String {",
+    "export interface ReservedTag {",
     "  readonly [reservedTagBrand]: true;",
+    "  /** The tag's text. */",
+    "  toString(): string;",
+    "  /** The tag's text. */",
+    "  valueOf(): string;",
     "}",
     "",
     "/**",
     " * The tag of an open union's unknown variant: a custom `_…` tag or a reserved one. It is typed",
     " * so that no known tag matches it: a `switch` on the tag narrows each known `case` to its",
     " * variant, and `default` is left with exactly the unknown variant. Custom values need no cast:",
-    " * `{ sessionUpdate: \"_acme/progress\", … }` is an unknown variant.",
+    ' * `{ sessionUpdate: "_acme/progress", … }` is an unknown variant.',
     " */",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this line is TypeScript source text that contains a template literal type.
     "export type UnknownTag = `_${string}` | ReservedTag;",
     "",
   ];
   for (const name of model.defNames) out.push(emitter.declaration(name), "");
   out.push(emitMethodMap(model));
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return (
+    out
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd() + "\n"
+  );
 }
 
 function emitMethodMap(model: SchemaModel): string {

@@ -161,7 +161,7 @@ export function emitValidators(model: SchemaModel, version: string): string {
 }
 
 function replaceRequires(code: string, source: string): string {
-  return code.replace(/require\("([^"]+)"\)\.default/g, (match, module: string) => {
+  return code.replace(/require\("([^"]+)"\)\.default/g, (_match, module: string) => {
     const helper = RUNTIME_HELPERS[module];
     if (!helper) throw new Error(`${source}: Ajv output requires "${module}", which the codegen cannot inline yet`);
     return helper.name;
@@ -179,7 +179,10 @@ function replaceRequires(code: string, source: string): string {
  */
 function positionalContext(code: string, source: string): string {
   const out = code
-    .replace(/\(data, \{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}\)/g, '(data, instancePath="", parentData, parentDataProperty, rootData=data)')
+    .replace(
+      /\(data, \{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}\)/g,
+      '(data, instancePath="", parentData, parentDataProperty, rootData=data)',
+    )
     .replace(/, \{instancePath,parentData,parentDataProperty,rootData,dynamicAnchors\}\)/g, ", instancePath, parentData, parentDataProperty, rootData)")
     .replace(/, \{instancePath:([^,{}]+),parentData:(\w+),parentDataProperty:([^,{}]+),rootData,dynamicAnchors\}\)/g, ", $1, $2, $3, rootData)");
   const left = /\{instancePath=|,parentData[,:]|dynamicAnchors/.exec(out);
@@ -204,14 +207,18 @@ function describeDiscriminatorErrors(code: string, model: SchemaModel): string {
   const owner = new Map<string, string>();
   for (const match of code.matchAll(/^export const (\w+) = (validate\d+);$/gm)) owner.set(match[2]!, match[1]!);
   const functionStarts = [...code.matchAll(/^function (validate\d+)\(/gm)].map((match) => ({ index: match.index!, name: match[1]! }));
-  const pattern = /schemaPath:"#([^"]*)\/discriminator",keyword:"discriminator",params:\{error: "mapping", tag: "(\w+)", tagValue: (\w+)\},message:"(?:[^"\\]|\\.)*"/g;
-  return code.replace(pattern, (match, pointer: string, tag: string, tagVariable: string, offset: number) => {
+  const pattern =
+    /schemaPath:"#([^"]*)\/discriminator",keyword:"discriminator",params:\{error: "mapping", tag: "(\w+)", tagValue: (\w+)\},message:"(?:[^"\\]|\\.)*"/g;
+  return code.replace(pattern, (_match, pointer: string, tag: string, tagVariable: string, offset: number) => {
     const fn = functionStarts.filter((start) => start.index < offset).at(-1);
     const defName = fn && owner.get(fn.name);
     if (!defName) throw new Error(`internal: cannot find the $def of a discriminator error at offset ${offset}`);
     const union = resolvePointer(model.def(defName), pointer, defName);
     const values = (union.oneOf ?? []).map((branch) => (branch.$ref ? model.tagValueOf(refName(branch.$ref), tag) : undefined));
-    const allowed = values.filter((value): value is string => value !== undefined).map((value) => JSON.stringify(value)).join(", ");
+    const allowed = values
+      .filter((value): value is string => value !== undefined)
+      .map((value) => JSON.stringify(value))
+      .join(", ");
     const message = `must be one of the known "${tag}" values: ${allowed}`;
     return `schemaPath:"#${pointer}/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "${tag}", tagValue: ${tagVariable}},message:${JSON.stringify(message)}`;
   });

@@ -32,7 +32,10 @@ export function checkRoundTrip(model: SchemaModel, typesSource: string, version:
 class RoundTrip {
   private readonly problems: string[] = [];
 
-  constructor(private readonly model: SchemaModel, private readonly definitions: Record<string, Json>) {}
+  constructor(
+    private readonly model: SchemaModel,
+    private readonly definitions: Record<string, Json>,
+  ) {}
 
   compareAll(): string[] {
     for (const name of this.model.defNames) {
@@ -87,13 +90,19 @@ class RoundTrip {
         this.problems.push(`${name}.${key}: missing from the type`);
         continue;
       }
-      if (property.const !== undefined && actual["const"] !== property.const && !(this.enumValues(actual).length === 1 && this.enumValues(actual)[0] === property.const)) {
+      if (
+        property.const !== undefined &&
+        actual["const"] !== property.const &&
+        !(this.enumValues(actual).length === 1 && this.enumValues(actual)[0] === property.const)
+      ) {
         this.problems.push(`${name}.${key}: const ${JSON.stringify(property.const)} became ${JSON.stringify(actual)}`);
       }
       const nullableInSchema = this.sourceAllowsNull(property);
       const nullableInType = this.generatedAllowsNull(actual);
       if (nullableInSchema !== nullableInType) {
-        this.problems.push(`${name}.${key}: ${nullableInSchema ? "nullable in the schema, not in the type" : "not nullable in the schema, nullable in the type"}`);
+        this.problems.push(
+          `${name}.${key}: ${nullableInSchema ? "nullable in the schema, not in the type" : "not nullable in the schema, nullable in the type"}`,
+        );
       }
     }
   }

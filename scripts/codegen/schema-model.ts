@@ -66,7 +66,10 @@ const DIRECTIONS: readonly Direction[] = ["client_to_agent", "agent_to_client", 
 const KINDS: readonly MethodKind[] = ["request", "notification"];
 
 export class SchemaConventionError extends Error {
-  constructor(readonly problems: string[], source: string) {
+  constructor(
+    readonly problems: string[],
+    source: string,
+  ) {
     super(`${source} breaks the schema conventions (docs/architecture.md §1):\n  - ${problems.join("\n  - ")}`);
     this.name = "SchemaConventionError";
   }
@@ -86,7 +89,10 @@ export class SchemaModel {
   readonly unknownTag = new Map<string, string>();
   readonly methods: MethodSpec[] = [];
 
-  constructor(readonly document: SchemaDocument, readonly source: string) {
+  constructor(
+    readonly document: SchemaDocument,
+    readonly source: string,
+  ) {
     if (!document || typeof document !== "object" || !document.$defs || typeof document.$defs !== "object") {
       throw new SchemaConventionError(["the document has no $defs object"], source);
     }
@@ -165,7 +171,9 @@ export class SchemaModel {
       const missing = [...variants.keys()].filter((value) => !listed.has(value));
       const extra = [...listed].filter((value) => !variants.has(value));
       if (missing.length || extra.length) {
-        problems.push(`${name}: the "if" enum must list exactly the known tags (missing: ${missing.join(", ") || "none"}; extra: ${extra.join(", ") || "none"})`);
+        problems.push(
+          `${name}: the "if" enum must list exactly the known tags (missing: ${missing.join(", ") || "none"}; extra: ${extra.join(", ") || "none"})`,
+        );
       }
       if (!node.else?.$ref) {
         problems.push(`${name}: an open union's "else" must be a $ref to its x-unknown $def`);
@@ -196,7 +204,8 @@ export class SchemaModel {
       const kind = node["x-kind"];
       if (seen.has(method)) problems.push(`${name}: method "${method}" is declared twice`);
       seen.add(method);
-      if (!direction || !DIRECTIONS.includes(direction)) problems.push(`${name}: x-direction must be one of ${DIRECTIONS.join(", ")} (got ${JSON.stringify(direction)})`);
+      if (!direction || !DIRECTIONS.includes(direction))
+        problems.push(`${name}: x-direction must be one of ${DIRECTIONS.join(", ")} (got ${JSON.stringify(direction)})`);
       if (!kind || !KINDS.includes(kind)) problems.push(`${name}: x-kind must be one of ${KINDS.join(", ")} (got ${JSON.stringify(kind)})`);
       const resultType = results.get(method);
       if (kind === "request" && !resultType) problems.push(`${name}: request "${method}" has no $def with "x-result-of": "${method}"`);
@@ -212,7 +221,12 @@ export class SchemaModel {
   /** Conventions the emitters rely on: local refs only, open enums shaped as documented. */
   private lint(problems: string[]): void {
     const visit = (node: unknown, where: string): void => {
-      if (Array.isArray(node)) return node.forEach((item, index) => visit(item, `${where}/${index}`));
+      if (Array.isArray(node)) {
+        node.forEach((item, index) => {
+          visit(item, `${where}/${index}`);
+        });
+        return;
+      }
       if (!node || typeof node !== "object") return;
       const schema = node as SchemaNode;
       if (schema.$ref !== undefined) {

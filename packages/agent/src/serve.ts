@@ -123,9 +123,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
   let authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
 
   const wireFor = (sessionId: string, negotiated: ProtocolVersion): SessionWire =>
-    negotiated === 2
-      ? new V2SessionWire(connection, sessionId)
-      : new V1SessionWire(connection, sessionId, { strict: options.strictBridge === true, report });
+    negotiated === 2 ? new V2SessionWire(connection, sessionId) : new V1SessionWire(connection, sessionId, { strict: options.strictBridge === true, report });
 
   const requireSession = (sessionId: string): AgentSession => {
     const session = sessions.get(sessionId);
@@ -134,9 +132,13 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
   };
   const requireIdle = (session: AgentSession): void => {
     if (session.busy) {
-      throw new RpcError(ErrorCode.InvalidRequest, `Session ${session.sessionId} already has a prompt turn in progress; send the next prompt after the previous response`, {
-        reason: "turn_in_progress",
-      });
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Session ${session.sessionId} already has a prompt turn in progress; send the next prompt after the previous response`,
+        {
+          reason: "turn_in_progress",
+        },
+      );
     }
   };
   const requireAuthenticated = (): void => {
@@ -159,9 +161,13 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     connection.onRequest("authenticate", async (params: { methodId: string }) => {
       const known = agent.authMethods!.map((method) => method.id);
       if (!known.includes(params.methodId)) {
-        throw new RpcError(ErrorCode.InvalidParams, `Unknown authentication method "${params.methodId}"; the agent lists ${known.map((id) => `"${id}"`).join(", ")}`, {
-          path: "/methodId",
-        });
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Unknown authentication method "${params.methodId}"; the agent lists ${known.map((id) => `"${id}"`).join(", ")}`,
+          {
+            path: "/methodId",
+          },
+        );
       }
       await agent.authenticate!(params.methodId, client!);
       authenticated = true;
@@ -171,9 +177,15 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
 
   connection.onRequest("session/new", async (params: { cwd: string; mcpServers?: unknown; _meta?: Meta | null }) => {
     requireAuthenticated();
-    const result = await agent.newSession?.({ cwd: params.cwd, mcpServers: modelMcpServers(version!, params.mcpServers, report), _meta: params._meta, client: client! });
+    const result = await agent.newSession?.({
+      cwd: params.cwd,
+      mcpServers: modelMcpServers(version!, params.mcpServers, report),
+      _meta: params._meta,
+      client: client!,
+    });
     const sessionId = result?.sessionId ?? newSessionId();
-    if (sessions.has(sessionId)) throw new RpcError(ErrorCode.InternalError, `Agent error: newSession returned session id "${sessionId}", which already exists on this connection`);
+    if (sessions.has(sessionId))
+      throw new RpcError(ErrorCode.InternalError, `Agent error: newSession returned session id "${sessionId}", which already exists on this connection`);
     sessions.set(sessionId, new AgentSession(sessionId, client!, connection, wireFor(sessionId, version!), report));
     return result?._meta === undefined ? { sessionId } : { sessionId, _meta: result._meta };
   });
@@ -189,7 +201,13 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
       session.busy = replay;
       try {
         await agent.loadSession!(
-          { sessionId: params.sessionId, cwd: params.cwd, mcpServers: modelMcpServers(version!, params.mcpServers, report), _meta: params._meta, client: client! },
+          {
+            sessionId: params.sessionId,
+            cwd: params.cwd,
+            mcpServers: modelMcpServers(version!, params.mcpServers, report),
+            _meta: params._meta,
+            client: client!,
+          },
           replay,
         );
       } catch (error) {
@@ -230,7 +248,12 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     if (turn.cancelled) {
       // C7: a cancelled turn answers "cancelled", even when aborting made the handler throw.
       if (failure && !isAbortError(failure.error)) {
-        report({ code: "handler_error_after_cancel", message: `The prompt handler failed after session ${session.sessionId} was cancelled; answered "cancelled"`, sessionId: session.sessionId, detail: failure.error });
+        report({
+          code: "handler_error_after_cancel",
+          message: `The prompt handler failed after session ${session.sessionId} was cancelled; answered "cancelled"`,
+          sessionId: session.sessionId,
+          detail: failure.error,
+        });
       }
       return session.wire.promptResponse("cancelled", undefined);
     }
@@ -293,4 +316,3 @@ function invalidInitializeParams(errors: readonly ValidationError[]): RpcError {
 function isAbortError(error: unknown): boolean {
   return (error instanceof Error && error.name === "AbortError") || isAcpError(error, "Cancelled") || isAcpError(error, "ConnectionClosed");
 }
-

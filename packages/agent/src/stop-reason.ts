@@ -18,7 +18,10 @@ export function checkPromptResult(result: PromptResult): CheckedStopReason {
   const stopReason = stringResult ? result : result.stopReason;
   const _meta = stringResult ? undefined : result._meta;
   if (typeof stopReason !== "string") {
-    throw new RpcError(ErrorCode.InternalError, `The agent's prompt handler returned an invalid stop reason (${JSON.stringify(stopReason)}); expected a string`);
+    throw new RpcError(
+      ErrorCode.InternalError,
+      `The agent's prompt handler returned an invalid stop reason (${JSON.stringify(stopReason)}); expected a string`,
+    );
   }
   if (!KNOWN_STOP_REASONS.has(stopReason) && !stopReason.startsWith("_")) {
     throw new RpcError(

@@ -66,7 +66,11 @@ export class TurnImpl extends UpdateWriter implements Turn {
 
   protected override askPermission(request: PermissionRequest): Promise<PermissionOutcome> {
     if (!this.isOpen) {
-      this.scope.report({ code: "turn_closed", message: `Permission request after the turn of session ${this.sessionId} ended; answered "cancelled" without asking`, sessionId: this.sessionId });
+      this.scope.report({
+        code: "turn_closed",
+        message: `Permission request after the turn of session ${this.sessionId} ended; answered "cancelled" without asking`,
+        sessionId: this.sessionId,
+      });
       return Promise.resolve(CANCELLED);
     }
     if (this.cancelledByClient) return Promise.resolve(CANCELLED);
@@ -112,7 +116,11 @@ export class TurnImpl extends UpdateWriter implements Turn {
 
   async writeTextFile(request: { path: string; content: string }): Promise<void> {
     this.requireClientFs("fs/write_text_file", this.client.canWriteTextFile, "writeTextFile");
-    await this.scope.connection.request("fs/write_text_file", { sessionId: this.sessionId, path: request.path, content: request.content }, { signal: this.signal });
+    await this.scope.connection.request(
+      "fs/write_text_file",
+      { sessionId: this.sessionId, path: request.path, content: request.content },
+      { signal: this.signal },
+    );
   }
 
   private requireClientFs(method: string, advertised: boolean, capability: string): void {

@@ -1,10 +1,37 @@
 // The public shapes of @acpkit/agent. The application writes against the v2-shaped model
 // (docs/protocol.md §7: one agent implementation serves v1 and v2); the runtime converts on v1.
 import type { ProtocolVersion } from "@acpkit/schema";
-import type { ContentBlock, Diagnostic, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, PlanEntry, StopReason, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@acpkit/core";
+import type {
+  ContentBlock,
+  Diagnostic,
+  McpServer,
+  Meta,
+  ModelUpdate,
+  PermissionOption,
+  PermissionOutcome,
+  PlanEntry,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from "@acpkit/core";
 
 // The model's names are core's, shared with @acpkit/client.
-export type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, PlanEntry, StopReason, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind };
+export type {
+  ContentBlock,
+  McpServer,
+  Meta,
+  ModelUpdate,
+  PermissionOption,
+  PermissionOutcome,
+  PlanEntry,
+  StopReason,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+};
 
 /** Name and version the agent reports in `initialize` (`agentInfo`). */
 export interface AgentInfo {
@@ -197,6 +224,7 @@ export interface Turn extends SessionWriter {
   readonly signal: AbortSignal;
   /** True once the client cancelled the turn. */
   readonly cancelled: boolean;
+  /** Ask the client for permission (`session/request_permission`); resolves `cancelled` when the turn is cancelled. */
   requestPermission(request: PermissionRequest): Promise<PermissionOutcome>;
   /** Read a file through the client (v1 with the client capability only). */
   readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string>;

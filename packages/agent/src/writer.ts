@@ -99,7 +99,10 @@ class ToolCallHandleImpl implements ToolCallHandle {
   update(fields: ToolCallFields): void {
     // No wire status "cancelled" in either version (docs/protocol.md C2): it is client display state.
     if ((fields.status as string | null | undefined) === "cancelled") {
-      throw new AcpError("ProtocolViolation", `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent; the turn ends with stopReason "cancelled" instead`);
+      throw new AcpError(
+        "ProtocolViolation",
+        `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent; the turn ends with stopReason "cancelled" instead`,
+      );
     }
     this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as ModelUpdate);
   }

@@ -26,7 +26,11 @@ export class RecordingTransport implements Transport {
       onMessage: (message) => {
         const value = (typeof message === "string" ? JSON.parse(message) : message) as WireMessage;
         this.received.push(value);
-        this.watchers = this.watchers.filter((w) => (w.match(value) ? (w.resolve(value), false) : true));
+        this.watchers = this.watchers.filter((w) => {
+          if (!w.match(value)) return true;
+          w.resolve(value);
+          return false;
+        });
         receiver.onMessage(message);
       },
       onTransportError: (error) => receiver.onTransportError(error),
@@ -52,7 +56,9 @@ export class RecordingTransport implements Transport {
   }
   /** session/update params of `sessionId`, in order. */
   updates(sessionId?: string): any[] {
-    return this.received.filter((m) => m.method === "session/update" && (sessionId === undefined || m.params.sessionId === sessionId)).map((m) => m.params.update);
+    return this.received
+      .filter((m) => m.method === "session/update" && (sessionId === undefined || m.params.sessionId === sessionId))
+      .map((m) => m.params.update);
   }
 }
 
@@ -86,7 +92,11 @@ export function startAgent(kind: TransportKind, agentVersions: readonly Protocol
 export async function initialize(started: Started, version: ProtocolVersion, fs = false): Promise<any> {
   const params =
     version === 1
-      ? { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: false }, clientInfo: { name: "raw-test-client", version: "0" } }
+      ? {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: false },
+          clientInfo: { name: "raw-test-client", version: "0" },
+        }
       : { protocolVersion: 2, capabilities: {}, clientInfo: { name: "raw-test-client", version: "0" } };
   const result: any = await started.client.request("initialize", params);
   started.client.setVersion(result.protocolVersion);

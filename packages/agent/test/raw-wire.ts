@@ -17,9 +17,19 @@ export type Json = any;
 
 /** Tags of pinned v2 `SessionUpdate` (docs/protocol.md §4.2). */
 const V2_UPDATE_TAGS = new Set([
-  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "user_message", "agent_message", "agent_thought",
-  "tool_call_update", "tool_call_content_chunk", "plan_update", "usage_update", "available_commands_update",
-  "config_option_update", "session_info_update",
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "user_message",
+  "agent_message",
+  "agent_thought",
+  "tool_call_update",
+  "tool_call_content_chunk",
+  "plan_update",
+  "usage_update",
+  "available_commands_update",
+  "config_option_update",
+  "session_info_update",
 ]);
 const CHUNK_TAGS = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk"]);
 const KNOWN_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
@@ -159,7 +169,8 @@ export class RawAgent {
   // Conveniences for the common setup
 
   async initialize(protocolVersion: number, params: Json = {}): Promise<Json> {
-    const fields = protocolVersion === 1 ? { clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } } : { capabilities: {} };
+    const fields =
+      protocolVersion === 1 ? { clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } } : { capabilities: {} };
     return this.request("initialize", { protocolVersion, ...fields, clientInfo: { name: "raw-wire-test", version: "0" }, ...params });
   }
 
@@ -294,7 +305,8 @@ export class RawAgent {
     } else if (this.version === 2) {
       if (method === "session/prompt") {
         const reason = message.result?.stopReason;
-        if (typeof reason !== "string" || (!KNOWN_STOP_REASONS.has(reason) && !reason.startsWith("_"))) fail(`§4.6: stop reason ${JSON.stringify(reason)} is neither known nor "_"-prefixed`);
+        if (typeof reason !== "string" || (!KNOWN_STOP_REASONS.has(reason) && !reason.startsWith("_")))
+          fail(`§4.6: stop reason ${JSON.stringify(reason)} is neither known nor "_"-prefixed`);
       }
       if (method === "initialize") {
         if ("agentCapabilities" in message.result) fail("§1.3: a v2 initialize result with the v1 field agentCapabilities");
@@ -363,15 +375,18 @@ export class RawAgent {
     }
     if (tag === "plan_update") {
       const plan = update.plan;
-      if (plan?.type !== "items" || typeof plan?.id !== "string" || !Array.isArray(plan?.entries)) fail("§4.5: plan_update needs plan {type:\"items\", id, entries}");
+      if (plan?.type !== "items" || typeof plan?.id !== "string" || !Array.isArray(plan?.entries))
+        fail('§4.5: plan_update needs plan {type:"items", id, entries}');
       if ("planId" in (plan ?? {})) fail("§10: later-draft planId on pinned v2");
     }
     if (tag === "tool_call_update") this.knownToolCalls.add(update.toolCallId);
-    if (tag === "tool_call_content_chunk" && !this.knownToolCalls.has(update.toolCallId)) fail("O3 [acpkit]: tool_call_content_chunk before the tool_call_update that creates the id");
+    if (tag === "tool_call_content_chunk" && !this.knownToolCalls.has(update.toolCallId))
+      fail("O3 [acpkit]: tool_call_content_chunk before the tool_call_update that creates the id");
     for (const entry of update.plan?.entries ?? []) {
       for (const field of ["priority", "status"]) {
         const value = entry[field];
-        if (typeof value === "string" && !["high", "medium", "low", "pending", "in_progress", "completed"].includes(value) && !value.startsWith("_")) fail(`§3.3: plan entry ${field} ${value} is neither known nor "_"-prefixed`);
+        if (typeof value === "string" && !["high", "medium", "low", "pending", "in_progress", "completed"].includes(value) && !value.startsWith("_"))
+          fail(`§3.3: plan entry ${field} ${value} is neither known nor "_"-prefixed`);
       }
     }
   }

@@ -54,7 +54,11 @@ describe("initialize", () => {
     const v1: any = await rawPair(agent).client.request("initialize", { protocolVersion: 1 });
     expect(v1).toEqual({
       protocolVersion: 1,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: false },
+      },
       authMethods: [{ id: "login", name: "Log in" }],
       agentInfo: { name: "a", version: "1" },
     });
@@ -98,7 +102,13 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     await expect(prompt(started, "sess_nope", "hi")).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound });
     const sessionId = await newSession(started);
     const failure: any = await started.client
-      .request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }, { type: "image", data: "AAAA", mimeType: "image/png" }] })
+      .request("session/prompt", {
+        sessionId,
+        prompt: [
+          { type: "text", text: "look" },
+          { type: "image", data: "AAAA", mimeType: "image/png" },
+        ],
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(RpcError);
     expect(failure.code).toBe(ErrorCode.InvalidParams);
@@ -113,7 +123,10 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     const custom = await prompt(started, sessionId, "custom-stop");
     if (version === 2) expect(custom).toEqual({ stopReason: "_acpkit/budget_exhausted" });
     else expect(custom).toEqual({ stopReason: "end_turn", _meta: { "acpkit/v2StopReason": "_acpkit/budget_exhausted" } });
-    await expect(prompt(started, sessionId, "bad-stop")).rejects.toMatchObject({ code: ErrorCode.InternalError, message: expect.stringMatching(/must start with "_"/) });
+    await expect(prompt(started, sessionId, "bad-stop")).rejects.toMatchObject({
+      code: ErrorCode.InternalError,
+      message: expect.stringMatching(/must start with "_"/),
+    });
     await started.close();
   });
 
@@ -172,7 +185,9 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     await client.request("initialize", { protocolVersion: version });
     client.setVersion(version);
     const { sessionId: s2 }: any = await client.request("session/new", { cwd: "/w", mcpServers: [] });
-    await expect(client.request("session/prompt", { sessionId: s2, prompt: [] })).rejects.toMatchObject({ message: expect.stringMatching(/already used in this session/) });
+    await expect(client.request("session/prompt", { sessionId: s2, prompt: [] })).rejects.toMatchObject({
+      message: expect.stringMatching(/already used in this session/),
+    });
   });
 
   it("session/load replays history (user messages included) before its response", async () => {
@@ -180,7 +195,10 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     await initialize(started, version);
     await expect(started.client.request("session/load", { sessionId: "sess_old", cwd: "/w", mcpServers: [] })).resolves.toEqual({});
     const loadResponseAt = started.wire.received.findIndex((m) => m.id === started.wire.lastRequestId("session/load"));
-    const updates = started.wire.received.slice(0, loadResponseAt).filter((m) => m.method === "session/update").map((m) => m.params.update);
+    const updates = started.wire.received
+      .slice(0, loadResponseAt)
+      .filter((m) => m.method === "session/update")
+      .map((m) => m.params.update);
     expect(updates.map((u) => u.sessionUpdate)).toEqual(version === 1 ? ["user_message_chunk", "agent_message_chunk"] : ["user_message", "agent_message"]);
     // The loaded session takes prompts.
     await expect(prompt(started, "sess_old", "hello")).resolves.toEqual({ stopReason: "end_turn" });

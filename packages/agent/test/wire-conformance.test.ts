@@ -83,7 +83,7 @@ describe("§1 version negotiation and initialize (N1–N8)", () => {
   });
 
   it.each([
-    ["the string \"1.0.0\"", { protocolVersion: "1.0.0" }],
+    ['the string "1.0.0"', { protocolVersion: "1.0.0" }],
     ["a missing protocolVersion", { clientInfo: { name: "raw", version: "0" } }],
     ["65536", { protocolVersion: 65536 }],
     ["-1", { protocolVersion: -1 }],
@@ -135,7 +135,7 @@ describe("§1 version negotiation and initialize (N1–N8)", () => {
     });
   });
 
-  it("§1.2 step 4: v2-shaped params on v1 are not rejected and mean \"no client fs\"", async () => {
+  it('§1.2 step 4: v2-shaped params on v1 are not rejected and mean "no client fs"', async () => {
     const { a, sessionId } = await ready(1, "1,2", { clientCapabilities: undefined, capabilities: { _meta: { x: 1 } } });
     const turn = a.prompt(sessionId, "fs-read");
     expect((await turn.response).result).toEqual({ stopReason: "end_turn" });
@@ -286,7 +286,12 @@ describe("§3 / §8.1 stdio framing (S3, S8)", () => {
 
   it("several messages in one write, and one message split across writes (even inside a UTF-8 character)", async () => {
     const a = start();
-    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 2, clientInfo: { name: "ünïcødé ✓", version: "0" } } });
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 2, clientInfo: { name: "ünïcødé ✓", version: "0" } },
+    });
     const newSession = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/wörk", mcpServers: [] } });
     const bytes = Buffer.from(`${init}\n${newSession}\n`, "utf8");
     const cut = bytes.indexOf(Buffer.from("✓", "utf8")) + 1; // inside the 3-byte sequence
@@ -420,7 +425,11 @@ describe("§8.2 batches", () => {
   it("v2: an invalid entry gets its own -32600 with id null inside the array; the rest still runs", async () => {
     const a = start();
     await a.initialize(2);
-    a.send([{ jsonrpc: "2.0", id: "ok", method: "session/new", params: { cwd: "/", mcpServers: [] } }, 17, { jsonrpc: "2.0", id: "p", method: "session/prompt", params: { prompt: [] } }]);
+    a.send([
+      { jsonrpc: "2.0", id: "ok", method: "session/new", params: { cwd: "/", mcpServers: [] } },
+      17,
+      { jsonrpc: "2.0", id: "p", method: "session/prompt", params: { prompt: [] } },
+    ]);
     const reply = await a.waitFor((m) => Array.isArray(m));
     expect(reply).toHaveLength(3);
     expect(reply.filter((r: Json) => r.id === null).map((r: Json) => r.error.code)).toEqual([-32600]);
@@ -547,7 +556,7 @@ describe("§4.11 errors and §9 legacy shapes", () => {
     expect(JSON.stringify(errorOf(answer))).toContain("/prompt/0");
   });
 
-  it.each([1, 2] as const)("v%i: a handler failure is -32603 after the turn's updates; stop reason \"error\" is never sent", async (version) => {
+  it.each([1, 2] as const)('v%i: a handler failure is -32603 after the turn\'s updates; stop reason "error" is never sent', async (version) => {
     const { a, sessionId } = await ready(version);
     const failed = await a.prompt(sessionId, "fail").response;
     expect(errorOf(failed).code).toBe(-32603);
@@ -586,7 +595,12 @@ describe("§6 prompt turn on the baseline methods (D1): update shapes and orderi
     expect(tags).not.toContain("agent_message");
     expect(tags).not.toContain("tool_call_content_chunk");
     // Thought and message text arrive as chunks.
-    expect(updates.filter((u) => u.sessionUpdate === "agent_thought_chunk").map((u) => u.content.text).join("")).toBe("Let me look.");
+    expect(
+      updates
+        .filter((u) => u.sessionUpdate === "agent_thought_chunk")
+        .map((u) => u.content.text)
+        .join(""),
+    ).toBe("Let me look.");
     expect(texts(updates)).toEqual(["Reading ", "the file.", "The file says: hello notes"]);
     // The tool call: created by tool_call, which precedes the permission request (O3).
     const created = updates.find((u) => u.sessionUpdate === "tool_call");
@@ -632,7 +646,12 @@ describe("§6 prompt turn on the baseline methods (D1): update shapes and orderi
     const creating = a.messages.find((m) => m?.method === "session/update" && m.params.update.toolCallId === "ext_1");
     expect(creating).toBeDefined();
     expect(a.indexOf(creating)).toBeLessThan(a.indexOf(ask));
-    expect(creating.params.update).toMatchObject({ sessionUpdate: version === 1 ? "tool_call" : "tool_call_update", toolCallId: "ext_1", title: "Run the build", kind: "execute" });
+    expect(creating.params.update).toMatchObject({
+      sessionUpdate: version === 1 ? "tool_call" : "tool_call_update",
+      toolCallId: "ext_1",
+      title: "Run the build",
+      kind: "execute",
+    });
     a.respond(ask.id, { outcome: { outcome: "selected", optionId: "ok" } });
     expect((await turn.response).result).toEqual({ stopReason: "end_turn" });
     // Created once: a second permission request or update for the id does not create it again.

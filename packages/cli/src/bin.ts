@@ -8,7 +8,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const detail = process.env.ACPKIT_DEBUG ? (error as Error)?.stack : (error as Error)?.message ?? String(error);
+    const detail = process.env.ACPKIT_DEBUG ? (error as Error)?.stack : ((error as Error)?.message ?? String(error));
     process.stderr.write(`acpkit: ${detail}\n`);
     process.exitCode = 1;
   },

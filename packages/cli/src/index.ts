@@ -5,5 +5,16 @@
 //   `serveAgent` (for example over `@acpkit/transport-memory` in a client's tests).
 export { main, mainUsage } from "./main.js";
 export { processIO, Exit, type CommandIO } from "./io.js";
+export type { Style } from "./style.js";
 export { formatProblem, validateTranscript, type TranscriptProblem, type TranscriptProtocol, type TranscriptReport } from "./transcript.js";
-export { checkScript, createBuiltinAgent, formatScriptProblems, type AgentScript, type BuiltinAgentOptions, type ScriptCheck, type ScriptCondition, type ScriptProblem, type ScriptStep } from "./agent/index.js";
+export {
+  checkScript,
+  createBuiltinAgent,
+  formatScriptProblems,
+  type AgentScript,
+  type BuiltinAgentOptions,
+  type ScriptCheck,
+  type ScriptCondition,
+  type ScriptProblem,
+  type ScriptStep,
+} from "./agent/index.js";

@@ -1,14 +1,23 @@
 // Colors for human output: on when the stream is a TTY (or FORCE_COLOR is set), off with NO_COLOR
 // or when output is piped, so logs and files stay plain.
 
+/** ANSI styling functions; each returns its text unchanged when color is off. */
 export interface Style {
+  /** `text` in bold (unchanged when color is off). */
   bold(text: string): string;
+  /** `text` in dim (unchanged when color is off). */
   dim(text: string): string;
+  /** `text` in red (unchanged when color is off). */
   red(text: string): string;
+  /** `text` in green (unchanged when color is off). */
   green(text: string): string;
+  /** `text` in yellow (unchanged when color is off). */
   yellow(text: string): string;
+  /** `text` in blue (unchanged when color is off). */
   blue(text: string): string;
+  /** `text` in magenta (unchanged when color is off). */
   magenta(text: string): string;
+  /** `text` in cyan (unchanged when color is off). */
   cyan(text: string): string;
 }
 

@@ -153,7 +153,12 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
         return;
       }
       if (isRequest !== (info.kind === "request")) {
-        problems.push({ line: lineNo, method, path: isRequest ? "/id" : "", message: `${method} is a ${info.kind}; ${isRequest ? "a notification has no id" : "a request needs an id"}` });
+        problems.push({
+          line: lineNo,
+          method,
+          path: isRequest ? "/id" : "",
+          message: `${method} is a ${info.kind}; ${isRequest ? "a notification has no id" : "a request needs an id"}`,
+        });
       }
       if (sender && info.direction !== "both" && info.direction !== sender) {
         problems.push({ line: lineNo, method, path: "", message: `${method} is sent ${info.direction.replace(/_/g, " ")}, not ${sender.replace(/_/g, " ")}` });
@@ -172,14 +177,20 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
     const hasResult = "result" in message;
     const hasError = "error" in message;
     if (hasResult === hasError || !("id" in message)) {
-      problems.push({ line: lineNo, method: "", path: "", message: "not a request, notification or response (a response has an id and exactly one of result/error)" });
+      problems.push({
+        line: lineNo,
+        method: "",
+        path: "",
+        message: "not a request, notification or response (a response has an id and exactly one of result/error)",
+      });
       return;
     }
     if (hasError) {
       const error = message.error;
       if (!isObject(error)) problems.push({ line: lineNo, method: "", path: "/error", message: "must be an object with code and message" });
       else {
-        if (typeof error.code !== "number" || !Number.isInteger(error.code)) problems.push({ line: lineNo, method: "", path: "/error/code", message: "must be an integer" });
+        if (typeof error.code !== "number" || !Number.isInteger(error.code))
+          problems.push({ line: lineNo, method: "", path: "/error/code", message: "must be an integer" });
         if (typeof error.message !== "string") problems.push({ line: lineNo, method: "", path: "/error/message", message: "must be a string" });
       }
     }
@@ -202,7 +213,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
         problems.push({ line: line.number, method: "", path: "", message: "an empty batch is invalid" });
         continue;
       }
-      value.forEach((entry) => checkMessage(line.number, line.sender, entry));
+      for (const entry of value) checkMessage(line.number, line.sender, entry);
     } else {
       checkMessage(line.number, line.sender, value);
     }

@@ -64,7 +64,10 @@ describe.each([1, 2] as const)("slash commands on protocol v%i", (version) => {
     expect(stopReason).toBe("end_turn");
     expect(permissionRequests).toHaveLength(1);
     expect(permissionRequests[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "reject_once"]);
-    const statuses = updates.filter((u) => u.sessionUpdate === "tool_call_update").map((u) => (u as { status?: string }).status).filter(Boolean);
+    const statuses = updates
+      .filter((u) => u.sessionUpdate === "tool_call_update")
+      .map((u) => (u as { status?: string }).status)
+      .filter(Boolean);
     expect(statuses).toEqual(["pending", "in_progress", "completed"]);
     const tool = session.state.toolCalls[0]!;
     expect(tool).toMatchObject({ kind: "edit", status: "completed", title: "Edit hello.txt" });
@@ -171,7 +174,7 @@ describe("/read", () => {
     const { stopReason } = await runPrompt(session, "/read /etc/missing.txt");
     expect(stopReason).toBe("end_turn");
     expect(session.state.toolCalls[0]).toMatchObject({ kind: "read", status: "failed", locations: [{ path: "/etc/missing.txt" }] });
-    expect((session.state.messages.at(-1)?.content[0] as { text: string }).text).toMatch(/^Cannot read \/etc\/missing.txt: .*no such file/);
+    expect((session.state.messages.at(-1)!.content[0] as { text: string }).text).toMatch(/^Cannot read \/etc\/missing.txt: .*no such file/);
   });
 
   it("v1 without the fs capability: no request, a message says why", async () => {
@@ -188,7 +191,7 @@ describe("/read", () => {
     const { session } = await start({ offer: 2 });
     const { stopReason } = await runPrompt(session, "/read README.md");
     expect(stopReason).toBe("end_turn");
-    expect((session.state.messages.at(-1)?.content[0] as { text: string }).text).toBe(
+    expect((session.state.messages.at(-1)!.content[0] as { text: string }).text).toBe(
       `Cannot read ${CWD}/README.md: the client has no file system on this connection (protocol v2 has no fs/* methods).`,
     );
   });

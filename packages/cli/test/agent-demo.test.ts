@@ -19,7 +19,15 @@ const readme = { readTextFile: () => README };
 describe("demo turn", () => {
   it("v1 with a client file system: plan, thought, permission-gated edit, client file read, streamed answer, usage, end_turn", async () => {
     const reads: unknown[] = [];
-    const { session, wire, permissionRequests } = await start({ offer: 1, fs: { readTextFile: (r) => (reads.push(r), README) } });
+    const { session, wire, permissionRequests } = await start({
+      offer: 1,
+      fs: {
+        readTextFile: (r) => {
+          reads.push(r);
+          return README;
+        },
+      },
+    });
     const { updates, stopReason } = await runPrompt(session, "Fix the typo please");
     expect(stopReason).toBe("end_turn");
     // What the v1 client received on the wire.
@@ -79,7 +87,11 @@ describe("demo turn", () => {
     ]);
     expect(wire.received.some((m) => m.method === "fs/read_text_file")).toBe(false);
     expect((session.state.plans[0] as { entries: { content: string }[] }).entries[2]!.content).toBe("Read README.md (skipped: no client file system)");
-    expect(updates.filter((u) => u.sessionUpdate === "tool_call_update").map((u) => (u as { status?: string }).status)).toEqual(["pending", "in_progress", "completed"]);
+    expect(updates.filter((u) => u.sessionUpdate === "tool_call_update").map((u) => (u as { status?: string }).status)).toEqual([
+      "pending",
+      "in_progress",
+      "completed",
+    ]);
     const skipped = updates.find((u) => u.sessionUpdate === "agent_thought") as { content: { text: string }[] };
     expect(skipped.content[0]!.text).toBe("Skipping the file read: the client has no file system on this connection (protocol v2 has no fs/* methods).");
     expect(chunkText(updates, "agent_message_chunk")).toContain("You allowed the edit, so it was applied; no file was read.");

@@ -55,7 +55,19 @@ describe("script checking", () => {
   it("accepts a script using every step kind and returns its steps", () => {
     const script = validScript({ ...branching, steps: [...branching.steps, { read: { path: "a.txt", line: 2, limit: 5 } }] });
     expect(script.stopReason).toBe("max_tokens");
-    expect(script.steps.map((s) => s.type)).toEqual(["update", "message", "update", "permission", "update", "message", "update", "message", "sleep", "update", "read"]);
+    expect(script.steps.map((s) => s.type)).toEqual([
+      "update",
+      "message",
+      "update",
+      "permission",
+      "update",
+      "message",
+      "update",
+      "message",
+      "sleep",
+      "update",
+      "read",
+    ]);
     expect(script.steps[3]).toMatchObject({ type: "permission", options: [{ kind: "allow_once" }, { kind: "reject_once" }] });
     expect(validScript({ steps: [] }).stopReason).toBe("end_turn");
   });
@@ -68,7 +80,7 @@ describe("script checking", () => {
           { message: "" },
           { sleep: -5 },
           { sleep: 1.5 },
-          { read: { path: "" , lines: 3 } },
+          { read: { path: "", lines: 3 } },
           { message: "x", sleep: 3 },
           {},
           { message: "x", kind: "shout", chunks: 0 },
@@ -98,10 +110,12 @@ describe("script checking", () => {
       "/steps/0/update/messageId: must have required property 'messageId'",
     ]);
     // A v1-only shape is named as such.
-    expect(problems({ steps: [{ update: { sessionUpdate: "tool_call", toolCallId: "t", title: "x" } }] })[0]).toMatch(/^\/steps\/0\/update\/sessionUpdate: v1 shape on a v2 connection "tool_call"/);
-    expect(problems({ steps: [createTool, { permission: { toolCall: { toolCallId: "edit-1" }, options: [{ optionId: "a", kind: "allow_once" }] } }] })).toEqual([
-      "/steps/1/permission/options/0/name: must have required property 'name'",
-    ]);
+    expect(problems({ steps: [{ update: { sessionUpdate: "tool_call", toolCallId: "t", title: "x" } }] })[0]).toMatch(
+      /^\/steps\/0\/update\/sessionUpdate: v1 shape on a v2 connection "tool_call"/,
+    );
+    expect(problems({ steps: [createTool, { permission: { toolCall: { toolCallId: "edit-1" }, options: [{ optionId: "a", kind: "allow_once" }] } }] })).toEqual(
+      ["/steps/1/permission/options/0/name: must have required property 'name'"],
+    );
     // Conformance too: an open-enum value that is neither known nor "_"-prefixed.
     expect(problems({ steps: [createTool, { permission: { toolCall: { toolCallId: "edit-1", kind: "zap" } } }] })).toEqual([
       '/steps/1/permission/toolCall/kind: "zap" is not a known ToolKind value ("read", "edit", "delete", "move", "search", "execute", "think", "fetch", "switch_mode", "other"); custom values must start with "_"',
@@ -109,7 +123,9 @@ describe("script checking", () => {
   });
 
   it("requires the tool call to exist before its permission step, and a permission step before a `when`", () => {
-    expect(problems({ steps: [{ message: "x", when: "allowed" }, { permission: { toolCall: { toolCallId: "nope" } } }, { message: "y", when: "maybe" }] })).toEqual([
+    expect(
+      problems({ steps: [{ message: "x", when: "allowed" }, { permission: { toolCall: { toolCallId: "nope" } } }, { message: "y", when: "maybe" }] }),
+    ).toEqual([
       "/steps/0/when: refers to the latest permission step, but no permission step comes before this one",
       '/steps/1/permission/toolCall/toolCallId: tool call "nope" must be created first, by an earlier update step {"sessionUpdate": "tool_call_update", "toolCallId": "nope", …}',
       '/steps/2/when: must be "allowed" or "rejected" (got the string "maybe")',
@@ -238,7 +254,16 @@ describe("script replay", () => {
   it("read steps go through the client on v1 and resolve against the session cwd", async () => {
     const reads: unknown[] = [];
     const script = validScript({ steps: [{ read: { path: "src/a.ts", line: 3, limit: 2 } }] });
-    const { session } = await start({ offer: 1, script, fs: { readTextFile: (r) => (reads.push(r), "x\ny\n") } });
+    const { session } = await start({
+      offer: 1,
+      script,
+      fs: {
+        readTextFile: (r) => {
+          reads.push(r);
+          return "x\ny\n";
+        },
+      },
+    });
     expect((await runPrompt(session, "go")).stopReason).toBe("end_turn");
     expect(reads).toEqual([{ sessionId: session.sessionId, path: `${CWD}/src/a.ts`, line: 3, limit: 2 }]);
   });

@@ -40,7 +40,11 @@ class RawClient {
         } catch {
           continue; // the test asserts on stdoutLines
         }
-        this.watchers = this.watchers.filter((w) => (w.match(message) ? (w.resolve(message), false) : true));
+        this.watchers = this.watchers.filter((w) => {
+          if (!w.match(message)) return true;
+          w.resolve(message);
+          return false;
+        });
       }
     });
     child.stderr.setEncoding("utf8");
@@ -72,7 +76,10 @@ describe("acpkit agent over stdio (built binary)", () => {
 
   it("v1 demo turn: only protocol lines on stdout, a valid transcript, exit 0 when stdin closes", async () => {
     const client = new RawClient(spawn(process.execPath, [bin, "agent"], { stdio: "pipe" }));
-    const init = await client.request(0, "initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: false }, terminal: false } });
+    const init = await client.request(0, "initialize", {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: false }, terminal: false },
+    });
     expect(init.result.protocolVersion).toBe(1);
     const { result } = await client.request(1, "session/new", { cwd: "/home/user/project", mcpServers: [] });
 

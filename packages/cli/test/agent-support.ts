@@ -1,7 +1,15 @@
 // Shared by the agent*.test.ts files: the built-in agent served in-process over a memory pair,
 // driven by @acpkit/client, with every wire message the client received recorded in order.
 import { serveAgent, type AgentServer } from "@acpkit/agent";
-import { connectAgent, type AgentConnection, type ClientSession, type FileSystemHandlers, type ModelUpdate, type PermissionOutcome, type PermissionRequest } from "@acpkit/client";
+import {
+  connectAgent,
+  type AgentConnection,
+  type ClientSession,
+  type FileSystemHandlers,
+  type ModelUpdate,
+  type PermissionOutcome,
+  type PermissionRequest,
+} from "@acpkit/client";
 import type { CloseInfo, Diagnostic, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { createMemoryPair } from "@acpkit/transport-memory";

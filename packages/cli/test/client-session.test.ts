@@ -30,7 +30,10 @@ afterAll(async () => {
 });
 
 async function rpcError(promise: Promise<unknown>): Promise<RpcError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RpcError);
   return error as RpcError;
 }
@@ -51,7 +54,10 @@ describe("confinedFileSystem", () => {
     const path = join(root, "lines.txt");
     expect(await fs.readTextFile!({ sessionId: "s", path })).toBe("one\ntwo\nthree\nfour\n");
     expect(await fs.readTextFile!({ sessionId: "s", path, line: 2, limit: 2 })).toBe("two\nthree");
-    expect(served).toEqual([[path, 19], [path, 9]]);
+    expect(served).toEqual([
+      [path, 19],
+      [path, 9],
+    ]);
   });
 
   it("refuses paths outside the root, including through symlinks, with -32602", async () => {

@@ -30,9 +30,7 @@ describe("@acpkit/cli as a library", () => {
     const report = validateTranscript(transcript, "auto");
     expect(report.valid).toBe(false);
     expect(report.protocolVersion).toBe(1);
-    expect(report.problems.map(formatProblem)).toEqual([
-      expect.stringMatching(/^line 3: session\/update \/update\/content: /),
-    ]);
+    expect(report.problems.map(formatProblem)).toEqual([expect.stringMatching(/^line 3: session\/update \/update\/content: /)]);
   });
 
   it("main runs a command and returns its exit code", async () => {

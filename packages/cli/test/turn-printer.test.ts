@@ -30,7 +30,18 @@ describe("TurnPrinter", () => {
 
   it("prints a plan in full once, then only entries whose status changed", () => {
     const { printer: p, text } = printer();
-    const plan = (a: string, b: string) => u({ sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [{ content: "A", priority: "high", status: a }, { content: "B", priority: "low", status: b }] } });
+    const plan = (a: string, b: string) =>
+      u({
+        sessionUpdate: "plan_update",
+        plan: {
+          type: "items",
+          id: "p",
+          entries: [
+            { content: "A", priority: "high", status: a },
+            { content: "B", priority: "low", status: b },
+          ],
+        },
+      });
     p.update(plan("in_progress", "pending"));
     p.update(plan("completed", "in_progress"));
     p.update(plan("completed", "in_progress"));
@@ -42,7 +53,15 @@ describe("TurnPrinter", () => {
     const diff = { type: "diff", path: "/p/a.txt", oldText: "a", newText: "b" };
     const note = { type: "content", content: { type: "text", text: "done\nmore" } };
     p.update(u({ sessionUpdate: "tool_call_update", toolCallId: "c1", title: "Edit a.txt", kind: "edit", status: "pending", content: [diff] }));
-    p.permission({ toolCallId: "c1" }, [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }], { outcome: "selected", optionId: "no" }, "auto");
+    p.permission(
+      { toolCallId: "c1" },
+      [
+        { optionId: "ok", name: "Allow", kind: "allow_once" },
+        { optionId: "no", name: "Reject", kind: "reject_once" },
+      ],
+      { outcome: "selected", optionId: "no" },
+      "auto",
+    );
     p.update(u({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed", content: [diff, note] }));
     expect(text()).toBe(
       "🔧 tool call Edit a.txt (edit) pending\n" +
@@ -60,7 +79,9 @@ describe("TurnPrinter", () => {
     p.update(u({ sessionUpdate: "_vendor/thing", x: 1 }));
     p.permission({ toolCallId: "c9", title: "Delete" }, [], { outcome: "cancelled" }, "turn cancelled");
     p.failed("turn 1 failed: gone");
-    expect(text()).toBe("› hi\n📄 read /p/a.txt (12 bytes)\n· update _vendor/thing\n? permission Delete [] → cancelled (turn cancelled)\n✗ turn 1 failed: gone\n");
+    expect(text()).toBe(
+      "› hi\n📄 read /p/a.txt (12 bytes)\n· update _vendor/thing\n? permission Delete [] → cancelled (turn cancelled)\n✗ turn 1 failed: gone\n",
+    );
   });
 
   it("colors with a TTY style, and never without one", () => {

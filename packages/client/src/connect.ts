@@ -27,6 +27,7 @@ export interface AgentConnection {
   loadSession(options: LoadSessionOptions): Promise<ClientSession>;
   /** Diagnostics from the connection, the v1 bridge and the sessions. */
   onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void;
+  /** Close the connection (for a spawned agent: end its stdin, then stop the process); pending requests reject. */
   close(reason?: string): Promise<void>;
 }
 
@@ -135,7 +136,10 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   // session methods at all (§1.3), so asking for one would only earn a -32601.
   private requireSessions(method: string): void {
     if (!this.agentCapabilities.sessions) {
-      throw new AcpError("Unsupported", `${method}: the agent did not advertise capabilities.session, so it serves no session methods (protocol v${this.protocolVersion})`);
+      throw new AcpError(
+        "Unsupported",
+        `${method}: the agent did not advertise capabilities.session, so it serves no session methods (protocol v${this.protocolVersion})`,
+      );
     }
   }
 
@@ -172,7 +176,12 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
         this.parked.push({ sessionId: params.sessionId, update: params.update });
         return;
       }
-      this.report({ code: "unknown_session", message: `Dropped a session/update for unknown session ${params.sessionId}`, sessionId: params.sessionId, detail: params.update });
+      this.report({
+        code: "unknown_session",
+        message: `Dropped a session/update for unknown session ${params.sessionId}`,
+        sessionId: params.sessionId,
+        detail: params.update,
+      });
     });
     connection.onRequest("session/request_permission", (params: Record<string, unknown> & { sessionId: string }, ctx: RequestContext) =>
       this.requireSession(params.sessionId).handlePermission(params, ctx),
@@ -220,7 +229,12 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   private dropParkedIfIdle(): void {
     if (this.sessionsBeingCreated > 0 || this.parked.length === 0) return;
     for (const entry of this.parked) {
-      this.report({ code: "unknown_session", message: `Dropped a session/update for unknown session ${entry.sessionId}`, sessionId: entry.sessionId, detail: entry.update });
+      this.report({
+        code: "unknown_session",
+        message: `Dropped a session/update for unknown session ${entry.sessionId}`,
+        sessionId: entry.sessionId,
+        detail: entry.update,
+      });
     }
     this.parked = [];
   }
@@ -233,7 +247,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
  */
 export async function connectAgent(transport: Transport, options: ConnectOptions = {}): Promise<AgentConnection> {
   const offer = options.protocolVersion ?? 1;
-  if (offer !== 1 && offer !== 2) throw new AcpError("VersionUnsupported", `connectAgent: cannot offer protocol version ${JSON.stringify(offer)}; this client speaks 1 and 2`);
+  if (offer !== 1 && offer !== 2)
+    throw new AcpError("VersionUnsupported", `connectAgent: cannot offer protocol version ${JSON.stringify(offer)}; this client speaks 1 and 2`);
   const connection = new Connection(transport, {
     side: "client",
     ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),

@@ -37,13 +37,17 @@ export interface AgentDescription {
 export function readInitializeResult(result: unknown): AgentDescription {
   const answered = isObject(result) ? result.protocolVersion : undefined;
   if (answered !== 1 && answered !== 2) {
-    throw new AcpError("VersionUnsupported", `The agent answered protocol version ${JSON.stringify(answered)}; this client speaks 1 and 2`, { data: { protocolVersion: answered } });
+    throw new AcpError("VersionUnsupported", `The agent answered protocol version ${JSON.stringify(answered)}; this client speaks 1 and 2`, {
+      data: { protocolVersion: answered },
+    });
   }
   const version = answered as ProtocolVersion;
   const checked = validateResult(version, "initialize", result);
   if (!checked.valid) {
     const first = checked.errors[0]!;
-    throw new AcpError("ProtocolViolation", `The agent's initialize result is not valid v${version} at ${first.path || "/"}: ${first.message}`, { data: checked.errors });
+    throw new AcpError("ProtocolViolation", `The agent's initialize result is not valid v${version} at ${first.path || "/"}: ${first.message}`, {
+      data: checked.errors,
+    });
   }
   const body = result as Json;
   return {

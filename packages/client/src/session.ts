@@ -77,7 +77,10 @@ export class ClientSession {
    */
   prompt(content: string | readonly ContentBlock[], options?: PromptOptions): Turn {
     if (this.activeTurn) {
-      throw new AcpError("ProtocolViolation", `Session ${this.sessionId} already has a prompt turn in progress; wait for its stop reason (or cancel it) before prompting again`);
+      throw new AcpError(
+        "ProtocolViolation",
+        `Session ${this.sessionId} already has a prompt turn in progress; wait for its stop reason (or cancel it) before prompting again`,
+      );
     }
     const blocks: ContentBlock[] = typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
     this.checkPromptBlocks(blocks);
@@ -95,7 +98,9 @@ export class ClientSession {
     }
     // Bound once: a prompt allocates no closure for its outcome (one turn at a time, O4, so the
     // handlers find their turn in `activeTurn`).
-    this.host.connection.request<Record<string, unknown>>("session/prompt", this.wire.promptParams(blocks, options?._meta)).then(this.onPromptResult, this.onPromptError);
+    this.host.connection
+      .request<Record<string, unknown>>("session/prompt", this.wire.promptParams(blocks, options?._meta))
+      .then(this.onPromptResult, this.onPromptError);
     return turn;
   }
 
@@ -114,7 +119,12 @@ export class ClientSession {
     this.detachSignal();
     if (this.activeTurnCancelled && isRpcError(error)) {
       // C11: after a cancel, an error response still shows as a cancelled turn.
-      this.host.report({ code: "error_after_cancel", message: `The agent answered the cancelled prompt of session ${this.sessionId} with error ${error.code} (${error.message}); shown as cancelled`, sessionId: this.sessionId, detail: error });
+      this.host.report({
+        code: "error_after_cancel",
+        message: `The agent answered the cancelled prompt of session ${this.sessionId} with error ${error.code} (${error.message}); shown as cancelled`,
+        sessionId: this.sessionId,
+        detail: error,
+      });
       this.finishTurn("cancelled");
       turn.resolve({ stopReason: "cancelled" });
       return;
@@ -146,7 +156,12 @@ export class ClientSession {
       await sent;
     } catch (error) {
       // A closed connection ends the turn anyway (its request rejects); report, don't throw.
-      this.host.report({ code: "cancel_not_sent", message: `session/cancel for session ${this.sessionId} could not be sent: ${error instanceof Error ? error.message : String(error)}`, sessionId: this.sessionId, detail: error });
+      this.host.report({
+        code: "cancel_not_sent",
+        message: `session/cancel for session ${this.sessionId} could not be sent: ${error instanceof Error ? error.message : String(error)}`,
+        sessionId: this.sessionId,
+        detail: error,
+      });
     }
   }
 
@@ -173,7 +188,12 @@ export class ClientSession {
     if (this.activeTurnCancelled) return this.answerPermission(request, CANCELLED);
     const ask = this.host.requestPermission;
     if (!ask) {
-      this.host.report({ code: "permission_unhandled", message: `No requestPermission handler: answered "cancelled" to a permission request of session ${this.sessionId}`, sessionId: this.sessionId, detail: request });
+      this.host.report({
+        code: "permission_unhandled",
+        message: `No requestPermission handler: answered "cancelled" to a permission request of session ${this.sessionId}`,
+        sessionId: this.sessionId,
+        detail: request,
+      });
       return this.answerPermission(request, CANCELLED);
     }
     return new Promise((resolve, reject) => {
@@ -227,7 +247,12 @@ export class ClientSession {
       try {
         listener(update);
       } catch (error) {
-        this.host.report({ code: "listener_error", message: `An onUpdate listener of session ${this.sessionId} threw: ${error instanceof Error ? error.message : String(error)}`, sessionId: this.sessionId, detail: error });
+        this.host.report({
+          code: "listener_error",
+          message: `An onUpdate listener of session ${this.sessionId} threw: ${error instanceof Error ? error.message : String(error)}`,
+          sessionId: this.sessionId,
+          detail: error,
+        });
       }
     }
   }

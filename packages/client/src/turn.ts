@@ -48,6 +48,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     return this.finished ? Promise.resolve() : this.cancelTurn();
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a Turn is awaitable on purpose (`await turn` gives the outcome).
   then<A = PromptOutcome, B = never>(
     onFulfilled?: ((value: PromptOutcome) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,

@@ -58,7 +58,9 @@ export interface PermissionContext {
 
 /** Client-side file system for v1 agents (`fs/read_text_file`, `fs/write_text_file`). */
 export interface FileSystemHandlers {
+  /** Serve `fs/read_text_file`: the file's text (from `line`, at most `limit` lines). */
   readTextFile?(request: { sessionId: string; path: string; line?: number | null; limit?: number | null }): string | Promise<string>;
+  /** Serve `fs/write_text_file`: write `content` to `path`, creating the file if it is missing. */
   writeTextFile?(request: { sessionId: string; path: string; content: string }): void | Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export interface ConnectOptions {
   validateOutgoing?: boolean;
   /** v1 bridge: turn every lossy conversion into an error instead of a diagnostic. */
   strictBridge?: boolean;
+  /** Called for every diagnostic: dropped input, lossy v1 conversions, protocol violations by the agent. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Aborts the `initialize` request (and closes the connection). */
   signal?: AbortSignal;

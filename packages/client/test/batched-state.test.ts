@@ -15,11 +15,31 @@ const messageId = fc.constantFrom("m1", "m2", "acpkit-prompt-1", "echo");
 const chunkTag = fc.constantFrom("agent_message_chunk", "agent_message_chunk", "agent_thought_chunk", "user_message_chunk");
 const update: fc.Arbitrary<v2.SessionUpdate> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ sessionUpdate: chunkTag, messageId, content: fc.constantFrom("a", "b", "hi").map(text) }).map(U) },
-  { weight: 3, arbitrary: fc.record({ sessionUpdate: fc.constant("tool_call_content_chunk"), toolCallId: fc.constantFrom("c1", "c2"), content: fc.constant({ type: "content", content: text("out") }) }).map(U) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({
+        sessionUpdate: fc.constant("tool_call_content_chunk"),
+        toolCallId: fc.constantFrom("c1", "c2"),
+        content: fc.constant({ type: "content", content: text("out") }),
+      })
+      .map(U),
+  },
   { weight: 1, arbitrary: fc.record({ sessionUpdate: fc.constant("agent_message"), messageId, content: fc.constantFrom([text("r")], null) }).map(U) },
-  { weight: 1, arbitrary: fc.record({ sessionUpdate: fc.constant("tool_call_update"), toolCallId: fc.constantFrom("c1", "c2"), status: fc.constantFrom("in_progress", "completed") }).map(U) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ sessionUpdate: fc.constant("tool_call_update"), toolCallId: fc.constantFrom("c1", "c2"), status: fc.constantFrom("in_progress", "completed") })
+      .map(U),
+  },
   // Malformed chunks (no id, content of the wrong shape) are diagnosed, never appended.
-  { weight: 1, arbitrary: fc.constantFrom(U({ sessionUpdate: "agent_message_chunk", content: text("x") }), U({ sessionUpdate: "agent_message_chunk", messageId: "m1", content: "x" })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      U({ sessionUpdate: "agent_message_chunk", content: text("x") }),
+      U({ sessionUpdate: "agent_message_chunk", messageId: "m1", content: "x" }),
+    ),
+  },
 );
 
 function oneByOne(state: SessionState, updates: readonly v2.SessionUpdate[]): SessionState {

@@ -75,9 +75,18 @@ describe.each([1, 2] as const)("client duties on v%i", (version) => {
         await cancelArrived;
         await agent.notify("session/update", {
           sessionId,
-          update: version === 1 ? { sessionUpdate: "tool_call", toolCallId: "t1", title: "Late tool", status: "pending" } : { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Late tool", status: "pending" },
+          update:
+            version === 1
+              ? { sessionUpdate: "tool_call", toolCallId: "t1", title: "Late tool", status: "pending" }
+              : { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Late tool", status: "pending" },
         });
-        answers.push(await agent.request("session/request_permission", { sessionId, toolCall: { toolCallId: "t1" }, options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }] }));
+        answers.push(
+          await agent.request("session/request_permission", {
+            sessionId,
+            toolCall: { toolCallId: "t1" },
+            options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],
+          }),
+        );
         return { stopReason: "cancelled" };
       });
     });

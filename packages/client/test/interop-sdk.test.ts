@@ -64,7 +64,13 @@ describe("our client drives the official SDK agent over stdio", () => {
       ["m2", "The file says: hello from the editor"],
     ]);
     expect(state.toolCalls).toEqual([
-      expect.objectContaining({ toolCallId: "t1", title: "Read notes.txt", kind: "read", status: "completed", content: [{ type: "content", content: { type: "text", text: "hello from the editor" } }] }),
+      expect.objectContaining({
+        toolCallId: "t1",
+        title: "Read notes.txt",
+        kind: "read",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "hello from the editor" } }],
+      }),
     ]);
     expect(state.usage).toMatchObject({ used: 1200, size: 200000, cost: { amount: 0.01, currency: "USD" } });
   });

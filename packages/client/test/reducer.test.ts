@@ -115,7 +115,16 @@ describe("tool calls (docs/protocol.md §5.2)", () => {
 
   it("clears fields with null, replaces arrays whole, and leaves absent fields alone (T2, T3)", () => {
     const state = applyAll(fresh(), [
-      { sessionUpdate: "tool_call_update", toolCallId: "t", title: "Edit", kind: "edit", status: "pending", locations: [{ path: "/a" }], rawInput: { p: 1 }, rawOutput: 5 },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        title: "Edit",
+        kind: "edit",
+        status: "pending",
+        locations: [{ path: "/a" }],
+        rawInput: { p: 1 },
+        rawOutput: 5,
+      },
       { sessionUpdate: "tool_call_update", toolCallId: "t", kind: null, status: null, locations: [], rawInput: null, rawOutput: null },
     ]);
     expect(state.toolCall("t")).toEqual({ toolCallId: "t", title: "Edit", locations: [], content: [] });
@@ -230,7 +239,10 @@ describe("client actions", () => {
       { sessionUpdate: "user_message_chunk", messageId: "u9", content: text("please") },
       { sessionUpdate: "agent_message_chunk", messageId: "a1", content: text("ok") },
     ]);
-    expect(state.messages.map((m) => [m.messageId, m.content.length])).toEqual([["u9", 2], ["a1", 1]]);
+    expect(state.messages.map((m) => [m.messageId, m.content.length])).toEqual([
+      ["u9", 2],
+      ["a1", 1],
+    ]);
     expect(state.message("acpkit-prompt-1")).toBeUndefined();
     state = beginTurn(recordTurnEnd(state, "end_turn"), [text("again")]);
     expect(state.messages.at(-1)!.messageId).toBe("acpkit-prompt-2");

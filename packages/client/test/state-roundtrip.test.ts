@@ -54,22 +54,42 @@ const representableOp = fc.oneof(
     meta,
   }),
   fc.record({ op: fc.constant("toolChunk"), tool: fc.nat(2), item: toolItem, meta }),
-  fc.record({ op: fc.constant("plan"), entries: fc.array(fc.record({ content: word, priority: fc.constantFrom("high", "low"), status: fc.constantFrom("pending", "completed") }), { maxLength: 2 }) }),
+  fc.record({
+    op: fc.constant("plan"),
+    entries: fc.array(fc.record({ content: word, priority: fc.constantFrom("high", "low"), status: fc.constantFrom("pending", "completed") }), {
+      maxLength: 2,
+    }),
+  }),
   fc.record({ op: fc.constant("usage"), used: fc.nat(1000), cost: fc.option(fc.constantFrom({ amount: 1, currency: "USD" }, null), { nil: undefined }) }),
   fc.record({ op: fc.constant("info"), title: fc.option(fc.constantFrom("T", null), { nil: undefined }) }),
-  fc.record({ op: fc.constant("permission"), tool: fc.nat(2), status: fc.option(fc.constantFrom(...TOOL_STATUSES), { nil: undefined }), selected: fc.boolean() }),
+  fc.record({
+    op: fc.constant("permission"),
+    tool: fc.nat(2),
+    status: fc.option(fc.constantFrom(...TOOL_STATUSES), { nil: undefined }),
+    selected: fc.boolean(),
+  }),
 );
 
 /** Operations v1 cannot always carry; each must then be reported as lossy. */
 const lossyOp = fc.oneof(
-  fc.record({ op: fc.constant("replace"), msg: fc.nat(3), kind: fc.constantFrom(...MESSAGE_KINDS), content: fc.option(fc.array(block, { maxLength: 2 }), { nil: null }) }),
+  fc.record({
+    op: fc.constant("replace"),
+    msg: fc.nat(3),
+    kind: fc.constantFrom(...MESSAGE_KINDS),
+    content: fc.option(fc.array(block, { maxLength: 2 }), { nil: null }),
+  }),
   fc.record({ op: fc.constant("messageMeta"), msg: fc.nat(3), kind: fc.constantFrom(...MESSAGE_KINDS), meta: fc.constantFrom({ k: 2 }, null) }),
   fc.record({
     op: fc.constant("toolClear"),
     tool: fc.nat(2),
     field: fc.constantFrom("title", "kind", "status", "rawInput", "rawOutput", "content", "locations"),
   }),
-  fc.record({ op: fc.constant("toolCustom"), tool: fc.nat(2), kind: fc.constantFrom("_acme/deploy", undefined), status: fc.constantFrom("_acme/queued", undefined) }),
+  fc.record({
+    op: fc.constant("toolCustom"),
+    tool: fc.nat(2),
+    kind: fc.constantFrom("_acme/deploy", undefined),
+    status: fc.constantFrom("_acme/queued", undefined),
+  }),
   fc.record({ op: fc.constant("customBlock"), msg: fc.nat(3) }),
   fc.record({ op: fc.constant("customItem"), tool: fc.nat(2) }),
   fc.record({ op: fc.constant("otherPlan"), id: fc.constantFrom("p2", "p3"), custom: fc.boolean() }),
@@ -114,7 +134,8 @@ function build(ops: readonly Op[]): Step[] {
         const current = messages.get(id)!;
         const next = current.slice();
         const last = next[next.length - 1] as { type: string; text?: string } | undefined;
-        if (last?.type === "text" && op.more !== "") next[next.length - 1] = { ...(last as v2.ContentBlock), text: `${last.text}${String(op.more)}` } as v2.ContentBlock;
+        if (last?.type === "text" && op.more !== "")
+          next[next.length - 1] = { ...(last as v2.ContentBlock), text: `${last.text}${String(op.more)}` } as v2.ContentBlock;
         next.push(...(op.blocks as v2.ContentBlock[]));
         messages.set(id, next);
         update({ sessionUpdate: op.kind, messageId: id, content: next });
@@ -155,8 +176,16 @@ function build(ops: readonly Op[]): Step[] {
           toolCall.title = `Tool ${id}`;
         }
         if (op.status !== undefined) toolCall.status = op.status;
-        const options = [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }] as v2.PermissionOption[];
-        steps.push({ kind: "permission", toolCall: toolCall as unknown as v2.ToolCallUpdate, options, outcome: op.selected ? { outcome: "selected", optionId: "ok" } : { outcome: "cancelled" } });
+        const options = [
+          { optionId: "ok", name: "Allow", kind: "allow_once" },
+          { optionId: "no", name: "Reject", kind: "reject_once" },
+        ] as v2.PermissionOption[];
+        steps.push({
+          kind: "permission",
+          toolCall: toolCall as unknown as v2.ToolCallUpdate,
+          options,
+          outcome: op.selected ? { outcome: "selected", optionId: "ok" } : { outcome: "cancelled" },
+        });
         break;
       }
       case "replace": {
@@ -307,7 +336,10 @@ describe("bridge round trip: model → v1 wire → model", () => {
     const steps: Step[] = [
       { kind: "update", update: { sessionUpdate: "agent_message", messageId: "m", content: [A] } as v2.SessionUpdate },
       { kind: "update", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: B } as v2.SessionUpdate },
-      { kind: "update", update: { sessionUpdate: "agent_message", messageId: "m", content: [A, B, { type: "text", text: "C" } as v2.ContentBlock] } as v2.SessionUpdate },
+      {
+        kind: "update",
+        update: { sessionUpdate: "agent_message", messageId: "m", content: [A, B, { type: "text", text: "C" } as v2.ContentBlock] } as v2.SessionUpdate,
+      },
     ];
     const lossy: LossyEvent[] = [];
     expect(reduceThroughV1(steps, lossy).message("m")!.content).toEqual([A, B, { type: "text", text: "C" }]);

@@ -14,7 +14,14 @@ function v1Session() {
     for (const update of updates) for (const model of bridge.fromV1(update as unknown as v1.SessionUpdate)) state = applyUpdate(state, model);
     return state;
   };
-  return { bridge, diagnostics, feed, get state() { return state; } };
+  return {
+    bridge,
+    diagnostics,
+    feed,
+    get state() {
+      return state;
+    },
+  };
 }
 
 describe("v1 semantics in the client model (docs/protocol.md §5.4)", () => {
@@ -50,7 +57,14 @@ describe("v1 semantics in the client model (docs/protocol.md §5.4)", () => {
       { sessionUpdate: "tool_call", toolCallId: "t", title: "Edit", kind: "edit", content: [{ type: "content", content: text("x") }], rawInput: { a: 1 } },
       { sessionUpdate: "tool_call_update", toolCallId: "t", title: null, kind: null, status: "completed", rawInput: null },
     );
-    expect(s.state.toolCall("t")).toEqual({ toolCallId: "t", title: "Edit", kind: "edit", status: "completed", content: [{ type: "content", content: text("x") }], rawInput: { a: 1 } });
+    expect(s.state.toolCall("t")).toEqual({
+      toolCallId: "t",
+      title: "Edit",
+      kind: "edit",
+      status: "completed",
+      content: [{ type: "content", content: text("x") }],
+      rawInput: { a: 1 },
+    });
     s.feed({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [] });
     expect(s.state.toolCall("t")!.content).toEqual([]);
   });
@@ -62,7 +76,10 @@ describe("v1 semantics in the client model (docs/protocol.md §5.4)", () => {
     const request = s.bridge.permissionFromV1({ sessionId: "s1", toolCall: { toolCallId: "p" }, options: [] } as v1.RequestPermissionRequest);
     const state = recordPermission(s.state, { toolCall: request.toolCall, options: request.options, outcome: { outcome: "cancelled" } });
     expect(state.toolCall("p")).toEqual({ toolCallId: "p", content: [] });
-    expect(s.diagnostics.map((d) => [d.code, d.sessionId])).toEqual([["v1_tool_call_missing", "s1"], ["v1_tool_call_missing", "s1"]]);
+    expect(s.diagnostics.map((d) => [d.code, d.sessionId])).toEqual([
+      ["v1_tool_call_missing", "s1"],
+      ["v1_tool_call_missing", "s1"],
+    ]);
   });
 
   it("V5: a plan replaces the one session plan (id main); entries [] empties it", () => {
@@ -78,9 +95,19 @@ describe("v1 semantics in the client model (docs/protocol.md §5.4)", () => {
     const s = v1Session();
     s.feed(
       { sessionUpdate: "tool_call", toolCallId: "t", title: "Run", content: [{ type: "terminal", terminalId: "term_1" }] },
-      { sessionUpdate: "tool_call_update", toolCallId: "t", content: [{ type: "terminal", terminalId: "term_1" }, { type: "content", content: text("done") }] },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        content: [
+          { type: "terminal", terminalId: "term_1" },
+          { type: "content", content: text("done") },
+        ],
+      },
     );
-    expect(s.state.toolCall("t")!.content).toEqual([{ type: "_acpkit/terminal", terminalId: "term_1" }, { type: "content", content: text("done") }]);
+    expect(s.state.toolCall("t")!.content).toEqual([
+      { type: "_acpkit/terminal", terminalId: "term_1" },
+      { type: "content", content: text("done") },
+    ]);
   });
 
   it("stores a v1 current_mode_update as the model's custom update", () => {

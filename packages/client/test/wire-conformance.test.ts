@@ -102,7 +102,7 @@ function auditClientWire(wire: Json[], version: 1 | 2, agentRequests: Record<num
         problems.push(`a response to an id the agent never used: ${JSON.stringify(message)}`);
         continue;
       }
-      if (("result" in message) === ("error" in message)) problems.push(`§3.1: response needs exactly one of result/error: ${JSON.stringify(message)}`);
+      if ("result" in message === "error" in message) problems.push(`§3.1: response needs exactly one of result/error: ${JSON.stringify(message)}`);
       if (version === 1) {
         const problem = "error" in message ? officialV1Problem("Error", message.error) : officialV1Problem(officialV1ResultDefinition(method)!, message.result);
         if (problem) problems.push(`official v1 schema: ${problem}`);
@@ -156,7 +156,15 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
     for await (const update of turn) seen.push(String(update.sessionUpdate));
     expect(await turn).toEqual({ stopReason: "end_turn" });
     // Every update of the turn was applied before the result (docs/architecture.md, order).
-    expect(seen).toEqual(["plan_update", "agent_message_chunk", "tool_call_update", "tool_call_update", "tool_call_update", "tool_call_update", "usage_update"]);
+    expect(seen).toEqual([
+      "plan_update",
+      "agent_message_chunk",
+      "tool_call_update",
+      "tool_call_update",
+      "tool_call_update",
+      "tool_call_update",
+      "usage_update",
+    ]);
     const state = sessionStateToJSON(session.state);
     await agent.close();
 
@@ -166,7 +174,11 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
       jsonrpc: "2.0",
       id: 0,
       method: "initialize",
-      params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false }, clientInfo: { name: "acpkit-client", version: "0.1.0" } },
+      params: {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientInfo: { name: "acpkit-client", version: "0.1.0" },
+      },
     });
     expect(requestsOf(wire, "session/new")).toEqual([{ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/home/u/p", mcpServers: [] } }]);
     expect(requestsOf(wire, "session/prompt")).toEqual([
@@ -221,7 +233,11 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
     });
     expect(agent.protocolVersion).toBe(2);
     expect(agent.authMethods).toEqual([{ type: "agent", id: "login", name: "Log in" }]);
-    expect(agent.agentCapabilities).toMatchObject({ loadSession: false, prompt: { image: false, audio: false, embeddedContext: true }, mcp: { stdio: true, http: true } });
+    expect(agent.agentCapabilities).toMatchObject({
+      loadSession: false,
+      prompt: { image: false, audio: false, embeddedContext: true },
+      mcp: { stdio: true, http: true },
+    });
     const session = await agent.newSession({ cwd: "/home/u/p" });
     expect(await session.prompt("Fix the typo in README.md")).toEqual({ stopReason: "end_turn" });
     const state = sessionStateToJSON(session.state);
@@ -229,7 +245,12 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
 
     const wire = run.wire();
     auditClientWire(wire, 2, { 1: "session/request_permission" });
-    expect(wire[0]).toEqual({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 2, capabilities: {}, clientInfo: { name: "acpkit-client", version: "0.1.0" } } });
+    expect(wire[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: 2, capabilities: {}, clientInfo: { name: "acpkit-client", version: "0.1.0" } },
+    });
     expect(requestsOf(wire, "session/new")[0].params).toEqual({ cwd: "/home/u/p", mcpServers: [] });
     expect(requestsOf(wire, "session/prompt")[0].params).toEqual({ sessionId: "s1", prompt: [text("Fix the typo in README.md")] });
     expect(responseTo(wire, 1)).toEqual({ jsonrpc: "2.0", id: 1, result: { outcome: { outcome: "selected", optionId: "ok" } } });
@@ -359,7 +380,11 @@ describe("§1.2 negotiation from the client side", () => {
     const wire = run.wire();
     auditClientWire(wire, 1, { 0: "fs/read_text_file" });
     // The offer was v2-shaped only (never both versions' fields, §1.2).
-    expect(wire[0].params).toEqual({ protocolVersion: 2, capabilities: {}, clientInfo: expect.objectContaining({ name: expect.any(String), version: expect.any(String) }) });
+    expect(wire[0].params).toEqual({
+      protocolVersion: 2,
+      capabilities: {},
+      clientInfo: expect.objectContaining({ name: expect.any(String), version: expect.any(String) }),
+    });
     // The agent saw no fs capability, so the client must not serve fs: -32601, and the app's handler is never reached.
     expect(responseTo(wire, 0)).toMatchObject({ jsonrpc: "2.0", id: 0, error: { code: -32601 } });
 
@@ -531,7 +556,7 @@ describe("the client as a JSON-RPC peer (§2, §3, §4.9, §8)", () => {
 
 // ---------------------------------------------------------------------------------------------
 describe("§9 legacy shapes from a v2 agent", () => {
-  it("v1 updates, later-draft shapes and id-less chunks are dropped with a diagnostic; stop reason \"error\" and a `{}` response fail the turn clearly", async () => {
+  it('v1 updates, later-draft shapes and id-less chunks are dropped with a diagnostic; stop reason "error" and a `{}` response fail the turn clearly', async () => {
     const run = scripted("v2-legacy");
     const agent = await run.connect({ protocolVersion: 2 });
     const session = await agent.newSession({ cwd: "/work" });

@@ -79,8 +79,10 @@ export interface RequestContext {
 }
 
 /** Answers one incoming request: return (or resolve) the result, or throw (an `RpcError` is sent as is). */
+// biome-ignore lint/suspicious/noExplicitAny: params were validated against the method's schema before the call; the agent and client type them per method.
 export type RequestHandler = (params: any, ctx: RequestContext) => unknown;
 /** Handles one incoming notification; a returned promise holds back the next incoming message until it settles. */
+// biome-ignore lint/suspicious/noExplicitAny: as for RequestHandler, params were validated before the call.
 export type NotificationHandler = (params: any) => void | PromiseLike<void>;
 
 // Where the N8 gate stands (requireInitialize).
@@ -429,7 +431,8 @@ export class Connection {
     // docs/protocol.md §8.2 and N8: batches exist only on v2 connections, and only after initialize.
     let refusal: string | undefined;
     if (this.requireInitialize && this.initState !== InitState.Done) refusal = "connection not initialized";
-    else if (this.currentVersion !== 2) refusal = `batches are only accepted on protocol v2 connections${this.currentVersion === undefined ? "" : ` (this one is v${this.currentVersion})`}`;
+    else if (this.currentVersion !== 2)
+      refusal = `batches are only accepted on protocol v2 connections${this.currentVersion === undefined ? "" : ` (this one is v${this.currentVersion})`}`;
     else if (entries.length === 0) refusal = "empty batch";
     if (refusal !== undefined) {
       this.report({ code: "invalid_message", message: `Batch refused: ${refusal}`, detail: entries });
@@ -486,21 +489,21 @@ export class Connection {
         const legacy = info === undefined ? this.registry.legacyMethod?.(version, method) : undefined;
         if (legacy !== undefined) missing = `${method} is a legacy method name; use ${legacy.expected}`;
         this.report({ code: legacy === undefined ? "unknown_method" : "legacy_shape", message: `Method not found: ${missing}`, method, detail: legacy });
-        this.finishRequest(id, method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${missing}`, legacy), batch);
+        this.finishRequest(method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${missing}`, legacy), batch);
         return;
       }
     }
     const handler = this.requestHandlers.get(method);
     if (handler === undefined) {
       this.report({ code: "unknown_method", message: `Method not found: nothing handles ${method}`, method });
-      this.finishRequest(id, method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);
+      this.finishRequest(method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), batch);
       return;
     }
     const params = message.params;
     if (info !== undefined) {
       const validation = info.validateParams(params);
       if (!validation.valid) {
-        this.finishRequest(id, method, this.invalidParamsResponse(id, method, validation.errors), batch);
+        this.finishRequest(method, this.invalidParamsResponse(id, method, validation.errors), batch);
         return;
       }
     }
@@ -546,11 +549,11 @@ export class Connection {
         // rather than put an invalid result on the wire.
         const data = invalid.data as { path?: string } | undefined;
         this.report({ code: "outgoing_invalid", message: invalid.message, method, path: data?.path, detail: invalid });
-        this.finishRequest(id, method, errorResponse(id, ErrorCode.InternalError, `Internal error: ${invalid.message}`), batch);
+        this.finishRequest(method, errorResponse(id, ErrorCode.InternalError, `Internal error: ${invalid.message}`), batch);
         return;
       }
     }
-    this.finishRequest(id, method, successResponse(id, result), batch);
+    this.finishRequest(method, successResponse(id, result), batch);
   }
 
   private answerFailure(id: RequestId | null, method: string, error: unknown, ctx: IncomingRequest, batch: BatchReply | undefined): void {
@@ -565,7 +568,7 @@ export class Connection {
       // Only the message crosses the wire; a stack trace is for our logs, not the peer.
       response = errorResponse(id, ErrorCode.InternalError, errorMessageOf(error));
     }
-    this.finishRequest(id, method, response, batch);
+    this.finishRequest(method, response, batch);
   }
 
   // The handler for `id` is done. False when the connection closed meanwhile (no one to answer).
@@ -575,7 +578,7 @@ export class Connection {
   }
 
   // Every answer to a request that passed the N8 gate goes through here.
-  private finishRequest(id: RequestId | null, method: string, response: JsonRpcResponse, batch: BatchReply | undefined): void {
+  private finishRequest(method: string, response: JsonRpcResponse, batch: BatchReply | undefined): void {
     if (this.requireInitialize && method === "initialize" && this.initState === InitState.InProgress) {
       this.initState = "error" in response ? InitState.None : InitState.Done;
     }
@@ -664,7 +667,13 @@ export class Connection {
   }
 
   private reportHandlerError(method: string, params: unknown, error: unknown): void {
-    this.report({ code: "handler_error", message: `The ${method} handler failed: ${errorMessageOf(error)}`, method, sessionId: sessionIdOf(params), detail: error });
+    this.report({
+      code: "handler_error",
+      message: `The ${method} handler failed: ${errorMessageOf(error)}`,
+      method,
+      sessionId: sessionIdOf(params),
+      detail: error,
+    });
   }
 
   // v1 `$/cancel_request` from the peer: abort that handler's signal. It still answers (-32800
@@ -690,7 +699,8 @@ export class Connection {
     const entry = this.pending.take(id);
     if (entry === undefined) {
       // A late answer to a request we cancelled or timed out is normal; anything else is odd.
-      if (!this.pending.wasIssued(id)) this.report({ code: "unexpected_response", message: `Ignored a response to unknown request id ${JSON.stringify(id)}`, detail: message });
+      if (!this.pending.wasIssued(id))
+        this.report({ code: "unexpected_response", message: `Ignored a response to unknown request id ${JSON.stringify(id)}`, detail: message });
       return;
     }
     if ("error" in message) {

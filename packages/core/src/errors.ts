@@ -34,9 +34,11 @@ export class RpcError extends Error {
     this.code = code;
     this.data = data;
   }
+  /** The JSON-RPC error object to send: `{code, message, data?}`. */
   toJSON(): RpcErrorObject {
     return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
+  /** The error a peer sent, as an `RpcError` (keeps its code, message and data). */
   static fromObject(error: RpcErrorObject): RpcError {
     return new RpcError(error.code, error.message, error.data);
   }

@@ -45,7 +45,9 @@ export function utf8SizeOver(text: string, limit: number): number | undefined {
 /** A promise with its settle functions, for a writer that waits for `drain`. */
 export interface Deferred {
   promise: Promise<void>;
+  /** Settle the promise successfully. */
   resolve(): void;
+  /** Settle the promise with `error`. */
   reject(error: unknown): void;
 }
 

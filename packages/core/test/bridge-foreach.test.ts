@@ -21,6 +21,14 @@ describe("ClientSideV1Bridge.forEachFromV1", () => {
     const seen: unknown[] = [];
     for (const update of updates) viaCallback.forEachFromV1(update as never, (model) => seen.push(model));
     expect(seen).toEqual(expected);
-    expect(seen.map((u) => (u as { messageId?: string }).messageId)).toEqual(["acpkit-synth-1", "acpkit-synth-1", "acpkit-synth-2", "u1", undefined, "acpkit-synth-3", undefined]);
+    expect(seen.map((u) => (u as { messageId?: string }).messageId)).toEqual([
+      "acpkit-synth-1",
+      "acpkit-synth-1",
+      "acpkit-synth-2",
+      "u1",
+      undefined,
+      "acpkit-synth-3",
+      undefined,
+    ]);
   });
 });

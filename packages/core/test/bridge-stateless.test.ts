@@ -34,13 +34,21 @@ describe("initialize", () => {
   it("converts v2 params to v1 with fs and terminal off unless offered", () => {
     const v2Params = { protocolVersion: 2, capabilities: { _meta: { "acme/x": true } }, clientInfo: { name: "c", version: "1" } } as v2.InitializeRequest;
     const plain = initializeParamsToV1(v2Params);
-    expect(plain).toEqual({ protocolVersion: 2, clientInfo: { name: "c", version: "1" }, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, _meta: { "acme/x": true } } });
+    expect(plain).toEqual({
+      protocolVersion: 2,
+      clientInfo: { name: "c", version: "1" },
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, _meta: { "acme/x": true } },
+    });
     expectValid(1, "InitializeRequest", plain);
     expect(initializeParamsToV1(v2Params, { fs: { readTextFile: true } }).clientCapabilities!.fs).toEqual({ readTextFile: true, writeTextFile: false });
   });
 
   it("converts v1 params to v2, dropping fs/terminal to capabilities {}", () => {
-    const out = initializeParamsFromV1({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: "c", version: "1" } } as v1.InitializeRequest);
+    const out = initializeParamsFromV1({
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      clientInfo: { name: "c", version: "1" },
+    } as v1.InitializeRequest);
     expect(out).toEqual({ protocolVersion: 1, capabilities: {}, clientInfo: { name: "c", version: "1" } });
     expectValid(2, "InitializeRequest", out);
   });
@@ -48,7 +56,11 @@ describe("initialize", () => {
   it("converts the docs/protocol.md §1.3 v1 result to v2 markers and back", () => {
     const v1Result = {
       protocolVersion: 1,
-      agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } },
+      agentCapabilities: {
+        loadSession: false,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: false },
+      },
       authMethods: [],
       agentInfo: { name: "acpkit-agent", title: "acpkit Agent", version: "0.1.0" },
     } as v1.InitializeResponse;
@@ -73,9 +85,20 @@ describe("initialize", () => {
   });
 
   it("converts the docs/protocol.md §1.3 v2 result, session markers and logout included", () => {
-    const caps = { session: { load: {}, prompt: { embeddedContext: {} }, mcp: { stdio: {}, http: {} }, list: {}, close: {} }, auth: { logout: {} }, _meta: { k: 1 } } as v2.AgentCapabilities;
+    const caps = {
+      session: { load: {}, prompt: { embeddedContext: {} }, mcp: { stdio: {}, http: {} }, list: {}, close: {} },
+      auth: { logout: {} },
+      _meta: { k: 1 },
+    } as v2.AgentCapabilities;
     const v1Caps = agentCapabilitiesToV1(caps);
-    expect(v1Caps).toEqual({ loadSession: true, promptCapabilities: { embeddedContext: true }, mcpCapabilities: { http: true }, sessionCapabilities: { list: {}, close: {} }, auth: { logout: {} }, _meta: { k: 1 } });
+    expect(v1Caps).toEqual({
+      loadSession: true,
+      promptCapabilities: { embeddedContext: true },
+      mcpCapabilities: { http: true },
+      sessionCapabilities: { list: {}, close: {} },
+      auth: { logout: {} },
+      _meta: { k: 1 },
+    });
     expectValid(1, "AgentCapabilities", v1Caps);
     expect(agentCapabilitiesFromV1(v1Caps)).toEqual(caps);
   });
@@ -91,9 +114,15 @@ describe("initialize", () => {
 
 describe("auth methods and MCP servers", () => {
   it("tags the untagged v1 agent method, keeps terminal, and drops unknown v2 types (auth_method)", () => {
-    const v1Methods = [{ id: "login", name: "Log in" }, { type: "terminal", id: "tty", name: "Terminal", args: ["--login"] }] as v1.AuthMethod[];
+    const v1Methods = [
+      { id: "login", name: "Log in" },
+      { type: "terminal", id: "tty", name: "Terminal", args: ["--login"] },
+    ] as v1.AuthMethod[];
     const v2Methods = authMethodsFromV1(v1Methods);
-    expect(v2Methods).toEqual([{ type: "agent", id: "login", name: "Log in" }, { type: "terminal", id: "tty", name: "Terminal", args: ["--login"] }]);
+    expect(v2Methods).toEqual([
+      { type: "agent", id: "login", name: "Log in" },
+      { type: "terminal", id: "tty", name: "Terminal", args: ["--login"] },
+    ]);
     const { events, options } = collector();
     const back = authMethodsToV1([...v2Methods, { type: "_acme/sso", id: "sso", name: "SSO" } as v2.AuthMethod], options);
     expect(back).toEqual(v1Methods);
@@ -117,7 +146,16 @@ describe("auth methods and MCP servers", () => {
 describe("prompts, permission options, stop reasons", () => {
   it("drops unknown prompt blocks and custom roles (content_block)", () => {
     const { events, options } = collector();
-    const out = promptToV1({ sessionId: "s", prompt: [{ type: "text", text: "hi" }, { type: "_acme/sketch", svg: "<svg/>" }] } as v2.PromptRequest, options);
+    const out = promptToV1(
+      {
+        sessionId: "s",
+        prompt: [
+          { type: "text", text: "hi" },
+          { type: "_acme/sketch", svg: "<svg/>" },
+        ],
+      } as v2.PromptRequest,
+      options,
+    );
     expect(out).toEqual({ sessionId: "s", prompt: [{ type: "text", text: "hi" }] });
     expectValid(1, "PromptRequest", out);
     expect(events).toEqual([expect.objectContaining({ code: "content_block", sessionId: "s" })]);
@@ -125,14 +163,21 @@ describe("prompts, permission options, stop reasons", () => {
 
   it("drops permission options of custom kind (permission_option)", () => {
     const { events, options } = collector();
-    const kept = permissionOptionsToV1([{ optionId: "a", name: "A", kind: "allow_always" }, { optionId: "b", name: "B", kind: "_acme/ask" }] as v2.PermissionOption[], options);
+    const kept = permissionOptionsToV1(
+      [
+        { optionId: "a", name: "A", kind: "allow_always" },
+        { optionId: "b", name: "B", kind: "_acme/ask" },
+      ] as v2.PermissionOption[],
+      options,
+    );
     expect(kept).toEqual([{ optionId: "a", name: "A", kind: "allow_always" }]);
     expect(events.map((e) => e.code)).toEqual(["permission_option"]);
   });
 
   it("passes the five v1 stop reasons and carries others in _meta (B5)", () => {
     const { events, options } = collector();
-    for (const reason of ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]) expect(stopReasonToV1(reason, undefined, options)).toEqual({ stopReason: reason });
+    for (const reason of ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"])
+      expect(stopReasonToV1(reason, undefined, options)).toEqual({ stopReason: reason });
     const out = stopReasonToV1("_acpkit/budget_exhausted", { trace: "t" }, options);
     expect(out).toEqual({ stopReason: "end_turn", _meta: { trace: "t", "acpkit/v2StopReason": "_acpkit/budget_exhausted" } });
     expectValid(1, "PromptResponse", out);

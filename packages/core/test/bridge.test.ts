@@ -41,7 +41,11 @@ describe("client side: v1 chunks without messageId (B2)", () => {
   it("starts a new message after a tool_call: acpkit-synth-1, then acpkit-synth-2", () => {
     const { bridge } = clientBridge();
     const call = W({ sessionUpdate: "tool_call", toolCallId: "t1", title: "Read" });
-    expect(ids(bridge, [chunk("agent_message_chunk", "a"), call, chunk("agent_message_chunk", "b")])).toEqual(["acpkit-synth-1", "tool_call_update", "acpkit-synth-2"]);
+    expect(ids(bridge, [chunk("agent_message_chunk", "a"), call, chunk("agent_message_chunk", "b")])).toEqual([
+      "acpkit-synth-1",
+      "tool_call_update",
+      "acpkit-synth-2",
+    ]);
   });
 
   it("closes on a chunk of another kind, a chunk with an id, a plan, tool_call_update and the turn hooks", () => {
@@ -60,8 +64,17 @@ describe("client side: v1 chunks without messageId (B2)", () => {
       chunk("agent_thought_chunk", "t5b"),
     ]);
     expect(seen).toEqual([
-      "acpkit-synth-1", "acpkit-synth-2", "acpkit-synth-3", "real", "acpkit-synth-4", "plan_update",
-      "acpkit-synth-5", "tool_call_update", "acpkit-synth-6", "_acpkit/current_mode_update", "acpkit-synth-6",
+      "acpkit-synth-1",
+      "acpkit-synth-2",
+      "acpkit-synth-3",
+      "real",
+      "acpkit-synth-4",
+      "plan_update",
+      "acpkit-synth-5",
+      "tool_call_update",
+      "acpkit-synth-6",
+      "_acpkit/current_mode_update",
+      "acpkit-synth-6",
     ]);
     bridge.promptEnded();
     bridge.promptStarted();
@@ -80,13 +93,42 @@ describe("client side: v1 chunks without messageId (B2)", () => {
 describe("client side: other v1 updates (§7.1, B6, B7)", () => {
   it("turns tool_call into the creating tool_call_update and terminal content into _acpkit/terminal", () => {
     const { bridge } = clientBridge();
-    const [out] = bridge.fromV1(W({ sessionUpdate: "tool_call", toolCallId: "t", title: "Run", kind: "execute", content: [{ type: "terminal", terminalId: "term_1" }], rawInput: { cmd: "ls" } }));
-    expect(out).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "t", title: "Run", kind: "execute", content: [{ type: "_acpkit/terminal", terminalId: "term_1" }], rawInput: { cmd: "ls" } });
+    const [out] = bridge.fromV1(
+      W({
+        sessionUpdate: "tool_call",
+        toolCallId: "t",
+        title: "Run",
+        kind: "execute",
+        content: [{ type: "terminal", terminalId: "term_1" }],
+        rawInput: { cmd: "ls" },
+      }),
+    );
+    expect(out).toEqual({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t",
+      title: "Run",
+      kind: "execute",
+      content: [{ type: "_acpkit/terminal", terminalId: "term_1" }],
+      rawInput: { cmd: "ls" },
+    });
   });
 
   it("drops v1 nulls from tool_call_update (in v2 they would clear)", () => {
     const { bridge } = clientBridge();
-    const [out] = bridge.fromV1(W({ sessionUpdate: "tool_call_update", toolCallId: "t", title: null, kind: null, status: "completed", content: null, locations: null, rawInput: null, rawOutput: null, _meta: null }));
+    const [out] = bridge.fromV1(
+      W({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        title: null,
+        kind: null,
+        status: "completed",
+        content: null,
+        locations: null,
+        rawInput: null,
+        rawOutput: null,
+        _meta: null,
+      }),
+    );
     expect(out).toEqual({ sessionUpdate: "tool_call_update", toolCallId: "t", status: "completed" });
   });
 
@@ -100,7 +142,11 @@ describe("client side: other v1 updates (§7.1, B6, B7)", () => {
 
   it("converts a permission request's toolCall and reports an update that is not v1", () => {
     const { bridge, events } = clientBridge();
-    const params = { sessionId: "s1", toolCall: { toolCallId: "t", title: null, content: [{ type: "terminal", terminalId: "x" }] }, options: [] } as unknown as v1.RequestPermissionRequest;
+    const params = {
+      sessionId: "s1",
+      toolCall: { toolCallId: "t", title: null, content: [{ type: "terminal", terminalId: "x" }] },
+      options: [],
+    } as unknown as v1.RequestPermissionRequest;
     expect(bridge.permissionFromV1(params).toolCall).toEqual({ toolCallId: "t", content: [{ type: "_acpkit/terminal", terminalId: "x" }] });
     expect(bridge.fromV1(W({ sessionUpdate: "agent_message", messageId: "m" }))).toEqual([]);
     expect(events.map((e) => e.code)).toEqual(["session_update"]);
@@ -118,7 +164,9 @@ describe("agent side: messages (B3)", () => {
       { sessionUpdate: "agent_message_chunk", messageId: "m", content: img },
     ]);
     expect(bridge.toV1(M({ sessionUpdate: "agent_message", messageId: "m", content: [text("Bye")] }))).toEqual([]);
-    expect(events).toEqual([expect.objectContaining({ code: "message_replace", sessionId: "s1", update: expect.objectContaining({ content: [text("Bye")] }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ code: "message_replace", sessionId: "s1", update: expect.objectContaining({ content: [text("Bye")] }) }),
+    ]);
   });
 
   it("counts chunks as sent, so an upsert extending them sends only the new part", () => {
@@ -163,7 +211,9 @@ describe("agent side: messages (B3)", () => {
   it("drops unknown blocks and custom roles (content_block)", () => {
     const { bridge, codes } = agentBridge();
     expect(bridge.toV1(M({ sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "_acme/chart", data: 1 } }))).toEqual([]);
-    const [out] = bridge.toV1(M({ sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "x", annotations: { audience: ["user", "_reviewer"] } } }));
+    const [out] = bridge.toV1(
+      M({ sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "x", annotations: { audience: ["user", "_reviewer"] } } }),
+    );
     expect(out).toEqual({ sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "x", annotations: { audience: ["user"] } } });
     expect(codes()).toEqual(["content_block", "content_block"]);
   });
@@ -177,14 +227,22 @@ describe("agent side: tool calls (B4)", () => {
     expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", title: "Run tests", kind: "execute", status: "pending" }))).toEqual([
       { sessionUpdate: "tool_call", toolCallId: "t", title: "Run tests", kind: "execute", status: "pending" },
     ]);
-    expect(bridge.toV1(M({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: X }))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", content: [X] }]);
-    expect(bridge.toV1(M({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: Y }))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", content: [X, Y] }]);
+    expect(bridge.toV1(M({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: X }))).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: "t", content: [X] },
+    ]);
+    expect(bridge.toV1(M({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: Y }))).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: "t", content: [X, Y] },
+    ]);
     // A replacement resets the accumulation (T5); chunks then append to it.
     expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [Y], status: "in_progress" }))).toEqual([
       { sessionUpdate: "tool_call_update", toolCallId: "t", status: "in_progress", content: [Y] },
     ]);
-    expect(bridge.toV1(M({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: X }))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", content: [Y, X] }]);
-    expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", content: null }))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", content: [] }]);
+    expect(bridge.toV1(M({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: X }))).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: "t", content: [Y, X] },
+    ]);
+    expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", content: null }))).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: "t", content: [] },
+    ]);
     expect(events).toEqual([]);
   });
 
@@ -205,11 +263,15 @@ describe("agent side: tool calls (B4)", () => {
       { sessionUpdate: "tool_call", toolCallId: "t", title: "x" },
     ]);
     expect(codes()).toEqual(["enum_value", "enum_value"]);
-    expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", title: null, kind: null, status: null, rawInput: null, rawOutput: null, locations: null }))).toEqual([
-      { sessionUpdate: "tool_call_update", toolCallId: "t", kind: "other", status: "pending", locations: [] },
-    ]);
+    expect(
+      bridge.toV1(
+        M({ sessionUpdate: "tool_call_update", toolCallId: "t", title: null, kind: null, status: null, rawInput: null, rawOutput: null, locations: null }),
+      ),
+    ).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", kind: "other", status: "pending", locations: [] }]);
     expect(codes().slice(2)).toEqual(["clear_field", "clear_field", "clear_field", "clear_field", "clear_field"]);
-    expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", kind: "_x", status: "_y" }))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", kind: "other" }]);
+    expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", kind: "_x", status: "_y" }))).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: "t", kind: "other" },
+    ]);
     expect(bridge.toV1(M({ sessionUpdate: "tool_call_update", toolCallId: "t", title: null }))).toEqual([]); // nothing expressible left
   });
 
@@ -244,7 +306,9 @@ describe("agent side: plans, stop reasons and the rest (B5, B6)", () => {
 
   it("sends only the first plan id as the v1 plan and reports the others (plan)", () => {
     const { bridge, codes } = agentBridge();
-    expect(bridge.toV1(M({ sessionUpdate: "plan_update", plan: { type: "items", id: "p1", entries: [entry] } }))).toEqual([{ sessionUpdate: "plan", entries: [entry] }]);
+    expect(bridge.toV1(M({ sessionUpdate: "plan_update", plan: { type: "items", id: "p1", entries: [entry] } }))).toEqual([
+      { sessionUpdate: "plan", entries: [entry] },
+    ]);
     expect(bridge.toV1(M({ sessionUpdate: "plan_update", plan: { type: "items", id: "p2", entries: [] } }))).toEqual([]);
     expect(bridge.toV1(M({ sessionUpdate: "plan_update", plan: { type: "_acme/graph", id: "p1" } }))).toEqual([]);
     expect(bridge.toV1(M({ sessionUpdate: "plan_update", plan: { type: "items", id: "p1", entries: [] } }))).toEqual([{ sessionUpdate: "plan", entries: [] }]);
@@ -253,7 +317,9 @@ describe("agent side: plans, stop reasons and the rest (B5, B6)", () => {
 
   it("maps custom entry priority/status to medium/pending (enum_value)", () => {
     const { bridge, codes } = agentBridge();
-    const [out] = bridge.toV1(M({ sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [{ content: "x", priority: "_urgent", status: "_blocked" }] } }));
+    const [out] = bridge.toV1(
+      M({ sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [{ content: "x", priority: "_urgent", status: "_blocked" }] } }),
+    );
     expect(out).toEqual({ sessionUpdate: "plan", entries: [{ content: "x", priority: "medium", status: "pending" }] });
     expect(codes()).toEqual(["enum_value", "enum_value"]);
   });
@@ -269,10 +335,26 @@ describe("agent side: plans, stop reasons and the rest (B5, B6)", () => {
     const { bridge, codes } = agentBridge();
     const usage = M({ sessionUpdate: "usage_update", used: 1, size: 2 });
     expect(bridge.toV1(usage)[0]).toBe(usage);
-    expect(bridge.toV1(M({ sessionUpdate: "_acpkit/current_mode_update", currentModeId: "code" }))).toEqual([{ sessionUpdate: "current_mode_update", currentModeId: "code" }]);
+    expect(bridge.toV1(M({ sessionUpdate: "_acpkit/current_mode_update", currentModeId: "code" }))).toEqual([
+      { sessionUpdate: "current_mode_update", currentModeId: "code" },
+    ]);
     expect(bridge.toV1(M({ sessionUpdate: "_acme/progress", pct: 1 }))).toEqual([]);
-    const [commands] = bridge.toV1(M({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "a", description: "d", input: { type: "_acme/form" } }, { name: "b", description: "d", input: { hint: "h" } }] }));
-    expect(commands).toEqual({ sessionUpdate: "available_commands_update", availableCommands: [{ name: "a", description: "d" }, { name: "b", description: "d", input: { hint: "h" } }] });
+    const [commands] = bridge.toV1(
+      M({
+        sessionUpdate: "available_commands_update",
+        availableCommands: [
+          { name: "a", description: "d", input: { type: "_acme/form" } },
+          { name: "b", description: "d", input: { hint: "h" } },
+        ],
+      }),
+    );
+    expect(commands).toEqual({
+      sessionUpdate: "available_commands_update",
+      availableCommands: [
+        { name: "a", description: "d" },
+        { name: "b", description: "d", input: { hint: "h" } },
+      ],
+    });
     expect(codes()).toEqual(["session_update", "session_update"]);
   });
 

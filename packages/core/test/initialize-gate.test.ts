@@ -87,7 +87,12 @@ describe("requireInitialize (N8)", () => {
   it("dispatches initialize before the version is set without validating its params, then validates with the chosen version", async () => {
     const { transport, connection } = gatedAgent();
     // v2-shaped params with an extra foreign field: never rejected for the other version's fields.
-    transport.deliver({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+    transport.deliver({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: 1, capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
     expect(await transport.next()).toMatchObject({ id: 0, result: { protocolVersion: 1 } });
     expect(connection.version).toBe(1);
     transport.deliver({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: 1 } });

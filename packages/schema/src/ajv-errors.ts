@@ -82,9 +82,7 @@ export function toValidationErrors(errors: readonly AjvErrorObject[] | null | un
   const nulls = candidates.filter((c) => c.nullBranch);
   const others = candidates.filter((c) => !c.nullBranch);
   if (nulls.length > 0 && others.length > 0) {
-    candidates = others.map((c) =>
-      c.keyword === "type" && nulls.some((n) => n.path === c.path) ? { ...c, message: `${c.message} or null` } : c,
-    );
+    candidates = others.map((c) => (c.keyword === "type" && nulls.some((n) => n.path === c.path) ? { ...c, message: `${c.message} or null` } : c));
   }
 
   const deepest = Math.max(...candidates.map((c) => c.depth));

@@ -25,7 +25,7 @@ export type OpenValuePlan = Readonly<Record<string, OpenValueNode>>;
 type Validators = Readonly<Record<string, CompiledValidator | undefined>>;
 
 function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
+  return Object.hasOwn(object, key);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -55,7 +55,11 @@ export function findReservedOpenValues(plan: OpenValuePlan, validators: Validato
       return;
     }
     if ("items" in node) {
-      if (Array.isArray(current)) current.forEach((item, index) => walk(node.items, item, `${path}/${index}`, name));
+      if (Array.isArray(current)) {
+        current.forEach((item, index) => {
+          walk(node.items, item, `${path}/${index}`, name);
+        });
+      }
       return;
     }
     if ("union" in node) {

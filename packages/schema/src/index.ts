@@ -20,4 +20,4 @@ export {
   type MethodInfo,
   type ProtocolVersion,
 } from "./registry.js";
-export { detectLegacyMethod, detectLegacyResult, detectLegacyShape } from "./legacy.js";
+export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";

@@ -20,6 +20,7 @@
 
 import type { ValidationError } from "./validation-result.js";
 
+/** The protocol version a legacy shape is judged against: 1 or 2. */
 export type LegacyVersion = 1 | 2;
 
 type JsonObject = Record<string, unknown>;
@@ -35,7 +36,7 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 function has(object: JsonObject, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
+  return Object.hasOwn(object, key);
 }
 
 function legacy(origin: string, path: string, legacyShape: string, expected: string): ValidationError {
@@ -44,7 +45,10 @@ function legacy(origin: string, path: string, legacyShape: string, expected: str
 
 /** `AgentMessageChunk` / `agentMessageChunk` → `agent_message_chunk`. */
 function toSnakeCase(value: string): string {
-  return value.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[-\s]+/g, "_").toLowerCase();
+  return value
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[-\s]+/g, "_")
+    .toLowerCase();
 }
 
 /**
@@ -84,7 +88,7 @@ export function detectLegacyMethod(method: string): { legacyShape: string; expec
   const modern = PRE_1_0_METHODS[method] ?? LATER_DRAFT_METHODS[method];
   if (modern) return { legacyShape: method, expected: `"${modern}"` };
   if (method.startsWith("acp/")) {
-    return { legacyShape: method, expected: "a method of the ACP method table without the acp/ prefix (e.g. \"session/update\", \"session/prompt\")" };
+    return { legacyShape: method, expected: 'a method of the ACP method table without the acp/ prefix (e.g. "session/update", "session/prompt")' };
   }
   return undefined;
 }
@@ -93,13 +97,32 @@ export function detectLegacyMethod(method: string): { legacyShape: string; expec
 // Session update tags
 
 const V1_UPDATE_TAGS = new Set([
-  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan",
-  "available_commands_update", "current_mode_update", "config_option_update", "session_info_update", "usage_update",
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "plan",
+  "available_commands_update",
+  "current_mode_update",
+  "config_option_update",
+  "session_info_update",
+  "usage_update",
 ]);
 const V2_UPDATE_TAGS = new Set([
-  "user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "user_message", "agent_message", "agent_thought",
-  "tool_call_update", "tool_call_content_chunk", "plan_update", "usage_update", "available_commands_update",
-  "config_option_update", "session_info_update",
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "user_message",
+  "agent_message",
+  "agent_thought",
+  "tool_call_update",
+  "tool_call_content_chunk",
+  "plan_update",
+  "usage_update",
+  "available_commands_update",
+  "config_option_update",
+  "session_info_update",
 ]);
 
 /** v2-only updates met on v1, and what v1 offers instead. */
@@ -160,7 +183,12 @@ function detectInToolCallContent(version: LegacyVersion, item: unknown, path: st
   const badType = wrongCase(type);
   if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (tool call content types are snake_case)`);
   if (type === "terminal" && version === 2) {
-    return legacy(V1_ON_V2, `${path}/type`, "terminal", 'content or diff items (v2 has no terminals; a custom item such as {"type":"_acpkit/terminal","terminalId"} at most)');
+    return legacy(
+      V1_ON_V2,
+      `${path}/type`,
+      "terminal",
+      'content or diff items (v2 has no terminals; a custom item such as {"type":"_acpkit/terminal","terminalId"} at most)',
+    );
   }
   if (type === "content") return detectInContentBlock(item.content, `${path}/content`);
   // A bare content block where a ToolCallContent item belongs (pre-1.0 "Content: a ContentBlock").
@@ -194,7 +222,12 @@ function detectInToolCallFields(version: LegacyVersion, call: JsonObject, path: 
   const status = call.status;
   if (status === "success") return legacy(PRE_1_0, `${path}/status`, "success", '"completed"');
   if (status === "cancelled") {
-    return legacy(LATER_DRAFT, `${path}/status`, "cancelled", '"completed" or "failed" (there is no wire status cancelled; clients mark cancelled tool calls locally)');
+    return legacy(
+      LATER_DRAFT,
+      `${path}/status`,
+      "cancelled",
+      '"completed" or "failed" (there is no wire status cancelled; clients mark cancelled tool calls locally)',
+    );
   }
   const badStatus = wrongCase(status);
   if (badStatus) return legacy(PRE_1_0, `${path}/status`, badStatus, `"${toSnakeCase(badStatus)}"`);

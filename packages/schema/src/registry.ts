@@ -48,7 +48,7 @@ interface VersionTables {
 }
 
 function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
+  return Object.hasOwn(object, key);
 }
 
 function schemaFailure(validate: CompiledValidator, legacyShape: ValidationError | undefined): ValidationResult {

@@ -84,9 +84,9 @@ describe("types emitted for the fixture", () => {
   });
 
   it("keeps optional, nullable and both apart", () => {
-    expect(types).toMatch(/export interface SessionUpdateUsageUpdate \{[^}]*\n  used: number;\n  size: number;\n  cost\?: Cost \| null;/);
+    expect(types).toMatch(/export interface SessionUpdateUsageUpdate \{[^}]*\n {2}used: number;\n {2}size: number;\n {2}cost\?: Cost \| null;/);
     expect(types).toContain("  audience?: Role[] | null;");
-    expect(types).toMatch(/interface RequestPermissionOutcomeSelected \{\n  outcome: "selected";\n  optionId: string;/);
+    expect(types).toMatch(/interface RequestPermissionOutcomeSelected \{\n {2}outcome: "selected";\n {2}optionId: string;/);
   });
 
   it("emits unions of named variants, allOf as extends, and a MethodMap", () => {
@@ -107,7 +107,9 @@ describe("validators generated for the fixture", async () => {
   };
 
   it("accepts known variants, unknown tags and nulls where the schema allows them", () => {
-    expect(check("SessionNotification", { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "hi" } } })).toBe("valid");
+    expect(
+      check("SessionNotification", { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "hi" } } }),
+    ).toBe("valid");
     expect(check("SessionNotification", { sessionId: "s", update: { sessionUpdate: "_x/custom", anything: [1] } })).toBe("valid");
     expect(check("SessionUpdateUsageUpdate", { sessionUpdate: "usage_update", used: 1, size: 2, cost: null })).toBe("valid");
   });
@@ -161,7 +163,9 @@ describe("schema conventions", () => {
   });
 
   it("rejects a request without a result $def", () => {
-    expect(broken((d) => delete d.$defs["PromptResponse"]!["x-result-of"])).toContain('PromptRequest: request "session/prompt" has no $def with "x-result-of": "session/prompt"');
+    expect(broken((d) => delete d.$defs["PromptResponse"]!["x-result-of"])).toContain(
+      'PromptRequest: request "session/prompt" has no $def with "x-result-of": "session/prompt"',
+    );
   });
 
   it("rejects an open union whose if-enum does not list its variants", () => {

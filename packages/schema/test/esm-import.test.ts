@@ -27,7 +27,7 @@ describe("the built package as ESM", () => {
     }
   });
 
-  it("validates through `import ... from \"@acpkit/schema\"`", () => {
+  it('validates through `import ... from "@acpkit/schema"`', () => {
     const result = runModule(`
       import { validateParams, PROTOCOL_VERSIONS, methods } from "@acpkit/schema";
       const ok = validateParams(2, "session/update", { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "hi" } } });

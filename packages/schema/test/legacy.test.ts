@@ -30,7 +30,11 @@ describe("detectLegacyShape: pre-1.0 drafts (docs/protocol.md §9)", () => {
   });
 
   it("reports session_id at the root", () => {
-    expect(detectLegacyShape(1, "session/cancel", { session_id: "s1" })).toMatchObject({ path: "/session_id", legacyShape: "session_id", expected: '"sessionId"' });
+    expect(detectLegacyShape(1, "session/cancel", { session_id: "s1" })).toMatchObject({
+      path: "/session_id",
+      legacyShape: "session_id",
+      expected: '"sessionId"',
+    });
   });
 
   it("reports messages instead of prompt (old TypeScript SDK docs, §9)", () => {
@@ -103,7 +107,13 @@ describe("detectLegacyShape: pre-1.0 drafts (docs/protocol.md §9)", () => {
       path: "/update/status",
       expected: '"in_progress"',
     });
-    const plan = update({ sessionUpdate: "plan", entries: [{ content: "a", priority: "high", status: "pending" }, { content: "b", priority: "High", status: "pending" }] });
+    const plan = update({
+      sessionUpdate: "plan",
+      entries: [
+        { content: "a", priority: "high", status: "pending" },
+        { content: "b", priority: "High", status: "pending" },
+      ],
+    });
     expect(detectLegacyShape(1, "session/update", plan)).toMatchObject({ path: "/update/entries/1/priority", expected: '"high"' });
   });
 
@@ -115,10 +125,17 @@ describe("detectLegacyShape: pre-1.0 drafts (docs/protocol.md §9)", () => {
   });
 
   it("reports a legacy content block nested in tool call content", () => {
-    const params = update({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [{ type: "content", content: { type: "embedded_resource", resource: {} } }] });
+    const params = update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t",
+      content: [{ type: "content", content: { type: "embedded_resource", resource: {} } }],
+    });
     expect(detectLegacyShape(1, "session/update", params)).toMatchObject({ path: "/update/content/0/content/type", legacyShape: "embedded_resource" });
     const bare = update({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [{ type: "text", text: "x" }] });
-    expect(detectLegacyShape(1, "session/update", bare)).toMatchObject({ path: "/update/content/0/type", expected: '{"type":"content","content":<ContentBlock>}' });
+    expect(detectLegacyShape(1, "session/update", bare)).toMatchObject({
+      path: "/update/content/0/type",
+      expected: '{"type":"content","content":<ContentBlock>}',
+    });
   });
 
   it("reports a PascalCase permission option kind", () => {
@@ -157,7 +174,14 @@ describe("detectLegacyShape: the other acpkit version", () => {
   });
 
   it("v1 terminal tool content on v2, but not on v1", () => {
-    const params = update({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [{ type: "diff", path: "/a", newText: "" }, { type: "terminal", terminalId: "term_1" }] });
+    const params = update({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t",
+      content: [
+        { type: "diff", path: "/a", newText: "" },
+        { type: "terminal", terminalId: "term_1" },
+      ],
+    });
     expect(detectLegacyShape(2, "session/update", params)).toMatchObject({ path: "/update/content/1/type", legacyShape: "terminal" });
     expect(detectLegacyShape(1, "session/update", params)).toBeUndefined();
     const chunk = update({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "terminal", terminalId: "term_1" } });
@@ -168,7 +192,11 @@ describe("detectLegacyShape: the other acpkit version", () => {
 describe("detectLegacyShape: later v2 draft on pinned v2", () => {
   it("planId instead of plan.id", () => {
     const params = update({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p1", entries: [] } });
-    expect(detectLegacyShape(2, "session/update", params)).toMatchObject({ path: "/update/plan/planId", legacyShape: "planId", expected: '"id" (pinned v2 names the plan "plan.id")' });
+    expect(detectLegacyShape(2, "session/update", params)).toMatchObject({
+      path: "/update/plan/planId",
+      legacyShape: "planId",
+      expected: '"id" (pinned v2 names the plan "plan.id")',
+    });
   });
 
   it("state_update", () => {
@@ -192,19 +220,39 @@ describe("detectLegacyShape: later v2 draft on pinned v2", () => {
   });
 
   it("a permission request with subject instead of toolCall", () => {
-    expect(detectLegacyShape(2, "session/request_permission", { sessionId: "s", title: "Run?", subject: { type: "command" }, options: [] })).toMatchObject({ path: "/subject" });
+    expect(detectLegacyShape(2, "session/request_permission", { sessionId: "s", title: "Run?", subject: { type: "command" }, options: [] })).toMatchObject({
+      path: "/subject",
+    });
   });
 });
 
 describe("detectLegacyShape: modern payloads", () => {
   it.each([
-    [1, "session/prompt", { sessionId: "s", prompt: [{ type: "text", text: "hi" }, { type: "resource", resource: { uri: "file:///a", text: "x" } }] }],
-    [1, "session/update", update({ sessionUpdate: "tool_call", toolCallId: "t", title: "Read", kind: "read", status: "pending", content: [{ type: "terminal", terminalId: "x" }] })],
+    [
+      1,
+      "session/prompt",
+      {
+        sessionId: "s",
+        prompt: [
+          { type: "text", text: "hi" },
+          { type: "resource", resource: { uri: "file:///a", text: "x" } },
+        ],
+      },
+    ],
+    [
+      1,
+      "session/update",
+      update({ sessionUpdate: "tool_call", toolCallId: "t", title: "Read", kind: "read", status: "pending", content: [{ type: "terminal", terminalId: "x" }] }),
+    ],
     [1, "session/update", update({ sessionUpdate: "plan", entries: [{ content: "a", priority: "high", status: "in_progress" }] })],
     [2, "session/update", update({ sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [] } })],
     [2, "session/update", update({ sessionUpdate: "agent_message", messageId: "m", content: [{ type: "text", text: "x" }] })],
     [2, "session/update", update({ sessionUpdate: "_acpkit/custom", anything: 1 })],
-    [2, "session/update", update({ sessionUpdate: "tool_call_update", toolCallId: "t", kind: "_acpkit/Custom", content: [{ type: "_acpkit/terminal", terminalId: "x" }] })],
+    [
+      2,
+      "session/update",
+      update({ sessionUpdate: "tool_call_update", toolCallId: "t", kind: "_acpkit/Custom", content: [{ type: "_acpkit/terminal", terminalId: "x" }] }),
+    ],
     [2, "session/request_permission", { sessionId: "s", toolCall: { toolCallId: "t" }, options: [{ optionId: "a", name: "A", kind: "allow_once" }] }],
     [1, "fs/read_text_file", { sessionId: "s", path: "/a" }],
     [1, "session/update", "not an object"],
@@ -236,7 +284,10 @@ describe("detectLegacyResult", () => {
   });
 
   it("info instead of agentInfo on a v2 initialize result", () => {
-    expect(detectLegacyResult(2, "initialize", { protocolVersion: 2, info: { name: "a", version: "1" } })).toMatchObject({ path: "/info", expected: '"agentInfo": Implementation' });
+    expect(detectLegacyResult(2, "initialize", { protocolVersion: 2, info: { name: "a", version: "1" } })).toMatchObject({
+      path: "/info",
+      expected: '"agentInfo": Implementation',
+    });
   });
 
   it.each([

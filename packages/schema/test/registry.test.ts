@@ -17,7 +17,10 @@ describe("methods()", () => {
 
   it("refuses a version acpkit does not speak", () => {
     expect(() => methods(3 as 1)).toThrow(/unsupported protocol version 3/);
-    expect(validateParams(3 as 1, "session/prompt", {})).toEqual({ valid: false, errors: [{ path: "", message: "unsupported protocol version 3 (acpkit speaks 1 and 2)" }] });
+    expect(validateParams(3 as 1, "session/prompt", {})).toEqual({
+      valid: false,
+      errors: [{ path: "", message: "unsupported protocol version 3 (acpkit speaks 1 and 2)" }],
+    });
   });
 });
 
@@ -31,10 +34,14 @@ describe("validateParams / validateResult", () => {
   });
 
   it("says an unknown method is unknown, with a hint for legacy names", () => {
-    expect(validateParams(2, "fs/read_text_file", {})).toEqual({ valid: false, errors: [{ path: "", message: 'unknown method "fs/read_text_file" in protocol v2' }] });
+    expect(validateParams(2, "fs/read_text_file", {})).toEqual({
+      valid: false,
+      errors: [{ path: "", message: 'unknown method "fs/read_text_file" in protocol v2' }],
+    });
     const legacy = validateParams(1, "acp/prompt", {});
     expect(legacy.valid).toBe(false);
-    if (!legacy.valid) expect(legacy.errors[0]).toMatchObject({ path: "", legacyShape: "acp/prompt", message: expect.stringContaining('use "session/prompt"') });
+    if (!legacy.valid)
+      expect(legacy.errors[0]).toMatchObject({ path: "", legacyShape: "acp/prompt", message: expect.stringContaining('use "session/prompt"') });
   });
 
   it("points into the value with JSON Pointers", () => {
@@ -60,7 +67,8 @@ describe("validateParams / validateResult", () => {
   it("names the known tags of a closed union", () => {
     const result = validateParams(1, "session/update", chunk({ sessionUpdate: "plan_update" }));
     expect(result.valid).toBe(false);
-    if (!result.valid) expect(result.errors.at(-1)).toMatchObject({ path: "/update/sessionUpdate", message: expect.stringContaining('"plan", "available_commands_update"') });
+    if (!result.valid)
+      expect(result.errors.at(-1)).toMatchObject({ path: "/update/sessionUpdate", message: expect.stringContaining('"plan", "available_commands_update"') });
   });
 
   it("accepts unknown v2 updates but flags v1 shapes that v2 would take as unknown", () => {
@@ -71,7 +79,10 @@ describe("validateParams / validateResult", () => {
   });
 
   it("has no result for a notification", () => {
-    expect(validateResult(2, "session/cancel", {})).toEqual({ valid: false, errors: [{ path: "", message: '"session/cancel" is a notification in protocol v2; it has no result' }] });
+    expect(validateResult(2, "session/cancel", {})).toEqual({
+      valid: false,
+      errors: [{ path: "", message: '"session/cancel" is a notification in protocol v2; it has no result' }],
+    });
   });
 });
 
@@ -86,7 +97,12 @@ describe("validateDefinition", () => {
 describe("checkOutgoing", () => {
   it("requires `_` on unknown open values we send on v2, wherever they sit (U1)", () => {
     expect(checkOutgoing(2, "session/prompt", "result", { stopReason: "_acme/budget" })).toEqual({ valid: true });
-    const result = checkOutgoing(2, "session/update", "params", chunk({ sessionUpdate: "tool_call_update", toolCallId: "c", kind: "weird", content: [{ type: "video" }] }));
+    const result = checkOutgoing(
+      2,
+      "session/update",
+      "params",
+      chunk({ sessionUpdate: "tool_call_update", toolCallId: "c", kind: "weird", content: [{ type: "video" }] }),
+    );
     expect(result.valid).toBe(false);
     if (!result.valid) {
       expect(result.errors.map((e) => e.path)).toEqual(["/update/kind", "/update/content/0/type"]);
@@ -94,7 +110,12 @@ describe("checkOutgoing", () => {
     }
     const tag = checkOutgoing(2, "session/update", "params", chunk({ sessionUpdate: "progress" }));
     expect(tag.valid ? [] : tag.errors.map((e) => e.path)).toEqual(["/update/sessionUpdate"]);
-    const priority = checkOutgoing(2, "session/update", "params", chunk({ sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [{ content: "x", priority: "urgent", status: "pending" }] } }));
+    const priority = checkOutgoing(
+      2,
+      "session/update",
+      "params",
+      chunk({ sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [{ content: "x", priority: "urgent", status: "pending" }] } }),
+    );
     expect(priority.valid ? [] : priority.errors.map((e) => e.path)).toEqual(["/update/plan/entries/0/priority"]);
   });
 

@@ -66,10 +66,9 @@ function filesUnder(dir: string, accept: (path: string) => boolean): string[] {
 const isCode = (path: string) => /\.(ts|mts|mjs|js)$/.test(path);
 const packageDirs = readdirSync(join(repoRoot, "packages")).map((name) => join(repoRoot, "packages", name));
 const sourceFiles = packageDirs.flatMap((dir) => filesUnder(join(dir, "src"), isCode));
-const testFiles = [
-  ...packageDirs.flatMap((dir) => filesUnder(join(dir, "test"), isCode)),
-  ...filesUnder(join(repoRoot, "test-support"), isCode),
-].filter((path) => path !== __filename);
+const testFiles = [...packageDirs.flatMap((dir) => filesUnder(join(dir, "test"), isCode)), ...filesUnder(join(repoRoot, "test-support"), isCode)].filter(
+  (path) => path !== __filename,
+);
 
 interface Citation {
   token: string;
@@ -140,6 +139,9 @@ describe("every MUST-level rule is cited by a test", () => {
     const uncovered = mustLevel.filter((rule) => !cited.has(rule.id) && !cited.has(parentOf(rule.id)));
     const report = uncovered.map((rule) => `docs/protocol.md:${rule.line}: ${rule.id} (${rule.level})`).join("\n");
     if (uncovered.length) console.log(`MUST-level rules no test cites:\n${report}`);
-    expect(uncovered.map((rule) => rule.id), `MUST-level rules no test cites:\n${report}`).toEqual([]);
+    expect(
+      uncovered.map((rule) => rule.id),
+      `MUST-level rules no test cites:\n${report}`,
+    ).toEqual([]);
   });
 });

@@ -65,14 +65,11 @@ describe("docs/protocol.md examples tagged v2 only, under v1", () => {
     expect(v2OnlyExamples.filter(v2OnlyShapeOf).length).toBeGreaterThanOrEqual(8);
   });
 
-  it.each(v2OnlyExamples.map((example) => [example.label, v2OnlyShapeOf(example) ?? "common shape", example] as const))(
-    "%s (%s)",
-    (_label, shape, example) => {
-      const result = validateExample(example);
-      if (shape === "common shape") expect(result.valid, describeErrors(result)).toBe(true);
-      else expect(result.valid, `${shape} must be rejected by v1`).toBe(false);
-    },
-  );
+  it.each(v2OnlyExamples.map((example) => [example.label, v2OnlyShapeOf(example) ?? "common shape", example] as const))("%s (%s)", (_label, shape, example) => {
+    const result = validateExample(example);
+    if (shape === "common shape") expect(result.valid, describeErrors(result)).toBe(true);
+    else expect(result.valid, `${shape} must be rejected by v1`).toBe(false);
+  });
 });
 
 describe(`${V1_SEED_TRANSLATION} (v1 prompt-turn page) validates against v1`, () => {
@@ -88,9 +85,19 @@ describe(`${V1_SEED_OLD_SDK} (old TypeScript SDK docs): its code's v1 shapes val
   const literals = sdkDocLiterals(V1_SEED_OLD_SDK);
   it("finds the update, permission and stop-reason literals", () => {
     expect(literals.map((literal) => literal.target.method)).toEqual([
-      "session/update", "session/update", "session/update", "session/update", "session/request_permission",
-      "session/prompt", "session/prompt", "session/prompt",
-      "session/update", "session/update", "session/update", "session/prompt", "session/prompt",
+      "session/update",
+      "session/update",
+      "session/update",
+      "session/update",
+      "session/request_permission",
+      "session/prompt",
+      "session/prompt",
+      "session/prompt",
+      "session/update",
+      "session/update",
+      "session/update",
+      "session/prompt",
+      "session/prompt",
     ]);
   });
   it.each(literals.map((literal) => [literal.label, literal] as const))("%s", (_label, literal) => {
@@ -145,12 +152,24 @@ describe("v2-only shapes are rejected by v1 at the right place", () => {
     ["agent_message", update({ sessionUpdate: "agent_message", messageId: "m1", content: [] }), "/update/sessionUpdate"],
     ["user_message", update({ sessionUpdate: "user_message", messageId: "m1" }), "/update/sessionUpdate"],
     ["agent_thought", update({ sessionUpdate: "agent_thought", messageId: "m1" }), "/update/sessionUpdate"],
-    ["tool_call_content_chunk", update({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content", content: { type: "text", text: "x" } } }), "/update/sessionUpdate"],
+    [
+      "tool_call_content_chunk",
+      update({ sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "content", content: { type: "text", text: "x" } } }),
+      "/update/sessionUpdate",
+    ],
     ["custom update", update({ sessionUpdate: "_acpkit/current_mode_update", currentModeId: "m" }), "/update/sessionUpdate"],
     ["custom content block", update({ sessionUpdate: "agent_message_chunk", content: { type: "_acpkit/widget" } }), "/update/content/type"],
-    ["custom tool content", update({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [{ type: "_acpkit/terminal", terminalId: "x" }] }), "/update/content/0/type"],
+    [
+      "custom tool content",
+      update({ sessionUpdate: "tool_call_update", toolCallId: "t", content: [{ type: "_acpkit/terminal", terminalId: "x" }] }),
+      "/update/content/0/type",
+    ],
     ["custom tool kind", update({ sessionUpdate: "tool_call", toolCallId: "t", title: "x", kind: "_acpkit/deploy" }), "/update/kind"],
-    ["custom plan priority", update({ sessionUpdate: "plan", entries: [{ content: "x", priority: "_urgent", status: "pending" }] }), "/update/entries/0/priority"],
+    [
+      "custom plan priority",
+      update({ sessionUpdate: "plan", entries: [{ content: "x", priority: "_urgent", status: "pending" }] }),
+      "/update/entries/0/priority",
+    ],
     ["v2 message clear (content: null on a chunk)", update({ sessionUpdate: "agent_message_chunk", messageId: "m", content: null }), "/update/content"],
   ] as const)("session/update with %s", (_what, params, path) => {
     const result = validateParams(1, "session/update", params);

@@ -57,7 +57,12 @@ const REJECTIONS: Rejection[] = [
   // initialize
   { def: "InitializeRequest", why: "missing protocolVersion", value: { clientCapabilities: {} }, path: "/protocolVersion" },
   { def: "InitializeRequest", why: "string protocolVersion", value: { protocolVersion: "1" }, path: "/protocolVersion" },
-  { def: "InitializeRequest", why: "bad nested fs capability", value: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: "yes" } } }, path: "/clientCapabilities/fs/readTextFile" },
+  {
+    def: "InitializeRequest",
+    why: "bad nested fs capability",
+    value: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: "yes" } } },
+    path: "/clientCapabilities/fs/readTextFile",
+  },
   { def: "InitializeResponse", why: "missing protocolVersion", value: { agentCapabilities: {} }, path: "/protocolVersion" },
   { def: "InitializeResponse", why: "bad auth method", value: { protocolVersion: 1, authMethods: [{ id: "login" }] }, path: "/authMethods/0/name" },
   { def: "Implementation", why: "missing version", value: { name: "acpkit" }, path: "/version" },
@@ -88,9 +93,19 @@ const REJECTIONS: Rejection[] = [
   { def: "AuthenticateRequest", why: "missing methodId", value: {}, path: "/methodId" },
   { def: "AuthenticateResponse", why: "wrong type", value: null, path: "" },
   { def: "NewSessionRequest", why: "missing mcpServers", value: { cwd: "/home/u/p" }, path: "/mcpServers" },
-  { def: "NewSessionRequest", why: "bad stdio server", value: { cwd: "/p", mcpServers: [{ name: "fs", command: "/bin/fs", args: [] }] }, path: "/mcpServers/0/env" },
+  {
+    def: "NewSessionRequest",
+    why: "bad stdio server",
+    value: { cwd: "/p", mcpServers: [{ name: "fs", command: "/bin/fs", args: [] }] },
+    path: "/mcpServers/0/env",
+  },
   { def: "NewSessionResponse", why: "missing sessionId", value: {}, path: "/sessionId" },
-  { def: "NewSessionResponse", why: "bad config option", value: { sessionId: "s", configOptions: [{ type: "boolean", id: "x", name: "X" }] }, path: "/configOptions/0/currentValue" },
+  {
+    def: "NewSessionResponse",
+    why: "bad config option",
+    value: { sessionId: "s", configOptions: [{ type: "boolean", id: "x", name: "X" }] },
+    path: "/configOptions/0/currentValue",
+  },
   { def: "LoadSessionRequest", why: "missing sessionId", value: { cwd: "/p", mcpServers: [] }, path: "/sessionId" },
   { def: "LoadSessionResponse", why: "bad modes", value: { modes: { currentModeId: "a" } }, path: "/modes/availableModes" },
   { def: "McpServer", why: "http server without headers", value: { type: "http", name: "h", url: "https://x" }, path: "/headers" },
@@ -112,7 +127,13 @@ const REJECTIONS: Rejection[] = [
   { def: "StopReason", why: "unknown value", value: "done", path: "" },
 
   // Content
-  { def: "ContentBlock", why: "unknown type", value: { type: "video", data: "x" }, path: "/type", message: /"text", "image", "audio", "resource_link", "resource".*got "video"/ },
+  {
+    def: "ContentBlock",
+    why: "unknown type",
+    value: { type: "video", data: "x" },
+    path: "/type",
+    message: /"text", "image", "audio", "resource_link", "resource".*got "video"/,
+  },
   { def: "ContentBlock", why: "missing type", value: { text: "hi" }, path: "/type" },
   { def: "ContentBlock", why: "text block without text", value: { type: "text" }, path: "/text" },
   { def: "ContentBlockText", why: "text not a string", value: { type: "text", text: 1 }, path: "/text" },
@@ -134,20 +155,56 @@ const REJECTIONS: Rejection[] = [
 
   // session/update
   { def: "SessionNotification", why: "missing update", value: { sessionId: "s" }, path: "/update" },
-  { def: "SessionNotification", why: "bad nested variant", value: { sessionId: "s", update: { sessionUpdate: "plan", entries: [{ content: "x", priority: "urgent", status: "pending" }] } }, path: "/update/entries/0/priority" },
-  { def: "SessionUpdate", why: "unknown tag", value: { sessionUpdate: "plan_update" }, path: "/sessionUpdate", message: /"user_message_chunk".*"usage_update".*got "plan_update"/ },
+  {
+    def: "SessionNotification",
+    why: "bad nested variant",
+    value: { sessionId: "s", update: { sessionUpdate: "plan", entries: [{ content: "x", priority: "urgent", status: "pending" }] } },
+    path: "/update/entries/0/priority",
+  },
+  {
+    def: "SessionUpdate",
+    why: "unknown tag",
+    value: { sessionUpdate: "plan_update" },
+    path: "/sessionUpdate",
+    message: /"user_message_chunk".*"usage_update".*got "plan_update"/,
+  },
   { def: "SessionUpdate", why: "tag not a string", value: { sessionUpdate: 3 }, path: "/sessionUpdate" },
   { def: "SessionUpdate", why: "not an object", value: "plan", path: "" },
   { def: "SessionUpdateUserMessageChunk", why: "missing content", value: { sessionUpdate: "user_message_chunk" }, path: "/content" },
-  { def: "SessionUpdateAgentMessageChunk", why: "messageId wrong type", value: { sessionUpdate: "agent_message_chunk", content: text, messageId: 5 }, path: "/messageId" },
-  { def: "SessionUpdateAgentThoughtChunk", why: "content is an array (v2 message shape)", value: { sessionUpdate: "agent_thought_chunk", content: [text] }, path: "/content" },
+  {
+    def: "SessionUpdateAgentMessageChunk",
+    why: "messageId wrong type",
+    value: { sessionUpdate: "agent_message_chunk", content: text, messageId: 5 },
+    path: "/messageId",
+  },
+  {
+    def: "SessionUpdateAgentThoughtChunk",
+    why: "content is an array (v2 message shape)",
+    value: { sessionUpdate: "agent_thought_chunk", content: [text] },
+    path: "/content",
+  },
   { def: "SessionUpdateToolCall", why: "missing title", value: { sessionUpdate: "tool_call", toolCallId: "t" }, path: "/title" },
-  { def: "SessionUpdateToolCall", why: "null status (not nullable on create)", value: { sessionUpdate: "tool_call", toolCallId: "t", title: "x", status: null }, path: "/status" },
+  {
+    def: "SessionUpdateToolCall",
+    why: "null status (not nullable on create)",
+    value: { sessionUpdate: "tool_call", toolCallId: "t", title: "x", status: null },
+    path: "/status",
+  },
   { def: "SessionUpdateToolCallUpdate", why: "wire status cancelled", value: toolCallUpdate({ status: "cancelled" }), path: "/status" },
   { def: "SessionUpdatePlan", why: "missing entries", value: { sessionUpdate: "plan" }, path: "/entries" },
-  { def: "SessionUpdateAvailableCommandsUpdate", why: "missing availableCommands", value: { sessionUpdate: "available_commands_update" }, path: "/availableCommands" },
+  {
+    def: "SessionUpdateAvailableCommandsUpdate",
+    why: "missing availableCommands",
+    value: { sessionUpdate: "available_commands_update" },
+    path: "/availableCommands",
+  },
   { def: "SessionUpdateCurrentModeUpdate", why: "missing currentModeId", value: { sessionUpdate: "current_mode_update" }, path: "/currentModeId" },
-  { def: "SessionUpdateConfigOptionUpdate", why: "configOptions not an array", value: { sessionUpdate: "config_option_update", configOptions: {} }, path: "/configOptions" },
+  {
+    def: "SessionUpdateConfigOptionUpdate",
+    why: "configOptions not an array",
+    value: { sessionUpdate: "config_option_update", configOptions: {} },
+    path: "/configOptions",
+  },
   { def: "SessionUpdateSessionInfoUpdate", why: "title wrong type", value: { sessionUpdate: "session_info_update", title: 1 }, path: "/title" },
   { def: "SessionUpdateUsageUpdate", why: "negative used", value: { sessionUpdate: "usage_update", used: -1, size: 10 }, path: "/used" },
   { def: "ContentChunk", why: "bad nested block", value: { content: { type: "resource_link", uri: "u" } }, path: "/content/name" },
@@ -161,7 +218,13 @@ const REJECTIONS: Rejection[] = [
   { def: "ToolCallStatus", why: "legacy success", value: "success", path: "" },
   { def: "ToolCallLocation", why: "missing path", value: { line: 3 }, path: "/path" },
   { def: "ToolCallLocation", why: "line above uint32", value: { path: "/a", line: 2 ** 32 }, path: "/line" },
-  { def: "ToolCallContent", why: "unknown type", value: { type: "_acpkit/terminal", terminalId: "x" }, path: "/type", message: /"content", "diff", "terminal".*got "_acpkit\/terminal"/ },
+  {
+    def: "ToolCallContent",
+    why: "unknown type",
+    value: { type: "_acpkit/terminal", terminalId: "x" },
+    path: "/type",
+    message: /"content", "diff", "terminal".*got "_acpkit\/terminal"/,
+  },
   { def: "ToolCallContent", why: "bare content block", value: text, path: "/type" },
   { def: "ToolCallContentContent", why: "missing content", value: { type: "content" }, path: "/content" },
   { def: "ToolCallContentDiff", why: "missing path", value: { type: "diff", newText: "x" }, path: "/path" },
@@ -182,7 +245,12 @@ const REJECTIONS: Rejection[] = [
   { def: "SessionConfigOption", why: "unknown type", value: { type: "slider", id: "x", name: "X" }, path: "/type" },
   { def: "SessionConfigOption", why: "select without options", value: { type: "select", id: "m", name: "Model", currentValue: "a" }, path: "/options" },
   { def: "SessionConfigOptionSelect", why: "missing currentValue", value: { type: "select", id: "m", name: "Model", options: [] }, path: "/currentValue" },
-  { def: "SessionConfigOptionBoolean", why: "currentValue not boolean", value: { type: "boolean", id: "b", name: "B", currentValue: "on" }, path: "/currentValue" },
+  {
+    def: "SessionConfigOptionBoolean",
+    why: "currentValue not boolean",
+    value: { type: "boolean", id: "b", name: "B", currentValue: "on" },
+    path: "/currentValue",
+  },
   { def: "SessionConfigOptionCommon", why: "missing name", value: { id: "x" }, path: "/name" },
   { def: "SessionConfigOptionCategory", why: "wrong type", value: 1, path: "" },
   { def: "SessionConfigSelect", why: "options not an array", value: { currentValue: "a", options: "a,b" }, path: "/options" },
@@ -203,7 +271,12 @@ const REJECTIONS: Rejection[] = [
 
   // Permission
   { def: "RequestPermissionRequest", why: "missing toolCall", value: { sessionId: "s", options: [] }, path: "/toolCall" },
-  { def: "RequestPermissionRequest", why: "bad option kind", value: { sessionId: "s", toolCall: { toolCallId: "t" }, options: [{ optionId: "a", name: "A", kind: "allow" }] }, path: "/options/0/kind" },
+  {
+    def: "RequestPermissionRequest",
+    why: "bad option kind",
+    value: { sessionId: "s", toolCall: { toolCallId: "t" }, options: [{ optionId: "a", name: "A", kind: "allow" }] },
+    path: "/options/0/kind",
+  },
   { def: "RequestPermissionResponse", why: "outcome as a bare string", value: { outcome: "cancelled" }, path: "/outcome" },
   { def: "RequestPermissionResponse", why: "selected without optionId", value: { outcome: { outcome: "selected" } }, path: "/outcome/optionId" },
   { def: "PermissionOption", why: "missing name", value: { optionId: "a", kind: "allow_once" }, path: "/name" },
@@ -307,7 +380,10 @@ describe("pre-1.0 shapes (MCP-tools draft, §9) under v1 name the modern shape",
   });
 
   it("PascalCase kind and status", () => {
-    const result = validateParams(1, "session/update", { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "t", title: "Read", kind: "Read", status: "InProgress" } });
+    const result = validateParams(1, "session/update", {
+      sessionId: "s",
+      update: { sessionUpdate: "tool_call", toolCallId: "t", title: "Read", kind: "Read", status: "InProgress" },
+    });
     expect(result.valid).toBe(false);
     if (result.valid) return;
     expect(result.errors[0]).toMatchObject({ path: "/update/status", expected: '"in_progress"' });

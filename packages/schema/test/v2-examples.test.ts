@@ -147,7 +147,10 @@ describe("v1-only shapes fail under v2", () => {
   it("v1 terminal tool content is an unknown item for the schema and a legacy shape for session/update", () => {
     const terminal = { type: "terminal", terminalId: "term_1" };
     expect(validateDefinition(2, "ToolCallContentUnknown", terminal)).toEqual({ valid: true });
-    const result = validateParams(2, "session/update", { sessionId: "s1", update: { sessionUpdate: "tool_call_update", toolCallId: "t", content: [terminal] } });
+    const result = validateParams(2, "session/update", {
+      sessionId: "s1",
+      update: { sessionUpdate: "tool_call_update", toolCallId: "t", content: [terminal] },
+    });
     expectRejectedAt(result, "/update/content/0/type");
     expect(!result.valid && result.errors[0]?.legacyShape).toBe("terminal");
   });
@@ -189,13 +192,21 @@ describe("open unions and enums (docs/protocol.md §3.3)", () => {
   it.each([
     ["a chunk with a non-string text", { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: 5 } }, "/update/content/text"],
     ["a chunk without content", { sessionUpdate: "user_message_chunk", messageId: "m" }, "/update/content"],
-    ["a message whose content is one block, not an array", { sessionUpdate: "agent_message", messageId: "m", content: { type: "text", text: "x" } }, "/update/content"],
+    [
+      "a message whose content is one block, not an array",
+      { sessionUpdate: "agent_message", messageId: "m", content: { type: "text", text: "x" } },
+      "/update/content",
+    ],
     ["a tool_call_update without toolCallId", { sessionUpdate: "tool_call_update", title: "Run" }, "/update/toolCallId"],
     ["a tool_call_content_chunk whose content is an array", { sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: [] }, "/update/content"],
     ["a diff without newText", { sessionUpdate: "tool_call_content_chunk", toolCallId: "t", content: { type: "diff", path: "/a" } }, "/update/content/newText"],
     ["a plan_update with a later-draft planId", { sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [] } }, "/update/plan/id"],
     ["a usage_update with a negative size", { sessionUpdate: "usage_update", used: 1, size: -1 }, "/update/size"],
-    ["an image block without mimeType", { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "image", data: "AA==" } }, "/update/content/mimeType"],
+    [
+      "an image block without mimeType",
+      { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "image", data: "AA==" } },
+      "/update/content/mimeType",
+    ],
   ])("a known tag with a bad body is rejected, not demoted to unknown: %s", (_why, body, path) => {
     expectRejectedAt(validateParams(2, "session/update", update(body)), path);
   });
@@ -227,7 +238,20 @@ describe("patch fields and three-state values (docs/protocol.md §5)", () => {
   it.each([
     ["message content and _meta cleared with null", { sessionUpdate: "user_message", messageId: "m", content: null, _meta: null }],
     ["message _meta patched alone", { sessionUpdate: "agent_thought", messageId: "m", _meta: { k: 1 } }],
-    ["every tool_call_update patch field null", { sessionUpdate: "tool_call_update", toolCallId: "t", title: null, kind: null, status: null, content: null, locations: null, rawInput: null, rawOutput: null }],
+    [
+      "every tool_call_update patch field null",
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "t",
+        title: null,
+        kind: null,
+        status: null,
+        content: null,
+        locations: null,
+        rawInput: null,
+        rawOutput: null,
+      },
+    ],
     ["rawInput/rawOutput of any JSON type", { sessionUpdate: "tool_call_update", toolCallId: "t", rawInput: [1, "a"], rawOutput: "done" }],
     ["session_info_update clearing title", { sessionUpdate: "session_info_update", title: null, updatedAt: null }],
   ])("%s", (_why, body) => {

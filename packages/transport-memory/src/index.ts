@@ -157,4 +157,3 @@ export function createMemoryPair(options: MemoryPairOptions = {}): [MemoryTransp
   b.peer = a;
   return [a, b];
 }
-

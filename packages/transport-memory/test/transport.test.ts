@@ -1,7 +1,7 @@
 import { Connection } from "@acpkit/core";
 import { describe, expect, it } from "vitest";
-import { runEchoPeer } from "../../../test-support/fixtures/echo-peer.mjs";
-import { defineTransportSuite, RawClient, type ConnectionConstructor } from "../../../test-support/transport-suite.js";
+import { runEchoPeer } from "@acpkit/test-support/fixtures/echo-peer";
+import { defineTransportSuite, RawClient, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
 import { createMemoryPair } from "../src/index.js";
 
 defineTransportSuite(

@@ -11,7 +11,7 @@
 // made is the one reaction per tick that flushes). While blocked, every send shares the single
 // promise of that blocked period.
 import type { Writable } from "node:stream";
-import { AcpError, createDeferred, encodeMessage, type Deferred } from "@acpkit/core";
+import { type AcpError, createDeferred, encodeMessage, type Deferred } from "@acpkit/core";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -97,4 +97,3 @@ export class NdjsonWriter {
     drained?.resolve();
   }
 }
-

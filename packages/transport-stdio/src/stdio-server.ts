@@ -55,4 +55,3 @@ function redirectConsoleToStderr(): void {
   console.info = toStderr;
   console.debug = toStderr;
 }
-

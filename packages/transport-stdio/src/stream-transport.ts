@@ -39,11 +39,9 @@ export class NdjsonStreamTransport implements Transport {
       onLine: (text) => this.receiver!.onMessage(text),
       onOversizedLine: (lineNumber, size, limit) =>
         this.receiver!.onTransportError(
-          new AcpError(
-            "MessageTooLarge",
-            `incoming line ${lineNumber} is larger than the ${limit}-byte limit (${size} bytes seen); it was discarded`,
-            { data: { lineNumber, size, limit } },
-          ),
+          new AcpError("MessageTooLarge", `incoming line ${lineNumber} is larger than the ${limit}-byte limit (${size} bytes seen); it was discarded`, {
+            data: { lineNumber, size, limit },
+          }),
         ),
     });
     // Errors on either stream (EPIPE once the peer is gone, …) end the transport instead of

@@ -4,8 +4,8 @@
 import { join } from "node:path";
 import { Connection } from "@acpkit/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, fixturesDir } from "../../../test-support/build-once.js";
-import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "../../../test-support/transport-suite.js";
+import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
+import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
 import { spawnAgent, type ChildProcessTransport } from "../src/index.js";
 
 const STDIO_PEER = join(fixturesDir, "stdio-peer.mjs");
@@ -57,9 +57,15 @@ describe("stdio framing against a real child", () => {
   it("strips one trailing \\r, skips empty lines, and answers each line in order", async () => {
     const peer = startPeer();
     const client = new RawClient(peer);
-    await writeToChild(peer, '\n\r\n{"jsonrpc":"2.0","id":"a","method":"echo","params":{"n":1}}\r\n\n{"jsonrpc":"2.0","id":"b","method":"echo","params":{"n":2}}\n');
+    await writeToChild(
+      peer,
+      '\n\r\n{"jsonrpc":"2.0","id":"a","method":"echo","params":{"n":1}}\r\n\n{"jsonrpc":"2.0","id":"b","method":"echo","params":{"n":2}}\n',
+    );
     await client.waitFor(() => client.unmatched.length === 2, "two answers");
-    expect(client.unmatched.map((m) => [m.id, m.result])).toEqual([["a", { n: 1 }], ["b", { n: 2 }]]);
+    expect(client.unmatched.map((m) => [m.id, m.result])).toEqual([
+      ["a", { n: 1 }],
+      ["b", { n: 2 }],
+    ]);
     // Empty lines are not messages: the peer saw no parse error.
     expect(client.orphanErrors).toEqual([]);
     await peer.close();

@@ -15,7 +15,9 @@ export interface StandardWebSocket {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
+  // biome-ignore lint/suspicious/noExplicitAny: the DOM WebSocket passes a different event type per event name; listeners here read only what that event has.
   addEventListener(type: string, listener: (event: any) => void): void;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
   removeEventListener(type: string, listener: (event: any) => void): void;
 }
 
@@ -29,7 +31,10 @@ export interface BrowserConnectOptions extends FrameTransportOptions {
   /** WebSocket subprotocols to offer. */
   protocols?: string | string[];
   /** The WebSocket constructor to use. Default: `globalThis.WebSocket`. */
-  WebSocket?: new (url: string, protocols?: string | string[]) => StandardWebSocket;
+  WebSocket?: new (
+    url: string,
+    protocols?: string | string[],
+  ) => StandardWebSocket;
 }
 
 /**

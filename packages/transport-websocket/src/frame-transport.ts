@@ -5,7 +5,17 @@
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
-import { AcpError, createDeferred, encodeMessage, utf8SizeOver, type CloseInfo, type Deferred, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import {
+  AcpError,
+  createDeferred,
+  encodeMessage,
+  utf8SizeOver,
+  type CloseInfo,
+  type Deferred,
+  type JsonRpcMessage,
+  type Transport,
+  type TransportReceiver,
+} from "@acpkit/core";
 
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -99,11 +109,9 @@ export class WebSocketTransport implements Transport {
     const size = byteLength !== undefined ? (byteLength > this.maxMessageSize ? byteLength : undefined) : utf8SizeOver(text, this.maxMessageSize);
     if (size !== undefined) {
       this.deliver(
-        new AcpError(
-          "MessageTooLarge",
-          `incoming WebSocket message is larger than the ${this.maxMessageSize}-byte limit (${size} bytes); it was discarded`,
-          { data: { size, limit: this.maxMessageSize } },
-        ),
+        new AcpError("MessageTooLarge", `incoming WebSocket message is larger than the ${this.maxMessageSize}-byte limit (${size} bytes); it was discarded`, {
+          data: { size, limit: this.maxMessageSize },
+        }),
       );
       return;
     }
@@ -202,6 +210,3 @@ export function validateMaxMessageSize(value: number | undefined): number {
   }
   return value;
 }
-
-
-

@@ -47,7 +47,7 @@ export function wrapNodeSocket(ws: WebSocket, stream: Duplex | undefined, option
       ws.send(text);
     },
     isCongested() {
-      return stream !== undefined && stream.writableNeedDrain;
+      return stream?.writableNeedDrain === true;
     },
     whenDrained(callback) {
       if (stream === undefined || !stream.writableNeedDrain) {

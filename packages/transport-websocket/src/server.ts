@@ -156,7 +156,12 @@ function tokenMatches(request: IncomingMessage, url: URL, expected: Buffer): boo
 }
 
 function refuse(socket: Duplex, status: number, statusText: string, body: string, headers: Record<string, string> = {}): void {
-  const lines = [`HTTP/1.1 ${status} ${statusText}`, "Connection: close", "Content-Type: text/plain; charset=utf-8", `Content-Length: ${Buffer.byteLength(body) + 1}`];
+  const lines = [
+    `HTTP/1.1 ${status} ${statusText}`,
+    "Connection: close",
+    "Content-Type: text/plain; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(body) + 1}`,
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   socket.end(lines.join("\r\n") + "\r\n\r\n" + body + "\n");
 }

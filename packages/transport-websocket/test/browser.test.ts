@@ -9,8 +9,8 @@ import { join, resolve } from "node:path";
 import { Connection } from "@acpkit/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { runEchoPeer } from "../../../test-support/fixtures/echo-peer.mjs";
-import { defineTransportSuite, RawClient, type ConnectionConstructor } from "../../../test-support/transport-suite.js";
+import { runEchoPeer } from "@acpkit/test-support/fixtures/echo-peer";
+import { defineTransportSuite, RawClient, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
 import { connect as browserConnect, type BrowserConnectOptions } from "../src/browser.js";
 import { listen, type ListenOptions, type WebSocketListener } from "../src/index.js";
 
@@ -28,7 +28,16 @@ function bundleBrowserEntry(format: "esm" | "iife"): { code: string; inputs: str
   const metafile = join(outDir, `meta.${format}.json`);
   execFileSync(
     esbuild,
-    [join(packageDir, "src/browser.ts"), "--bundle", "--platform=browser", `--format=${format}`, "--global-name=AcpkitWebSocket", `--outfile=${outfile}`, `--metafile=${metafile}`, "--log-level=error"],
+    [
+      join(packageDir, "src/browser.ts"),
+      "--bundle",
+      "--platform=browser",
+      `--format=${format}`,
+      "--global-name=AcpkitWebSocket",
+      `--outfile=${outfile}`,
+      `--metafile=${metafile}`,
+      "--log-level=error",
+    ],
     { cwd: packageDir, stdio: "pipe" },
   );
   const meta = JSON.parse(readFileSync(metafile, "utf8")) as { inputs: Record<string, unknown> };
@@ -83,7 +92,10 @@ describe("browser entry", () => {
   it("without any WebSocket implementation, rejects with a clear Unsupported error", async () => {
     const had = "WebSocket" in globalThis;
     if (had) return; // Node ≥ 22 has a global WebSocket; the check below is about runtimes without one
-    await expect(browserConnect("ws://127.0.0.1:1/acp")).rejects.toMatchObject({ code: "Unsupported", message: expect.stringMatching(/globalThis\.WebSocket is missing/) });
+    await expect(browserConnect("ws://127.0.0.1:1/acp")).rejects.toMatchObject({
+      code: "Unsupported",
+      message: expect.stringMatching(/globalThis\.WebSocket is missing/),
+    });
   });
 
   it.skipIf(!existsSync(CHROMIUM))("works in Chromium against a real server (needs /usr/bin/chromium)", async () => {

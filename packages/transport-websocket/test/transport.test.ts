@@ -6,8 +6,8 @@ import type { Duplex } from "node:stream";
 import { Connection } from "@acpkit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { runEchoPeer } from "../../../test-support/fixtures/echo-peer.mjs";
-import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "../../../test-support/transport-suite.js";
+import { runEchoPeer } from "@acpkit/test-support/fixtures/echo-peer";
+import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
 import { connect, listen, wrapNodeSocket, type ListenOptions, type WebSocketListener, type WebSocketTransport } from "../src/index.js";
 
 /** Start a server whose connections run the echo peer; remembers every accepted connection. */

@@ -72,7 +72,9 @@ export async function playDemoTurn(turn: Turn, { cwd, text, paceMs }: DemoOption
   turn.plan(planAt(steps, 3));
   const answer = turn.message();
   const verdict = edit === "allowed" ? "you allowed the edit, so it was applied" : "you did not allow the edit, so it was skipped";
-  for (const piece of splitWords(`Done. You asked: "${asked}". ${verdict[0]!.toUpperCase()}${verdict.slice(1)}; ${readSummary}. This is the acpkit built-in agent: it answers every prompt the same way.`)) {
+  for (const piece of splitWords(
+    `Done. You asked: "${asked}". ${verdict[0]!.toUpperCase()}${verdict.slice(1)}; ${readSummary}. This is the acpkit built-in agent: it answers every prompt the same way.`,
+  )) {
     answer.append(piece);
     if (!(await sleep(paceMs / 4, turn.signal))) return "cancelled";
   }

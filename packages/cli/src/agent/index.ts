@@ -3,5 +3,15 @@ export { createBuiltinAgent, type BuiltinAgentOptions } from "./builtin-agent.js
 export { COMMAND_SYNOPSES, MAX_STREAM_CHUNKS, parseCommand } from "./commands.js";
 export { DEMO_PACE_MS, DEMO_READ_FILE } from "./demo-turn.js";
 export { EDIT_PERMISSION_OPTIONS, EXAMPLE_EDIT } from "./tools.js";
-export { checkScript, formatScriptProblems, loadScriptFile, MAX_SLEEP_MS, type AgentScript, type ScriptCheck, type ScriptCondition, type ScriptProblem, type ScriptStep } from "./script.js";
+export {
+  checkScript,
+  formatScriptProblems,
+  loadScriptFile,
+  MAX_SLEEP_MS,
+  type AgentScript,
+  type ScriptCheck,
+  type ScriptCondition,
+  type ScriptProblem,
+  type ScriptStep,
+} from "./script.js";
 export { KNOWN_STOP_REASONS, stopReasonProblem } from "./stop-reasons.js";

@@ -32,6 +32,7 @@ export interface ScriptProblem {
   message: string;
 }
 
+/** What `checkScript` found: the parsed script, or every problem with its JSON path. */
 export type ScriptCheck = { ok: true; script: AgentScript } | { ok: false; problems: ScriptProblem[] };
 
 /** Longest sleep step: 10 minutes. */
@@ -113,7 +114,10 @@ export function checkScript(value: unknown, maxProtocol: ProtocolVersion): Scrip
 
   const steps: ScriptStep[] = [];
   if (!Array.isArray(value.steps)) {
-    checker.add(value.steps === undefined ? "" : "/steps", value.steps === undefined ? 'must have a "steps" array' : `must be an array of steps (got ${describe(value.steps)})`);
+    checker.add(
+      value.steps === undefined ? "" : "/steps",
+      value.steps === undefined ? 'must have a "steps" array' : `must be an array of steps (got ${describe(value.steps)})`,
+    );
   } else {
     const createdToolCalls = new Set<string>();
     let sawPermission = false;
@@ -140,7 +144,12 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
   }
   const present = ACTIONS.filter((action) => raw[action] !== undefined);
   if (present.length !== 1) {
-    checker.add(path, present.length === 0 ? `must have one of ${ACTIONS.join(", ")}` : `must have only one of ${ACTIONS.join(", ")} (found ${present.join(", ")}); use one step for each`);
+    checker.add(
+      path,
+      present.length === 0
+        ? `must have one of ${ACTIONS.join(", ")}`
+        : `must have only one of ${ACTIONS.join(", ")} (found ${present.join(", ")}); use one step for each`,
+    );
     return undefined;
   }
   const action = present[0]!;
@@ -167,14 +176,16 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
     }
     case "message": {
       if (typeof body !== "string" || body === "") checker.add(at, `must be a non-empty string (got ${describe(body)})`);
-      if (raw.kind !== undefined && raw.kind !== "agent" && raw.kind !== "thought") checker.add(`${path}/kind`, `must be "agent" or "thought" (got ${describe(raw.kind)})`);
+      if (raw.kind !== undefined && raw.kind !== "agent" && raw.kind !== "thought")
+        checker.add(`${path}/kind`, `must be "agent" or "thought" (got ${describe(raw.kind)})`);
       if (raw.chunks !== undefined && !isWholeNumber(raw.chunks, 1)) checker.add(`${path}/chunks`, `must be a positive integer (got ${describe(raw.chunks)})`);
       return { type: "message", text: String(body), kind: raw.kind === "thought" ? "thought" : "agent", chunks: raw.chunks as number | undefined, when };
     }
     case "permission":
       return checkPermission(checker, body, at, context, when);
     case "sleep":
-      if (!isWholeNumber(body, 0, MAX_SLEEP_MS)) checker.add(at, `must be a non-negative integer number of milliseconds, at most ${MAX_SLEEP_MS} (got ${describe(body)})`);
+      if (!isWholeNumber(body, 0, MAX_SLEEP_MS))
+        checker.add(at, `must be a non-negative integer number of milliseconds, at most ${MAX_SLEEP_MS} (got ${describe(body)})`);
       return { type: "sleep", ms: body as number, when };
     case "read": {
       if (!isObject(body)) {
@@ -182,9 +193,12 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
         return undefined;
       }
       checker.unknownKeys(body, at, ["path", "line", "limit"]);
-      if (typeof body.path !== "string" || body.path === "") checker.add(`${at}/path`, `must be a non-empty string: a path, absolute or relative to the session cwd (got ${describe(body.path)})`);
-      if (body.line !== undefined && !isWholeNumber(body.line, 1, 0xffffffff)) checker.add(`${at}/line`, `must be a positive integer (1-based line number) (got ${describe(body.line)})`);
-      if (body.limit !== undefined && !isWholeNumber(body.limit, 1, 0xffffffff)) checker.add(`${at}/limit`, `must be a positive integer (number of lines) (got ${describe(body.limit)})`);
+      if (typeof body.path !== "string" || body.path === "")
+        checker.add(`${at}/path`, `must be a non-empty string: a path, absolute or relative to the session cwd (got ${describe(body.path)})`);
+      if (body.line !== undefined && !isWholeNumber(body.line, 1, 0xffffffff))
+        checker.add(`${at}/line`, `must be a positive integer (1-based line number) (got ${describe(body.line)})`);
+      if (body.limit !== undefined && !isWholeNumber(body.limit, 1, 0xffffffff))
+        checker.add(`${at}/limit`, `must be a positive integer (number of lines) (got ${describe(body.limit)})`);
       return { type: "read", path: String(body.path), line: body.line as number | undefined, limit: body.limit as number | undefined, when };
     }
   }

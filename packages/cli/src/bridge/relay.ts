@@ -7,7 +7,11 @@ import { spawnAgent } from "@acpkit/transport-stdio";
 import type { WebSocketTransport } from "@acpkit/transport-websocket";
 
 /** The JSON-RPC answer to a line that is not JSON (docs/protocol.md §8.1 S8). */
-const PARSE_ERROR = { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the bridge received a message that is not valid JSON" } } as const;
+const PARSE_ERROR = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32700, message: "Parse error: the bridge received a message that is not valid JSON" },
+} as const;
 
 const ignore = (): void => {};
 

@@ -3,9 +3,7 @@ import type { Transport } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
 import { connect } from "@acpkit/transport-websocket";
 
-export type AgentTarget =
-  | { kind: "command"; command: string; args: readonly string[] }
-  | { kind: "websocket"; url: string; token?: string };
+export type AgentTarget = { kind: "command"; command: string; args: readonly string[] } | { kind: "websocket"; url: string; token?: string };
 
 /** Human name of the target for messages: the command line or the URL. */
 export function describeTarget(target: AgentTarget): string {

@@ -89,7 +89,8 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     return outcome;
   };
   const onDiagnostic = (diagnostic: Diagnostic) => {
-    if (isProtocolViolation(diagnostic)) fail(`the agent broke the protocol (${diagnostic.code}): ${diagnostic.message}${diagnostic.path ? ` at ${diagnostic.path}` : ""}`);
+    if (isProtocolViolation(diagnostic))
+      fail(`the agent broke the protocol (${diagnostic.code}): ${diagnostic.message}${diagnostic.path ? ` at ${diagnostic.path}` : ""}`);
     else io.stderr.write(io.err.dim(`${name}: ${diagnostic.code}: ${diagnostic.message}`) + "\n");
   };
 

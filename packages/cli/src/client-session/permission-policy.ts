@@ -44,7 +44,9 @@ export async function askOnTerminal(
 ): Promise<PermissionOutcome> {
   const options = request.options;
   stderr.write(`${style.blue("?")} ${style.bold(`The agent asks permission: ${title}`)}\n`);
-  options.forEach((option, index) => stderr.write(`  ${index + 1}) ${option.name} ${style.dim(`[${option.kind}]`)}\n`));
+  options.forEach((option, index) => {
+    stderr.write(`  ${index + 1}) ${option.name} ${style.dim(`[${option.kind}]`)}\n`);
+  });
   for (;;) {
     stderr.write(`  choose 1-${options.length} (empty = cancel): `);
     const answer = await lines.next(signal);

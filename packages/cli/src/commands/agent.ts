@@ -39,7 +39,8 @@ exits with code 2, naming each problem by its JSON path.`;
 
 export async function agentCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const args = parseArgs(argv, { "max-protocol": { value: true, choices: ["1", "2"] }, script: { value: true } });
-  if (args.positionals.length > 0 || args.rest.length > 0) throw new UsageError(`agent takes no arguments (got "${[...args.positionals, ...args.rest].join(" ")}")`);
+  if (args.positionals.length > 0 || args.rest.length > 0)
+    throw new UsageError(`agent takes no arguments (got "${[...args.positionals, ...args.rest].join(" ")}")`);
   const maxProtocol = flagValue(args, "max-protocol", "2") === "1" ? 1 : 2;
 
   let script: AgentScript | undefined;

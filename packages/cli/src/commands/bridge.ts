@@ -64,7 +64,9 @@ export async function bridgeCommand(argv: readonly string[], io: CommandIO, unti
         const number = ++connections;
         const from = `${request.socket.remoteAddress ?? "?"}:${request.socket.remotePort ?? "?"}`;
         io.stderr.write(io.err.dim(`acpkit bridge: connection ${number} from ${from}: starting ${[command, ...commandArgs].join(" ")}`) + "\n");
-        void relayConnection(transport, command, commandArgs, (message) => io.stderr.write(io.err.dim(`acpkit bridge: connection ${number}: ${message}`) + "\n"));
+        void relayConnection(transport, command, commandArgs, (message) =>
+          io.stderr.write(io.err.dim(`acpkit bridge: connection ${number}: ${message}`) + "\n"),
+        );
       },
     });
   } catch (error) {
@@ -73,7 +75,10 @@ export async function bridgeCommand(argv: readonly string[], io: CommandIO, unti
     return Exit.Failed;
   }
   io.stdout.write(`${listener.url}\n`);
-  io.stderr.write(io.err.dim(`acpkit bridge: serving "${[command, ...commandArgs].join(" ")}" at ${listener.url}${token === undefined ? "" : " (bearer token required)"}`) + "\n");
+  io.stderr.write(
+    io.err.dim(`acpkit bridge: serving "${[command, ...commandArgs].join(" ")}" at ${listener.url}${token === undefined ? "" : " (bearer token required)"}`) +
+      "\n",
+  );
   await until;
   io.stderr.write(io.err.dim("acpkit bridge: shutting down") + "\n");
   await listener.close();

@@ -20,6 +20,16 @@ as it streams. Without --protocol it runs protocol v1, then v2. The permission r
 answered "allow" automatically; on v1 the agent reads a file through the client, from a
 temporary directory that is removed afterwards.`;
 
+/**
+ * The built-in agent has no model behind it: the plan, the thought, the answer and the usage line
+ * (tokens and cost) are scripted. The demo says so, so nobody mistakes them for measurements.
+ */
+export const DEMO_SIMULATED_NOTE =
+  "The built-in agent is scripted: its plan, thought, answer and usage figures (tokens, cost) are simulated; the protocol traffic is real.";
+
+/** What to try after the demo: the same client against your own agent. */
+export const DEMO_NEXT_STEP = "Next: run a turn against your own agent with  npx @acpkit/cli run -- <your agent command>";
+
 /** What the demo asks the built-in agent. */
 export const DEMO_PROMPT = "Say hello to the world";
 
@@ -64,6 +74,7 @@ export async function demoCommand(argv: readonly string[], io: CommandIO): Promi
       summary.push(`offered v${version} → ${negotiated}, ${result.stopReasons.join(", ") || "no stop reason"}`);
     }
     io.stdout.write("\n" + io.out.bold("summary") + "\n" + summary.map((line) => `  ${line}`).join("\n") + "\n");
+    io.stdout.write(`\n${io.out.dim(DEMO_SIMULATED_NOTE)}\n${DEMO_NEXT_STEP}\n`);
     return failed ? Exit.Failed : Exit.Ok;
   } finally {
     await rm(workspace, { recursive: true, force: true });

@@ -99,7 +99,10 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       fs,
       permission,
       ...(cancelAfterMs === undefined ? {} : { cancelAfterMs }),
-      prompts: prompts.length > 0 ? listPrompts(prompts) : linePrompts(lines!, stdinIsTerminal ? () => io.stderr.write(io.err.dim("prompt (Ctrl-D to end)› ")) : undefined),
+      prompts:
+        prompts.length > 0
+          ? listPrompts(prompts)
+          : linePrompts(lines!, stdinIsTerminal ? () => io.stderr.write(io.err.dim("prompt (Ctrl-D to end)› ")) : undefined),
       ...(lines ? { answers: lines } : {}),
       ...(printer ? { printer } : {}),
       io,

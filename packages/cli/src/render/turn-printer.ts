@@ -96,7 +96,7 @@ export class TurnPrinter {
   /** A permission request and the answer it got. */
   permission(toolCall: Json, options: readonly PermissionOption[], outcome: PermissionOutcome, source: PermissionSource): void {
     const id = String(toolCall.toolCallId);
-    const title = typeof toolCall.title === "string" ? toolCall.title : this.toolCalls.get(id)?.title ?? id;
+    const title = typeof toolCall.title === "string" ? toolCall.title : (this.toolCalls.get(id)?.title ?? id);
     const choices = options.map((option) => option.name).join(" | ");
     let answer: string;
     if (outcome.outcome === "selected") {

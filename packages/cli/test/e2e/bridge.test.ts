@@ -46,7 +46,10 @@ describe.concurrent("acpkit bridge", () => {
 
   it("starts one agent per connection", async (context) => {
     const { url, stderr } = await startBridge(context, ["--listen", "127.0.0.1:0"]);
-    const [a, b] = await Promise.all([runJson(["--ws", url, "--prompt", "/echo first"]), runJson(["--ws", url, "--protocol", "2", "--prompt", "/echo second"])]);
+    const [a, b] = await Promise.all([
+      runJson(["--ws", url, "--prompt", "/echo first"]),
+      runJson(["--ws", url, "--protocol", "2", "--prompt", "/echo second"]),
+    ]);
     expect(a.code).toBe(0);
     expect(b.code).toBe(0);
     expect([a.state.protocolVersion, b.state.protocolVersion]).toEqual([1, 2]);

@@ -50,6 +50,14 @@ describe.concurrent("acpkit demo", () => {
     expect(stdout).toContain("offered v2 → negotiated v2, end_turn");
   });
 
+  it("ends by saying which figures are simulated and what to run next", async () => {
+    const { code, stdout } = await runCli(["demo", "--protocol", "1"]);
+    expect(code).toBe(0);
+    const tail = stdout.trimEnd().split("\n").slice(-2);
+    expect(tail[0]).toMatch(/scripted: .*usage figures \(tokens, cost\) are simulated/);
+    expect(tail[1]).toBe("Next: run a turn against your own agent with  npx @acpkit/cli run -- <your agent command>");
+  });
+
   it("--protocol 2 runs only v2", async () => {
     const { code, stdout } = await runCli(["demo", "--protocol", "2"]);
     expect(code).toBe(0);

@@ -2,7 +2,6 @@
 // runs the CLI under util-linux `script`, which gives it one; it is skipped where that is missing.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { BIN, BUILTIN_AGENT } from "../support/cli.js";
 

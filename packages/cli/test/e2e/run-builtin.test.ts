@@ -1,5 +1,6 @@
 // `acpkit run --json` against `acpkit agent`, both built binaries, for each command prompt the
 // built-in agent knows, on protocol v1 and v2. The printed SessionState is checked field by field.
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -169,7 +170,9 @@ describe.concurrent.each([1, 2] as const)("acpkit run --json against acpkit agen
     expect(code).toBe(0);
     const chunks = state.messages[1].content;
     expect(chunks).toHaveLength(25);
-    chunks.forEach((block: { text: string }, index: number) => expect(block.text.startsWith(`${index} `)).toBe(true));
+    chunks.forEach((block: { text: string }, index: number) => {
+      expect(block.text.startsWith(`${index} `)).toBe(true);
+    });
   });
 
   it("several --prompt flags run turns in order in one session", async () => {
@@ -215,7 +218,16 @@ describe.concurrent("acpkit run: prompts, file system and failures", () => {
   it("prints the turn for people without --json, with nothing but the turn on stdout", async () => {
     const { code, stdout } = await runCli(["run", "--cwd", workspace, "--prompt", "/echo hello there", "--", ...BUILTIN_AGENT]);
     expect(code).toBe(0);
-    expect(stdout.split("\n")).toEqual(["acpkit-agent 0.1.0 · protocol v1 negotiated (offered v1)", "› /echo hello there", "hello there", "■ end_turn", ""]);
+    // The built-in agent reports the CLI package's own version.
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(stdout.split("\n")).toEqual([
+      `acpkit-agent ${version} · protocol v1 negotiated (offered v1)`,
+      "› /echo hello there",
+      "hello there",
+      "■ end_turn",
+      "",
+    ]);
   });
 
   it("exit 1 when the agent process dies during a turn", async () => {

@@ -58,7 +58,19 @@ describe.concurrent("acpkit run against an agent built with the official SDK", (
   });
 
   it("offering v2 to the v1-only SDK agent negotiates v1; --permission reject is honoured", async () => {
-    const { code, state } = await runJson(["--protocol", "2", "--permission", "reject", "--cwd", workspace, "--prompt", "hello", "--", process.execPath, SDK_AGENT]);
+    const { code, state } = await runJson([
+      "--protocol",
+      "2",
+      "--permission",
+      "reject",
+      "--cwd",
+      workspace,
+      "--prompt",
+      "hello",
+      "--",
+      process.execPath,
+      SDK_AGENT,
+    ]);
     expect(code).toBe(0);
     expect(state.protocolVersion).toBe(1);
     expect(state.permissions[0].outcome).toEqual({ outcome: "selected", optionId: "no" });

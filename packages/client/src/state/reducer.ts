@@ -7,6 +7,7 @@
 // `AppendList` (O(1)) and replace one slot of a `PVector` (O(log32 n)); see persistent.ts. Nothing
 // proportional to the content already received is copied, so applying chunk 200 000 costs what
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
+import type { Meta } from "@acpkit/core";
 import { jsonEqual } from "@acpkit/core";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
@@ -24,7 +25,6 @@ import {
   toolCallIdOf,
 } from "./session-state.js";
 
-type Meta = { [key: string]: unknown };
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The custom model update that carries a v1 `current_mode_update` (see @acpkit/core's bridge). */
@@ -109,7 +109,6 @@ function withMessages(state: SessionState, messages: StateData["messages"]): Ses
   const d = state.data;
   return withHotFields(state, messages, d.toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
 }
-
 
 function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): SessionState {
   const d = state.data;
@@ -321,7 +320,8 @@ function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate): Sess
   for (const field of SCALAR_PATCH_FIELDS) {
     const value = patch[field];
     if (value === undefined) continue; // T2: absent = unchanged
-    if (value === null) delete record[field]; // T2: null = cleared
+    if (value === null)
+      delete record[field]; // T2: null = cleared
     else (record as Record<string, unknown>)[field] = value;
   }
   // T3: content is replaced as a whole array; `[]` and `null` clear it.
@@ -444,10 +444,12 @@ function malformed(update: v2.SessionUpdate): string | undefined {
   const tag = u.sessionUpdate;
   if (tag in CHUNK_KIND || tag === "user_message" || tag === "agent_message" || tag === "agent_thought") {
     if (typeof u.messageId !== "string") return `${tag}: messageId must be a string`;
-    if (tag in CHUNK_KIND ? !isObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content)) return `${tag}: content has the wrong shape`;
+    if (tag in CHUNK_KIND ? !isObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content))
+      return `${tag}: content has the wrong shape`;
   } else if (tag === "tool_call_update" || tag === "tool_call_content_chunk") {
     if (typeof u.toolCallId !== "string") return `${tag}: toolCallId must be a string`;
-    if (tag === "tool_call_update" ? u.content !== undefined && u.content !== null && !Array.isArray(u.content) : !isObject(u.content)) return `${tag}: content has the wrong shape`;
+    if (tag === "tool_call_update" ? u.content !== undefined && u.content !== null && !Array.isArray(u.content) : !isObject(u.content))
+      return `${tag}: content has the wrong shape`;
   } else if (tag === "plan_update") {
     if (!isObject(u.plan) || typeof u.plan.id !== "string") return "plan_update: plan.id must be a string";
   } else if (tag === "usage_update") {

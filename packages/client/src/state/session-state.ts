@@ -5,10 +5,20 @@
 // (persistent.ts) so that each update costs O(1) amortized (O(log32 n) to replace one record);
 // the plain-array views (`state.messages`, `sessionStateToJSON`) are built on first read and
 // cached on that state object.
+import type { Meta } from "@acpkit/core";
 import type { ProtocolVersion, v2 } from "@acpkit/schema";
-import { type AppendList, type Keyed, type PVector, emptyKeyed, emptyList, emptyVector, keyedFind, listToArray, vectorForEach, vectorGet } from "./persistent.js";
-
-type Meta = { [key: string]: unknown };
+import {
+  type AppendList,
+  type Keyed,
+  type PVector,
+  emptyKeyed,
+  emptyList,
+  emptyVector,
+  keyedFind,
+  listToArray,
+  vectorForEach,
+  vectorGet,
+} from "./persistent.js";
 
 /** Which kind of message (the variant of the updates that built it). */
 export type MessageKind = "user_message" | "agent_message" | "agent_thought";
@@ -176,7 +186,9 @@ function toolCallView(record: ToolCallRecord): ToolCallJSON {
 
 function planView(record: PlanRecord): PlanJSON {
   const plan = record.plan;
-  return plan.type === "items" ? { id: record.id, entries: (plan as v2.PlanUpdateContentItems).entries } : { id: record.id, type: String(plan.type), raw: plan };
+  return plan.type === "items"
+    ? { id: record.id, entries: (plan as v2.PlanUpdateContentItems).entries }
+    : { id: record.id, type: String(plan.type), raw: plan };
 }
 
 function collect<R, V>(keyed: Keyed<R>, view: (record: R) => V): V[] {

@@ -1,6 +1,7 @@
 // Agent side of a v1 connection: the model's (pinned-v2-shaped) session updates → v1 wire updates,
 // for one session (docs/protocol.md §7.2, B3–B6). State kept: what each message has already shown the v1
 // client (`sent`), every tool call's accumulated content (`tools`) and the one plan id v1 sees.
+import type { Meta } from "../model.js";
 import { contentBlockToV1, jsonEqual, toolCallContentToV1 } from "./content.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
 import { CURRENT_MODE_UPDATE } from "./model-names.js";
@@ -8,14 +9,12 @@ import { permissionOptionsToV1, stopReasonToV1 } from "./stateless.js";
 import { toolCallCreateToV1, toolCallPatchToV1 } from "./tool-calls.js";
 import type { v1, v2 } from "@acpkit/schema";
 
-type Meta = { [key: string]: unknown } | null | undefined;
 type MessageKind = "user" | "agent" | "thought";
 type V1ChunkTag = "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk";
 
 const CHUNK_TAG: Record<MessageKind, V1ChunkTag> = { user: "user_message_chunk", agent: "agent_message_chunk", thought: "agent_thought_chunk" };
 const V1_PRIORITIES: ReadonlySet<string> = new Set(["high", "medium", "low"]);
 const V1_ENTRY_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed"]);
-
 
 /** What a v2 permission request becomes on v1: updates to send first (B4.5), then the request. */
 export interface V1PermissionRequest {
@@ -188,7 +187,10 @@ export class AgentSideV1Bridge {
     const updates: v1.SessionUpdate[] = [];
     let v1ToolCall: v1.ToolCallUpdate;
     if (this.tools.has(toolCall.toolCallId)) {
-      const { sessionUpdate: _tag, ...body } = this.laterToolPatch(toolCall, params)[0] ?? { sessionUpdate: "tool_call_update", toolCallId: toolCall.toolCallId };
+      const { sessionUpdate: _tag, ...body } = this.laterToolPatch(toolCall, params)[0] ?? {
+        sessionUpdate: "tool_call_update",
+        toolCallId: toolCall.toolCallId,
+      };
       v1ToolCall = body;
     } else {
       const created = this.createTool(toolCall, params);
@@ -198,12 +200,16 @@ export class AgentSideV1Bridge {
       if (typeof toolCall.title !== "string") delete (body as { title?: string }).title;
       v1ToolCall = body as v1.ToolCallUpdate;
     }
-    const out: v1.RequestPermissionRequest = { ...params, toolCall: v1ToolCall, options: permissionOptionsToV1(params.options, this.lossy, params) } as v1.RequestPermissionRequest;
+    const out: v1.RequestPermissionRequest = {
+      ...params,
+      toolCall: v1ToolCall,
+      options: permissionOptionsToV1(params.options, this.lossy, params),
+    } as v1.RequestPermissionRequest;
     return { updates, params: out };
   }
 
   /** The v1 `session/prompt` result for a model stop reason (B5: custom values → `end_turn` + `_meta`). */
-  stopReasonToV1(stopReason: v2.StopReason, meta?: Meta): v1.PromptResponse {
+  stopReasonToV1(stopReason: v2.StopReason, meta?: Meta | null): v1.PromptResponse {
     return stopReasonToV1(stopReason, meta, this.lossy);
   }
 
@@ -241,7 +247,11 @@ export class AgentSideV1Bridge {
     const sent = entry.blocks();
     const start = extensionStart(sent, next);
     if (start === undefined) {
-      this.lossy.report("message_replace", `v1 chunks can only append; the new content of message ${JSON.stringify(update.messageId)} does not extend what the v1 client already has, so nothing was sent`, update);
+      this.lossy.report(
+        "message_replace",
+        `v1 chunks can only append; the new content of message ${JSON.stringify(update.messageId)} does not extend what the v1 client already has, so nothing was sent`,
+        update,
+      );
       return [];
     }
     const out: v1.SessionUpdate[] = [];
@@ -289,7 +299,11 @@ export class AgentSideV1Bridge {
     const tool = this.tools.get(update.toolCallId);
     if (tool === undefined) {
       if (update._meta !== undefined && update._meta !== null) {
-        this.lossy.report("meta", "the chunk that introduced this tool call became a v1 tool_call, where _meta would describe the whole tool call; it was not sent", update);
+        this.lossy.report(
+          "meta",
+          "the chunk that introduced this tool call became a v1 tool_call, where _meta would describe the whole tool call; it was not sent",
+          update,
+        );
       }
       return [this.createTool({ toolCallId: update.toolCallId, content: [update.content] }, update)];
     }
@@ -311,7 +325,11 @@ export class AgentSideV1Bridge {
     }
     this.primaryPlanId ??= plan.id;
     if (plan.id !== this.primaryPlanId) {
-      this.lossy.report("plan", `v1 has one plan per session and it shows plan ${JSON.stringify(this.primaryPlanId)}; plan ${JSON.stringify(plan.id)} was not sent`, update);
+      this.lossy.report(
+        "plan",
+        `v1 has one plan per session and it shows plan ${JSON.stringify(this.primaryPlanId)}; plan ${JSON.stringify(plan.id)} was not sent`,
+        update,
+      );
       return [];
     }
     const items = plan as v2.PlanUpdateContentItems;
@@ -347,7 +365,11 @@ export class AgentSideV1Bridge {
       commands ??= update.availableCommands.slice() as v1.AvailableCommand[];
       const { input: _input, ...withoutInput } = command;
       commands[index] = withoutInput as v1.AvailableCommand;
-      this.lossy.report("session_update", `command ${JSON.stringify(command.name)} has an input of type ${JSON.stringify((input as { type?: unknown }).type)}, which v1 does not have; the input was left out`, update);
+      this.lossy.report(
+        "session_update",
+        `command ${JSON.stringify(command.name)} has an input of type ${JSON.stringify((input as { type?: unknown }).type)}, which v1 does not have; the input was left out`,
+        update,
+      );
     });
     return (commands === undefined ? update : { ...update, availableCommands: commands }) as v1.SessionUpdate;
   }

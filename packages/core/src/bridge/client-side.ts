@@ -24,7 +24,11 @@ type ChunkTag = "user_message_chunk" | "agent_message_chunk" | "agent_thought_ch
 export class ClientSideV1Bridge {
   readonly sessionId: string;
   private readonly lossy: LossyReporter;
-  private readonly openSynth: Record<ChunkTag, string | undefined> = { user_message_chunk: undefined, agent_message_chunk: undefined, agent_thought_chunk: undefined };
+  private readonly openSynth: Record<ChunkTag, string | undefined> = {
+    user_message_chunk: undefined,
+    agent_message_chunk: undefined,
+    agent_thought_chunk: undefined,
+  };
   private synthCounter = 0;
   /** Tool call ids introduced by a v1 `tool_call` (or reported as missing one, V4). */
   private readonly knownTools = new Set<string>();

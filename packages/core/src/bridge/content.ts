@@ -7,7 +7,6 @@ import type { LossyReporter } from "./lossy.js";
 import { TERMINAL_CONTENT_TYPE } from "./model-names.js";
 import type { v1, v2 } from "@acpkit/schema";
 
-
 /**
  * The text of a union tag. Generated v2 types give unknown tags a branded type (so a `switch`
  * narrows); at run time every tag is a string, which is what set lookups and messages need.
@@ -33,7 +32,11 @@ export function contentBlockToV1(block: v2.ContentBlock, lossy: LossyReporter, u
   if (Array.isArray(audience) && audience.some((role) => !V1_ROLES.has(role))) {
     const kept = audience.filter((role) => V1_ROLES.has(role));
     const dropped = audience.filter((role) => !V1_ROLES.has(role));
-    lossy.report("content_block", `annotation audience role(s) ${dropped.map((r) => JSON.stringify(r)).join(", ")} do not exist in v1; they were left out`, update);
+    lossy.report(
+      "content_block",
+      `annotation audience role(s) ${dropped.map((r) => JSON.stringify(r)).join(", ")} do not exist in v1; they were left out`,
+      update,
+    );
     return { ...(block as v1.ContentBlock), annotations: { ...annotations, audience: kept } } as v1.ContentBlock;
   }
   return block as v1.ContentBlock;

@@ -52,6 +52,7 @@ export class LossyReporter {
     this.strict = options.strict === true;
   }
 
+  /** Report one lossy conversion: its code, what was lost, and the update it happened in. */
   report(code: LossyCode, detail: string, update: unknown): void {
     const event: LossyEvent = { code, sessionId: this.sessionId, detail, update };
     if (this.strict) {

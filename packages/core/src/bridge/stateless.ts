@@ -1,26 +1,21 @@
 // Message-by-message conversions that need no session state (docs/protocol.md §7.1): initialize,
 // capabilities, auth methods, MCP servers, prompts, permission options and stop reasons.
 // Each takes `LossyOptions` (or a reporter) and reports what the target version cannot carry.
+import type { Meta } from "../model.js";
 import { AcpError } from "../errors.js";
 import { contentBlocksToV1, tagOf } from "./content.js";
 import { type LossyOptions, type LossyReporter, toReporter } from "./lossy.js";
 import { V2_STOP_REASON_META_KEY } from "./model-names.js";
 import type { v1, v2 } from "@acpkit/schema";
 
-type Meta = { [key: string]: unknown } | null | undefined;
 type Obj = Record<string, unknown>;
 
 /** A v2 capability marker is present when it is an object (`{}` = supported; absent/`null` = not). */
-function isMarker(value: unknown): value is { _meta?: Meta } {
+function isMarker(value: unknown): value is { _meta?: Meta | null } {
   return typeof value === "object" && value !== null;
 }
 
-/** `{}` or `{_meta}`: a v2 marker for a v1 `true`. */
-function marker(meta?: Meta): { _meta?: Meta } {
-  return meta === undefined ? {} : { _meta: meta };
-}
-
-function withMeta<T extends object>(target: T, meta: Meta): T {
+function withMeta<T extends object>(target: T, meta: Meta | null | undefined): T {
   if (meta !== undefined) (target as Obj)._meta = meta;
   return target;
 }
@@ -142,7 +137,11 @@ export function authMethodsToV1(methods: readonly v2.AuthMethod[], options?: Los
     } else if (tagOf(method.type) === "terminal") {
       out.push(method as unknown as v1.AuthMethodTerminal);
     } else {
-      lossy.report("auth_method", `auth method ${JSON.stringify(method.id)} of type ${JSON.stringify(tagOf(method.type))} does not exist in v1; it was left out`, method);
+      lossy.report(
+        "auth_method",
+        `auth method ${JSON.stringify(method.id)} of type ${JSON.stringify(tagOf(method.type))} does not exist in v1; it was left out`,
+        method,
+      );
     }
   }
   return out;
@@ -150,7 +149,9 @@ export function authMethodsToV1(methods: readonly v2.AuthMethod[], options?: Los
 
 /** v1 auth methods → v2: the untagged agent method gets `type: "agent"`; `terminal` is kept as a v2 fallback value. */
 export function authMethodsFromV1(methods: readonly v1.AuthMethod[]): v2.AuthMethod[] {
-  return methods.map((method) => ("type" in method && method.type !== undefined ? (method as unknown as v2.AuthMethod) : ({ type: "agent", ...method } as v2.AuthMethodAgent)));
+  return methods.map((method) =>
+    "type" in method && method.type !== undefined ? (method as unknown as v2.AuthMethod) : ({ type: "agent", ...method } as v2.AuthMethodAgent),
+  );
 }
 
 // ── initialize result ──────────────────────────────────────────────────────────────────────
@@ -186,7 +187,11 @@ export function mcpServersToV1(servers: readonly v2.McpServer[], options?: Lossy
     } else if (server.type === "http") {
       out.push(server as v1.McpServerHttp);
     } else {
-      lossy.report("mcp_server", `MCP server ${JSON.stringify(server.name)} uses transport ${JSON.stringify(tagOf(server.type))}, which v1 does not have; it was left out`, server);
+      lossy.report(
+        "mcp_server",
+        `MCP server ${JSON.stringify(server.name)} uses transport ${JSON.stringify(tagOf(server.type))}, which v1 does not have; it was left out`,
+        server,
+      );
     }
   }
   return out;
@@ -206,13 +211,19 @@ export function mcpServersFromV1(servers: readonly v1.McpServer[], options?: Los
 }
 
 /** `session/new` / `session/load` params with their `mcpServers` converted to v1. */
-export function sessionSetupParamsToV1<P extends { mcpServers?: v2.McpServer[] }>(params: P, options?: LossyOptions | LossyReporter): Omit<P, "mcpServers"> & { mcpServers?: v1.McpServer[] } {
+export function sessionSetupParamsToV1<P extends { mcpServers?: v2.McpServer[] }>(
+  params: P,
+  options?: LossyOptions | LossyReporter,
+): Omit<P, "mcpServers"> & { mcpServers?: v1.McpServer[] } {
   if (params.mcpServers === undefined) return params as Omit<P, "mcpServers">;
   return { ...params, mcpServers: mcpServersToV1(params.mcpServers, options) };
 }
 
 /** `session/new` / `session/load` params with their `mcpServers` converted to v2. */
-export function sessionSetupParamsFromV1<P extends { mcpServers?: v1.McpServer[] }>(params: P, options?: LossyOptions | LossyReporter): Omit<P, "mcpServers"> & { mcpServers?: v2.McpServer[] } {
+export function sessionSetupParamsFromV1<P extends { mcpServers?: v1.McpServer[] }>(
+  params: P,
+  options?: LossyOptions | LossyReporter,
+): Omit<P, "mcpServers"> & { mcpServers?: v2.McpServer[] } {
   if (params.mcpServers === undefined) return params as Omit<P, "mcpServers">;
   return { ...params, mcpServers: mcpServersFromV1(params.mcpServers, options) };
 }
@@ -228,28 +239,40 @@ export function promptToV1(params: v2.PromptRequest, options?: LossyOptions | Lo
 const V1_PERMISSION_KINDS: ReadonlySet<string> = new Set(["allow_once", "allow_always", "reject_once", "reject_always"]);
 
 /** v2 permission options → v1: an option of custom kind is dropped and reported, never relabelled as allow/reject. */
-export function permissionOptionsToV1(permissionOptions: readonly v2.PermissionOption[], options?: LossyOptions | LossyReporter, update?: unknown): v1.PermissionOption[] {
+export function permissionOptionsToV1(
+  permissionOptions: readonly v2.PermissionOption[],
+  options?: LossyOptions | LossyReporter,
+  update?: unknown,
+): v1.PermissionOption[] {
   const lossy = toReporter(options);
   const out: v1.PermissionOption[] = [];
   for (const option of permissionOptions) {
     if (V1_PERMISSION_KINDS.has(option.kind)) out.push(option as v1.PermissionOption);
-    else lossy.report("permission_option", `permission option ${JSON.stringify(option.optionId)} has kind ${JSON.stringify(option.kind)}, which v1 does not have; it was left out`, update ?? option);
+    else
+      lossy.report(
+        "permission_option",
+        `permission option ${JSON.stringify(option.optionId)} has kind ${JSON.stringify(option.kind)}, which v1 does not have; it was left out`,
+        update ?? option,
+      );
   }
   return out;
 }
 
 const V1_STOP_REASONS: ReadonlySet<string> = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
 
-
 /**
  * A v2 stop reason as a v1 `session/prompt` result (docs/protocol.md B5): the five v1 values pass;
  * anything else becomes `end_turn` with `_meta["acpkit/v2StopReason"]` and is reported.
  */
-export function stopReasonToV1(stopReason: v2.StopReason, meta?: Meta, options?: LossyOptions | LossyReporter): v1.PromptResponse {
+export function stopReasonToV1(stopReason: v2.StopReason, meta?: Meta | null, options?: LossyOptions | LossyReporter): v1.PromptResponse {
   if (V1_STOP_REASONS.has(stopReason)) {
     return meta === undefined ? { stopReason: stopReason as v1.StopReason } : { stopReason: stopReason as v1.StopReason, _meta: meta };
   }
   const response: v1.PromptResponse = { stopReason: "end_turn", _meta: { ...(meta ?? {}), [V2_STOP_REASON_META_KEY]: stopReason } };
-  toReporter(options).report("stop_reason", `stop reason ${JSON.stringify(stopReason)} does not exist in v1; sent "end_turn" with _meta["${V2_STOP_REASON_META_KEY}"]`, { stopReason, _meta: meta });
+  toReporter(options).report(
+    "stop_reason",
+    `stop reason ${JSON.stringify(stopReason)} does not exist in v1; sent "end_turn" with _meta["${V2_STOP_REASON_META_KEY}"]`,
+    { stopReason, _meta: meta },
+  );
   return response;
 }

@@ -40,12 +40,7 @@ export function toolCallPatchFromV1<T extends { toolCallId: string }>(patch: T):
  * "Tool call", kind/status only when v1 has the value, the other fields when non-null.
  * `content` (already in v1 form) overrides the patch's content when given.
  */
-export function toolCallCreateToV1(
-  patch: v2.ToolCallUpdate,
-  lossy: LossyReporter,
-  update: unknown,
-  content?: v1.ToolCallContent[],
-): v1.SessionUpdateToolCall {
+export function toolCallCreateToV1(patch: v2.ToolCallUpdate, lossy: LossyReporter, update: unknown, content?: v1.ToolCallContent[]): v1.SessionUpdateToolCall {
   const out: Record<string, unknown> = { sessionUpdate: "tool_call", toolCallId: patch.toolCallId, title: DEFAULT_TOOL_TITLE };
   for (const key in patch) {
     const value = (patch as unknown as Record<string, unknown>)[key];
@@ -65,10 +60,6 @@ export function toolCallCreateToV1(
       case "content":
         out.content = toolCallContentsToV1(value as v2.ToolCallContent[], lossy, update);
         break;
-      case "locations":
-      case "rawInput":
-      case "rawOutput":
-      case "_meta":
       default:
         out[key] = value;
     }

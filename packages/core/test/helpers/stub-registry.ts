@@ -57,7 +57,13 @@ const sessionUpdateParams: Check = (value) => {
 const common: MethodInfo[] = [
   method("initialize", "client_to_agent", "request", object({ protocolVersion: "integer" }), object({ protocolVersion: "integer" })),
   method("session/new", "client_to_agent", "request", object({ cwd: "string" }), object({ sessionId: "string" })),
-  method("session/prompt", "client_to_agent", "request", object({ sessionId: "string", prompt: "array" }, { messages: "prompt" }), object({ stopReason: "string" })),
+  method(
+    "session/prompt",
+    "client_to_agent",
+    "request",
+    object({ sessionId: "string", prompt: "array" }, { messages: "prompt" }),
+    object({ stopReason: "string" }),
+  ),
   method("session/cancel", "client_to_agent", "notification", object({ sessionId: "string" })),
   method("session/update", "agent_to_client", "notification", sessionUpdateParams),
   method("session/request_permission", "agent_to_client", "request", object({ sessionId: "string", options: "array" }), object({ outcome: "object" })),

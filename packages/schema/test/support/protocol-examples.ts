@@ -82,7 +82,13 @@ export function protocolExamples(): Example[] {
         const direction = line.slice(0, 1);
         const message = JSON.parse(line.slice(1).trim()) as Record<string, unknown>;
         ledger.record(direction, message);
-        examples.push({ kind: "message", label: `${where} ${versionTag} trace line ${n + 1}`, versions, message, target: targetOf(message, ledger, direction) });
+        examples.push({
+          kind: "message",
+          label: `${where} ${versionTag} trace line ${n + 1}`,
+          versions,
+          message,
+          target: targetOf(message, ledger, direction),
+        });
       });
     } else if (lang === "json" && rest?.startsWith("message")) {
       const message = JSON.parse(body.join("\n")) as Record<string, unknown>;

@@ -6,9 +6,19 @@ declare const reservedTagBrand: unique symbol;
 /**
  * A tag from a future protocol version that this one does not know (unknown values without `_`
  * are reserved, docs/protocol.md §3.3). Received ones are kept as-is; `String(tag)` gives the text.
+ *
+ * It is an object type on purpose: TypeScript narrows a `switch` on a union's tag only when
+ * every variant's tag is a literal or template-literal type, and any `string` subtype wide
+ * enough to hold future tags would swallow the known ones too. So an open union's tag is not
+ * assignable to `string`; write `String(update.sessionUpdate)` (or a template literal) where a
+ * `string` is needed.
  */
-export interface ReservedTag extends String {
+export interface ReservedTag {
   readonly [reservedTagBrand]: true;
+  /** The tag's text. */
+  toString(): string;
+  /** The tag's text. */
+  valueOf(): string;
 }
 
 /**
