@@ -1,0 +1,128 @@
+// The peer's requests while their handlers run: the running table (so a v1 `$/cancel_request` or
+// a close can abort a handler), and turning a handler's return value or throw into exactly one
+// answer.
+import type { DiagnosticEmitter } from "./diagnostics.js";
+import { AcpError, ErrorCode, RpcError } from "./errors.js";
+import { IncomingRequest } from "./incoming-request.js";
+import { errorResponse, isThenable, successResponse, type JsonRpcResponse, type RequestId } from "./jsonrpc.js";
+import type { MethodPolicy } from "./method-policy.js";
+import { errorMessageOf } from "./wire-errors.js";
+
+/** What a request handler learns besides the params. */
+export interface RequestContext {
+  /** The peer's id for this request (a peer may, against advice, use null). */
+  id: RequestId | null;
+  /** The method being handled. */
+  method: string;
+  /** Aborts when the peer sends `$/cancel_request` for this request (v1) or the connection closes. */
+  signal: AbortSignal;
+  /**
+   * Call `listener` once when `signal` aborts (at once if it already has). Cheaper than a listener
+   * on `signal`: the AbortController behind `signal` is only made when `signal` is read.
+   */
+  onCancel(listener: (reason: unknown) => void): void;
+}
+
+/** Answers one incoming request: return (or resolve) the result, or throw (an `RpcError` is sent as is). */
+// biome-ignore lint/suspicious/noExplicitAny: params were validated against the method's schema before the call; typed wrappers narrow them per method.
+export type RequestHandler = (params: any, ctx: RequestContext) => unknown;
+
+/** Where an answer goes: the connection passes it through the initialize gate and onto the wire (or into a batch). */
+export type Answer = (method: string, response: JsonRpcResponse) => void;
+
+export class IncomingRequests {
+  // Incoming requests whose handlers are still running: id → the handler's context.
+  private readonly running = new Map<RequestId | null, IncomingRequest>();
+  private readonly onCancelListenerFailed = (error: unknown, method: string): void => {
+    this.diagnostics.emit({
+      code: "handler_error",
+      message: `A cancel listener of the ${method} handler failed: ${errorMessageOf(error)}`,
+      method,
+      detail: error,
+    });
+  };
+
+  constructor(
+    private readonly policy: MethodPolicy,
+    private readonly diagnostics: DiagnosticEmitter,
+    private readonly validateOutgoing: boolean,
+    private readonly isClosed: () => boolean,
+  ) {}
+
+  /** Runs `handler` for an admitted, valid request and answers through `answer`, exactly once. */
+  run(id: RequestId | null, method: string, params: unknown, handler: RequestHandler, answer: Answer): void {
+    const ctx = new IncomingRequest(id, method, this.onCancelListenerFailed);
+    this.running.set(id, ctx);
+    let output: unknown;
+    try {
+      output = handler(params, ctx);
+    } catch (error) {
+      this.answerFailure(ctx, error, answer);
+      return;
+    }
+    if (isThenable(output)) {
+      output.then(
+        (result) => this.answerResult(ctx, result, answer),
+        (error: unknown) => this.answerFailure(ctx, error, answer),
+      );
+    } else {
+      this.answerResult(ctx, output, answer);
+    }
+  }
+
+  private answerResult(ctx: IncomingRequest, result: unknown, answer: Answer): void {
+    if (!this.finish(ctx)) return;
+    const { id, method } = ctx;
+    if (this.validateOutgoing) {
+      const invalid = this.policy.checkOutgoing(method, "result", result === undefined ? null : result);
+      if (invalid !== undefined) {
+        // The bug is in our own handler: tell its author (diagnostic) and the peer (-32603),
+        // rather than put an invalid result on the wire.
+        const data = invalid.data as { path?: string } | undefined;
+        this.diagnostics.emit({ code: "outgoing_invalid", message: invalid.message, method, path: data?.path, detail: invalid });
+        answer(method, errorResponse(id, ErrorCode.InternalError, `Internal error: ${invalid.message}`));
+        return;
+      }
+    }
+    answer(method, successResponse(id, result));
+  }
+
+  private answerFailure(ctx: IncomingRequest, error: unknown, answer: Answer): void {
+    if (!this.finish(ctx)) return;
+    const { id, method } = ctx;
+    let response: JsonRpcResponse;
+    if (error instanceof RpcError) {
+      response = { jsonrpc: "2.0", id, error: error.toJSON() };
+    } else if (ctx.aborted || (error instanceof AcpError && error.code === "Cancelled")) {
+      // The peer cancelled (v1 `$/cancel_request`) and the handler gave up: say so (docs/protocol.md §4.9).
+      response = errorResponse(id, ErrorCode.RequestCancelled, "Request cancelled");
+    } else {
+      // Only the message crosses the wire; a stack trace is for our logs, not the peer.
+      response = errorResponse(id, ErrorCode.InternalError, errorMessageOf(error));
+    }
+    answer(method, response);
+  }
+
+  // The handler is done. False when the connection closed meanwhile (no one to answer).
+  private finish(ctx: IncomingRequest): boolean {
+    if (this.running.get(ctx.id) === ctx) this.running.delete(ctx.id);
+    return !this.isClosed();
+  }
+
+  /**
+   * v1 `$/cancel_request` from the peer: abort that handler's signal. It still answers (-32800 when
+   * it gives up, or a result), as docs/protocol.md §4.9 requires.
+   */
+  cancel(requestId: RequestId): void {
+    const ctx = this.running.get(requestId);
+    if (ctx === undefined) return; // already answered: a normal race
+    ctx.abort(new AcpError("Cancelled", `The peer cancelled request ${JSON.stringify(requestId)}`));
+  }
+
+  /** Aborts every running handler (the connection closed). */
+  abortAll(error: AcpError): void {
+    const running = [...this.running.values()];
+    this.running.clear();
+    for (const ctx of running) ctx.abort(error);
+  }
+}

@@ -1,0 +1,114 @@
+// Our requests to the peer: numbering, the pending table, per-request signal and timeout, and
+// matching each response to its caller (validating results against the method's schema).
+import type { DiagnosticEmitter } from "./diagnostics.js";
+import { AcpError, RpcError, type RpcErrorObject } from "./errors.js";
+import { notificationMessage, requestMessage, type JsonRpcResponse } from "./jsonrpc.js";
+import { CANCEL_REQUEST_METHOD, type MethodPolicy } from "./method-policy.js";
+import { PendingRequest, PendingRequests } from "./pending-requests.js";
+import type { Transport } from "./transport.js";
+import { describeValidation, errorMessageOf, firstError } from "./wire-errors.js";
+
+/** Per-call options of `Connection.request`. */
+export interface RequestOptions {
+  /** Aborting rejects the request with AcpError "Cancelled" (and on v1 sends `$/cancel_request`). */
+  signal?: AbortSignal;
+  /** Reject with AcpError "Timeout" (and on v1 send `$/cancel_request`) after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+const ignoreCancelSendFailure = (): void => {
+  // Best effort: the request is already rejected locally.
+};
+
+export class OutgoingRequests {
+  private readonly pending = new PendingRequests();
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly policy: MethodPolicy,
+    private readonly diagnostics: DiagnosticEmitter,
+    /** True once the connection closed (nothing more is sent). */
+    private readonly isClosed: () => boolean,
+  ) {}
+
+  /** Sends `method` and resolves with the peer's (validated) result. Params were checked by the caller. */
+  send<R>(method: string, params: unknown, options: RequestOptions | undefined): Promise<R> {
+    const signal = options?.signal;
+    if (signal?.aborted) {
+      return Promise.reject(new AcpError("Cancelled", `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
+    }
+    const timeoutMs = options?.timeoutMs;
+    const id = this.pending.allocateId();
+    const entry = new PendingRequest(id, method);
+    const result = new Promise<R>((resolve, reject) => {
+      entry.resolve = resolve as (result: unknown) => void;
+      entry.reject = reject;
+    });
+    if (signal !== undefined) {
+      entry.signal = signal;
+      entry.onAbort = () => this.abandon(id, new AcpError("Cancelled", `Request ${method} (id ${id}) was cancelled`, { cause: signal.reason }));
+      signal.addEventListener("abort", entry.onAbort, { once: true });
+    }
+    if (timeoutMs !== undefined) {
+      entry.timer = setTimeout(() => this.abandon(id, new AcpError("Timeout", `Request ${method} (id ${id}) got no answer within ${timeoutMs} ms`)), timeoutMs);
+    }
+    this.pending.add(entry);
+    const sendFailed = (error: unknown): void => {
+      this.pending.take(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
+    };
+    try {
+      this.transport.send(requestMessage(id, method, params)).then(undefined, sendFailed);
+    } catch (error) {
+      // A transport that throws instead of rejecting still fails only this request.
+      sendFailed(error);
+    }
+    return result;
+  }
+
+  // Give up on one of our requests locally; on v1 also ask the peer to stop (docs/protocol.md C9).
+  // On v2 `$/cancel_request` does not exist, so nothing is sent.
+  private abandon(id: number, error: AcpError): void {
+    const entry = this.pending.take(id);
+    if (entry === undefined) return;
+    if (this.policy.version === 1 && !this.isClosed()) {
+      this.transport.send(notificationMessage(CANCEL_REQUEST_METHOD, { requestId: id })).then(undefined, ignoreCancelSendFailure);
+    }
+    entry.reject(error);
+  }
+
+  /** Settles the request a response with a non-null id answers. */
+  settle(message: JsonRpcResponse & { id: number | string }): void {
+    const id = message.id;
+    const entry = this.pending.take(id);
+    if (entry === undefined) {
+      // A late answer to a request we cancelled or timed out is normal; anything else is odd.
+      if (!this.pending.wasIssued(id)) {
+        this.diagnostics.emit({ code: "unexpected_response", message: `Ignored a response to unknown request id ${JSON.stringify(id)}`, detail: message });
+      }
+      return;
+    }
+    if ("error" in message) {
+      entry.reject(RpcError.fromObject(message.error as RpcErrorObject));
+      return;
+    }
+    const validation = this.policy.info(entry.method)?.validateResult?.(message.result);
+    if (validation !== undefined && !validation.valid) {
+      const first = firstError(validation.errors);
+      const text = `Invalid result for ${entry.method} from the peer at ${describeValidation(first)}`;
+      this.diagnostics.emit({ code: "invalid_result", message: text, method: entry.method, path: first.path, detail: validation.errors });
+      entry.reject(new AcpError("InvalidMessage", text, { data: { method: entry.method, path: first.path, errors: validation.errors } }));
+      return;
+    }
+    entry.resolve(message.result);
+  }
+
+  /** A malformed answer to request `id`: fail that request instead of leaving it hanging. */
+  failMalformed(id: number | string, reason: string, value: unknown): void {
+    this.pending.take(id)?.reject(new AcpError("ProtocolViolation", `The peer answered request ${id} with an invalid response: ${reason}`, { data: value }));
+  }
+
+  /** Rejects every pending request (the connection closed). */
+  rejectAll(error: AcpError): void {
+    this.pending.rejectAll(error);
+  }
+}
