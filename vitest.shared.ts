@@ -16,6 +16,12 @@ function workspaceAliases() {
     const src = join(packagesDir, dir, "src");
     if (!existsSync(src)) continue;
     aliases.push({ find: new RegExp(`^@acpkit/${dir}$`), replacement: join(src, "index.ts") });
+    // A subpath that is a folder (`@acpkit/core/bridge`) maps to its index.ts.
+    for (const entry of readdirSync(src, { withFileTypes: true })) {
+      if (entry.isDirectory() && existsSync(join(src, entry.name, "index.ts"))) {
+        aliases.push({ find: new RegExp(`^@acpkit/${dir}/${entry.name}$`), replacement: join(src, entry.name, "index.ts") });
+      }
+    }
     aliases.push({ find: new RegExp(`^@acpkit/${dir}/(.+)$`), replacement: join(src, "$1.ts") });
   }
   return aliases;

@@ -1,7 +1,7 @@
 // `initialize` for a dual-version agent (docs/protocol.md §1.2): choose the version from
 // `protocolVersion` alone, then read the rest of the params with that version's shape, and
 // answer with that version's capability layout (§1.3).
-import type { ProtocolVersion } from "@acpkit/schema";
+import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import type { AgentAuthMethod, AgentDefinition, AgentFeatures, ClientInfo } from "./types.js";
 
 type Json = Record<string, unknown>;
@@ -14,7 +14,9 @@ function isObject(value: unknown): value is Json {
  * What the client offered, read with the negotiated version's shape. v2 has no client fs; v1
  * fields on a v2 connection (and v2 fields on v1) are ignored, never rejected (§1.2 step 4).
  */
-export function readClientInfo(version: ProtocolVersion, params: Json): ClientInfo {
+export function readClientInfo(version: ProtocolVersion, received: unknown): ClientInfo {
+  // Read defensively: initialize params are only validated after the version is chosen.
+  const params: Json = isObject(received) ? received : {};
   const info = isObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
   let canReadTextFile = false;
   let canWriteTextFile = false;
@@ -25,7 +27,7 @@ export function readClientInfo(version: ProtocolVersion, params: Json): ClientIn
   return { protocolVersion: version, info, canReadTextFile, canWriteTextFile };
 }
 
-function v1Capabilities(features: AgentFeatures, canLoad: boolean): Json {
+function v1Capabilities(features: AgentFeatures, canLoad: boolean): v1.AgentCapabilities {
   return {
     loadSession: canLoad,
     promptCapabilities: {
@@ -38,37 +40,40 @@ function v1Capabilities(features: AgentFeatures, canLoad: boolean): Json {
 }
 
 /** v2 capabilities are presence markers: `{}` = supported, omitted = not (§1.3). */
-function v2Capabilities(features: AgentFeatures, canLoad: boolean): Json {
-  const prompt: Json = {};
+function v2Capabilities(features: AgentFeatures, canLoad: boolean): v2.AgentCapabilities {
+  const prompt: v2.PromptCapabilities = {};
   if (features.prompt?.image) prompt.image = {};
   if (features.prompt?.audio) prompt.audio = {};
   if (features.prompt?.embeddedContext) prompt.embeddedContext = {};
-  const mcp: Json = { stdio: {} };
+  const mcp: v2.McpCapabilities = { stdio: {} };
   if (features.mcp?.http) mcp.http = {};
-  const session: Json = { prompt, mcp };
+  const session: v2.SessionCapabilities = { prompt, mcp };
   if (canLoad) session.load = {};
   return { session, auth: {} };
 }
 
-function authMethodsFor(version: ProtocolVersion, methods: readonly AgentAuthMethod[]): Json[] {
+function v1AuthMethods(methods: readonly AgentAuthMethod[]): v1.AuthMethod[] {
+  return methods.map((method) =>
+    method.description != null ? { id: method.id, name: method.name, description: method.description } : { id: method.id, name: method.name },
+  );
+}
+
+function v2AuthMethods(methods: readonly AgentAuthMethod[]): v2.AuthMethod[] {
   return methods.map((method) => {
-    const out: Json = version === 2 ? { type: "agent", id: method.id, name: method.name } : { id: method.id, name: method.name };
+    const out: v2.AuthMethod = { type: "agent", id: method.id, name: method.name };
     if (method.description != null) out.description = method.description;
     return out;
   });
 }
 
 /** The `initialize` result in `version`'s shape. */
-export function initializeResult(version: ProtocolVersion, agent: AgentDefinition): Json {
+export function initializeResult(version: ProtocolVersion, agent: AgentDefinition): v1.InitializeResponse | v2.InitializeResponse {
   const features = agent.features ?? {};
   const canLoad = features.loadSession === true && typeof agent.loadSession === "function";
-  const result: Json = {
-    protocolVersion: version,
-    [version === 1 ? "agentCapabilities" : "capabilities"]: version === 1 ? v1Capabilities(features, canLoad) : v2Capabilities(features, canLoad),
-    authMethods: authMethodsFor(version, agent.authMethods ?? []),
-  };
-  if (agent.info) result.agentInfo = agent.info;
-  return result;
+  const authMethods = agent.authMethods ?? [];
+  const info = agent.info ? { agentInfo: agent.info } : {};
+  if (version === 1) return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad), authMethods: v1AuthMethods(authMethods), ...info };
+  return { protocolVersion: 2, capabilities: v2Capabilities(features, canLoad), authMethods: v2AuthMethods(authMethods), ...info };
 }
 
 /** Prompt block types the agent accepts: the baseline plus what `features.prompt` adds (§1.3). */

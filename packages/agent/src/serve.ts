@@ -1,25 +1,15 @@
 // serveAgent: wires an AgentDefinition to a Connection. It owns initialize (dual-version
 // negotiation), authenticate, session/new, session/load, session/prompt and session/cancel;
 // per-turn behaviour lives in turn.ts and writer.ts.
-import {
-  Connection,
-  ErrorCode,
-  RpcError,
-  isAcpError,
-  mcpServersFromV1,
-  negotiateVersion,
-  type CloseInfo,
-  type Diagnostic,
-  type RequestContext,
-  type Transport,
-} from "@acpkit/core";
+import { Connection, ErrorCode, RpcError, isAcpError, negotiateVersion, type CloseInfo, type Diagnostic, type Transport } from "@acpkit/core";
+import { mcpServersFromV1 } from "@acpkit/core/bridge";
 import { validateParams, type ProtocolVersion, type ValidationError } from "@acpkit/schema";
 import { acceptedPromptBlocks, initializeResult, readClientInfo } from "./initialize.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { V2SessionWire, type SessionWire } from "./session-wire.js";
 import { checkPromptResult } from "./stop-reason.js";
 import { TurnImpl } from "./turn.js";
-import type { AgentDefinition, ClientInfo, ContentBlock, McpServer, Meta, PromptResult, ServeOptions } from "./types.js";
+import type { AgentDefinition, ClientInfo, McpServer, PromptResult, ServeOptions } from "./types.js";
 import { V1SessionWire } from "./v1-wire.js";
 import { SessionIds, UpdateWriter, type WriterScope } from "./writer.js";
 
@@ -145,9 +135,10 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     if (!authenticated) throw new RpcError(ErrorCode.AuthRequired, "Authentication required: call authenticate with one of the listed authMethods first");
   };
 
-  connection.onRequest("initialize", (params: Record<string, unknown>) => {
-    // Read only protocolVersion first; the rest is interpreted with the chosen version (§1.2).
-    const negotiated = negotiateVersion(params?.protocolVersion, versions);
+  connection.onRequest("initialize", (params) => {
+    // Nothing validated these params yet (there is no version before this answer): read only
+    // protocolVersion first, then validate the rest with the chosen version's schema (§1.2).
+    const negotiated = negotiateVersion((params as { protocolVersion?: unknown } | null)?.protocolVersion, versions);
     if (!negotiated.ok) throw negotiated.error;
     const checked = validateParams(negotiated.version, "initialize", params);
     if (!checked.valid) throw invalidInitializeParams(checked.errors);
@@ -158,7 +149,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
   });
 
   if ((agent.authMethods?.length ?? 0) > 0) {
-    connection.onRequest("authenticate", async (params: { methodId: string }) => {
+    connection.onRequest("authenticate", async (params) => {
       const known = agent.authMethods!.map((method) => method.id);
       if (!known.includes(params.methodId)) {
         throw new RpcError(
@@ -175,7 +166,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     });
   }
 
-  connection.onRequest("session/new", async (params: { cwd: string; mcpServers?: unknown; _meta?: Meta | null }) => {
+  connection.onRequest("session/new", async (params) => {
     requireAuthenticated();
     const result = await agent.newSession?.({
       cwd: params.cwd,
@@ -191,7 +182,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
   });
 
   if (agent.loadSession && agent.features?.loadSession) {
-    connection.onRequest("session/load", async (params: { sessionId: string; cwd: string; mcpServers?: unknown; _meta?: Meta | null }) => {
+    connection.onRequest("session/load", async (params) => {
       requireAuthenticated();
       const existing = sessions.get(params.sessionId);
       if (existing) requireIdle(existing);
@@ -222,7 +213,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     });
   }
 
-  connection.onRequest("session/prompt", async (params: { sessionId: string; prompt: ContentBlock[]; _meta?: Meta | null }, ctx: RequestContext) => {
+  connection.onRequest("session/prompt", async (params, ctx) => {
     const session = requireSession(params.sessionId);
     requireIdle(session);
     checkPromptBlocks(params.prompt, acceptedBlocks);
@@ -266,7 +257,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     return session.wire.promptResponse(stopReason, _meta);
   });
 
-  connection.onNotification("session/cancel", (params: { sessionId: string }) => {
+  connection.onNotification("session/cancel", (params) => {
     // C10: a cancel for an unknown or idle session is ignored.
     const busy = sessions.get(params.sessionId)?.busy;
     if (busy instanceof TurnImpl) busy.cancel("The client sent session/cancel");

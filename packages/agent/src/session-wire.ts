@@ -2,9 +2,17 @@
 // a per-session AgentSideV1Bridge converts (v1-wire.ts). The rest of the runtime only sees this
 // interface, so the turn code has no version branches.
 import type { Connection } from "@acpkit/core";
-import type { ProtocolVersion } from "@acpkit/schema";
+import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
+
+/** The agent's end of a connection, typed by the ACP method tables. */
+export type AgentConnection = Connection<"agent">;
+
+/** `session/request_permission` params in either version's shape. */
+export type PermissionParams = v1.RequestPermissionRequest | v2.RequestPermissionRequest;
+/** The `session/prompt` result in either version's shape. */
+export type PromptResponse = v1.PromptResponse | v2.PromptResponse;
 
 export interface SessionWire {
   readonly version: ProtocolVersion;
@@ -14,20 +22,27 @@ export interface SessionWire {
    * Params of `session/request_permission` in this version's shape. On v1 this first sends the
    * `tool_call` that creates an id the client has not seen (docs/protocol.md O3, bridge B4.5).
    */
-  permissionParams(request: PermissionRequest, tracker: WriteTracker): object;
+  permissionParams(request: PermissionRequest, tracker: WriteTracker): PermissionParams;
   /** The `session/prompt` result in this version's shape (v1: bridge B5 for custom reasons). */
-  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): object;
+  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): PromptResponse;
   /** A turn or a replay starts / ends (the v1 bridge keeps per-turn state). */
   beginRequest?(kind: "prompt" | "load"): void;
 }
 
-export function sendNotification(connection: Connection, params: object, tracker: WriteTracker): void {
+export function sendNotification(connection: AgentConnection, params: v1.SessionNotification | v2.SessionNotification, tracker: WriteTracker): void {
   try {
     tracker.track(connection.notify("session/update", params));
   } catch (error) {
     // A development-mode outgoing check may throw before a promise exists.
     tracker.trackThrown(error);
   }
+}
+
+/** The model's permission request as v2 (= model) `session/request_permission` params. */
+export function permissionParamsOf(sessionId: string, request: PermissionRequest): v2.RequestPermissionRequest {
+  const params: v2.RequestPermissionRequest = { sessionId, toolCall: request.toolCall, options: [...request.options] };
+  if (request._meta !== undefined) params._meta = request._meta;
+  return params;
 }
 
 /**
@@ -39,28 +54,25 @@ export class V2SessionWire implements SessionWire {
   readonly version = 2 as const;
   private readonly toolCallsOnWire = new Set<string>();
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: AgentConnection,
     private readonly sessionId: string,
   ) {}
 
   sendUpdate(update: ModelUpdate, _replay: boolean, tracker: WriteTracker): void {
-    const tag = (update as { sessionUpdate: string }).sessionUpdate;
-    if (tag === "tool_call_update" || tag === "tool_call_content_chunk") this.toolCallsOnWire.add((update as { toolCallId: string }).toolCallId);
+    if (update.sessionUpdate === "tool_call_update" || update.sessionUpdate === "tool_call_content_chunk") this.toolCallsOnWire.add(update.toolCallId);
     sendNotification(this.connection, { sessionId: this.sessionId, update }, tracker);
   }
 
-  permissionParams(request: PermissionRequest, tracker: WriteTracker): object {
+  permissionParams(request: PermissionRequest, tracker: WriteTracker): v2.RequestPermissionRequest {
     const toolCallId = request.toolCall.toolCallId;
     if (!this.toolCallsOnWire.has(toolCallId)) {
       // T1: the first tool_call_update for an id creates it, with the fields the request carries.
-      this.sendUpdate({ ...request.toolCall, sessionUpdate: "tool_call_update" } as ModelUpdate, false, tracker);
+      this.sendUpdate({ ...request.toolCall, sessionUpdate: "tool_call_update" }, false, tracker);
     }
-    const params: Record<string, unknown> = { sessionId: this.sessionId, toolCall: request.toolCall, options: request.options };
-    if (request._meta !== undefined) params._meta = request._meta;
-    return params;
+    return permissionParamsOf(this.sessionId, request);
   }
 
-  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): object {
+  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): v2.PromptResponse {
     return meta === undefined ? { stopReason } : { stopReason, _meta: meta };
   }
 }

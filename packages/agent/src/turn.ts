@@ -1,6 +1,8 @@
 // One prompt turn: the update writer plus what only a live turn has: the prompt, the abort
 // signal that session/cancel trips, permission requests and (v1) client file access.
 import { AcpError, ErrorCode, isRpcError } from "@acpkit/core";
+import type { v1 } from "@acpkit/schema";
+import type { PermissionParams } from "./session-wire.js";
 import type { ContentBlock, Meta, PermissionOutcome, PermissionRequest, Turn } from "./types.js";
 import { UpdateWriter, type WriterScope } from "./writer.js";
 
@@ -74,7 +76,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
       return Promise.resolve(CANCELLED);
     }
     if (this.cancelledByClient) return Promise.resolve(CANCELLED);
-    let params: object;
+    let params: PermissionParams;
     try {
       params = this.scope.wire.permissionParams(request, this.tracker);
     } catch (error) {
@@ -91,7 +93,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
         resolve(outcome);
       };
       (this.pendingPermissions ??= new Set()).add(resolveCancelled);
-      this.scope.connection.request<{ outcome: PermissionOutcome }>("session/request_permission", params).then(
+      this.scope.connection.request("session/request_permission", params).then(
         (result) => settle(result.outcome),
         (error: unknown) => {
           // After a cancel any answer counts as "not approved"; -32800 is the cascade answer (C8).
@@ -107,10 +109,10 @@ export class TurnImpl extends UpdateWriter implements Turn {
 
   async readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string> {
     this.requireClientFs("fs/read_text_file", this.client.canReadTextFile, "readTextFile");
-    const params: Record<string, unknown> = { sessionId: this.sessionId, path: request.path };
+    const params: v1.ReadTextFileRequest = { sessionId: this.sessionId, path: request.path };
     if (request.line != null) params.line = request.line;
     if (request.limit != null) params.limit = request.limit;
-    const result = await this.scope.connection.request<{ content: string }>("fs/read_text_file", params, { signal: this.signal });
+    const result = await this.scope.connection.request("fs/read_text_file", params, { signal: this.signal });
     return result.content;
   }
 

@@ -2,9 +2,10 @@
 // message upserts become chunks when they extend what was sent (B3), tool calls start with a v1
 // `tool_call` (B4), plans collapse to one (B6), custom stop reasons become end_turn + _meta (B5).
 // What v1 cannot carry is reported as a diagnostic `lossy_<code>` (or thrown in strict mode).
-import { AgentSideV1Bridge, type Connection, type Diagnostic } from "@acpkit/core";
+import type { Diagnostic } from "@acpkit/core";
+import { AgentSideV1Bridge } from "@acpkit/core/bridge";
 import type { v1 } from "@acpkit/schema";
-import { sendNotification, type SessionWire } from "./session-wire.js";
+import { type AgentConnection, permissionParamsOf, sendNotification, type SessionWire } from "./session-wire.js";
 import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
 
@@ -25,7 +26,7 @@ export class V1SessionWire implements SessionWire {
   };
 
   constructor(
-    private readonly connection: Connection,
+    private readonly connection: AgentConnection,
     private readonly sessionId: string,
     options: V1WireOptions,
   ) {
@@ -38,19 +39,17 @@ export class V1SessionWire implements SessionWire {
 
   sendUpdate(update: ModelUpdate, replay: boolean, tracker: WriteTracker): void {
     this.tracker = tracker;
-    this.bridge.forEachToV1(update as never, replay ? REPLAY : undefined, this.emit);
+    this.bridge.forEachToV1(update, replay ? REPLAY : undefined, this.emit);
   }
 
-  permissionParams(request: PermissionRequest, tracker: WriteTracker): object {
-    const params: Record<string, unknown> = { sessionId: this.sessionId, toolCall: request.toolCall, options: request.options };
-    if (request._meta !== undefined) params._meta = request._meta;
-    const { updates, params: v1Params } = this.bridge.permissionToV1(params as never);
+  permissionParams(request: PermissionRequest, tracker: WriteTracker): v1.RequestPermissionRequest {
+    const { updates, params: v1Params } = this.bridge.permissionToV1(permissionParamsOf(this.sessionId, request));
     // O3: the tool_call that introduces the id goes out before the request.
     for (const update of updates) sendNotification(this.connection, { sessionId: this.sessionId, update }, tracker);
     return v1Params;
   }
 
-  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): object {
-    return this.bridge.stopReasonToV1(stopReason as never, meta as never);
+  promptResponse(stopReason: StopReason, meta: Meta | null | undefined): v1.PromptResponse {
+    return this.bridge.stopReasonToV1(stopReason, meta);
   }
 }

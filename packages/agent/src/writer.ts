@@ -2,8 +2,8 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import { AcpError, type Connection, type Diagnostic } from "@acpkit/core";
-import type { SessionWire } from "./session-wire.js";
+import { AcpError, type Diagnostic } from "@acpkit/core";
+import type { AgentConnection, SessionWire } from "./session-wire.js";
 import type {
   ClientInfo,
   ContentBlock,
@@ -51,7 +51,7 @@ export class SessionIds {
 export interface WriterScope {
   readonly sessionId: string;
   readonly client: ClientInfo;
-  readonly connection: Connection;
+  readonly connection: AgentConnection;
   readonly wire: SessionWire;
   readonly ids: SessionIds;
   report(diagnostic: Diagnostic): void;

@@ -68,7 +68,7 @@ describe.each(matrix)("serveAgent over %s, protocol v%i", (kind, version) => {
   });
 
   it.each([
-    ["a cancelled outcome", () => ({ outcome: { outcome: "cancelled" } })],
+    ["a cancelled outcome", () => ({ outcome: { outcome: "cancelled" as const } })],
     [
       "error -32800",
       () => {

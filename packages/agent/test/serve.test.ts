@@ -31,6 +31,7 @@ describe("initialize", () => {
 
   it("rejects a malformed protocolVersion with -32602 (not a version answer)", async () => {
     const { client } = rawPair(echoAgent);
+    // @ts-expect-error a string version on purpose: the agent must refuse it with -32602
     await expect(client.request("initialize", { protocolVersion: "1.0.0" })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     // A failed initialize leaves the connection uninitialized, so a correct one still works.
     await expect(client.request("initialize", { protocolVersion: 1 })).resolves.toMatchObject({ protocolVersion: 1 });

@@ -1,10 +1,10 @@
 // connectAgent: initialize (offer the highest version, accept the answer), then route the agent's
 // session/update notifications and requests to the ClientSession they belong to.
-import { AcpError, Connection, ErrorCode, RpcError, type CloseInfo, type Diagnostic, type RequestContext, type Transport } from "@acpkit/core";
-import type { ProtocolVersion } from "@acpkit/schema";
+import { AcpError, Connection, ErrorCode, RpcError, type CloseInfo, type Diagnostic, type Transport } from "@acpkit/core";
+import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { acceptedPromptBlocks, initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
 import { ClientSession, type SessionHost } from "./session.js";
-import { V2ClientSessionWire, type ClientSessionWire } from "./session-wire.js";
+import { V2ClientSessionWire, type ClientSessionWire, type WireUpdate } from "./session-wire.js";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation, LoadSessionOptions, McpServer, Meta, NewSessionOptions } from "./types.js";
 import { V1ClientSessionWire, mcpServersForV1 } from "./v1-wire.js";
 
@@ -34,7 +34,7 @@ export interface AgentConnection {
 /** Updates for a session whose `session/new` answer is still being processed. */
 interface ParkedUpdate {
   sessionId: string;
-  update: unknown;
+  update: WireUpdate;
 }
 
 class AgentConnectionImpl implements AgentConnection, SessionHost {
@@ -96,7 +96,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     const params = this.setupParams(options);
     this.sessionsBeingCreated++;
     try {
-      const result = await this.connection.request<{ sessionId: string }>("session/new", params);
+      const result = await this.connection.request("session/new", params);
       const session = this.createSession(result.sessionId);
       this.sessions.set(session.sessionId, session);
       this.releaseParked(session);
@@ -143,14 +143,11 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     }
   }
 
-  private setupParams(options: NewSessionOptions): Record<string, unknown> {
+  private setupParams(options: NewSessionOptions): v1.NewSessionRequest | v2.NewSessionRequest {
     const servers: McpServer[] = options.mcpServers ?? [];
-    const params: Record<string, unknown> = {
-      cwd: options.cwd,
-      mcpServers: this.protocolVersion === 1 ? mcpServersForV1(servers, this.lossyOptions()) : servers,
-    };
-    if (options._meta !== undefined) params._meta = options._meta as Meta | null;
-    return params;
+    const meta = options._meta === undefined ? {} : { _meta: options._meta as Meta | null };
+    if (this.protocolVersion === 1) return { cwd: options.cwd, mcpServers: mcpServersForV1(servers, this.lossyOptions()), ...meta };
+    return { cwd: options.cwd, mcpServers: servers, ...meta };
   }
 
   private lossyOptions() {
@@ -168,7 +165,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
 
   private registerHandlers(): void {
     const connection = this.connection;
-    connection.onNotification("session/update", (params: { sessionId: string; update: unknown }) => {
+    connection.onNotification("session/update", (params) => {
       const session = this.sessions.get(params.sessionId);
       if (session) return session.receiveUpdate(params.update);
       if (this.sessionsBeingCreated > 0) {
@@ -183,9 +180,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
         detail: params.update,
       });
     });
-    connection.onRequest("session/request_permission", (params: Record<string, unknown> & { sessionId: string }, ctx: RequestContext) =>
-      this.requireSession(params.sessionId).handlePermission(params, ctx),
-    );
+    connection.onRequest("session/request_permission", (params, ctx) => this.requireSession(params.sessionId).handlePermission(params, ctx));
     // Serve fs only where the agent saw the capability: a v1 answer to a v2 offer (downgrade)
     // advertised no fs, so fs/* stays -32601 there instead of reaching the application (§1.2).
     if (this.protocolVersion === 1 && this.offered === 1) this.registerFileSystem();
@@ -195,14 +190,14 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     const fs = this.options.fs;
     if (typeof fs?.readTextFile === "function") {
       const read = fs.readTextFile.bind(fs);
-      this.connection.onRequest("fs/read_text_file", async (params: { sessionId: string; path: string; line?: number | null; limit?: number | null }) => {
+      this.connection.onRequest("fs/read_text_file", async (params) => {
         this.requireSession(params.sessionId);
         return { content: await read(params) };
       });
     }
     if (typeof fs?.writeTextFile === "function") {
       const write = fs.writeTextFile.bind(fs);
-      this.connection.onRequest("fs/write_text_file", async (params: { sessionId: string; path: string; content: string }) => {
+      this.connection.onRequest("fs/write_text_file", async (params) => {
         this.requireSession(params.sessionId);
         await write(params);
         return {};

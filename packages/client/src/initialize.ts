@@ -1,7 +1,7 @@
 // The client half of version negotiation (docs/protocol.md §1.2): offer the highest version with that
 // version's fields only, then read the answer with the answered version's schema.
 import { AcpError } from "@acpkit/core";
-import { validateResult, type ProtocolVersion } from "@acpkit/schema";
+import { validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation } from "./types.js";
 
 type Json = Record<string, unknown>;
@@ -13,7 +13,7 @@ function isObject(value: unknown): value is Json {
 }
 
 /** `initialize` params for the offered version; never both versions' fields (§3.2). */
-export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): Json {
+export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): v1.InitializeRequest | v2.InitializeRequest {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
   if (offer === 2) return { protocolVersion: 2, capabilities: {}, clientInfo };
   return {

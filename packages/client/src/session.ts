@@ -4,7 +4,7 @@
 // SessionState kept current by the reducer.
 import { AcpError, isRpcError, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
-import type { ClientSessionWire } from "./session-wire.js";
+import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import { BatchedState } from "./state/batched-state.js";
 import { beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
@@ -98,15 +98,13 @@ export class ClientSession {
     }
     // Bound once: a prompt allocates no closure for its outcome (one turn at a time, O4, so the
     // handlers find their turn in `activeTurn`).
-    this.host.connection
-      .request<Record<string, unknown>>("session/prompt", this.wire.promptParams(blocks, options?._meta))
-      .then(this.onPromptResult, this.onPromptError);
+    this.host.connection.request("session/prompt", this.wire.promptParams(blocks, options?._meta)).then(this.onPromptResult, this.onPromptError);
     return turn;
   }
 
   private readonly cancelTurn = (): Promise<void> => this.cancel();
 
-  private readonly onPromptResult = (result: Record<string, unknown>): void => {
+  private readonly onPromptResult = (result: WirePromptResponse): void => {
     const turn = this.activeTurn!;
     this.detachSignal();
     const outcome = this.wire.promptOutcome(result);
@@ -172,7 +170,7 @@ export class ClientSession {
   }
 
   /** @internal A `session/update` for this session arrived (wire shape). */
-  receiveUpdate(update: unknown): void {
+  receiveUpdate(update: WireUpdate): void {
     this.wire.receiveUpdate(update, this.applyModelUpdate);
   }
 
@@ -182,7 +180,7 @@ export class ClientSession {
   }
 
   /** @internal A `session/request_permission` for this session arrived. */
-  handlePermission(params: Record<string, unknown>, ctx: RequestContext): { outcome: PermissionOutcome } | Promise<{ outcome: PermissionOutcome }> {
+  handlePermission(params: WirePermissionRequest, ctx: RequestContext): { outcome: PermissionOutcome } | Promise<{ outcome: PermissionOutcome }> {
     const request = this.wire.permissionFromWire(params);
     // C3: after a cancel, every permission request until the response is answered "cancelled".
     if (this.activeTurnCancelled) return this.answerPermission(request, CANCELLED);

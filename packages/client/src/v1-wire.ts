@@ -2,8 +2,9 @@
 // §7.2): id-less chunks get synthesized message ids (B2), `tool_call` becomes the creating
 // `tool_call_update`, `plan` becomes plan "main" (B6), terminal items become "_acpkit/terminal"
 // (B7). Outgoing prompts drop blocks v1 cannot carry (reported).
-import { ClientSideV1Bridge, mcpServersToV1, type LossyOptions } from "@acpkit/core";
-import type { ClientSessionWire } from "./session-wire.js";
+import { ClientSideV1Bridge, mcpServersToV1, type LossyOptions } from "@acpkit/core/bridge";
+import type { v1, v2 } from "@acpkit/schema";
+import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
 
 export class V1ClientSessionWire implements ClientSessionWire {
@@ -17,23 +18,24 @@ export class V1ClientSessionWire implements ClientSessionWire {
     this.bridge = new ClientSideV1Bridge({ ...lossy, sessionId });
   }
 
-  receiveUpdate(update: unknown, apply: (update: ModelUpdate) => void): void {
-    this.bridge.forEachFromV1(update as never, apply as (update: unknown) => void);
+  // A v1 connection validated these against the v1 schema, so they are v1 shapes.
+  receiveUpdate(update: WireUpdate, apply: (update: ModelUpdate) => void): void {
+    this.bridge.forEachFromV1(update as v1.SessionUpdate, apply);
   }
 
-  permissionFromWire(params: Record<string, unknown>): PermissionRequest {
-    return this.bridge.permissionFromV1(params as never) as unknown as PermissionRequest;
+  permissionFromWire(params: WirePermissionRequest): PermissionRequest {
+    return this.bridge.permissionFromV1(params as v1.RequestPermissionRequest);
   }
 
-  promptParams(prompt: readonly ContentBlock[], meta: Meta | null | undefined): object {
-    const params: Record<string, unknown> = { sessionId: this.sessionId, prompt };
+  promptParams(prompt: readonly ContentBlock[], meta: Meta | null | undefined): v1.PromptRequest {
+    const params: v2.PromptRequest = { sessionId: this.sessionId, prompt: [...prompt] };
     if (meta !== undefined) params._meta = meta;
-    return this.bridge.promptToV1(params as never);
+    return this.bridge.promptToV1(params);
   }
 
-  promptOutcome(result: Record<string, unknown>): PromptOutcome {
+  promptOutcome(result: WirePromptResponse): PromptOutcome {
     // v1 stop reasons are a subset of the model's; `_meta` (e.g. acpkit/v2StopReason) is kept.
-    return result as unknown as PromptOutcome;
+    return result;
   }
 
   boundary(event: "prompt_start" | "prompt_end" | "load_start"): void {
@@ -44,6 +46,6 @@ export class V1ClientSessionWire implements ClientSessionWire {
 }
 
 /** MCP servers for a v1 `session/new` / `session/load` (stdio loses its tag; others reported). */
-export function mcpServersForV1(servers: readonly McpServer[], lossy: LossyOptions): unknown[] {
-  return mcpServersToV1(servers as never, lossy);
+export function mcpServersForV1(servers: readonly McpServer[], lossy: LossyOptions): v1.McpServer[] {
+  return mcpServersToV1(servers, lossy);
 }

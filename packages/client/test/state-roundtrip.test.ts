@@ -6,7 +6,7 @@
 //   - the v1 plan is plan "main" whatever its model id was (B6);
 //   - a tool call's `locations: []` equals absent locations (v1 sends `[]` for a v2 `null` clear).
 // Every v1 update on the wire and every model update out of the client bridge is schema-checked.
-import { AgentSideV1Bridge, ClientSideV1Bridge, type LossyEvent } from "@acpkit/core";
+import { AgentSideV1Bridge, ClientSideV1Bridge, type LossyEvent } from "@acpkit/core/bridge";
 import { type v2, validateDefinition } from "@acpkit/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

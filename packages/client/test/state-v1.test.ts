@@ -1,5 +1,6 @@
 // v1 semantics (docs/protocol.md §5.4 V1–V6) as the client model sees them: v1 wire → ClientSideV1Bridge → reducer.
-import { ClientSideV1Bridge, type Diagnostic } from "@acpkit/core";
+import type { Diagnostic } from "@acpkit/core";
+import { ClientSideV1Bridge } from "@acpkit/core/bridge";
 import type { v1 } from "@acpkit/schema";
 import { describe, expect, it } from "vitest";
 import { type SessionState, applyUpdate, createSessionState, recordPermission, sessionStateToJSON } from "../src/state/index.js";

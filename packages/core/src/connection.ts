@@ -14,7 +14,7 @@ import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
 import { ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
-import { IncomingRequests, type RequestHandler } from "./incoming-requests.js";
+import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
 import { InitializeGate } from "./initialize-gate.js";
 import {
   MessageKind,
@@ -28,7 +28,19 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
-import { MethodPolicy, type Side } from "./method-policy.js";
+import { type CANCEL_REQUEST_METHOD, MethodPolicy } from "./method-policy.js";
+import type {
+  AcpMethodTables,
+  ExtensionMethod,
+  IncomingNotification,
+  IncomingRequest,
+  MethodTables,
+  OutgoingNotification,
+  OutgoingRequest,
+  ParamsOf,
+  ResultOf,
+  Side,
+} from "./method-types.js";
 import { OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 import type { CloseInfo, Transport } from "./transport.js";
@@ -41,9 +53,9 @@ export type { RequestOptions } from "./outgoing-requests.js";
 export { closedError } from "./wire-errors.js";
 
 /** How a `Connection` behaves: which side it is, its version, and what it checks. */
-export interface ConnectionOptions {
+export interface ConnectionOptions<S extends Side = Side> {
   /** Which end we are; incoming methods are accepted, and outgoing ones sent, only in their registry direction. */
-  side: Side;
+  side: S;
   /** The protocol version, when known up front; otherwise set it later with `setVersion`. */
   version?: ProtocolVersion;
   /**
@@ -72,7 +84,7 @@ function defaultValidateOutgoing(): boolean {
  * matches responses, dispatches incoming messages to handlers in wire order, validates them
  * against the version's schema and answers malformed input with the right JSON-RPC error.
  */
-export class Connection {
+export class Connection<S extends Side = Side, V extends ProtocolVersion = ProtocolVersion, T extends MethodTables = AcpMethodTables> {
   readonly #transport: Transport;
   readonly #policy: MethodPolicy;
   readonly #gate: InitializeGate;
@@ -98,7 +110,7 @@ export class Connection {
   /** Resolves once the transport has closed and every pending request was rejected. */
   readonly closed: Promise<CloseInfo>;
 
-  constructor(transport: Transport, options: ConnectionOptions) {
+  constructor(transport: Transport, options: ConnectionOptions<S>) {
     if (options.side !== "agent" && options.side !== "client") {
       throw new TypeError(`Connection: options.side must be "agent" or "client", got ${JSON.stringify(options.side)}`);
     }
@@ -140,16 +152,22 @@ export class Connection {
    * "ConnectionClosed", "OutgoingInvalid" (development-mode validation), "InvalidMessage" (the
    * peer's result failed validation).
    */
-  request<R = unknown>(method: string, params: unknown, options?: RequestOptions): Promise<R> {
+  request<M extends OutgoingRequest<T, S, V>>(method: M, params: ParamsOf<T, V, M>, options?: RequestOptions): Promise<ResultOf<T, V, M>>;
+  /** Send an extension request (`_`-prefixed; untyped, never validated by the schema). */
+  request<R = unknown>(method: ExtensionMethod, params: unknown, options?: RequestOptions): Promise<R>;
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
     if (this.#validateOutgoing) {
       const invalid = this.#policy.checkOutgoing(method, "params", params, "request");
       if (invalid !== undefined) return Promise.reject(invalid);
     }
-    return this.#outgoing.send<R>(method, params, options);
+    return this.#outgoing.send(method, params, options);
   }
 
   /** Send a notification. Resolves once the transport took it (backpressure); nothing more. */
+  notify<M extends OutgoingNotification<T, S, V>>(method: M, params: ParamsOf<T, V, M>): Promise<void>;
+  /** Send an extension notification (`_`-prefixed; untyped). */
+  notify(method: ExtensionMethod, params: unknown): Promise<void>;
   notify(method: string, params: unknown): Promise<void> {
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
     if (this.#validateOutgoing) {
@@ -164,6 +182,12 @@ export class Connection {
    * result; throwing an `RpcError` answers with exactly that error, anything else with -32603 and
    * the error's message. Returns a function that unregisters the handler.
    */
+  onRequest<M extends IncomingRequest<T, S, V>>(
+    method: M,
+    handler: (params: ParamsOf<T, V, M>, ctx: RequestContext) => ResultOf<T, V, M> | PromiseLike<ResultOf<T, V, M>>,
+  ): () => void;
+  /** Handle an extension request (`_`-prefixed; untyped). */
+  onRequest(method: ExtensionMethod, handler: RequestHandler): () => void;
   onRequest(method: string, handler: RequestHandler): () => void {
     this.#policy.checkRegistration(method, "request");
     this.#requestHandlers.set(method, handler);
@@ -176,6 +200,12 @@ export class Connection {
    * Handle incoming notifications for `method`, one at a time in wire order: a returned promise is
    * awaited before the next incoming notification is handled. Returns an unregister function.
    */
+  onNotification<M extends Exclude<IncomingNotification<T, S, V>, typeof CANCEL_REQUEST_METHOD>>(
+    method: M,
+    handler: (params: ParamsOf<T, V, M>) => void | PromiseLike<void>,
+  ): () => void;
+  /** Handle an extension notification (`_`-prefixed; untyped). */
+  onNotification(method: ExtensionMethod, handler: NotificationHandler): () => void;
   onNotification(method: string, handler: NotificationHandler): () => void {
     this.#policy.checkRegistration(method, "notification");
     const handlers = this.#notifications.handlers;

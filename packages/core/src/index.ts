@@ -1,8 +1,8 @@
-// @acpkit/core: the JSON-RPC peer both sides use, the Transport contract, typed errors,
-// version negotiation and the v1⇄v2 bridge.
+// @acpkit/core: the JSON-RPC peer both sides use, the Transport contract, typed errors and
+// version negotiation. The v1⇄v2 bridge is `@acpkit/core/bridge`; what transport authors share
+// (encodeMessage, utf8SizeOver, createDeferred) is `@acpkit/core/transport-kit`.
 export * from "./errors.js";
 export type * from "./transport.js";
-export { createDeferred, encodeMessage, utf8SizeOver, type Deferred } from "./transport-kit.js";
 export type * from "./model.js";
 export {
   Connection,
@@ -14,6 +14,24 @@ export {
   type RequestHandler,
   type NotificationHandler,
 } from "./connection.js";
+export type {
+  AcpMethodTables,
+  ExtensionMethod,
+  HandledBy,
+  IncomingNotification,
+  IncomingRequest,
+  MethodSpec,
+  MethodTables,
+  MethodsOf,
+  OutgoingNotification,
+  OutgoingRequest,
+  ParamsOf,
+  ResultOf,
+  SentBy,
+  Side,
+  Table,
+  UntypedMethodTables,
+} from "./method-types.js";
 export type { Diagnostic, DiagnosticCode } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
 export { schemaRegistry, type MethodRegistry } from "./registry.js";
@@ -27,4 +45,3 @@ export {
   type JsonRpcErrorResponse,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
-export * from "./bridge/index.js";

@@ -3,13 +3,13 @@
 // before it sends, registers or dispatches anything; it knows no method names itself.
 import { AcpError } from "./errors.js";
 import { describeValidation, firstError } from "./wire-errors.js";
+import type { Side } from "./method-types.js";
 import { KNOWN_VERSIONS, type MethodInfo, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 
 /** The v1 notification that asks the peer to stop working on one of our requests (docs/protocol.md §4.9). */
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";
 
-/** Which end of the connection we are. */
-export type Side = "agent" | "client";
+export type { Side } from "./method-types.js";
 
 /** `_`-prefixed methods are extensions: allowed without a registry entry, never validated by it. */
 export function isExtensionMethod(method: string): boolean {

@@ -3,10 +3,9 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors.js";
 import { negotiateVersion, requestedVersionOf } from "../src/negotiation.js";
 import { deferred, scripted } from "./helpers/transports.js";
-import type { Connection } from "../src/connection.js";
 
 // A dual-version agent's initialize handler: read protocolVersion first, then lock the version.
-function serveInitialize(connection: Connection) {
+function serveInitialize(connection: ReturnType<typeof scripted>["connection"]) {
   connection.onRequest("initialize", (params) => {
     const negotiated = negotiateVersion(requestedVersionOf(params), [1, 2]);
     if (!negotiated.ok) throw negotiated.error;

@@ -131,6 +131,7 @@ describe("development-mode outgoing validation", () => {
   it("sends without checking when validateOutgoing is off", async () => {
     const transport = new ScriptedTransport();
     const connection = new Connection(transport, { side: "client", version: 1, registry: stubRegistry, validateOutgoing: false });
+    // @ts-expect-error an invalid prompt on purpose: with validation off it goes out as it is
     void connection.request("session/prompt", { sessionId: "s", prompt: "not an array" });
     expect((await transport.next()).params.prompt).toBe("not an array");
   });

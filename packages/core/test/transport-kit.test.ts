@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AcpError, createDeferred, encodeMessage, utf8SizeOver } from "../src/index.js";
+import { AcpError } from "../src/errors.js";
+import { createDeferred, encodeMessage, utf8SizeOver } from "../src/transport-kit.js";
 
 describe("encodeMessage", () => {
   it("gives the compact JSON text of a message", () => {

@@ -11,7 +11,8 @@
 // made is the one reaction per tick that flushes). While blocked, every send shares the single
 // promise of that blocked period.
 import type { Writable } from "node:stream";
-import { type AcpError, createDeferred, encodeMessage, type Deferred } from "@acpkit/core";
+import type { AcpError } from "@acpkit/core";
+import { createDeferred, encodeMessage, type Deferred } from "@acpkit/core/transport-kit";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 

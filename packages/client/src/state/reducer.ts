@@ -8,7 +8,7 @@
 // proportional to the content already received is copied, so applying chunk 200 000 costs what
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
 import type { Meta } from "@acpkit/core";
-import { jsonEqual } from "@acpkit/core";
+import { jsonEqual } from "@acpkit/core/bridge";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
 import {

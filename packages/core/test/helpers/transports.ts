@@ -3,6 +3,8 @@
 import { AcpError } from "../../src/errors.js";
 import type { CloseInfo, JsonRpcMessage, Transport, TransportReceiver } from "../../src/transport.js";
 import { Connection, type ConnectionOptions } from "../../src/connection.js";
+import type { UntypedMethodTables } from "../../src/method-types.js";
+import type { ProtocolVersion } from "../../src/registry.js";
 import { stubRegistry } from "./stub-registry.js";
 
 /** A transport whose far end is the test itself. Sent messages are round-tripped through JSON. */
@@ -75,7 +77,12 @@ export class ScriptedTransport implements Transport {
 /** A Connection over a ScriptedTransport, with the stub registry and dev validation on. */
 export function scripted(options: Partial<ConnectionOptions> & Pick<ConnectionOptions, "side">) {
   const transport = new ScriptedTransport();
-  const connection = new Connection(transport, { registry: stubRegistry, validateOutgoing: true, ...options });
+  // The stub registry is not ACP's schema, so these connections are untyped (any name, any params).
+  const connection = new Connection<ConnectionOptions["side"], ProtocolVersion, UntypedMethodTables>(transport, {
+    registry: stubRegistry,
+    validateOutgoing: true,
+    ...options,
+  });
   const diagnostics: any[] = [];
   connection.onDiagnostic((d) => diagnostics.push(d));
   return { transport, connection, diagnostics };
@@ -122,8 +129,18 @@ export function linkedTransports(): [Transport, Transport] {
 /** An agent and a client Connection joined by linked transports (stub registry, given version). */
 export function connectedPair(version: 1 | 2) {
   const [agentEnd, clientEnd] = linkedTransports();
-  const agent = new Connection(agentEnd, { side: "agent", version, registry: stubRegistry, validateOutgoing: true });
-  const client = new Connection(clientEnd, { side: "client", version, registry: stubRegistry, validateOutgoing: true });
+  const agent = new Connection<"agent", ProtocolVersion, UntypedMethodTables>(agentEnd, {
+    side: "agent",
+    version,
+    registry: stubRegistry,
+    validateOutgoing: true,
+  });
+  const client = new Connection<"client", ProtocolVersion, UntypedMethodTables>(clientEnd, {
+    side: "client",
+    version,
+    registry: stubRegistry,
+    validateOutgoing: true,
+  });
   return { agent, client };
 }
 
