@@ -1,9 +1,19 @@
 // serveAgent: wires an AgentDefinition to a Connection. It owns initialize (dual-version
 // negotiation), authenticate, session/new, session/load, session/prompt and session/cancel;
 // per-turn behaviour lives in turn.ts and writer.ts.
-import { Connection, ErrorCode, RpcError, isAcpError, negotiateVersion, type CloseInfo, type Diagnostic, type Transport } from "@acpkit/core";
+import {
+  Connection,
+  DiagnosticEmitter,
+  ErrorCode,
+  RpcError,
+  isAcpError,
+  negotiateVersion,
+  type CloseInfo,
+  type Diagnostic,
+  type Transport,
+} from "@acpkit/core";
 import { mcpServersFromV1 } from "@acpkit/core/bridge";
-import { validateParams, type ProtocolVersion, type ValidationError } from "@acpkit/schema";
+import { validateParams, type ProtocolVersion, type ValidationError, type v1, type v2 } from "@acpkit/schema";
 import { acceptedPromptBlocks, initializeResult, readClientInfo } from "./initialize.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { V2SessionWire, type SessionWire } from "./session-wire.js";
@@ -52,12 +62,12 @@ function newSessionId(): string {
 }
 
 /** MCP servers in the model (v2) shape; v1 stdio servers get `type: "stdio"`, SSE is reported (§7.1). */
-function modelMcpServers(version: ProtocolVersion, servers: unknown, report: (diagnostic: Diagnostic) => void): McpServer[] {
-  if (!Array.isArray(servers)) return [];
-  if (version === 2) return servers as McpServer[];
-  return mcpServersFromV1(servers as never, {
+function modelMcpServers(version: ProtocolVersion, servers: v1.McpServer[] | v2.McpServer[], report: (diagnostic: Diagnostic) => void): McpServer[] {
+  // The connection validated the params against `version`'s schema, so the servers are that version's shape.
+  if (version === 2) return servers as v2.McpServer[];
+  return mcpServersFromV1(servers as v1.McpServer[], {
     onLossy: (event) => report({ code: `lossy_${event.code}`, message: event.detail, detail: event.update }),
-  }) as unknown as McpServer[];
+  });
 }
 
 /** A handler failure as the JSON-RPC error the client sees (docs/protocol.md §4.11: -32603). */
@@ -93,17 +103,9 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     requireInitialize: true,
     ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
   });
-  const listeners = new Set<(diagnostic: Diagnostic) => void>();
-  if (options.onDiagnostic) listeners.add(options.onDiagnostic);
-  const report = (diagnostic: Diagnostic): void => {
-    for (const listener of listeners) {
-      try {
-        listener(diagnostic);
-      } catch {
-        // A listener's failure must not break the turn that reported.
-      }
-    }
-  };
+  const diagnostics = new DiagnosticEmitter();
+  if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
+  const report = (diagnostic: Diagnostic): void => diagnostics.emit(diagnostic);
   connection.onDiagnostic(report);
 
   const sessions = new Map<string, AgentSession>();
@@ -278,10 +280,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
       return client;
     },
     closed: connection.closed,
-    onDiagnostic(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onDiagnostic: (listener) => diagnostics.subscribe(listener),
     close: (reason) => connection.close(reason),
   };
 }

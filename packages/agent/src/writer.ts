@@ -2,7 +2,7 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import { AcpError, type Diagnostic } from "@acpkit/core";
+import { AcpError, type Diagnostic, type MessageKind } from "@acpkit/core";
 import type { AgentConnection, SessionWire } from "./session-wire.js";
 import type {
   ClientInfo,
@@ -64,8 +64,6 @@ function toBlock(block: ContentBlock | string): ContentBlock {
 function toBlocks(content: readonly ContentBlock[] | string): ContentBlock[] {
   return typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
 }
-
-type MessageKind = "agent_message" | "agent_thought" | "user_message";
 
 class MessageHandleImpl implements MessageHandle {
   private readonly chunkTag: string;

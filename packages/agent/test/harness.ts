@@ -2,7 +2,10 @@
 // and drives it with a bare core Connection on the client side that records every message the
 // agent wrote, in wire order, so the tests can assert ordering on the wire itself.
 import { fileURLToPath } from "node:url";
-import { Connection, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { Connection, type Transport } from "@acpkit/core";
+import { RecordingTransport, type WireMessage } from "@acpkit/test-support/recording-transport";
+
+export { RecordingTransport };
 import type { ProtocolVersion } from "@acpkit/schema";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { spawnAgent } from "@acpkit/transport-stdio";
@@ -10,57 +13,6 @@ import { serveAgent, type AgentServer } from "@acpkit/agent";
 import { scenarioAgent } from "./fixtures/scenarios.mjs";
 
 export type TransportKind = "memory" | "stdio";
-type WireMessage = { id?: number | string | null; method?: string; params?: any; result?: any; error?: any };
-
-/** Wraps a transport and records what arrives; `waitFor` resolves when a matching message arrived. */
-export class RecordingTransport implements Transport {
-  readonly received: WireMessage[] = [];
-  readonly sent: WireMessage[] = [];
-  private watchers: Array<{ match: (m: WireMessage) => boolean; resolve: (m: WireMessage) => void }> = [];
-  constructor(private readonly inner: Transport) {}
-  get closed(): Promise<CloseInfo> {
-    return this.inner.closed;
-  }
-  start(receiver: TransportReceiver): void {
-    this.inner.start({
-      onMessage: (message) => {
-        const value = (typeof message === "string" ? JSON.parse(message) : message) as WireMessage;
-        this.received.push(value);
-        this.watchers = this.watchers.filter((w) => {
-          if (!w.match(value)) return true;
-          w.resolve(value);
-          return false;
-        });
-        receiver.onMessage(message);
-      },
-      onTransportError: (error) => receiver.onTransportError(error),
-    });
-  }
-  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    this.sent.push(message as WireMessage);
-    return this.inner.send(message);
-  }
-  close(reason?: string): Promise<void> {
-    return this.inner.close(reason);
-  }
-  /** The first message (already received or future) matching `match`. */
-  waitFor(match: (m: WireMessage) => boolean): Promise<WireMessage> {
-    const seen = this.received.find(match);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve) => this.watchers.push({ match, resolve }));
-  }
-  /** The id of the latest request we sent for `method`. */
-  lastRequestId(method: string): number {
-    for (let i = this.sent.length - 1; i >= 0; i--) if (this.sent[i]!.method === method && this.sent[i]!.id != null) return this.sent[i]!.id as number;
-    throw new Error(`no ${method} request was sent`);
-  }
-  /** session/update params of `sessionId`, in order. */
-  updates(sessionId?: string): any[] {
-    return this.received
-      .filter((m) => m.method === "session/update" && (sessionId === undefined || m.params.sessionId === sessionId))
-      .map((m) => m.params.update);
-  }
-}
 
 const stdioFixture = fileURLToPath(new URL("./fixtures/serve-stdio.mjs", import.meta.url));
 

@@ -31,7 +31,7 @@ describe("demo turn", () => {
     const { updates, stopReason } = await runPrompt(session, "Fix the typo please");
     expect(stopReason).toBe("end_turn");
     // What the v1 client received on the wire.
-    expect(tagRuns(wire.wireUpdates())).toEqual([
+    expect(tagRuns(wire.updates())).toEqual([
       "plan",
       "agent_thought_chunk",
       "plan",

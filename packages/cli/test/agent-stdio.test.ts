@@ -16,7 +16,7 @@ const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 type Message = { jsonrpc: string; id?: number | string | null; method?: string; params?: any; result?: any; error?: any };
 
 /** A line-level client: records both directions as a → / ← transcript. */
-class RawClient {
+class StdioLineClient {
   readonly stdoutLines: string[] = [];
   readonly transcript: string[] = [];
   stderr = "";
@@ -75,7 +75,7 @@ describe("acpkit agent over stdio (built binary)", () => {
   });
 
   it("v1 demo turn: only protocol lines on stdout, a valid transcript, exit 0 when stdin closes", async () => {
-    const client = new RawClient(spawn(process.execPath, [bin, "agent"], { stdio: "pipe" }));
+    const client = new StdioLineClient(spawn(process.execPath, [bin, "agent"], { stdio: "pipe" }));
     const init = await client.request(0, "initialize", {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: false }, terminal: false },
@@ -111,7 +111,7 @@ describe("acpkit agent over stdio (built binary)", () => {
   });
 
   it("exits 0 when stdin closes during a /wait turn", async () => {
-    const client = new RawClient(spawn(process.execPath, [bin, "agent", "--max-protocol", "2"], { stdio: "pipe" }));
+    const client = new StdioLineClient(spawn(process.execPath, [bin, "agent", "--max-protocol", "2"], { stdio: "pipe" }));
     await client.request(0, "initialize", { protocolVersion: 2, capabilities: {} });
     const { result } = await client.request(1, "session/new", { cwd: "/tmp", mcpServers: [] });
     const firstChunk = client.next((m) => m.method === "session/update");
@@ -123,7 +123,7 @@ describe("acpkit agent over stdio (built binary)", () => {
   });
 
   it("an invalid script: exit 2, the problem on stderr, nothing on stdout", async () => {
-    const client = new RawClient(spawn(process.execPath, [bin, "agent", "--script", "does-not-exist.json"], { stdio: "pipe" }));
+    const client = new StdioLineClient(spawn(process.execPath, [bin, "agent", "--script", "does-not-exist.json"], { stdio: "pipe" }));
     client.child.stdin.end();
     expect(await client.exit).toBe(2);
     expect(client.stdoutLines).toEqual([]);

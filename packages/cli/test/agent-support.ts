@@ -10,40 +10,13 @@ import {
   type PermissionOutcome,
   type PermissionRequest,
 } from "@acpkit/client";
-import type { CloseInfo, Diagnostic, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
+import type { Diagnostic } from "@acpkit/core";
+import { RecordingTransport, type WireMessage } from "@acpkit/test-support/recording-transport";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { createBuiltinAgent, type AgentScript } from "../src/agent/index.js";
 
-export type WireMessage = { id?: number | string | null; method?: string; params?: any; result?: any; error?: any };
-
-/** Records what the client receives, as parsed JSON. */
-export class RecordingTransport implements Transport {
-  readonly received: WireMessage[] = [];
-  constructor(private readonly inner: Transport) {}
-  get closed(): Promise<CloseInfo> {
-    return this.inner.closed;
-  }
-  start(receiver: TransportReceiver): void {
-    this.inner.start({
-      onMessage: (message) => {
-        this.received.push((typeof message === "string" ? JSON.parse(message) : structuredClone(message)) as WireMessage);
-        receiver.onMessage(message);
-      },
-      onTransportError: (error) => receiver.onTransportError(error),
-    });
-  }
-  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    return this.inner.send(message);
-  }
-  close(reason?: string): Promise<void> {
-    return this.inner.close(reason);
-  }
-  /** The `update` of every session/update notification, in wire order. */
-  wireUpdates(): any[] {
-    return this.received.filter((m) => m.method === "session/update").map((m) => m.params.update);
-  }
-}
+export type { WireMessage };
 
 /** How the test client answers permission requests. */
 export type PermissionAnswer = "allow" | "reject" | "cancel-turn";

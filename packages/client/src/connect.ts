@@ -1,6 +1,7 @@
 // connectAgent: initialize (offer the highest version, accept the answer), then route the agent's
 // session/update notifications and requests to the ClientSession they belong to.
-import { AcpError, Connection, ErrorCode, RpcError, type CloseInfo, type Diagnostic, type Transport } from "@acpkit/core";
+import { AcpError, Connection, DiagnosticEmitter, ErrorCode, RpcError, type CloseInfo, type Diagnostic, type Transport } from "@acpkit/core";
+import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { acceptedPromptBlocks, initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
 import { ClientSession, type SessionHost } from "./session.js";
@@ -54,7 +55,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     /** The version we offered: fs was advertised only in a v1 offer (§1.2). */
     private readonly offered: ProtocolVersion,
     private readonly options: ConnectOptions,
-    private readonly listeners: Set<(diagnostic: Diagnostic) => void>,
+    private readonly diagnostics: DiagnosticEmitter,
   ) {
     this.protocolVersion = description.protocolVersion;
     this.agentCapabilities = description.agentCapabilities;
@@ -73,18 +74,11 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   }
 
   report(diagnostic: Diagnostic): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(diagnostic);
-      } catch {
-        // Observers' failures are theirs.
-      }
-    }
+    this.diagnostics.emit(diagnostic);
   }
 
   onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.diagnostics.subscribe(listener);
   }
 
   async authenticate(methodId: string): Promise<void> {
@@ -150,11 +144,12 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     return { cwd: options.cwd, mcpServers: servers, ...meta };
   }
 
-  private lossyOptions() {
+  private lossyOptions(): Omit<V1BridgeOptions, "sessionId"> {
     return {
       strict: this.options.strictBridge === true,
-      onLossy: (event: { code: string; sessionId: string | undefined; detail: string; update: unknown }) =>
-        this.report({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
+      onLossy: (event) => this.report({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
+      // V4: a v1 agent's update for a tool call it never introduced (v1_tool_call_missing).
+      onDiagnostic: (diagnostic) => this.report(diagnostic),
     };
   }
 
@@ -248,17 +243,9 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     side: "client",
     ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
   });
-  const listeners = new Set<(diagnostic: Diagnostic) => void>();
-  if (options.onDiagnostic) listeners.add(options.onDiagnostic);
-  connection.onDiagnostic((diagnostic) => {
-    for (const listener of listeners) {
-      try {
-        listener(diagnostic);
-      } catch {
-        // Observers' failures are theirs.
-      }
-    }
-  });
+  const diagnostics = new DiagnosticEmitter();
+  if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
+  connection.onDiagnostic((diagnostic) => diagnostics.emit(diagnostic));
   let description: AgentDescription;
   try {
     const result = await connection.request("initialize", initializeParams(offer, options), options.signal ? { signal: options.signal } : undefined);
@@ -268,5 +255,5 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     await connection.close(error instanceof Error ? error.message : "initialize failed");
     throw error;
   }
-  return new AgentConnectionImpl(connection, description, offer, options, listeners);
+  return new AgentConnectionImpl(connection, description, offer, options, diagnostics);
 }

@@ -2,7 +2,7 @@
 // §7.2): id-less chunks get synthesized message ids (B2), `tool_call` becomes the creating
 // `tool_call_update`, `plan` becomes plan "main" (B6), terminal items become "_acpkit/terminal"
 // (B7). Outgoing prompts drop blocks v1 cannot carry (reported).
-import { ClientSideV1Bridge, mcpServersToV1, type LossyOptions } from "@acpkit/core/bridge";
+import { ClientSideV1Bridge, mcpServersToV1, type LossyOptions, type V1BridgeOptions } from "@acpkit/core/bridge";
 import type { v1, v2 } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
@@ -13,7 +13,7 @@ export class V1ClientSessionWire implements ClientSessionWire {
 
   constructor(
     private readonly sessionId: string,
-    lossy: LossyOptions,
+    lossy: Omit<V1BridgeOptions, "sessionId">,
   ) {
     this.bridge = new ClientSideV1Bridge({ ...lossy, sessionId });
   }

@@ -4,7 +4,7 @@
 // the tests assert the client's requests and answers on the wire, validate every v1 line against
 // the OFFICIAL v1 JSON Schema, and compare the final SessionState JSON with what docs/protocol.md §5 and
 // §7.2 give for those traces. Rule numbers refer to docs/protocol.md.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,13 +46,12 @@ function scripted(scenario: string): Run {
       return agent;
     },
     wire() {
-      let text = "";
-      try {
-        text = readFileSync(log, "utf8");
-      } catch {
-        return [];
-      }
+      // The scripted agent logs every line it received; an audit of a missing or empty log would
+      // check nothing, so both fail here (every scenario at least initializes).
+      expect(existsSync(log), `the scripted agent wrote no wire log (${log})`).toBe(true);
+      const text = readFileSync(log, "utf8");
       const lines = text.split("\n").filter((line) => line !== "");
+      expect(lines.length, "the wire log is empty").toBeGreaterThan(0);
       const scriptErrors = lines.filter((line) => line.startsWith("SCRIPT ERROR"));
       expect(scriptErrors, "the scripted agent saw something it did not expect").toEqual([]);
       return lines.map((line) => {
@@ -71,6 +70,7 @@ function scripted(scenario: string): Run {
  * against the official v1 schema (the agent's requests are looked up by id to find the method).
  */
 function auditClientWire(wire: Json[], version: 1 | 2, agentRequests: Record<number, string>): void {
+  expect(wire.length, "an audit needs the client's messages").toBeGreaterThan(0);
   const problems: string[] = [];
   const clientIds = new Set<unknown>();
   for (const message of wire) {

@@ -17,7 +17,7 @@ import { IncomingQueue } from "./incoming-queue.js";
 import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
 import { InitializeGate } from "./initialize-gate.js";
 import {
-  MessageKind,
+  JsonRpcKind,
   classifyMessage,
   describeInvalidMessage,
   errorResponse,
@@ -253,12 +253,12 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
 
   #processOne(value: unknown, batch: BatchReply | undefined): void | PromiseLike<unknown> {
     switch (classifyMessage(value)) {
-      case MessageKind.Notification:
+      case JsonRpcKind.Notification:
         return this.#notifications.handle(value as JsonRpcNotification, this.#gate.open);
-      case MessageKind.Request:
+      case JsonRpcKind.Request:
         this.#handleRequest(value as JsonRpcRequest, batch);
         return;
-      case MessageKind.Response:
+      case JsonRpcKind.Response:
         this.#handleResponse(value as JsonRpcResponse);
         return;
       default:
@@ -290,7 +290,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     let expected = 0;
     for (const entry of entries) {
       const kind = classifyMessage(entry);
-      if (kind === MessageKind.Request || kind === MessageKind.Invalid) expected++;
+      if (kind === JsonRpcKind.Request || kind === JsonRpcKind.Invalid) expected++;
     }
     const batch = new BatchReply(expected, (responses) => this.#sendReply(responses));
     return this.#runBatch(entries, 0, batch);

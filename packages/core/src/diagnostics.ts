@@ -1,23 +1,33 @@
-// Diagnostics: things the connection noticed and handled without an error reply the caller could
-// see — a dropped notification, an unknown method, a handler that threw while handling a
-// notification, a peer that answered with garbage. Listeners decide whether to log them.
+// Diagnostics: things acpkit noticed and handled without an error reply the caller could see —
+// a dropped notification, an unknown method, a handler that threw while handling a notification,
+// a peer that answered with garbage, a lossy v1 conversion. Listeners decide whether to log them.
+// Every code any acpkit package emits is in `DiagnosticCode`, so consumers switch on the union.
+import type { LossyCode } from "./bridge/lossy.js";
 
-/** One event reported by a Connection (see the README for the list of codes). */
+/** One event reported by a Connection, the agent or client runtime, or the v1 bridge. */
 export interface Diagnostic {
-  /** Stable machine-readable code, e.g. "invalid_params", "unknown_notification". */
-  code: DiagnosticCode | (string & {});
+  /** Stable machine-readable code, one of `DiagnosticCode`. */
+  code: DiagnosticCode;
   /** One human sentence. */
   message: string;
+  /** The JSON-RPC method concerned, when there is one. */
   method?: string;
   /** JSON Pointer into the params/result when validation failed. */
   path?: string;
+  /** The session concerned, when there is one. */
   sessionId?: string;
   /** The validation errors, the thrown error, the offending message, … */
   detail?: unknown;
 }
 
-/** The codes a `Connection` itself raises; the agent and client runtimes add their own. */
-export type DiagnosticCode =
+/** Every diagnostic code: the Connection's, the agent runtime's, the client runtime's and the bridge's. */
+export type DiagnosticCode = ConnectionDiagnosticCode | AgentDiagnosticCode | ClientDiagnosticCode | BridgeDiagnosticCode;
+
+/** The codes of the v1 bridge: each lossy conversion (`lossy_<LossyCode>`), and a v1 agent's ordering slip. */
+export type BridgeDiagnosticCode = `lossy_${LossyCode}` | "v1_tool_call_missing";
+
+/** The codes a `Connection` itself raises. */
+export type ConnectionDiagnosticCode =
   | "parse_error" // a message was not valid JSON (answered -32700)
   | "invalid_message" // not a JSON-RPC object (answered -32600 when it could be)
   | "invalid_params" // a notification's params failed validation; it was dropped
@@ -32,11 +42,34 @@ export type DiagnosticCode =
   | "peer_error" // the peer answered with an error that has no id (it could not read something we sent)
   | "transport_error"; // the transport recovered from a framing problem
 
+/** The codes `serveAgent` adds. */
+export type AgentDiagnosticCode =
+  | "turn_closed" // a write from a turn (or its handles) after the turn ended; dropped
+  | "write_failed" // an update could not be written (the connection failed or closed)
+  | "handler_error_after_cancel"; // the prompt handler threw after a cancel; answered "cancelled" anyway
+
+/** The codes `connectAgent` and its sessions add. */
+export type ClientDiagnosticCode =
+  | "unknown_session" // an update or request for a session this connection does not have
+  | "unknown_update" // an update variant the model does not know; dropped, the session goes on
+  | "message_kind_mismatch" // an update for a known message id of another kind (M10); ignored
+  | "invalid_update" // an update the reducer could not apply; ignored
+  | "permission_unhandled" // a permission request with no requestPermission handler; answered "cancelled"
+  | "error_after_cancel" // the agent answered a cancelled prompt with an error (C11); shown as cancelled
+  | "cancel_not_sent" // session/cancel could not be sent
+  | "listener_error"; // an onUpdate listener threw
+
+/** A diagnostic listener. */
 export type DiagnosticListener = (diagnostic: Diagnostic) => void;
 
+/**
+ * Fans diagnostics out to listeners. A listener that throws does not stop the others or the
+ * caller: listeners are observers. The Connection, `serveAgent` and `connectAgent` each use one.
+ */
 export class DiagnosticEmitter {
   private listeners: DiagnosticListener[] = [];
 
+  /** Add a listener; returns the function that removes it. */
   subscribe(listener: DiagnosticListener): () => void {
     this.listeners = [...this.listeners, listener];
     return () => {
@@ -44,6 +77,7 @@ export class DiagnosticEmitter {
     };
   }
 
+  /** Hand `diagnostic` to every listener. */
   emit(diagnostic: Diagnostic): void {
     // Iterate a snapshot; a listener that throws must not stop the others or the connection.
     for (const listener of this.listeners) {

@@ -1,6 +1,12 @@
 // @acpkit/core: the JSON-RPC peer both sides use, the Transport contract, typed errors and
 // version negotiation. The v1⇄v2 bridge is `@acpkit/core/bridge`; what transport authors share
 // (encodeMessage, utf8SizeOver, createDeferred) is `@acpkit/core/transport-kit`.
+
+/**
+ * The JSON-RPC peer both sides use (`Connection`, typed by the ACP method tables), the `Transport` contract, typed errors, diagnostics and version negotiation.
+ *
+ * @module
+ */
 export * from "./errors.js";
 export type * from "./transport.js";
 export type * from "./model.js";
@@ -32,11 +38,20 @@ export type {
   Table,
   UntypedMethodTables,
 } from "./method-types.js";
-export type { Diagnostic, DiagnosticCode } from "./diagnostics.js";
+export {
+  DiagnosticEmitter,
+  type AgentDiagnosticCode,
+  type BridgeDiagnosticCode,
+  type ClientDiagnosticCode,
+  type ConnectionDiagnosticCode,
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticListener,
+} from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
 export { schemaRegistry, type MethodRegistry } from "./registry.js";
 export {
-  MessageKind,
+  JsonRpcKind,
   classifyMessage,
   type RequestId,
   type JsonRpcRequest,

@@ -35,13 +35,13 @@ export type JsonRpcErrorResponse = {
 export type JsonRpcResponse = JsonRpcSuccessResponse | JsonRpcErrorResponse;
 
 /** What an incoming value is. Numbers, so the per-message check returns without allocating. */
-export const MessageKind = {
+export const JsonRpcKind = {
   Invalid: 0,
   Request: 1,
   Notification: 2,
   Response: 3,
 } as const;
-export type MessageKind = (typeof MessageKind)[keyof typeof MessageKind];
+export type JsonRpcKind = (typeof JsonRpcKind)[keyof typeof JsonRpcKind];
 
 function isIdValue(id: unknown): boolean {
   return typeof id === "string" || typeof id === "number" || id === null;
@@ -55,22 +55,22 @@ function isParamsValue(params: unknown): boolean {
 }
 
 /** Classify one decoded value (not an array: batches are split before this). */
-export function classifyMessage(value: unknown): MessageKind {
-  if (typeof value !== "object" || value === null) return MessageKind.Invalid;
+export function classifyMessage(value: unknown): JsonRpcKind {
+  if (typeof value !== "object" || value === null) return JsonRpcKind.Invalid;
   const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0") return MessageKind.Invalid;
+  if (message.jsonrpc !== "2.0") return JsonRpcKind.Invalid;
   const method = message.method;
   if (method !== undefined) {
-    if (typeof method !== "string" || !isParamsValue(message.params)) return MessageKind.Invalid;
-    if (!("id" in message)) return MessageKind.Notification;
-    return isIdValue(message.id) ? MessageKind.Request : MessageKind.Invalid;
+    if (typeof method !== "string" || !isParamsValue(message.params)) return JsonRpcKind.Invalid;
+    if (!("id" in message)) return JsonRpcKind.Notification;
+    return isIdValue(message.id) ? JsonRpcKind.Request : JsonRpcKind.Invalid;
   }
-  if (!("id" in message) || !isIdValue(message.id)) return MessageKind.Invalid;
+  if (!("id" in message) || !isIdValue(message.id)) return JsonRpcKind.Invalid;
   const hasResult = "result" in message;
   const hasError = "error" in message;
-  if (hasResult === hasError) return MessageKind.Invalid;
-  if (hasError && !isErrorObject(message.error)) return MessageKind.Invalid;
-  return MessageKind.Response;
+  if (hasResult === hasError) return JsonRpcKind.Invalid;
+  if (hasError && !isErrorObject(message.error)) return JsonRpcKind.Invalid;
+  return JsonRpcKind.Response;
 }
 
 function isErrorObject(error: unknown): error is RpcErrorObject {

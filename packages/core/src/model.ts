@@ -28,3 +28,6 @@ export type StopReason = v2.StopReason;
 export type McpServer = v2.McpServer;
 /** The contents of a `_meta` object: keys are the sender's; receivers assume nothing about them. */
 export type Meta = { [key: string]: unknown };
+
+/** Which kind of conversation message an upsert or chunk belongs to (its `sessionUpdate` without `_chunk`). */
+export type MessageKind = "user_message" | "agent_message" | "agent_thought";

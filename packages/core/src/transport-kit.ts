@@ -1,5 +1,11 @@
 // Small pieces every transport needs, kept in one place so stdio, WebSocket and the in-memory pair
 // behave the same way (and so a third-party transport can reuse them).
+
+/**
+ * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, and a deferred for drain waits.
+ *
+ * @module
+ */
 import { AcpError } from "./errors.js";
 
 /**

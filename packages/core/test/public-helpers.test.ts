@@ -1,18 +1,18 @@
 // The small public helpers of @acpkit/core that the Connection tests only reach indirectly.
 import { describe, expect, it } from "vitest";
-import { AcpError, CANCEL_REQUEST_METHOD, MessageKind, RpcError, classifyMessage, closedError, isAcpError, isRpcError, schemaRegistry } from "../src/index.js";
+import { AcpError, CANCEL_REQUEST_METHOD, JsonRpcKind, RpcError, classifyMessage, closedError, isAcpError, isRpcError, schemaRegistry } from "../src/index.js";
 
 describe("classifyMessage", () => {
   it("tells requests, notifications, responses and invalid values apart", () => {
-    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: {} })).toBe(MessageKind.Request);
-    expect(classifyMessage({ jsonrpc: "2.0", id: "a", method: "x" })).toBe(MessageKind.Request);
-    expect(classifyMessage({ jsonrpc: "2.0", method: "session/update", params: {} })).toBe(MessageKind.Notification);
-    expect(classifyMessage({ jsonrpc: "2.0", id: 1, result: null })).toBe(MessageKind.Response);
-    expect(classifyMessage({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).toBe(MessageKind.Response);
-    expect(classifyMessage({ jsonrpc: "1.0", id: 1, method: "x" })).toBe(MessageKind.Invalid);
-    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "x", params: "text" })).toBe(MessageKind.Invalid);
-    expect(classifyMessage("text")).toBe(MessageKind.Invalid);
-    expect(classifyMessage(null)).toBe(MessageKind.Invalid);
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "session/prompt", params: {} })).toBe(JsonRpcKind.Request);
+    expect(classifyMessage({ jsonrpc: "2.0", id: "a", method: "x" })).toBe(JsonRpcKind.Request);
+    expect(classifyMessage({ jsonrpc: "2.0", method: "session/update", params: {} })).toBe(JsonRpcKind.Notification);
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, result: null })).toBe(JsonRpcKind.Response);
+    expect(classifyMessage({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).toBe(JsonRpcKind.Response);
+    expect(classifyMessage({ jsonrpc: "1.0", id: 1, method: "x" })).toBe(JsonRpcKind.Invalid);
+    expect(classifyMessage({ jsonrpc: "2.0", id: 1, method: "x", params: "text" })).toBe(JsonRpcKind.Invalid);
+    expect(classifyMessage("text")).toBe(JsonRpcKind.Invalid);
+    expect(classifyMessage(null)).toBe(JsonRpcKind.Invalid);
   });
 });
 

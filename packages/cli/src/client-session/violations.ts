@@ -1,28 +1,58 @@
-// Which connection diagnostics mean the agent broke the protocol. `acpkit run` exits 1 on those;
-// the rest (lossy v1 conversions, our own handler failures, ignored extension messages) are
-// reported on stderr but do not fail the run.
-import type { Diagnostic } from "@acpkit/core";
+// Which diagnostics mean the agent broke the protocol. `acpkit run` exits 1 on those; the rest
+// (lossy v1 conversions, our own handler failures, ignored extension messages) are reported on
+// stderr but do not fail the run. The switch is exhaustive over `DiagnosticCode`, so a new code
+// anywhere in acpkit must be classified here before the CLI compiles.
+import type { Diagnostic, DiagnosticCode } from "@acpkit/core";
 
-const VIOLATIONS: ReadonlySet<string> = new Set([
-  "parse_error", // the agent wrote a line that is not JSON
-  "invalid_message", // not a JSON-RPC message
-  "invalid_params", // a notification (session/update) failing the schema
-  "legacy_shape", // the same, in a pre-1.0 shape
-  "invalid_result", // a result failing the schema
-  "unexpected_response", // a response to nothing we sent
-  "peer_error", // the agent could not read something we sent (error with id null)
-  "transport_error", // an oversized line, a binary frame
-  "unknown_session", // an update for a session that does not exist
-]);
+/** True when `code` always means the agent broke the protocol. */
+function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
+  switch (code) {
+    case "parse_error": // the agent wrote a line that is not JSON
+    case "invalid_message": // not a JSON-RPC message
+    case "invalid_params": // a notification (session/update) failing the schema
+    case "legacy_shape": // the same, in a pre-1.0 shape
+    case "invalid_result": // a result failing the schema
+    case "unexpected_response": // a response to nothing we sent
+    case "peer_error": // the agent could not read something we sent (error with id null)
+    case "transport_error": // an oversized line, a binary frame
+    case "unknown_session": // an update for a session that does not exist
+      return true;
+    case "unknown_method":
+    case "unknown_notification":
+      return "unless_extension";
+    case "not_initialized":
+    case "handler_error":
+    case "outgoing_invalid":
+    case "turn_closed":
+    case "write_failed":
+    case "handler_error_after_cancel":
+    case "unknown_update":
+    case "message_kind_mismatch":
+    case "invalid_update":
+    case "permission_unhandled":
+    case "error_after_cancel":
+    case "cancel_not_sent":
+    case "listener_error":
+    case "v1_tool_call_missing":
+      return false;
+    default: {
+      // Only lossy v1 conversions are left (the assignment fails to compile otherwise): they are
+      // reported, never the agent's fault.
+      const lossyConversion: `lossy_${string}` = code;
+      void lossyConversion;
+      return false;
+    }
+  }
+}
 
 /**
  * True when the diagnostic is the agent's fault. Unknown methods and notifications count unless
- * they are `_`-prefixed extensions, which a receiver may ignore (docs/protocol.md §3.3).
+ * they are `_`-prefixed extensions or `$/` notifications, which a receiver may ignore
+ * (docs/protocol.md §3.3).
  */
 export function isProtocolViolation(diagnostic: Diagnostic): boolean {
-  if (VIOLATIONS.has(diagnostic.code)) return true;
-  if (diagnostic.code === "unknown_method" || diagnostic.code === "unknown_notification") {
-    return !(diagnostic.method ?? "").startsWith("_") && !(diagnostic.method ?? "").startsWith("$/");
-  }
-  return false;
+  const verdict = isViolationCode(diagnostic.code);
+  if (verdict !== "unless_extension") return verdict;
+  const method = diagnostic.method ?? "";
+  return !method.startsWith("_") && !method.startsWith("$/");
 }

@@ -1,4 +1,5 @@
-// `acpkit bridge --listen HOST:PORT [--token T] -- <agent command…>`: serves a stdio agent over
+// `acpkit bridge --listen HOST:PORT [--token T] -- <agent command…>` (the command keeps its name;
+// its job is a relay, see ../relay.ts): serves a stdio agent over
 // WebSocket. Every connection gets its own child process; messages are relayed both ways
 // unchanged, one WebSocket text frame per ndjson line. The server keeps the WebSocket transport's
 // defaults: loopback only unless a token is given, browser origins limited to loopback pages.
@@ -6,7 +7,7 @@ import { isAcpError } from "@acpkit/core";
 import { listen, type WebSocketListener } from "@acpkit/transport-websocket";
 import { flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
-import { relayConnection } from "../bridge/relay.js";
+import { relayConnection } from "../relay.js";
 
 export const bridgeUsage = `usage: acpkit bridge --listen HOST:PORT [--token T] -- <agent command…>
 

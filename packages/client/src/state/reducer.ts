@@ -184,15 +184,17 @@ export function applyUpdates(state: SessionState, updates: readonly v2.SessionUp
 
 /** Where the run of well-formed chunks of one variant for one id that starts at `start` ends. */
 function chunkRunEnd(updates: readonly v2.SessionUpdate[], start: number): number {
-  const first = updates[start] as unknown as Record<string, unknown>;
+  const firstUpdate = updates[start]!;
+  const first = firstUpdate as unknown as Record<string, unknown>;
   const tag = first.sessionUpdate;
   const idField = tag === "tool_call_content_chunk" ? "toolCallId" : typeof tag === "string" && tag in CHUNK_KIND ? "messageId" : undefined;
-  if (idField === undefined || malformed(first as never) !== undefined) return start + 1;
+  if (idField === undefined || malformed(firstUpdate) !== undefined) return start + 1;
   const id = first[idField];
   let end = start + 1;
   while (end < updates.length) {
-    const next = updates[end] as unknown as Record<string, unknown>;
-    if (next.sessionUpdate !== tag || next[idField] !== id || malformed(next as never) !== undefined) break;
+    const nextUpdate = updates[end]!;
+    const next = nextUpdate as unknown as Record<string, unknown>;
+    if (next.sessionUpdate !== tag || next[idField] !== id || malformed(nextUpdate) !== undefined) break;
     end++;
   }
   return end;

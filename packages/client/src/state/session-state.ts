@@ -21,7 +21,8 @@ import {
 } from "./persistent.js";
 
 /** Which kind of message (the variant of the updates that built it). */
-export type MessageKind = "user_message" | "agent_message" | "agent_thought";
+export type { MessageKind } from "@acpkit/core";
+import type { MessageKind } from "@acpkit/core";
 
 /** A tool call's status as the client shows it: the wire status, or the local `cancelled` (docs/protocol.md C2). */
 export type DisplayedToolCallStatus = v2.ToolCallStatus | "cancelled";

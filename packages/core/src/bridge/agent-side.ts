@@ -1,6 +1,7 @@
 // Agent side of a v1 connection: the model's (pinned-v2-shaped) session updates → v1 wire updates,
 // for one session (docs/protocol.md §7.2, B3–B6). State kept: what each message has already shown the v1
 // client (`sent`), every tool call's accumulated content (`tools`) and the one plan id v1 sees.
+import type { MessageKind } from "../model.js";
 import type { Meta } from "../model.js";
 import { contentBlockToV1, jsonEqual, toolCallContentToV1 } from "./content.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
@@ -9,10 +10,13 @@ import { permissionOptionsToV1, stopReasonToV1 } from "./stateless.js";
 import { toolCallCreateToV1, toolCallPatchToV1 } from "./tool-calls.js";
 import type { v1, v2 } from "@acpkit/schema";
 
-type MessageKind = "user" | "agent" | "thought";
 type V1ChunkTag = "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk";
 
-const CHUNK_TAG: Record<MessageKind, V1ChunkTag> = { user: "user_message_chunk", agent: "agent_message_chunk", thought: "agent_thought_chunk" };
+const CHUNK_TAG: Record<MessageKind, V1ChunkTag> = {
+  user_message: "user_message_chunk",
+  agent_message: "agent_message_chunk",
+  agent_thought: "agent_thought_chunk",
+};
 const V1_PRIORITIES: ReadonlySet<string> = new Set(["high", "medium", "low"]);
 const V1_ENTRY_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed"]);
 
@@ -136,11 +140,11 @@ export class AgentSideV1Bridge {
         return listOf(this.chunk(update as v2.SessionUpdateAgentThoughtChunk));
       case "user_message":
         // v1 clients already show the prompt they sent; only a replay carries user messages (B3.5).
-        return options?.replay === true ? this.upsert("user", update as v2.SessionUpdateUserMessage) : [];
+        return options?.replay === true ? this.upsert("user_message", update as v2.SessionUpdateUserMessage) : [];
       case "agent_message":
-        return this.upsert("agent", update as v2.SessionUpdateAgentMessage);
+        return this.upsert("agent_message", update as v2.SessionUpdateAgentMessage);
       case "agent_thought":
-        return this.upsert("thought", update as v2.SessionUpdateAgentThought);
+        return this.upsert("agent_thought", update as v2.SessionUpdateAgentThought);
       case "tool_call_update":
         return this.toolCallUpdate(update as v2.SessionUpdateToolCallUpdate);
       case "tool_call_content_chunk":

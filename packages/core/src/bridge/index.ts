@@ -1,6 +1,12 @@
 // The v1⇄v2 bridge (docs/protocol.md §7): per-session stateful converters for session updates and
 // permission requests, plus stateless conversions for initialize, capabilities, auth methods,
 // MCP servers, prompts and stop reasons. Every lossy step is reported through `onLossy`.
+
+/**
+ * The v1 ⇄ v2 bridge: stateful per-session converters (`AgentSideV1Bridge`, `ClientSideV1Bridge`) and the stateless conversions, reporting every lossy step.
+ *
+ * @module
+ */
 export { AgentSideV1Bridge, type V1PermissionRequest } from "./agent-side.js";
 export { ClientSideV1Bridge } from "./client-side.js";
 export { type LossyCode, type LossyEvent, type LossyOptions, LossyReporter, type V1BridgeOptions } from "./lossy.js";

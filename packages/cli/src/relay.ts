@@ -1,6 +1,7 @@
-// One bridged connection: a WebSocket client on one side, a freshly started stdio agent on the
+// The stdio ⇄ WebSocket relay behind `acpkit bridge` (a relay, not the v1 ⇄ v2 bridge of
+// @acpkit/core/bridge): one relayed connection has a WebSocket client on one side and a freshly started stdio agent on the
 // other. Each message is parsed once (both transports take message values) and passed on in the
-// order it arrived; the bridge neither validates nor changes it, so the two peers negotiate the
+// order it arrived; the relay neither validates nor changes it, so the two peers negotiate the
 // protocol version between themselves. Whichever side goes away first takes the other one along.
 import type { CloseInfo, JsonRpcMessage, Transport } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
