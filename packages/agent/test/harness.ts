@@ -3,7 +3,7 @@
 // agent wrote, in wire order, so the tests can assert ordering on the wire itself.
 import { fileURLToPath } from "node:url";
 import { Connection, type Transport } from "@acpkit/core";
-import { RecordingTransport, type WireMessage } from "@acpkit/test-support/recording-transport";
+import { RecordingTransport } from "@acpkit/test-support/recording-transport";
 
 export { RecordingTransport };
 import type { ProtocolVersion } from "@acpkit/schema";

@@ -9,7 +9,7 @@
 //
 // Per incoming notification with a synchronous handler the work is: one JSON.parse, a few
 // property checks, two map lookups, one validator call, the handler. No promise, no closure.
-import { BatchReply } from "./batch.js";
+import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
 import { ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
@@ -22,7 +22,6 @@ import {
   describeInvalidMessage,
   errorResponse,
   idOf,
-  isThenable,
   notificationMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -44,7 +43,7 @@ import type {
 import { OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 import type { CloseInfo, Transport } from "./transport.js";
-import { closedError, errorMessageOf, invalidParamsResponse } from "./wire-errors.js";
+import { closedError, errorMessageOf } from "./wire-errors.js";
 
 export { CANCEL_REQUEST_METHOD } from "./method-policy.js";
 export type { RequestContext, RequestHandler } from "./incoming-requests.js";
@@ -92,7 +91,6 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   readonly #diagnostics = new DiagnosticEmitter();
   readonly #outgoing: OutgoingRequests;
   readonly #incoming: IncomingRequests;
-  readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notifications: IncomingNotifications;
   readonly #queue = new IncomingQueue<unknown>((message) => this.#process(message));
   #closeInfo: CloseInfo | undefined;
@@ -190,9 +188,10 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   onRequest(method: ExtensionMethod, handler: RequestHandler): () => void;
   onRequest(method: string, handler: RequestHandler): () => void {
     this.#policy.checkRegistration(method, "request");
-    this.#requestHandlers.set(method, handler);
+    const handlers = this.#incoming.handlers;
+    handlers.set(method, handler);
     return () => {
-      if (this.#requestHandlers.get(method) === handler) this.#requestHandlers.delete(method);
+      if (handlers.get(method) === handler) handlers.delete(method);
     };
   }
 
@@ -259,7 +258,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
         this.#handleRequest(value as JsonRpcRequest, batch);
         return;
       case JsonRpcKind.Response:
-        this.#handleResponse(value as JsonRpcResponse);
+        this.#outgoing.settle(value as JsonRpcResponse);
         return;
       default:
         this.#handleInvalid(value, batch);
@@ -287,26 +286,22 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
       this.#sendReply(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${refusal}`));
       return;
     }
-    let expected = 0;
-    for (const entry of entries) {
-      const kind = classifyMessage(entry);
-      if (kind === JsonRpcKind.Request || kind === JsonRpcKind.Invalid) expected++;
-    }
-    const batch = new BatchReply(expected, (responses) => this.#sendReply(responses));
-    return this.#runBatch(entries, 0, batch);
-  }
-
-  // Entries run in order like single messages; an async notification handler holds the rest.
-  #runBatch(entries: unknown[], start: number, batch: BatchReply): void | PromiseLike<unknown> {
-    for (let i = start; i < entries.length; i++) {
-      const pending = this.#processOne(entries[i], batch);
-      if (isThenable(pending)) return pending.then(() => this.#runBatch(entries, i + 1, batch));
-    }
+    return runBatch(
+      entries,
+      (entry, batch) => this.#processOne(entry, batch),
+      (responses) => this.#sendReply(responses),
+    );
   }
 
   #handleRequest(message: JsonRpcRequest, batch: BatchReply | undefined): void {
     if (this.#closeInfo !== undefined) return; // nobody would read the answer
-    const { id, method } = message;
+    const method = message.method;
+    const notAdmitted = this.#gate.admitRequest(method);
+    if (notAdmitted !== undefined) {
+      if (method !== "initialize") this.#report({ code: "not_initialized", message: `Refused ${method} before initialize`, method });
+      this.#reply(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid request: ${notAdmitted}`), batch);
+      return;
+    }
     const answer =
       batch === undefined
         ? this.#answer
@@ -314,35 +309,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
             this.#gate.answered(answeredMethod, response);
             batch.add(response);
           };
-    const notAdmitted = this.#gate.admitRequest(method);
-    if (notAdmitted !== undefined) {
-      if (method !== "initialize") this.#report({ code: "not_initialized", message: `Refused ${method} before initialize`, method });
-      this.#reply(errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${notAdmitted}`), batch);
-      return;
-    }
-    const info = this.#policy.info(method);
-    const refusal = this.#policy.requestRefusal(method, info);
-    if (refusal !== undefined) {
-      const { why, legacy } = refusal;
-      this.#report({ code: legacy === undefined ? "unknown_method" : "legacy_shape", message: `Method not found: ${why}`, method, detail: legacy });
-      answer(method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${why}`, legacy));
-      return;
-    }
-    const handler = this.#requestHandlers.get(method);
-    if (handler === undefined) {
-      this.#report({ code: "unknown_method", message: `Method not found: nothing handles ${method}`, method });
-      answer(method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
-      return;
-    }
-    const params = message.params;
-    if (info !== undefined) {
-      const validation = info.validateParams(params);
-      if (!validation.valid) {
-        answer(method, invalidParamsResponse(id, method, validation.errors));
-        return;
-      }
-    }
-    this.#incoming.run(id, method, params, handler, answer);
+    this.#incoming.handle(message, answer);
   }
 
   #reply(response: JsonRpcResponse, batch: BatchReply | undefined): void {
@@ -353,20 +320,6 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   #sendReply(message: JsonRpcResponse | JsonRpcResponse[]): void {
     if (this.#closeInfo !== undefined) return;
     this.#transport.send(message).then(undefined, this.#onReplyFailed);
-  }
-
-  #handleResponse(message: JsonRpcResponse): void {
-    if (message.id !== null) {
-      this.#outgoing.settle(message as JsonRpcResponse & { id: number | string });
-      return;
-    }
-    // The peer could not read something we sent (it answers -32700/-32600 with id null).
-    const error = "error" in message ? message.error : undefined;
-    this.#report({
-      code: error === undefined ? "unexpected_response" : "peer_error",
-      message: error === undefined ? "Ignored a response with id null" : `The peer reported error ${error.code}: ${error.message}`,
-      detail: message,
-    });
   }
 
   #handleClose(info: CloseInfo): void {

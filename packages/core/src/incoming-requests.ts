@@ -4,9 +4,9 @@
 import type { DiagnosticEmitter } from "./diagnostics.js";
 import { AcpError, ErrorCode, RpcError } from "./errors.js";
 import { IncomingRequest } from "./incoming-request.js";
-import { errorResponse, isThenable, successResponse, type JsonRpcResponse, type RequestId } from "./jsonrpc.js";
+import { errorResponse, isThenable, successResponse, type JsonRpcRequest, type JsonRpcResponse, type RequestId } from "./jsonrpc.js";
 import type { MethodPolicy } from "./method-policy.js";
-import { errorMessageOf } from "./wire-errors.js";
+import { errorMessageOf, invalidParamsResponse } from "./wire-errors.js";
 
 /** What a request handler learns besides the params. */
 export interface RequestContext {
@@ -31,6 +31,8 @@ export type RequestHandler = (params: any, ctx: RequestContext) => unknown;
 export type Answer = (method: string, response: JsonRpcResponse) => void;
 
 export class IncomingRequests {
+  /** The registered request handlers, by method. */
+  readonly handlers = new Map<string, RequestHandler>();
   // Incoming requests whose handlers are still running: id → the handler's context.
   private readonly running = new Map<RequestId | null, IncomingRequest>();
   private readonly onCancelListenerFailed = (error: unknown, method: string): void => {
@@ -49,8 +51,40 @@ export class IncomingRequests {
     private readonly isClosed: () => boolean,
   ) {}
 
-  /** Runs `handler` for an admitted, valid request and answers through `answer`, exactly once. */
-  run(id: RequestId | null, method: string, params: unknown, handler: RequestHandler, answer: Answer): void {
+  /**
+   * Answers an admitted request (the initialize gate let it through), exactly once: -32601 for a
+   * method this side does not serve, -32602 for params that fail the schema, else its handler's
+   * result or error.
+   */
+  handle(message: JsonRpcRequest, answer: Answer): void {
+    const { id, method } = message;
+    const info = this.policy.info(method);
+    const refusal = this.policy.requestRefusal(method, info);
+    if (refusal !== undefined) {
+      const { why, legacy } = refusal;
+      this.diagnostics.emit({ code: legacy === undefined ? "unknown_method" : "legacy_shape", message: `Method not found: ${why}`, method, detail: legacy });
+      answer(method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${why}`, legacy));
+      return;
+    }
+    const handler = this.handlers.get(method);
+    if (handler === undefined) {
+      this.diagnostics.emit({ code: "unknown_method", message: `Method not found: nothing handles ${method}`, method });
+      answer(method, errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`));
+      return;
+    }
+    const params = message.params;
+    if (info !== undefined) {
+      const validation = info.validateParams(params);
+      if (!validation.valid) {
+        answer(method, invalidParamsResponse(id, method, validation.errors));
+        return;
+      }
+    }
+    this.run(id, method, params, handler, answer);
+  }
+
+  // Runs `handler` for a valid request and answers through `answer`, exactly once.
+  private run(id: RequestId | null, method: string, params: unknown, handler: RequestHandler, answer: Answer): void {
     const ctx = new IncomingRequest(id, method, this.onCancelListenerFailed);
     this.running.set(id, ctx);
     let output: unknown;

@@ -76,9 +76,19 @@ export class OutgoingRequests {
     entry.reject(error);
   }
 
-  /** Settles the request a response with a non-null id answers. */
-  settle(message: JsonRpcResponse & { id: number | string }): void {
+  /** Settles the request a response answers (a response with id null reports what the peer could not read). */
+  settle(message: JsonRpcResponse): void {
     const id = message.id;
+    if (id === null) {
+      // The peer could not read something we sent (it answers -32700/-32600 with id null).
+      const error = "error" in message ? message.error : undefined;
+      this.diagnostics.emit({
+        code: error === undefined ? "unexpected_response" : "peer_error",
+        message: error === undefined ? "Ignored a response with id null" : `The peer reported error ${error.code}: ${error.message}`,
+        detail: message,
+      });
+      return;
+    }
     const entry = this.pending.take(id);
     if (entry === undefined) {
       // A late answer to a request we cancelled or timed out is normal; anything else is odd.

@@ -1,9 +1,9 @@
 // Agent side of a v1 connection: the model's (pinned-v2-shaped) session updates → v1 wire updates,
 // for one session (docs/protocol.md §7.2, B3–B6). State kept: what each message has already shown the v1
 // client (`sent`), every tool call's accumulated content (`tools`) and the one plan id v1 sees.
-import type { MessageKind } from "../model.js";
-import type { Meta } from "../model.js";
-import { contentBlockToV1, jsonEqual, toolCallContentToV1 } from "./content.js";
+import type { MessageKind, Meta } from "../model.js";
+import { contentBlockToV1, toolCallContentToV1 } from "./content.js";
+import { extensionStart, plainTextOf, SentMessage } from "./sent-messages.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
 import { CURRENT_MODE_UPDATE } from "./model-names.js";
 import { permissionOptionsToV1, stopReasonToV1 } from "./stateless.js";
@@ -24,78 +24,6 @@ const V1_ENTRY_STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress"
 export interface V1PermissionRequest {
   updates: v1.SessionUpdate[];
   params: v1.RequestPermissionRequest;
-}
-
-/** One block the v1 client has received: a plain text block (only `type` and `text`) as its text. */
-type SentBlock = v2.ContentBlock | string;
-
-/** How many consecutive plain text blocks are joined into one TextRun. */
-const TEXT_RUN_LENGTH = 256;
-
-/** TEXT_RUN_LENGTH consecutive plain text blocks as one string, and where each one ends in it. */
-class TextRun {
-  constructor(
-    readonly text: string,
-    readonly ends: Uint32Array,
-  ) {}
-}
-
-/**
- * What the v1 client has received for one message id, in order (B3.0). A streamed message is
- * mostly plain text chunks, each kept for the rest of the session (a later upsert is compared
- * with them), so they are stored cheaply: as their text, and every TEXT_RUN_LENGTH of them joined
- * into one TextRun. The agent then holds a few large strings instead of an object per chunk, which
- * is what the garbage collector would otherwise copy and trace over and over.
- */
-class SentMessage {
-  private entries: (SentBlock | TextRun)[] = [];
-  /** How many plain texts at the end of `entries` are not joined into a run yet. */
-  private trailingTexts = 0;
-
-  /** Record one chunk's block; `text` is its text when it is a plain text block. */
-  append(block: v2.ContentBlock, text: string | undefined): void {
-    if (text === undefined) {
-      this.entries.push(block);
-      this.trailingTexts = 0;
-      return;
-    }
-    this.entries.push(text);
-    if (++this.trailingTexts === TEXT_RUN_LENGTH) this.joinTrailingTexts();
-  }
-
-  /** Every block received, in order (plain text blocks as their text). */
-  blocks(): SentBlock[] {
-    const out: SentBlock[] = [];
-    for (const entry of this.entries) {
-      if (!(entry instanceof TextRun)) {
-        out.push(entry);
-        continue;
-      }
-      let from = 0;
-      for (const end of entry.ends) {
-        out.push(entry.text.slice(from, end));
-        from = end;
-      }
-    }
-    return out;
-  }
-
-  /** The client's content was replaced by (or extended to) `blocks`. */
-  replace(blocks: readonly v2.ContentBlock[]): void {
-    this.entries = blocks.slice();
-    this.trailingTexts = 0;
-  }
-
-  private joinTrailingTexts(): void {
-    const start = this.entries.length - TEXT_RUN_LENGTH;
-    const texts = this.entries.slice(start) as string[];
-    const ends = new Uint32Array(TEXT_RUN_LENGTH);
-    let length = 0;
-    for (let i = 0; i < TEXT_RUN_LENGTH; i++) ends[i] = length += texts[i]!.length;
-    this.entries.length = start;
-    this.entries.push(new TextRun(texts.join(""), ends));
-    this.trailingTexts = 0;
-  }
 }
 
 interface ToolState {
@@ -377,44 +305,6 @@ export class AgentSideV1Bridge {
     });
     return (commands === undefined ? update : { ...update, availableCommands: commands }) as v1.SessionUpdate;
   }
-}
-
-/** Where N starts adding to S when N extends S (B3.2), or `undefined` when it replaces S. */
-function extensionStart(sent: readonly SentBlock[], next: readonly v2.ContentBlock[]): { textRemainder?: v2.ContentBlockText; nextIndex: number } | undefined {
-  if (sent.length === 0) return { nextIndex: 0 };
-  if (next.length < sent.length) return undefined;
-  const last = sent.length - 1;
-  for (let i = 0; i < last; i++) if (!sameBlock(sent[i]!, next[i])) return undefined;
-  const before = blockOf(sent[last]!);
-  const after = next[last]!;
-  if (jsonEqual(before, after)) return { nextIndex: sent.length };
-  if (before.type !== "text" || after.type !== "text") return undefined;
-  const oldText = before as v2.ContentBlockText;
-  const newText = after as v2.ContentBlockText;
-  if (!jsonEqual(oldText.annotations, newText.annotations) || !jsonEqual(oldText._meta, newText._meta)) return undefined;
-  if (!newText.text.startsWith(oldText.text)) return undefined;
-  // The remainder keeps the block's annotations and _meta so it reads as the same block continuing.
-  const textRemainder: v2.ContentBlockText = { ...newText, text: newText.text.slice(oldText.text.length) };
-  return { textRemainder, nextIndex: sent.length };
-}
-
-/** The text of a block that has nothing but `type: "text"` and `text` (keys set to undefined don't count, as in jsonEqual). */
-function plainTextOf(block: v2.ContentBlock): string | undefined {
-  const fields = block as unknown as Record<string, unknown>;
-  const text = fields.text;
-  if (fields.type !== "text" || typeof text !== "string") return undefined;
-  for (const key in fields) if (key !== "type" && key !== "text" && fields[key] !== undefined) return undefined;
-  return text;
-}
-
-function blockOf(sent: SentBlock): v2.ContentBlock {
-  return typeof sent === "string" ? ({ type: "text", text: sent } as v2.ContentBlockText) : sent;
-}
-
-/** jsonEqual of a sent block (possibly kept as its text) and a model block. */
-function sameBlock(sent: SentBlock, block: v2.ContentBlock | undefined): boolean {
-  if (typeof sent === "string") return block !== undefined && plainTextOf(block) === sent;
-  return jsonEqual(sent, block);
 }
 
 function listOf<T>(item: T | undefined): T[] {
