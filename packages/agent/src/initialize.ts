@@ -1,14 +1,11 @@
 // `initialize` for a dual-version agent (docs/protocol.md §1.2): choose the version from
 // `protocolVersion` alone, then read the rest of the params with that version's shape, and
 // answer with that version's capability layout (§1.3).
+import { isJsonObject } from "@acpkit/core";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import type { AgentAuthMethod, AgentDefinition, AgentFeatures, ClientInfo } from "./types.js";
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * What the client offered, read with the negotiated version's shape. v2 has no client fs; v1
@@ -16,11 +13,11 @@ function isObject(value: unknown): value is Json {
  */
 export function readClientInfo(version: ProtocolVersion, received: unknown): ClientInfo {
   // Read defensively: initialize params are only validated after the version is chosen.
-  const params: Json = isObject(received) ? received : {};
-  const info = isObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
+  const params: Json = isJsonObject(received) ? received : {};
+  const info = isJsonObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
   let canReadTextFile = false;
   let canWriteTextFile = false;
-  if (version === 1 && isObject(params.clientCapabilities) && isObject(params.clientCapabilities.fs)) {
+  if (version === 1 && isJsonObject(params.clientCapabilities) && isJsonObject(params.clientCapabilities.fs)) {
     canReadTextFile = params.clientCapabilities.fs.readTextFile === true;
     canWriteTextFile = params.clientCapabilities.fs.writeTextFile === true;
   }
@@ -74,13 +71,4 @@ export function initializeResult(version: ProtocolVersion, agent: AgentDefinitio
   const info = agent.info ? { agentInfo: agent.info } : {};
   if (version === 1) return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad), authMethods: v1AuthMethods(authMethods), ...info };
   return { protocolVersion: 2, capabilities: v2Capabilities(features, canLoad), authMethods: v2AuthMethods(authMethods), ...info };
-}
-
-/** Prompt block types the agent accepts: the baseline plus what `features.prompt` adds (§1.3). */
-export function acceptedPromptBlocks(features: AgentFeatures | undefined): ReadonlySet<string> {
-  const accepted = new Set(["text", "resource_link"]);
-  if (features?.prompt?.image) accepted.add("image");
-  if (features?.prompt?.audio) accepted.add("audio");
-  if (features?.prompt?.embeddedContext) accepted.add("resource");
-  return accepted;
 }

@@ -4,19 +4,21 @@
 import {
   Connection,
   DiagnosticEmitter,
+  acceptedPromptBlocks,
   ErrorCode,
   RpcError,
   isAcpError,
   negotiateVersion,
   type CloseInfo,
   type Diagnostic,
+  type RequestContext,
   type Transport,
 } from "@acpkit/core";
 import { mcpServersFromV1 } from "@acpkit/core/bridge";
 import { validateParams, type ProtocolVersion, type ValidationError, type v1, type v2 } from "@acpkit/schema";
-import { acceptedPromptBlocks, initializeResult, readClientInfo } from "./initialize.js";
+import { initializeResult, readClientInfo } from "./initialize.js";
 import { checkPromptBlocks } from "./prompt-check.js";
-import { V2SessionWire, type SessionWire } from "./session-wire.js";
+import { type AgentConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
 import { checkPromptResult } from "./stop-reason.js";
 import { TurnImpl } from "./turn.js";
 import type { AgentDefinition, ClientInfo, McpServer, PromptResult, ServeOptions } from "./types.js";
@@ -26,7 +28,7 @@ import { SessionIds, UpdateWriter, type WriterScope } from "./writer.js";
 /** A running agent: one connection to one client. */
 export interface AgentServer {
   /** The underlying JSON-RPC connection. */
-  readonly connection: Connection;
+  readonly connection: AgentConnection;
   /** The negotiated version, once `initialize` succeeded. */
   readonly protocolVersion: ProtocolVersion | undefined;
   /** What the client said about itself in `initialize`. */
@@ -47,7 +49,7 @@ class AgentSession implements WriterScope {
   constructor(
     readonly sessionId: string,
     readonly client: ClientInfo,
-    readonly connection: Connection,
+    readonly connection: AgentConnection,
     readonly wire: SessionWire,
     readonly report: (diagnostic: Diagnostic) => void,
   ) {}
@@ -92,133 +94,148 @@ function checkDefinition(agent: AgentDefinition): void {
 }
 
 /**
- * Serve `agent` over `transport`: answers initialize for protocol v1 and v2, runs one prompt turn
- * at a time per session and guarantees every update of a turn is written before its response.
+ * One agent connection: the state `serveAgent` keeps (negotiated version, client, sessions,
+ * authentication) and one method per protocol method it answers.
  */
-export function serveAgent(transport: Transport, agent: AgentDefinition, options: ServeOptions = {}): AgentServer {
-  checkDefinition(agent);
-  const versions = agent.versions ?? DEFAULT_VERSIONS;
-  const connection = new Connection(transport, {
-    side: "agent",
-    requireInitialize: true,
-    ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
-  });
-  const diagnostics = new DiagnosticEmitter();
-  if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
-  const report = (diagnostic: Diagnostic): void => diagnostics.emit(diagnostic);
-  connection.onDiagnostic(report);
+class AgentRuntime implements AgentServer {
+  readonly connection: AgentConnection;
+  readonly closed: Promise<CloseInfo>;
+  readonly #agent: AgentDefinition;
+  readonly #options: ServeOptions;
+  readonly #versions: readonly ProtocolVersion[];
+  readonly #diagnostics = new DiagnosticEmitter();
+  readonly #sessions = new Map<string, AgentSession>();
+  readonly #acceptedBlocks: ReadonlySet<string>;
+  #version: ProtocolVersion | undefined;
+  #client: ClientInfo | undefined;
+  #authenticated: boolean;
+  readonly #report = (diagnostic: Diagnostic): void => this.#diagnostics.emit(diagnostic);
 
-  const sessions = new Map<string, AgentSession>();
-  const acceptedBlocks = acceptedPromptBlocks(agent.features);
-  let version: ProtocolVersion | undefined;
-  let client: ClientInfo | undefined;
-  let authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
+  constructor(transport: Transport, agent: AgentDefinition, options: ServeOptions) {
+    this.#agent = agent;
+    this.#options = options;
+    this.#versions = agent.versions ?? DEFAULT_VERSIONS;
+    this.#acceptedBlocks = acceptedPromptBlocks(agent.features?.prompt);
+    this.#authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
+    if (options.onDiagnostic) this.#diagnostics.subscribe(options.onDiagnostic);
+    const connection = new Connection(transport, {
+      side: "agent",
+      requireInitialize: true,
+      ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
+    });
+    this.connection = connection;
+    this.closed = connection.closed;
+    connection.onDiagnostic(this.#report);
+    connection.onRequest("initialize", (params) => this.#initialize(params));
+    if ((agent.authMethods?.length ?? 0) > 0) connection.onRequest("authenticate", (params) => this.#authenticate(params.methodId));
+    connection.onRequest("session/new", (params) => this.#newSession(params));
+    if (agent.loadSession && agent.features?.loadSession) connection.onRequest("session/load", (params) => this.#loadSession(params));
+    connection.onRequest("session/prompt", (params, ctx) => this.#prompt(params, ctx));
+    connection.onNotification("session/cancel", (params) => {
+      // C10: a cancel for an unknown or idle session is ignored.
+      const busy = this.#sessions.get(params.sessionId)?.busy;
+      if (busy instanceof TurnImpl) busy.cancel("The client sent session/cancel");
+    });
+    void connection.closed.then((info) => {
+      for (const session of this.#sessions.values()) {
+        if (session.busy instanceof TurnImpl) session.busy.abortForClose(`The connection closed: ${info.reason}`);
+      }
+    });
+  }
 
-  const wireFor = (sessionId: string, negotiated: ProtocolVersion): SessionWire =>
-    negotiated === 2 ? new V2SessionWire(connection, sessionId) : new V1SessionWire(connection, sessionId, { strict: options.strictBridge === true, report });
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.#version;
+  }
 
-  const requireSession = (sessionId: string): AgentSession => {
-    const session = sessions.get(sessionId);
-    if (!session) throw new RpcError(ErrorCode.ResourceNotFound, `Unknown session "${sessionId}"`, { sessionId });
-    return session;
-  };
-  const requireIdle = (session: AgentSession): void => {
-    if (session.busy) {
-      throw new RpcError(
-        ErrorCode.InvalidRequest,
-        `Session ${session.sessionId} already has a prompt turn in progress; send the next prompt after the previous response`,
-        {
-          reason: "turn_in_progress",
-        },
-      );
-    }
-  };
-  const requireAuthenticated = (): void => {
-    if (!authenticated) throw new RpcError(ErrorCode.AuthRequired, "Authentication required: call authenticate with one of the listed authMethods first");
-  };
+  get client(): ClientInfo | undefined {
+    return this.#client;
+  }
 
-  connection.onRequest("initialize", (params) => {
+  onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
+    return this.#diagnostics.subscribe(listener);
+  }
+
+  close(reason?: string): Promise<void> {
+    return this.connection.close(reason);
+  }
+
+  #initialize(params: unknown): v1.InitializeResponse | v2.InitializeResponse {
     // Nothing validated these params yet (there is no version before this answer): read only
     // protocolVersion first, then validate the rest with the chosen version's schema (§1.2).
-    const negotiated = negotiateVersion((params as { protocolVersion?: unknown } | null)?.protocolVersion, versions);
+    const negotiated = negotiateVersion((params as { protocolVersion?: unknown } | null)?.protocolVersion, this.#versions);
     if (!negotiated.ok) throw negotiated.error;
     const checked = validateParams(negotiated.version, "initialize", params);
     if (!checked.valid) throw invalidInitializeParams(checked.errors);
-    version = negotiated.version;
-    connection.setVersion(version);
-    client = readClientInfo(version, params);
-    return initializeResult(version, agent);
-  });
-
-  if ((agent.authMethods?.length ?? 0) > 0) {
-    connection.onRequest("authenticate", async (params) => {
-      const known = agent.authMethods!.map((method) => method.id);
-      if (!known.includes(params.methodId)) {
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `Unknown authentication method "${params.methodId}"; the agent lists ${known.map((id) => `"${id}"`).join(", ")}`,
-          {
-            path: "/methodId",
-          },
-        );
-      }
-      await agent.authenticate!(params.methodId, client!);
-      authenticated = true;
-      return {};
-    });
+    const version = negotiated.version;
+    this.#version = version;
+    this.connection.setVersion(version);
+    this.#client = readClientInfo(version, params);
+    return initializeResult(version, this.#agent);
   }
 
-  connection.onRequest("session/new", async (params) => {
-    requireAuthenticated();
-    const result = await agent.newSession?.({
+  async #authenticate(methodId: string): Promise<Record<string, never>> {
+    const known = this.#agent.authMethods!.map((method) => method.id);
+    if (!known.includes(methodId)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Unknown authentication method "${methodId}"; the agent lists ${known.map((id) => `"${id}"`).join(", ")}`, {
+        path: "/methodId",
+      });
+    }
+    await this.#agent.authenticate!(methodId, this.#client!);
+    this.#authenticated = true;
+    return {};
+  }
+
+  async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest): Promise<v2.NewSessionResponse> {
+    this.#requireAuthenticated();
+    const result = await this.#agent.newSession?.({
       cwd: params.cwd,
-      mcpServers: modelMcpServers(version!, params.mcpServers, report),
+      mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
       _meta: params._meta,
-      client: client!,
+      client: this.#client!,
     });
     const sessionId = result?.sessionId ?? newSessionId();
-    if (sessions.has(sessionId))
+    if (this.#sessions.has(sessionId)) {
       throw new RpcError(ErrorCode.InternalError, `Agent error: newSession returned session id "${sessionId}", which already exists on this connection`);
-    sessions.set(sessionId, new AgentSession(sessionId, client!, connection, wireFor(sessionId, version!), report));
+    }
+    this.#sessions.set(sessionId, this.#createSession(sessionId));
     return result?._meta === undefined ? { sessionId } : { sessionId, _meta: result._meta };
-  });
-
-  if (agent.loadSession && agent.features?.loadSession) {
-    connection.onRequest("session/load", async (params) => {
-      requireAuthenticated();
-      const existing = sessions.get(params.sessionId);
-      if (existing) requireIdle(existing);
-      const session = existing ?? new AgentSession(params.sessionId, client!, connection, wireFor(params.sessionId, version!), report);
-      session.wire.beginRequest?.("load");
-      const replay = new UpdateWriter(session, true);
-      session.busy = replay;
-      try {
-        await agent.loadSession!(
-          {
-            sessionId: params.sessionId,
-            cwd: params.cwd,
-            mcpServers: modelMcpServers(version!, params.mcpServers, report),
-            _meta: params._meta,
-            client: client!,
-          },
-          replay,
-        );
-      } catch (error) {
-        await replay.close();
-        session.busy = undefined;
-        throw toRpcError(error);
-      }
-      await replay.close();
-      session.busy = undefined;
-      sessions.set(params.sessionId, session);
-      return {};
-    });
   }
 
-  connection.onRequest("session/prompt", async (params, ctx) => {
-    const session = requireSession(params.sessionId);
+  async #loadSession(params: v1.LoadSessionRequest | v2.LoadSessionRequest): Promise<Record<string, never>> {
+    this.#requireAuthenticated();
+    const existing = this.#sessions.get(params.sessionId);
+    if (existing) requireIdle(existing);
+    const session = existing ?? this.#createSession(params.sessionId);
+    session.wire.beginRequest?.("load");
+    const replay = new UpdateWriter(session, true);
+    session.busy = replay;
+    try {
+      await this.#agent.loadSession!(
+        {
+          sessionId: params.sessionId,
+          cwd: params.cwd,
+          mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
+          _meta: params._meta,
+          client: this.#client!,
+        },
+        replay,
+      );
+    } catch (error) {
+      await replay.close();
+      session.busy = undefined;
+      throw toRpcError(error);
+    }
+    await replay.close();
+    session.busy = undefined;
+    this.#sessions.set(params.sessionId, session);
+    return {};
+  }
+
+  async #prompt(params: v1.PromptRequest | v2.PromptRequest, ctx: RequestContext): Promise<PromptResponse> {
+    const session = this.#sessions.get(params.sessionId);
+    if (!session) throw new RpcError(ErrorCode.ResourceNotFound, `Unknown session "${params.sessionId}"`, { sessionId: params.sessionId });
     requireIdle(session);
-    checkPromptBlocks(params.prompt, acceptedBlocks);
+    checkPromptBlocks(params.prompt, this.#acceptedBlocks);
     session.wire.beginRequest?.("prompt");
     const turn = new TurnImpl(session, params.prompt, params._meta);
     session.busy = turn;
@@ -229,7 +246,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     let failure: { error: unknown } | undefined;
     try {
       // A cancel that arrived before the handler could start still ends the turn "cancelled".
-      if (!turn.cancelled) result = await agent.prompt(turn);
+      if (!turn.cancelled) result = await this.#agent.prompt(turn);
     } catch (error) {
       failure = { error };
     }
@@ -241,7 +258,7 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     if (turn.cancelled) {
       // C7: a cancelled turn answers "cancelled", even when aborting made the handler throw.
       if (failure && !isAbortError(failure.error)) {
-        report({
+        this.#report({
           code: "handler_error_after_cancel",
           message: `The prompt handler failed after session ${session.sessionId} was cancelled; answered "cancelled"`,
           sessionId: session.sessionId,
@@ -257,32 +274,40 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     }
     const { stopReason, _meta } = checkPromptResult(result);
     return session.wire.promptResponse(stopReason, _meta);
-  });
+  }
 
-  connection.onNotification("session/cancel", (params) => {
-    // C10: a cancel for an unknown or idle session is ignored.
-    const busy = sessions.get(params.sessionId)?.busy;
-    if (busy instanceof TurnImpl) busy.cancel("The client sent session/cancel");
-  });
+  #createSession(sessionId: string): AgentSession {
+    const version = this.#version!;
+    const wire: SessionWire =
+      version === 2
+        ? new V2SessionWire(this.connection, sessionId)
+        : new V1SessionWire(this.connection, sessionId, { strict: this.#options.strictBridge === true, report: this.#report });
+    return new AgentSession(sessionId, this.#client!, this.connection, wire, this.#report);
+  }
 
-  void connection.closed.then((info) => {
-    for (const session of sessions.values()) {
-      if (session.busy instanceof TurnImpl) session.busy.abortForClose(`The connection closed: ${info.reason}`);
-    }
-  });
+  #requireAuthenticated(): void {
+    if (!this.#authenticated) throw new RpcError(ErrorCode.AuthRequired, "Authentication required: call authenticate with one of the listed authMethods first");
+  }
+}
 
-  return {
-    connection,
-    get protocolVersion() {
-      return version;
-    },
-    get client() {
-      return client;
-    },
-    closed: connection.closed,
-    onDiagnostic: (listener) => diagnostics.subscribe(listener),
-    close: (reason) => connection.close(reason),
-  };
+/** O4: one turn at a time per session; a second prompt gets -32600 with `reason: "turn_in_progress"`. */
+function requireIdle(session: AgentSession): void {
+  if (session.busy) {
+    throw new RpcError(
+      ErrorCode.InvalidRequest,
+      `Session ${session.sessionId} already has a prompt turn in progress; send the next prompt after the previous response`,
+      { reason: "turn_in_progress" },
+    );
+  }
+}
+
+/**
+ * Serve `agent` over `transport`: answers initialize for protocol v1 and v2, runs one prompt turn
+ * at a time per session and guarantees every update of a turn is written before its response.
+ */
+export function serveAgent(transport: Transport, agent: AgentDefinition, options: ServeOptions = {}): AgentServer {
+  checkDefinition(agent);
+  return new AgentRuntime(transport, agent, options);
 }
 
 /**

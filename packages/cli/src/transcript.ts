@@ -7,6 +7,7 @@
 // docs/protocol.md's traces (`→` client to agent, `←` agent to client); with them the id spaces are
 // kept apart exactly. Without them a response is matched to the request of that id whose method
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
+import { isJsonObject } from "@acpkit/core";
 import { getMethod, validateParams, validateResult, type ProtocolVersion, type ValidationError } from "@acpkit/schema";
 
 /** The version to check a transcript against, or `"auto"` to read it from `initialize`. */
@@ -69,22 +70,18 @@ function splitLines(text: string): Line[] {
   return lines;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Reads the negotiated version from the transcript: the initialize response, else the request. */
 function detectVersion(messages: { value: unknown }[]): { version: ProtocolVersion; source: TranscriptReport["versionSource"] } {
   let requested: ProtocolVersion | undefined;
   const initIds = new Set<unknown>();
   for (const { value } of messages) {
     for (const message of Array.isArray(value) ? value : [value]) {
-      if (!isObject(message)) continue;
-      if (message.method === "initialize" && isObject(message.params)) {
+      if (!isJsonObject(message)) continue;
+      if (message.method === "initialize" && isJsonObject(message.params)) {
         initIds.add(message.id);
         const v = message.params.protocolVersion;
         if (requested === undefined && (v === 1 || v === 2)) requested = v;
-      } else if ("result" in message && initIds.has(message.id) && isObject(message.result)) {
+      } else if ("result" in message && initIds.has(message.id) && isJsonObject(message.result)) {
         const v = message.result.protocolVersion;
         if (v === 1 || v === 2) return { version: v, source: "initialize-response" };
       }
@@ -133,7 +130,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
 
   const checkMessage = (lineNo: number, sender: Direction | undefined, message: unknown) => {
     count++;
-    if (!isObject(message)) {
+    if (!isJsonObject(message)) {
       problems.push({ line: lineNo, method: "", path: "", message: "not a JSON-RPC message object" });
       return;
     }
@@ -187,7 +184,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
     }
     if (hasError) {
       const error = message.error;
-      if (!isObject(error)) problems.push({ line: lineNo, method: "", path: "/error", message: "must be an object with code and message" });
+      if (!isJsonObject(error)) problems.push({ line: lineNo, method: "", path: "/error", message: "must be an object with code and message" });
       else {
         if (typeof error.code !== "number" || !Number.isInteger(error.code))
           problems.push({ line: lineNo, method: "", path: "/error/code", message: "must be an integer" });

@@ -1,9 +1,19 @@
 // connectAgent: initialize (offer the highest version, accept the answer), then route the agent's
 // session/update notifications and requests to the ClientSession they belong to.
-import { AcpError, Connection, DiagnosticEmitter, ErrorCode, RpcError, type CloseInfo, type Diagnostic, type Transport } from "@acpkit/core";
+import {
+  AcpError,
+  Connection,
+  DiagnosticEmitter,
+  ErrorCode,
+  acceptedPromptBlocks,
+  RpcError,
+  type CloseInfo,
+  type Diagnostic,
+  type Transport,
+} from "@acpkit/core";
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
-import { acceptedPromptBlocks, initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
+import { initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
 import { ClientSession, type SessionHost } from "./session.js";
 import { V2ClientSessionWire, type ClientSessionWire, type WireUpdate } from "./session-wire.js";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation, LoadSessionOptions, McpServer, Meta, NewSessionOptions } from "./types.js";
@@ -61,7 +71,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.agentCapabilities = description.agentCapabilities;
     this.agentInfo = description.agentInfo;
     this.authMethods = description.authMethods;
-    this.acceptedPromptBlocks = acceptedPromptBlocks(description.agentCapabilities);
+    this.acceptedPromptBlocks = acceptedPromptBlocks(description.agentCapabilities.prompt);
     this.requestPermission = options.requestPermission;
     this.registerHandlers();
     void connection.closed.then(() => {

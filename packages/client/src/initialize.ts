@@ -1,16 +1,12 @@
 // The client half of version negotiation (docs/protocol.md §1.2): offer the highest version with that
 // version's fields only, then read the answer with the answered version's schema.
-import { AcpError } from "@acpkit/core";
+import { AcpError, isJsonObject } from "@acpkit/core";
 import { validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation } from "./types.js";
 
 type Json = Record<string, unknown>;
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0.1.0" };
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** `initialize` params for the offered version; never both versions' fields (§3.2). */
 export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): v1.InitializeRequest | v2.InitializeRequest {
@@ -35,7 +31,7 @@ export interface AgentDescription {
 
 /** Read the agent's answer; throws AcpError("VersionUnsupported" | "ProtocolViolation"). */
 export function readInitializeResult(result: unknown): AgentDescription {
-  const answered = isObject(result) ? result.protocolVersion : undefined;
+  const answered = isJsonObject(result) ? result.protocolVersion : undefined;
   if (answered !== 1 && answered !== 2) {
     throw new AcpError("VersionUnsupported", `The agent answered protocol version ${JSON.stringify(answered)}; this client speaks 1 and 2`, {
       data: { protocolVersion: answered },
@@ -53,15 +49,15 @@ export function readInitializeResult(result: unknown): AgentDescription {
   return {
     protocolVersion: version,
     agentCapabilities: version === 1 ? readV1Capabilities(body.agentCapabilities) : readV2Capabilities(body.capabilities),
-    agentInfo: isObject(body.agentInfo) ? (body.agentInfo as unknown as Implementation) : null,
+    agentInfo: isJsonObject(body.agentInfo) ? (body.agentInfo as unknown as Implementation) : null,
     authMethods: readAuthMethods(body.authMethods),
   };
 }
 
 function readV1Capabilities(raw: unknown): AgentCapabilities {
-  const caps = isObject(raw) ? raw : {};
-  const prompt = isObject(caps.promptCapabilities) ? caps.promptCapabilities : {};
-  const mcp = isObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
+  const caps = isJsonObject(raw) ? raw : {};
+  const prompt = isJsonObject(caps.promptCapabilities) ? caps.promptCapabilities : {};
+  const mcp = isJsonObject(caps.mcpCapabilities) ? caps.mcpCapabilities : {};
   return {
     sessions: true,
     loadSession: caps.loadSession === true,
@@ -74,15 +70,15 @@ function readV1Capabilities(raw: unknown): AgentCapabilities {
 
 /** v2 markers: present object = supported; absent or null = not (§1.3). */
 function readV2Capabilities(raw: unknown): AgentCapabilities {
-  const caps = isObject(raw) ? raw : {};
-  const session = isObject(caps.session) ? caps.session : {};
-  const prompt = isObject(session.prompt) ? session.prompt : {};
-  const mcp = isObject(session.mcp) ? session.mcp : {};
+  const caps = isJsonObject(raw) ? raw : {};
+  const session = isJsonObject(caps.session) ? caps.session : {};
+  const prompt = isJsonObject(session.prompt) ? session.prompt : {};
+  const mcp = isJsonObject(session.mcp) ? session.mcp : {};
   return {
-    sessions: isObject(caps.session),
-    loadSession: isObject(session.load),
-    prompt: { image: isObject(prompt.image), audio: isObject(prompt.audio), embeddedContext: isObject(prompt.embeddedContext) },
-    mcp: { stdio: isObject(mcp.stdio), http: isObject(mcp.http), sse: false },
+    sessions: isJsonObject(caps.session),
+    loadSession: isJsonObject(session.load),
+    prompt: { image: isJsonObject(prompt.image), audio: isJsonObject(prompt.audio), embeddedContext: isJsonObject(prompt.embeddedContext) },
+    mcp: { stdio: isJsonObject(mcp.stdio), http: isJsonObject(mcp.http), sse: false },
     raw: caps,
   };
 }
@@ -90,14 +86,5 @@ function readV2Capabilities(raw: unknown): AgentCapabilities {
 /** Auth methods in the model shape: v1's untagged agent methods get `type: "agent"`. */
 function readAuthMethods(raw: unknown): AuthMethod[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter(isObject).map((method) => ({ ...method, type: typeof method.type === "string" ? method.type : "agent" }) as AuthMethod);
-}
-
-/** Block types a prompt may carry for this agent: baseline plus capabilities (§1.3). */
-export function acceptedPromptBlocks(capabilities: AgentCapabilities): ReadonlySet<string> {
-  const accepted = new Set(["text", "resource_link"]);
-  if (capabilities.prompt.image) accepted.add("image");
-  if (capabilities.prompt.audio) accepted.add("audio");
-  if (capabilities.prompt.embeddedContext) accepted.add("resource");
-  return accepted;
+  return raw.filter(isJsonObject).map((method) => ({ ...method, type: typeof method.type === "string" ? method.type : "agent" }) as AuthMethod);
 }

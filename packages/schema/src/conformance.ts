@@ -5,6 +5,7 @@
 // Where those values sit is generated from the schema (generated/vN/open-values.ts), so this
 // walk knows nothing about particular types. It runs after schema validation succeeded, so it
 // can trust the shape it walks.
+import { isJsonObject } from "./json-object.js";
 
 import { pointerToken } from "./ajv-errors.js";
 import type { CompiledValidator } from "./compiled-validator.js";
@@ -26,10 +27,6 @@ type Validators = Readonly<Record<string, CompiledValidator | undefined>>;
 
 function hasOwn(object: object, key: string): boolean {
   return Object.hasOwn(object, key);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function reservedValueError(path: string, value: string, known: readonly string[], what: string): ValidationError {
@@ -63,7 +60,7 @@ export function findReservedOpenValues(plan: OpenValuePlan, validators: Validato
       return;
     }
     if ("union" in node) {
-      if (!isObject(current)) return;
+      if (!isJsonObject(current)) return;
       const { tag, variants, open } = node.union;
       const tagValue = current[tag];
       if (typeof tagValue !== "string") return;
@@ -74,7 +71,7 @@ export function findReservedOpenValues(plan: OpenValuePlan, validators: Validato
       return;
     }
     if ("props" in node) {
-      if (!isObject(current)) return;
+      if (!isJsonObject(current)) return;
       for (const base of node.bases ?? []) walkDef(base, current, path);
       for (const key of Object.keys(node.props)) {
         if (hasOwn(current, key)) walk(node.props[key]!, current[key], `${path}/${pointerToken(key)}`, name);

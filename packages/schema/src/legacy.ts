@@ -17,6 +17,7 @@
 //
 // Each detector returns the FIRST legacy shape found (the one the fix should start with), or
 // undefined when the value shows none.
+import { isJsonObject } from "./json-object.js";
 
 import type { ValidationError } from "./validation-result.js";
 
@@ -30,10 +31,6 @@ const PRE_1_0 = "legacy pre-1.0 shape";
 const V1_ON_V2 = "v1 shape on a v2 connection";
 const V2_ON_V1 = "v2 shape on a v1 connection";
 const LATER_DRAFT = "later v2 draft shape (not acpkit v2)";
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function has(object: JsonObject, key: string): boolean {
   return Object.hasOwn(object, key);
@@ -163,12 +160,12 @@ function modernUpdateTag(version: LegacyVersion, tag: string): string | undefine
 const EMBEDDED_RESOURCE_EXPECTED = '{"type":"resource","resource":{uri,text|blob}}';
 
 function detectInContentBlock(block: unknown, path: string): ValidationError | undefined {
-  if (!isObject(block)) return undefined;
+  if (!isJsonObject(block)) return undefined;
   const type = block.type;
   if (type === "embedded_resource") return legacy(PRE_1_0, `${path}/type`, "embedded_resource", EMBEDDED_RESOURCE_EXPECTED);
   const badType = wrongCase(type);
   if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (content types are snake_case)`);
-  if (type === "resource" && isObject(block.resource)) {
+  if (type === "resource" && isJsonObject(block.resource)) {
     const resource = block.resource;
     if (has(resource, "content") && !has(resource, "text") && !has(resource, "blob")) {
       return legacy(PRE_1_0, `${path}/resource/content`, "resource.content", '"resource": {uri, text} for text or {uri, blob} for base64 data');
@@ -178,7 +175,7 @@ function detectInContentBlock(block: unknown, path: string): ValidationError | u
 }
 
 function detectInToolCallContent(version: LegacyVersion, item: unknown, path: string): ValidationError | undefined {
-  if (!isObject(item)) return undefined;
+  if (!isJsonObject(item)) return undefined;
   const type = item.type;
   const badType = wrongCase(type);
   if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (tool call content types are snake_case)`);
@@ -252,7 +249,7 @@ function detectInPlanEntries(entries: unknown, path: string): ValidationError | 
   if (!Array.isArray(entries)) return undefined;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    if (!isObject(entry)) continue;
+    if (!isJsonObject(entry)) continue;
     for (const field of ["priority", "status"] as const) {
       const value = wrongCase(entry[field]);
       if (value) return legacy(PRE_1_0, `${path}/${i}/${field}`, value, `"${toSnakeCase(value)}"`);
@@ -265,7 +262,7 @@ function detectInPlanEntries(entries: unknown, path: string): ValidationError | 
 // session/update
 
 function detectInSessionUpdate(version: LegacyVersion, update: unknown, path: string): ValidationError | undefined {
-  if (!isObject(update)) return undefined;
+  if (!isJsonObject(update)) return undefined;
   const tag = update.sessionUpdate;
   const tagPath = `${path}/sessionUpdate`;
   if (typeof tag !== "string") return undefined;
@@ -301,7 +298,7 @@ function detectInSessionUpdate(version: LegacyVersion, update: unknown, path: st
       return detectInPlanEntries(update.entries, `${path}/entries`);
     case "plan_update": {
       const plan = update.plan;
-      if (!isObject(plan)) {
+      if (!isJsonObject(plan)) {
         if (has(update, "entries")) return legacy(V1_ON_V2, `${path}/entries`, "entries", '"plan": {"type":"items","id","entries":[…]}');
         return undefined;
       }
@@ -344,14 +341,14 @@ function detectInPermissionParams(version: LegacyVersion, params: JsonObject): V
     if (has(params, "subject")) return legacy(LATER_DRAFT, "/subject", "subject", '"toolCall": ToolCallUpdate (describing the operation)');
     if (has(params, "tool_call")) return legacy(PRE_1_0, "/tool_call", "tool_call", '"toolCall"');
   }
-  if (isObject(params.toolCall)) {
+  if (isJsonObject(params.toolCall)) {
     const found = detectInToolCallFields(version, params.toolCall, "/toolCall", false);
     if (found) return found;
   }
   if (Array.isArray(params.options)) {
     for (let i = 0; i < params.options.length; i++) {
       const option = params.options[i];
-      const kind = isObject(option) ? wrongCase(option.kind) : undefined;
+      const kind = isJsonObject(option) ? wrongCase(option.kind) : undefined;
       if (kind) return legacy(PRE_1_0, `/options/${i}/kind`, kind, `"${toSnakeCase(kind)}"`);
     }
   }
@@ -375,7 +372,7 @@ export function detectLegacyShape(version: LegacyVersion, method: string, params
   if (legacyMethod) {
     return legacy(legacyMethod.legacyShape.startsWith("acp/") ? PRE_1_0 : LATER_DRAFT, "", legacyMethod.legacyShape, legacyMethod.expected);
   }
-  if (!isObject(params)) return undefined;
+  if (!isJsonObject(params)) return undefined;
   if (has(params, "session_id") && !has(params, "sessionId")) return legacy(PRE_1_0, "/session_id", "session_id", '"sessionId"');
   switch (method) {
     case "session/update":
@@ -397,7 +394,7 @@ export function detectLegacyShape(version: LegacyVersion, method: string, params
 const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
 
 function detectInPromptResult(version: LegacyVersion, result: unknown): ValidationError | undefined {
-  if (!isObject(result)) return undefined;
+  if (!isJsonObject(result)) return undefined;
   if (!has(result, "stopReason")) {
     return legacy(LATER_DRAFT, "", "{} prompt acknowledgement", '{"stopReason": …}, sent when the turn ends (the response ends the turn)');
   }
@@ -424,7 +421,7 @@ export function detectLegacyResult(version: LegacyVersion, method: string, resul
     case "session/prompt":
       return detectInPromptResult(version, result);
     case "initialize":
-      if (version === 2 && isObject(result) && has(result, "info") && !has(result, "agentInfo")) {
+      if (version === 2 && isJsonObject(result) && has(result, "info") && !has(result, "agentInfo")) {
         return legacy(LATER_DRAFT, "/info", "info", '"agentInfo": Implementation');
       }
       return undefined;

@@ -28,7 +28,7 @@ const RESOLVED: Promise<void> = Promise.resolve();
 export class MemoryTransport implements Transport {
   readonly closed: Promise<CloseInfo>;
   private resolveClosed!: (info: CloseInfo) => void;
-  /** Set by createMemoryPair: where our messages go. */
+  /** @internal Set by createMemoryPair: where our messages go. */
   peer!: MemoryTransport;
   private receiver: TransportReceiver | undefined;
   /** Messages that arrived and wait for delivery (for the next microtask, or for start()). */

@@ -94,7 +94,7 @@ export class WebSocketTransport implements Transport {
     return this.closed.then(() => undefined);
   }
 
-  /** Adapter: a text frame arrived. `byteLength` is its UTF-8 size when the adapter knows it. */
+  /** @internal Adapter: a text frame arrived. `byteLength` is its UTF-8 size when the adapter knows it. */
   handleText(text: string, byteLength?: number): void {
     if (this.closeInfo !== undefined) return;
     const size = byteLength !== undefined ? (byteLength > this.maxMessageSize ? byteLength : undefined) : utf8SizeOver(text, this.maxMessageSize);
@@ -109,7 +109,7 @@ export class WebSocketTransport implements Transport {
     this.deliver(text);
   }
 
-  /** Adapter: a binary frame arrived; ACP carries JSON text only, so it is reported and dropped. */
+  /** @internal Adapter: a binary frame arrived; ACP carries JSON text only, so it is reported and dropped. */
   handleBinary(byteLength: number): void {
     if (this.closeInfo !== undefined) return;
     this.deliver(
@@ -121,7 +121,7 @@ export class WebSocketTransport implements Transport {
     );
   }
 
-  /** Adapter: the socket is closed for good. */
+  /** @internal Adapter: the socket is closed for good. */
   handleClosed(info: CloseInfo): void {
     if (this.closeInfo !== undefined) return;
     this.closeInfo = info;

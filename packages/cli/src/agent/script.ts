@@ -2,6 +2,7 @@
 // agent replays for every prompt. The format is documented by schema/agent-script.schema.json;
 // this module checks a file against the same rules (plus the ACP schema for the protocol objects
 // it embeds) and turns it into steps, reporting every problem with its JSON Pointer.
+import { isJsonObject } from "@acpkit/core";
 import { readFile } from "node:fs/promises";
 import type { ModelUpdate, PermissionOption } from "@acpkit/agent";
 import { checkOutgoing, type ProtocolVersion } from "@acpkit/schema";
@@ -49,10 +50,6 @@ const STEP_KEYS: Record<(typeof ACTIONS)[number], readonly string[]> = {
 /** Placeholder session id for checking embedded protocol objects as whole params. */
 const CHECK_SESSION = "script";
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isWholeNumber(value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max;
 }
@@ -94,7 +91,7 @@ function escapePointer(key: string): string {
  */
 export function checkScript(value: unknown, maxProtocol: ProtocolVersion): ScriptCheck {
   const checker = new Checker();
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     checker.add("", `must be an object with a "steps" array (got ${describe(value)})`);
     return { ok: false, problems: checker.problems };
   }
@@ -138,7 +135,7 @@ interface StepContext {
 }
 
 function checkStep(checker: Checker, raw: unknown, path: string, context: StepContext): ScriptStep | undefined {
-  if (!isObject(raw)) {
+  if (!isJsonObject(raw)) {
     checker.add(path, `must be an object with one of ${ACTIONS.join(", ")} (got ${describe(raw)})`);
     return undefined;
   }
@@ -167,7 +164,7 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
   switch (action) {
     case "update": {
       const before = checker.problems.length;
-      if (!isObject(body)) checker.add(at, `must be a session update object (got ${describe(body)})`);
+      if (!isJsonObject(body)) checker.add(at, `must be a session update object (got ${describe(body)})`);
       else checker.protocol(at, checkOutgoing(2, "session/update", "params", { sessionId: CHECK_SESSION, update: body }), "/update");
       if (checker.problems.length > before) return undefined;
       const update = body as ModelUpdate & { toolCallId?: string };
@@ -188,7 +185,7 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
         checker.add(at, `must be a non-negative integer number of milliseconds, at most ${MAX_SLEEP_MS} (got ${describe(body)})`);
       return { type: "sleep", ms: body as number, when };
     case "read": {
-      if (!isObject(body)) {
+      if (!isJsonObject(body)) {
         checker.add(at, `must be an object like {"path": "README.md"} (got ${describe(body)})`);
         return undefined;
       }
@@ -205,13 +202,13 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
 }
 
 function checkPermission(checker: Checker, body: unknown, at: string, context: StepContext, when: ScriptCondition | undefined): ScriptStep | undefined {
-  if (!isObject(body)) {
+  if (!isJsonObject(body)) {
     checker.add(at, `must be an object like {"toolCall": {"toolCallId": "call_1"}} (got ${describe(body)})`);
     return undefined;
   }
   checker.unknownKeys(body, at, ["toolCall", "options"]);
   const before = checker.problems.length;
-  if (!isObject(body.toolCall)) checker.add(`${at}/toolCall`, `must be a tool call object with a "toolCallId" (got ${describe(body.toolCall)})`);
+  if (!isJsonObject(body.toolCall)) checker.add(`${at}/toolCall`, `must be a tool call object with a "toolCallId" (got ${describe(body.toolCall)})`);
   if (body.options !== undefined && (!Array.isArray(body.options) || body.options.length === 0)) {
     checker.add(`${at}/options`, "must be a non-empty array of permission options (leave it out for Allow / Reject)");
   }

@@ -1,14 +1,9 @@
 // Short text forms of content blocks and tool-call content, for the human turn output.
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from "@acpkit/core";
 
 /** A content block as text: its text, or a bracketed placeholder for non-text blocks. */
 export function contentBlockText(block: unknown): string {
-  if (!isObject(block)) return "";
+  if (!isJsonObject(block)) return "";
   switch (block.type) {
     case "text":
       return typeof block.text === "string" ? block.text : "";
@@ -19,7 +14,7 @@ export function contentBlockText(block: unknown): string {
     case "resource_link":
       return `[${String(block.name ?? block.uri)}](${String(block.uri)})`;
     case "resource": {
-      const resource = isObject(block.resource) ? block.resource : {};
+      const resource = isJsonObject(block.resource) ? block.resource : {};
       return `[resource ${String(resource.uri ?? "")}]`;
     }
     default:
@@ -31,7 +26,7 @@ const MAX_SUMMARY = 100;
 
 /** One line describing a tool-call content item: first line of its text, or what a diff touches. */
 export function summarizeToolContent(item: unknown): string {
-  if (!isObject(item)) return "";
+  if (!isJsonObject(item)) return "";
   let text: string;
   if (item.type === "content") text = contentBlockText(item.content);
   else if (item.type === "diff") text = `diff ${String(item.path)}`;

@@ -7,6 +7,7 @@
 // `AppendList` (O(1)) and replace one slot of a `PVector` (O(log32 n)); see persistent.ts. Nothing
 // proportional to the content already received is copied, so applying chunk 200 000 costs what
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
+import { isJsonObject } from "@acpkit/core";
 import type { Meta } from "@acpkit/core";
 import { jsonEqual } from "@acpkit/core/bridge";
 import type { v2 } from "@acpkit/schema";
@@ -274,7 +275,7 @@ function applyMessageUpdate(state: SessionState, kind: MessageKind, update: v2.M
       messageId,
       kind,
       content: listOf(Array.isArray(update.content) ? update.content.slice() : []),
-      meta: isObject(update._meta) ? update._meta : undefined,
+      meta: isJsonObject(update._meta) ? update._meta : undefined,
       echoCursor: -1,
     };
     return next(state, { messages: keyedAdd(messages, messageId, record) });
@@ -318,7 +319,7 @@ function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate): Sess
   // tool call's own; later `_meta` values are notification-scoped (X7) and never patch it.
   const record: Mutable<ToolCallRecord> = previous
     ? { ...previous }
-    : { toolCallId: patch.toolCallId, content: emptyList(), cancelledLocally: false, ...(isObject(patch._meta) ? { meta: patch._meta } : {}) };
+    : { toolCallId: patch.toolCallId, content: emptyList(), cancelledLocally: false, ...(isJsonObject(patch._meta) ? { meta: patch._meta } : {}) };
   for (const field of SCALAR_PATCH_FIELDS) {
     const value = patch[field];
     if (value === undefined) continue; // T2: absent = unchanged
@@ -446,20 +447,16 @@ function malformed(update: v2.SessionUpdate): string | undefined {
   const tag = u.sessionUpdate;
   if (tag in CHUNK_KIND || tag === "user_message" || tag === "agent_message" || tag === "agent_thought") {
     if (typeof u.messageId !== "string") return `${tag}: messageId must be a string`;
-    if (tag in CHUNK_KIND ? !isObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content))
+    if (tag in CHUNK_KIND ? !isJsonObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content))
       return `${tag}: content has the wrong shape`;
   } else if (tag === "tool_call_update" || tag === "tool_call_content_chunk") {
     if (typeof u.toolCallId !== "string") return `${tag}: toolCallId must be a string`;
-    if (tag === "tool_call_update" ? u.content !== undefined && u.content !== null && !Array.isArray(u.content) : !isObject(u.content))
+    if (tag === "tool_call_update" ? u.content !== undefined && u.content !== null && !Array.isArray(u.content) : !isJsonObject(u.content))
       return `${tag}: content has the wrong shape`;
   } else if (tag === "plan_update") {
-    if (!isObject(u.plan) || typeof u.plan.id !== "string") return "plan_update: plan.id must be a string";
+    if (!isJsonObject(u.plan) || typeof u.plan.id !== "string") return "plan_update: plan.id must be a string";
   } else if (tag === "usage_update") {
     if (typeof u.used !== "number" || typeof u.size !== "number") return "usage_update: used and size must be numbers";
   }
   return undefined;
-}
-
-function isObject(value: unknown): value is Meta {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

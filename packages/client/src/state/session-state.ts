@@ -146,8 +146,11 @@ export interface StateData {
   readonly configOptions: readonly v2.SessionConfigOption[];
 }
 
+/** @internal The key of a message record (for the reducer's keyed lookups). */
 export const messageIdOf = (record: MessageRecord): string => record.messageId;
+/** @internal The key of a tool call record. */
 export const toolCallIdOf = (record: ToolCallRecord): string => record.toolCallId;
+/** @internal The key of a plan record. */
 export const planIdOf = (record: PlanRecord): string => record.id;
 
 // Views are immutable once built, so one per record is enough across every state sharing it.

@@ -1,0 +1,51 @@
+// The published declarations expose what users should call and nothing of the runtime's insides:
+// members marked @internal are stripped (stripInternal), the bridge and the transport kit live on
+// subpaths of @acpkit/core, and the agent runtime is not reachable through its public types.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "packages");
+
+function declarations(pkg: string, file: string): string {
+  const path = join(packages, pkg, "dist", file);
+  expect(existsSync(path), `${pkg}/dist/${file} is built`).toBe(true);
+  return readFileSync(path, "utf8");
+}
+
+describe("published declarations", () => {
+  it.each([
+    ["client", "turn.d.ts", ["resolve(", "reject(", "push("]],
+    ["client", "session.d.ts", ["receiveUpdate(", "handlePermission(", "beginLoad(", "connectionClosed("]],
+    ["client", "state/session-state.d.ts", ["readonly data:", "interface StateData"]],
+    ["transport-websocket", "frame-transport.d.ts", ["handleText(", "handleBinary(", "handleClosed("]],
+    ["transport-memory", "index.d.ts", ["peer:"]],
+    ["core", "incoming-request.d.ts", ["abort("]],
+  ] as const)("@acpkit/%s %s hides its internals", (pkg, file, hidden) => {
+    const text = declarations(pkg, file);
+    expect(text.length).toBeGreaterThan(0);
+    for (const name of hidden) expect(text, `${pkg}/${file} must not declare ${name}`).not.toContain(name);
+  });
+
+  it("the public members are still declared (the check above is not vacuous)", () => {
+    expect(declarations("client", "turn.d.ts")).toContain("then<");
+    expect(declarations("client", "session.d.ts")).toContain("prompt(");
+    expect(declarations("transport-websocket", "frame-transport.d.ts")).toContain("send(");
+  });
+
+  it("@acpkit/core's root entry leaves the bridge and the transport kit to their subpaths", () => {
+    const root = declarations("core", "index.d.ts");
+    expect(root).not.toMatch(/bridge\/index\.js|transport-kit\.js/);
+    const manifest = JSON.parse(readFileSync(join(packages, "core", "package.json"), "utf8"));
+    expect(Object.keys(manifest.exports)).toEqual([".", "./bridge", "./transport-kit", "./package.json"]);
+    expect(declarations("core", "bridge/index.d.ts")).toContain("AgentSideV1Bridge");
+    expect(declarations("core", "transport-kit.d.ts")).toContain("encodeMessage");
+  });
+
+  it("serveAgent's runtime class is not exported; its result is the AgentServer interface", () => {
+    const serve = declarations("agent", "serve.d.ts");
+    expect(serve).toContain("export interface AgentServer");
+    expect(serve).not.toMatch(/export declare class AgentRuntime/);
+  });
+});
