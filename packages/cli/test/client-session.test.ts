@@ -1,5 +1,6 @@
 // The pieces `acpkit run` builds a client from: the confined file system, the automatic
 // permission answers, the protocol-violation classifier and the bridge's address parsing.
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -71,6 +72,31 @@ describe("confinedFileSystem", () => {
     const write = await rpcError(Promise.resolve(fs.writeTextFile!({ sessionId: "s", path: join(root, "outdir", "new.txt"), content: "x" })));
     expect(write.code).toBe(ErrorCode.InvalidParams);
     expect(refused).toHaveLength(5);
+  });
+
+  it("never writes through a dangling link inside the root to a file outside it (issue: a write escaped --cwd)", async () => {
+    const target = join(outside, "created-through-link.txt");
+    await symlink(target, join(root, "dangling.txt"));
+    const fs = (await confinedFileSystem(root, "write"))!;
+    const error = await rpcError(Promise.resolve(fs.writeTextFile!({ sessionId: "s", path: join(root, "dangling.txt"), content: "escaped" })));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toContain("symbolic link whose target does not exist");
+    expect(existsSync(target)).toBe(false);
+    const read = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: join(root, "dangling.txt") })));
+    expect(read.code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it("answers a NUL in the path and a directory with -32602 and a clear message, not Node's internal text", async () => {
+    const fs = (await confinedFileSystem(root, "write"))!;
+    const nul = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: `${root}/a\u0000b.txt` })));
+    expect(nul.code).toBe(ErrorCode.InvalidParams);
+    expect(nul.message).toContain("must not contain a NUL character");
+    const dir = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: root })));
+    expect(dir.code).toBe(ErrorCode.InvalidParams);
+    expect(dir.message).toContain("is a directory");
+    const writeDir = await rpcError(Promise.resolve(fs.writeTextFile!({ sessionId: "s", path: root, content: "x" })));
+    expect(writeDir.code).toBe(ErrorCode.InvalidParams);
+    expect(writeDir.message).toContain("is a directory");
   });
 
   it("refuses relative paths and reports a missing file as -32002", async () => {

@@ -1,7 +1,11 @@
 // The client file system `acpkit run` serves to v1 agents (`fs/read_text_file`,
 // `fs/write_text_file`), confined to one directory. A path is checked after resolving symlinks
-// (realpath), so a link inside the directory cannot lead the agent outside it.
-import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+// (realpath), so a link inside the directory cannot lead the agent outside it; a dangling link is
+// refused (its target cannot be checked); files are opened with O_NOFOLLOW and, where the OS can
+// say which file an open descriptor is (/proc/self/fd), checked again after opening, so a link
+// swapped in between the check and the open does not lead outside either.
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readlink, realpath, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ErrorCode, RpcError } from "@acpkit/core";
 import type { FileSystemHandlers } from "@acpkit/client";
@@ -28,12 +32,18 @@ export async function confinedFileSystem(root: string, mode: FsMode, events: FsE
 
   const handlers: FileSystemHandlers = {
     async readTextFile({ path, line, limit }) {
-      const target = await confine("fs/read_text_file", path);
+      const method = "fs/read_text_file";
+      const target = await confine(method, path);
       let text: string;
+      let handle: FileHandle | undefined;
       try {
-        text = await readFile(target, "utf8");
+        handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
+        await checkOpenedInside(realRoot, handle, method, path, events);
+        text = await handle.readFile("utf8");
       } catch (error) {
-        throw fileError("fs/read_text_file", path, error, events);
+        throw fileError(method, path, error, events);
+      } finally {
+        await handle?.close();
       }
       const content = selectLines(text, line ?? undefined, limit ?? undefined);
       events.read?.(path, Buffer.byteLength(content));
@@ -42,13 +52,34 @@ export async function confinedFileSystem(root: string, mode: FsMode, events: FsE
   };
   if (mode === "write") {
     handlers.writeTextFile = async ({ path, content }) => {
-      const target = await confine("fs/write_text_file", path);
+      const method = "fs/write_text_file";
+      const target = await confine(method, path);
+      let handle: FileHandle | undefined;
+      let created = false;
       try {
         // The client MUST create a missing file (docs/protocol.md §4.10); its folder too, inside the root.
         await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, content, "utf8");
+        try {
+          handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW);
+          created = true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+          handle = await open(target, constants.O_WRONLY | constants.O_NOFOLLOW);
+        }
+        try {
+          await checkOpenedInside(realRoot, handle, method, path, events);
+        } catch (error) {
+          // Created through a directory swapped for a link after the check: remove what we made.
+          if (created) await unlink((await openedPath(handle)) ?? target).catch(() => {});
+          throw error;
+        }
+        // Truncate only now: nothing outside the root is ever emptied.
+        await handle.truncate(0);
+        await handle.writeFile(content, "utf8");
       } catch (error) {
-        throw fileError("fs/write_text_file", path, error, events);
+        throw fileError(method, path, error, events);
+      } finally {
+        await handle?.close();
       }
       events.write?.(path, Buffer.byteLength(content));
     };
@@ -65,6 +96,11 @@ async function confinePath(realRoot: string, method: string, path: unknown, even
   if (typeof path !== "string" || !isAbsolute(path)) {
     const message = `${method}: path must be absolute (got ${JSON.stringify(path)})`;
     events.refused?.(method, String(path), message);
+    throw new RpcError(ErrorCode.InvalidParams, message, { path });
+  }
+  if (path.includes("\0")) {
+    const message = `${method}: path must not contain a NUL character (got ${JSON.stringify(path)})`;
+    events.refused?.(method, path, message);
     throw new RpcError(ErrorCode.InvalidParams, message, { path });
   }
   let real: string;
@@ -90,10 +126,39 @@ async function realpathAllowingMissing(path: string): Promise<string> {
     } catch (error) {
       const parent = dirname(current);
       if ((error as NodeJS.ErrnoException).code !== "ENOENT" || parent === current) throw error;
+      // realpath says "missing" for a dangling link too; following it later would land wherever
+      // it points, so it counts as a link whose target cannot be checked.
+      if (await isSymlink(current)) throw Object.assign(new Error("is a symbolic link whose target does not exist"), { code: "EDANGLING" });
       missing.push(current.slice(parent.length).replace(/^[\\/]/, ""));
       current = parent;
     }
   }
+}
+
+async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The path of the file `handle` is open on, where the OS tells (Linux: /proc/self/fd). */
+async function openedPath(handle: FileHandle): Promise<string | undefined> {
+  try {
+    return await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** After opening: the file really is inside the root (a link swapped in after the check is caught). */
+async function checkOpenedInside(realRoot: string, handle: FileHandle, method: string, path: string, events: FsEvents): Promise<void> {
+  const actual = await openedPath(handle);
+  if (actual === undefined || isInside(realRoot, actual)) return;
+  const message = `${method}: ${path} is outside the working directory ${realRoot}`;
+  events.refused?.(method, path, message);
+  throw new RpcError(ErrorCode.InvalidParams, message, { path, root: realRoot });
 }
 
 function isInside(root: string, path: string): boolean {
@@ -110,10 +175,24 @@ function selectLines(text: string, line: number | undefined, limit: number | und
   return lines.slice(start, end).join("\n");
 }
 
+/** What the agent asked for is wrong (-32602), as opposed to a file that is missing (-32002) or a failure of ours (-32603). */
+const REQUEST_FAULTS: Readonly<Record<string, string>> = {
+  EISDIR: "is a directory",
+  ENOTDIR: "a component of the path is not a directory",
+  ELOOP: "is a symbolic link (links are not followed when opening)",
+  EDANGLING: "is a symbolic link whose target does not exist",
+  ENAMETOOLONG: "the path is too long",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+};
+
 function fileError(method: string, path: string, error: unknown, events: FsEvents): RpcError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (error as Error).message;
+  if (error instanceof RpcError) return error;
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  const fault = REQUEST_FAULTS[code];
+  const reason = code === "ENOENT" ? "no such file" : (fault ?? (error as Error).message);
   const message = `${method}: ${path}: ${reason}`;
   events.refused?.(method, path, message);
-  return new RpcError(code === "ENOENT" ? ErrorCode.ResourceNotFound : ErrorCode.InternalError, message, { path });
+  const errorCode = code === "ENOENT" ? ErrorCode.ResourceNotFound : fault !== undefined ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return new RpcError(errorCode, message, { path });
 }
