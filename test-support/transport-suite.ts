@@ -236,22 +236,24 @@ export function defineTransportSuite(name: string, makePair: (options: PairOptio
       expect(reply?.result).toEqual({ text });
     });
 
-    it("peer closes mid-request: the pending request rejects with ConnectionClosed within 1 s", async () => {
+    // The bound only says "it does not hang": on a loaded 2-core CI machine a child process takes
+    // more than a second to exit now and then, so the limit is generous (timing is the benchmarks' job).
+    it("peer closes mid-request: the pending request rejects with ConnectionClosed (within 5 s)", async () => {
       const pair = await open();
       if (suiteOptions.Connection !== undefined) {
         const connection = new suiteOptions.Connection(pair.local, { side: "client" });
         const pending = connection.request("hang", {});
         pending.catch(() => {}); // asserted below
         await connection.notify("exit", {});
-        await expect(within(1000, "rejecting the pending request", pending)).rejects.toMatchObject({ code: "ConnectionClosed" });
-        await within(1000, "Connection.closed", connection.closed);
+        await expect(within(5000, "rejecting the pending request", pending)).rejects.toMatchObject({ code: "ConnectionClosed" });
+        await within(5000, "Connection.closed", connection.closed);
       } else {
         // Without core's Connection: the transport itself must report the close promptly.
         const client = new RawClient(pair.local);
         const pending = client.request("hang", {});
         pending.catch(() => {});
         await client.notify("exit", {});
-        await within(1000, "transport.closed", pair.local.closed);
+        await within(5000, "transport.closed", pair.local.closed);
         await expect(pending).rejects.toMatchObject({ code: "ConnectionClosed" });
       }
       await expect(pair.local.send({ jsonrpc: "2.0", method: "note", params: { seq: 0 } })).rejects.toMatchObject({

@@ -1,6 +1,6 @@
 // A prompt may only contain block types the agent advertised (docs/protocol.md §1.3, §4.11: -32602).
 // Unknown (custom, v2) block types pass through: the handler decides what to do with them.
-import { ErrorCode, RpcError } from "@acpkit/core";
+import { ErrorCode, ownEntry, RpcError } from "@acpkit/core";
 
 const CAPABILITY_OF: Readonly<Record<string, string>> = {
   image: "prompt.image",
@@ -12,7 +12,7 @@ const CAPABILITY_OF: Readonly<Record<string, string>> = {
 export function checkPromptBlocks(prompt: readonly unknown[], accepted: ReadonlySet<string>): void {
   for (let index = 0; index < prompt.length; index++) {
     const type = (prompt[index] as { type: string }).type;
-    const capability = CAPABILITY_OF[type];
+    const capability = ownEntry(CAPABILITY_OF, type);
     if (capability !== undefined && !accepted.has(type)) {
       throw new RpcError(ErrorCode.InvalidParams, `Prompt block ${index} has type "${type}", but the agent did not advertise the ${capability} capability`, {
         path: `/prompt/${index}/type`,

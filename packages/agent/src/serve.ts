@@ -18,7 +18,7 @@ import { mcpServersFromV1 } from "@acpkit/core/bridge";
 import { validateParams, type ProtocolVersion, type ValidationError, type v1, type v2 } from "@acpkit/schema";
 import { initializeResult, readClientInfo } from "./initialize.js";
 import { checkPromptBlocks } from "./prompt-check.js";
-import { type AgentConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
+import { type AgentSideConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
 import { checkPromptResult } from "./stop-reason.js";
 import { TurnImpl } from "./turn.js";
 import type { AgentDefinition, ClientInfo, McpServer, PromptResult, ServeOptions } from "./types.js";
@@ -28,7 +28,7 @@ import { SessionIds, UpdateWriter, type WriterScope } from "./writer.js";
 /** A running agent: one connection to one client. */
 export interface AgentServer {
   /** The underlying JSON-RPC connection. */
-  readonly connection: AgentConnection;
+  readonly connection: Connection<"agent">;
   /** The negotiated version, once `initialize` succeeded. */
   readonly protocolVersion: ProtocolVersion | undefined;
   /** What the client said about itself in `initialize`. */
@@ -49,7 +49,7 @@ class AgentSession implements WriterScope {
   constructor(
     readonly sessionId: string,
     readonly client: ClientInfo,
-    readonly connection: AgentConnection,
+    readonly connection: AgentSideConnection,
     readonly wire: SessionWire,
     readonly report: (diagnostic: Diagnostic) => void,
   ) {}
@@ -98,7 +98,7 @@ function checkDefinition(agent: AgentDefinition): void {
  * authentication) and one method per protocol method it answers.
  */
 class AgentRuntime implements AgentServer {
-  readonly connection: AgentConnection;
+  readonly connection: AgentSideConnection;
   readonly closed: Promise<CloseInfo>;
   readonly #agent: AgentDefinition;
   readonly #options: ServeOptions;

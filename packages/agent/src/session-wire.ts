@@ -7,7 +7,7 @@ import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.j
 import type { WriteTracker } from "./write-tracker.js";
 
 /** The agent's end of a connection, typed by the ACP method tables. */
-export type AgentConnection = Connection<"agent">;
+export type AgentSideConnection = Connection<"agent">;
 
 /** `session/request_permission` params in either version's shape. */
 export type PermissionParams = v1.RequestPermissionRequest | v2.RequestPermissionRequest;
@@ -29,7 +29,7 @@ export interface SessionWire {
   beginRequest?(kind: "prompt" | "load"): void;
 }
 
-export function sendNotification(connection: AgentConnection, params: v1.SessionNotification | v2.SessionNotification, tracker: WriteTracker): void {
+export function sendNotification(connection: AgentSideConnection, params: v1.SessionNotification | v2.SessionNotification, tracker: WriteTracker): void {
   try {
     tracker.track(connection.notify("session/update", params));
   } catch (error) {
@@ -54,7 +54,7 @@ export class V2SessionWire implements SessionWire {
   readonly version = 2 as const;
   private readonly toolCallsOnWire = new Set<string>();
   constructor(
-    private readonly connection: AgentConnection,
+    private readonly connection: AgentSideConnection,
     private readonly sessionId: string,
   ) {}
 

@@ -5,7 +5,7 @@
 import type { Diagnostic } from "@acpkit/core";
 import { AgentSideV1Bridge } from "@acpkit/core/bridge";
 import type { v1 } from "@acpkit/schema";
-import { type AgentConnection, permissionParamsOf, sendNotification, type SessionWire } from "./session-wire.js";
+import { type AgentSideConnection, permissionParamsOf, sendNotification, type SessionWire } from "./session-wire.js";
 import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
 
@@ -26,7 +26,7 @@ export class V1SessionWire implements SessionWire {
   };
 
   constructor(
-    private readonly connection: AgentConnection,
+    private readonly connection: AgentSideConnection,
     private readonly sessionId: string,
     options: V1WireOptions,
   ) {

@@ -3,7 +3,7 @@
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
 import { AcpError, type Diagnostic, type MessageKind } from "@acpkit/core";
-import type { AgentConnection, SessionWire } from "./session-wire.js";
+import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type {
   ClientInfo,
   ContentBlock,
@@ -51,7 +51,7 @@ export class SessionIds {
 export interface WriterScope {
   readonly sessionId: string;
   readonly client: ClientInfo;
-  readonly connection: AgentConnection;
+  readonly connection: AgentSideConnection;
   readonly wire: SessionWire;
   readonly ids: SessionIds;
   report(diagnostic: Diagnostic): void;

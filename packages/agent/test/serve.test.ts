@@ -97,6 +97,21 @@ describe.each([1, 2] as const)("sessions on v%i", (version) => {
     await expect(client.request("session/new", { cwd: "/w", mcpServers: [] })).resolves.toMatchObject({ sessionId: expect.stringMatching(/^sess_/) });
   });
 
+  it('v2: a custom block whose type is an Object.prototype name ({type: "constructor"}) is accepted like any unknown block', async () => {
+    const seen: string[] = [];
+    const [clientSide, agentSide] = createMemoryPair();
+    serveAgent(agentSide, { prompt: (turn) => void seen.push(...turn.prompt.map((block) => String(block.type))) });
+    // A raw client that may send a reserved (non-`_`) unknown type, as a later protocol version could.
+    const client = new Connection(clientSide, { side: "client", validateOutgoing: false });
+    await client.request("initialize", { protocolVersion: 2 });
+    client.setVersion(2);
+    const { sessionId } = await client.request("session/new", { cwd: "/w", mcpServers: [] });
+    // `constructor` is all lower case: schema-valid as an unknown v2 block (camelCase names are legacy shapes, §9).
+    const prompt = [{ type: "text", text: "hi" }, { type: "constructor" }] as never;
+    await expect(client.request("session/prompt", { sessionId, prompt })).resolves.toEqual({ stopReason: "end_turn" });
+    expect(seen).toEqual(["text", "constructor"]);
+  });
+
   it("answers -32002 for an unknown session and -32602 for a block the agent did not advertise", async () => {
     const started = startAgent("memory");
     await initialize(started, version);

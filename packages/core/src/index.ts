@@ -50,7 +50,7 @@ export {
 } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
 export { schemaRegistry, type MethodRegistry } from "./registry.js";
-export { acceptedPromptBlocks, isJsonObject, type PromptContentSupport } from "./json.js";
+export { acceptedPromptBlocks, isJsonObject, ownEntry, type PromptContentSupport } from "./json.js";
 export {
   JsonRpcKind,
   classifyMessage,

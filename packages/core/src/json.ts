@@ -25,3 +25,11 @@ export function acceptedPromptBlocks(support: PromptContentSupport | null | unde
   if (support?.embeddedContext) accepted.add("resource");
   return accepted;
 }
+
+/**
+ * `table[key]` for a key a peer chose: only the table's own entries count, so names such as
+ * `constructor` or `toString` never reach `Object.prototype`.
+ */
+export function ownEntry<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}

@@ -17,7 +17,7 @@
 //
 // Each detector returns the FIRST legacy shape found (the one the fix should start with), or
 // undefined when the value shows none.
-import { isJsonObject } from "./json-object.js";
+import { isJsonObject, ownEntry } from "./json-object.js";
 
 import type { ValidationError } from "./validation-result.js";
 
@@ -82,7 +82,7 @@ const LATER_DRAFT_METHODS: Record<string, string> = {
  * `acp/` namespace never existed in a released version.
  */
 export function detectLegacyMethod(method: string): { legacyShape: string; expected: string } | undefined {
-  const modern = PRE_1_0_METHODS[method] ?? LATER_DRAFT_METHODS[method];
+  const modern = ownEntry(PRE_1_0_METHODS, method) ?? ownEntry(LATER_DRAFT_METHODS, method);
   if (modern) return { legacyShape: method, expected: `"${modern}"` };
   if (method.startsWith("acp/")) {
     return { legacyShape: method, expected: 'a method of the ACP method table without the acp/ prefix (e.g. "session/update", "session/prompt")' };
@@ -151,7 +151,7 @@ const LATER_DRAFT_UPDATES: Record<string, string> = {
 /** The tag the version uses for a (snake_case) tag, crossing versions where one maps to another. */
 function modernUpdateTag(version: LegacyVersion, tag: string): string | undefined {
   if ((version === 1 ? V1_UPDATE_TAGS : V2_UPDATE_TAGS).has(tag)) return tag;
-  return (version === 1 ? V2_UPDATES_ON_V1 : V1_UPDATES_ON_V2)[tag]?.tag;
+  return ownEntry(version === 1 ? V2_UPDATES_ON_V1 : V1_UPDATES_ON_V2, tag)?.tag;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ function detectInSessionUpdate(version: LegacyVersion, update: unknown, path: st
     const modern = modernUpdateTag(version, snake) ?? modernUpdateTag(version, `${snake}_chunk`);
     return legacy(PRE_1_0, tagPath, tag, modern ? `"${modern}" (update tags are snake_case)` : "a snake_case sessionUpdate tag");
   }
-  const laterDraft = LATER_DRAFT_UPDATES[tag];
+  const laterDraft = ownEntry(LATER_DRAFT_UPDATES, tag);
   if (laterDraft) return legacy(LATER_DRAFT, tagPath, tag, laterDraft);
 
   // The pre-1.0 tool call is more specific than "v1 tool_call on v2": report it first.
@@ -281,7 +281,7 @@ function detectInSessionUpdate(version: LegacyVersion, update: unknown, path: st
     const found = detectInToolCallFields(version, update, path, tag === "tool_call");
     if (found) return found;
   }
-  const crossVersion = (version === 1 ? V2_UPDATES_ON_V1 : V1_UPDATES_ON_V2)[tag];
+  const crossVersion = ownEntry(version === 1 ? V2_UPDATES_ON_V1 : V1_UPDATES_ON_V2, tag);
   if (crossVersion) return legacy(version === 1 ? V2_ON_V1 : V1_ON_V2, tagPath, tag, crossVersion.expected);
   if (version === 1 && tag.startsWith("_")) {
     return legacy(V2_ON_V1, tagPath, tag, `one of the v1 update tags (v1 is closed: no custom updates): ${[...V1_UPDATE_TAGS].join(", ")}`);

@@ -6,6 +6,7 @@
 // thought is "open" (its text is mid-line) and ends that line before printing anything else.
 import type { Writable } from "node:stream";
 import type { ModelUpdate, PermissionOption, PermissionOutcome, StopReason } from "@acpkit/client";
+import { ownEntry } from "@acpkit/core";
 import type { Style } from "../style.js";
 import { contentBlockText, summarizeToolContent } from "./content-text.js";
 
@@ -151,7 +152,7 @@ export class TurnPrinter {
       const status = String(entry.status);
       now.set(content, status);
       if (seen?.get(content) === status) continue;
-      const mark = PLAN_STATUS_MARK[status] ?? "·";
+      const mark = ownEntry(PLAN_STATUS_MARK, status) ?? "·";
       this.line(`${seen ? this.style.cyan("▸") : " "} ${mark} ${content} ${this.style.dim(`(${status})`)}`);
     }
     this.plans.set(id, now);

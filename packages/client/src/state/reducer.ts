@@ -188,7 +188,7 @@ function chunkRunEnd(updates: readonly v2.SessionUpdate[], start: number): numbe
   const firstUpdate = updates[start]!;
   const first = firstUpdate as unknown as Record<string, unknown>;
   const tag = first.sessionUpdate;
-  const idField = tag === "tool_call_content_chunk" ? "toolCallId" : typeof tag === "string" && tag in CHUNK_KIND ? "messageId" : undefined;
+  const idField = tag === "tool_call_content_chunk" ? "toolCallId" : typeof tag === "string" && Object.hasOwn(CHUNK_KIND, tag) ? "messageId" : undefined;
   if (idField === undefined || malformed(firstUpdate) !== undefined) return start + 1;
   const id = first[idField];
   let end = start + 1;
@@ -445,9 +445,9 @@ function malformed(update: v2.SessionUpdate): string | undefined {
   const u = update as unknown as Record<string, unknown>;
   if (typeof u !== "object" || u === null || typeof u.sessionUpdate !== "string") return "a session update must be an object with a string sessionUpdate";
   const tag = u.sessionUpdate;
-  if (tag in CHUNK_KIND || tag === "user_message" || tag === "agent_message" || tag === "agent_thought") {
+  if (Object.hasOwn(CHUNK_KIND, tag) || tag === "user_message" || tag === "agent_message" || tag === "agent_thought") {
     if (typeof u.messageId !== "string") return `${tag}: messageId must be a string`;
-    if (tag in CHUNK_KIND ? !isJsonObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content))
+    if (Object.hasOwn(CHUNK_KIND, tag) ? !isJsonObject(u.content) : u.content !== undefined && u.content !== null && !Array.isArray(u.content))
       return `${tag}: content has the wrong shape`;
   } else if (tag === "tool_call_update" || tag === "tool_call_content_chunk") {
     if (typeof u.toolCallId !== "string") return `${tag}: toolCallId must be a string`;
