@@ -244,10 +244,31 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     this.#queue.push(value);
   }
 
-  // Called by the queue, in wire order.
+  // Called by the queue, in wire order. Nothing a peer sends may leave a message unanswered and
+  // unreported, even a failure of our own: it is reported, and a request gets -32603.
   #process(value: unknown): void | PromiseLike<unknown> {
-    if (Array.isArray(value)) return this.#processBatch(value);
-    return this.#processOne(value, undefined);
+    try {
+      if (Array.isArray(value)) return this.#processBatch(value);
+      return this.#processOne(value, undefined);
+    } catch (error) {
+      this.#internalFailure(value, error, undefined);
+    }
+  }
+
+  #processEntry(entry: unknown, batch: BatchReply): void | PromiseLike<unknown> {
+    try {
+      return this.#processOne(entry, batch);
+    } catch (error) {
+      this.#internalFailure(entry, error, batch);
+    }
+  }
+
+  #internalFailure(value: unknown, error: unknown, batch: BatchReply | undefined): void {
+    const kind = classifyMessage(value);
+    this.#report({ code: "internal_error", message: `Handling an incoming message failed: ${errorMessageOf(error)}`, detail: error });
+    if (kind !== JsonRpcKind.Request && kind !== JsonRpcKind.Invalid) return;
+    const id = kind === JsonRpcKind.Request ? (value as JsonRpcRequest).id : null;
+    this.#reply(errorResponse(id, ErrorCode.InternalError, `Internal error: ${errorMessageOf(error)}`), batch);
   }
 
   #processOne(value: unknown, batch: BatchReply | undefined): void | PromiseLike<unknown> {
@@ -288,7 +309,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     }
     return runBatch(
       entries,
-      (entry, batch) => this.#processOne(entry, batch),
+      (entry, batch) => this.#processEntry(entry, batch),
       (responses) => this.#sendReply(responses),
     );
   }

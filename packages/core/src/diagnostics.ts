@@ -40,7 +40,8 @@ export type ConnectionDiagnosticCode =
   | "invalid_result" // the peer's result failed validation; the request rejected
   | "unexpected_response" // a response whose id matches nothing we sent
   | "peer_error" // the peer answered with an error that has no id (it could not read something we sent)
-  | "transport_error"; // the transport recovered from a framing problem
+  | "transport_error" // the transport recovered from a framing problem
+  | "internal_error"; // handling an incoming message failed inside acpkit; answered -32603 where an answer was due
 
 /** The codes `serveAgent` adds. */
 export type AgentDiagnosticCode =

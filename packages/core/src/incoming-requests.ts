@@ -58,6 +58,13 @@ export class IncomingRequests {
    */
   handle(message: JsonRpcRequest, answer: Answer): void {
     const { id, method } = message;
+    if (id !== null && this.running.has(id)) {
+      // Two requests under one id could not be told apart in the answers: refuse the second.
+      const why = `a request with id ${JSON.stringify(id)} is still in progress; ids must be unique among a peer's pending requests`;
+      this.diagnostics.emit({ code: "invalid_message", message: `Invalid request: ${why}`, method });
+      answer(method, errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
+      return;
+    }
     const info = this.policy.info(method);
     const refusal = this.policy.requestRefusal(method, info);
     if (refusal !== undefined) {

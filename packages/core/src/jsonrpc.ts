@@ -43,8 +43,27 @@ export const JsonRpcKind = {
 } as const;
 export type JsonRpcKind = (typeof JsonRpcKind)[keyof typeof JsonRpcKind];
 
+// A numeric id must come back exactly as it was sent: JSON.parse turns 1e309 into Infinity
+// (which serializes as null) and rounds integers beyond 2^53, so such ids are refused rather than
+// answered under an id the peer never used.
 function isIdValue(id: unknown): boolean {
-  return typeof id === "string" || typeof id === "number" || id === null;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id) && Math.abs(id) <= Number.MAX_SAFE_INTEGER) || id === null;
+}
+
+/** A value in a few words, without walking it (a peer controls its depth and size). */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return Array.isArray(value) ? "an array" : `${typeof value === "object" ? "an object" : typeof value}`;
+}
+
+function describeBadId(id: unknown): string {
+  if (typeof id === "number") {
+    return `"id" ${String(id)} cannot be answered under the same id: numeric ids must be finite integers within ±2^53 (beyond that JSON numbers lose precision); use a string id`;
+  }
+  return `"id" must be a string, a number or null, got ${describeValue(id)}`;
 }
 
 // Params may be absent, an object, or null (ACP's schema allows null). Arrays are structurally
@@ -84,14 +103,14 @@ export function describeInvalidMessage(value: unknown): string {
   if (Array.isArray(value)) return "a batch array is not allowed here";
   if (typeof value !== "object" || value === null) return `expected a JSON-RPC object, got ${value === null ? "null" : typeof value}`;
   const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0") return `"jsonrpc" must be "2.0", got ${JSON.stringify(message.jsonrpc) ?? "nothing"}`;
+  if (message.jsonrpc !== "2.0") return `"jsonrpc" must be "2.0", got ${describeValue(message.jsonrpc)}`;
   if (message.method !== undefined) {
     if (typeof message.method !== "string") return `"method" must be a string, got ${typeof message.method}`;
     if (!isParamsValue(message.params)) return `"params" must be an object or null, got ${typeof message.params}`;
-    return `"id" must be a string, a number or null, got ${typeof message.id}`;
+    return describeBadId(message.id);
   }
   if (!("id" in message)) return `the object has neither "method" nor "id"`;
-  if (!isIdValue(message.id)) return `"id" must be a string, a number or null, got ${typeof message.id}`;
+  if (!isIdValue(message.id)) return describeBadId(message.id);
   const hasResult = "result" in message;
   const hasError = "error" in message;
   if (hasResult && hasError) return `a response must not carry both "result" and "error"`;

@@ -2,6 +2,7 @@
 // The agent reads `protocolVersion` before validating anything else in the request, because the
 // rest of the params can only be interpreted once the version is chosen. A version it does not
 // speak is answered with its own latest one — never an error; only a malformed value is an error.
+import { describeValue } from "./jsonrpc.js";
 import { ErrorCode, RpcError } from "./errors.js";
 import type { ProtocolVersion } from "./registry.js";
 
@@ -19,7 +20,7 @@ const MAX_PROTOCOL_VERSION = 65535;
 export function negotiateVersion(requested: unknown, supported: readonly ProtocolVersion[]): NegotiationResult {
   if (supported.length === 0) throw new TypeError("negotiateVersion: the supported version list is empty");
   if (typeof requested !== "number" || !Number.isInteger(requested) || requested < 0 || requested > MAX_PROTOCOL_VERSION) {
-    const got = requested === undefined ? "nothing" : JSON.stringify(requested);
+    const got = describeValue(requested);
     return {
       ok: false,
       error: new RpcError(ErrorCode.InvalidParams, `Invalid protocolVersion: expected an integer from 0 to ${MAX_PROTOCOL_VERSION}, got ${got}`, {

@@ -20,6 +20,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "unknown_method":
     case "unknown_notification":
       return "unless_extension";
+    case "internal_error":
     case "not_initialized":
     case "handler_error":
     case "outgoing_invalid":
