@@ -2,12 +2,20 @@
 // turn crosses the bridge on both protocol versions, with the transport's security defaults.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WebSocket } from "ws";
 import { describe, expect, it, type TestContext } from "vitest";
 import { BUILTIN_AGENT, runCli, runJson, startCli } from "../support/cli.js";
 
 /** Start `acpkit bridge` and resolve with its URL (the first line it prints on stdout). */
-async function startBridge(context: TestContext, flags: readonly string[]): Promise<{ url: string; bridge: ChildProcess; stderr: () => string }> {
-  const bridge = startCli(["bridge", ...flags, "--", ...BUILTIN_AGENT]);
+async function startBridge(
+  context: TestContext,
+  flags: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; bridge: ChildProcess; stderr: () => string }> {
+  const bridge = startCli(["bridge", ...flags, "--", ...BUILTIN_AGENT], { env });
   // Tests run concurrently: each stops its own bridge (through its own context).
   context.onTestFinished(async () => {
     if (bridge.exitCode === null && bridge.signalCode === null) {
@@ -74,10 +82,42 @@ describe.concurrent("acpkit bridge", () => {
     expect(exitCode).toBe(0);
   });
 
+  it("takes the token from --token-file or ACPKIT_BRIDGE_TOKEN, so it is not on the command line", async (context) => {
+    const dir = await mkdtemp(join(tmpdir(), "acpkit-token-"));
+    context.onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, "token");
+    await writeFile(file, "from-file\n");
+    const fromFile = await startBridge(context, ["--listen", "127.0.0.1:0", "--token-file", file]);
+    expect((await runCli(["run", "--ws", fromFile.url, "--prompt", "/echo hi"])).stderr).toContain("401");
+    expect((await runJson(["--ws", fromFile.url, "--token", "from-file", "--prompt", "/echo hi"])).code).toBe(0);
+    const fromEnv = await startBridge(context, ["--listen", "127.0.0.1:0"], { ACPKIT_BRIDGE_TOKEN: "from-env" });
+    expect((await runCli(["run", "--ws", fromEnv.url, "--prompt", "/echo hi"])).stderr).toContain("401");
+    expect((await runJson(["--ws", fromEnv.url, "--token", "from-env", "--prompt", "/echo hi"])).code).toBe(0);
+    const both = await runCli(["bridge", "--listen", "127.0.0.1:0", "--token", "a", "--token-file", file, "--", ...BUILTIN_AGENT]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("not both");
+  });
+
+  it("--max-connections: a connection beyond the cap is closed with 1013 and starts no agent", async (context) => {
+    const { url, stderr } = await startBridge(context, ["--listen", "127.0.0.1:0", "--max-connections", "1"]);
+    const first = new WebSocket(url);
+    await new Promise((resolve, reject) => {
+      first.addEventListener("open", resolve);
+      first.addEventListener("error", reject);
+    });
+    context.onTestFinished(() => first.close());
+    const second = new WebSocket(url);
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => second.addEventListener("close", (event) => resolve(event)));
+    expect(closed.code).toBe(1013);
+    expect(closed.reason).toContain("too many connections");
+    expect(stderr()).toMatch(/connection 2 from .* refused: 1 connections already \(--max-connections 1\)/);
+    expect(stderr()).not.toMatch(/connection 2 from \S+: starting/);
+  });
+
   it("refuses a non-loopback address without a token (exit 2)", async () => {
     const { code, stderr } = await runCli(["bridge", "--listen", "0.0.0.0:0", "--", ...BUILTIN_AGENT]);
     expect(code).toBe(2);
-    expect(stderr).toContain("pass --token");
+    expect(stderr).toContain("pass --token-file");
   });
 
   it.each([
