@@ -287,6 +287,40 @@ export function defineTransportSuite(name: string, makePair: (options: PairOptio
       await expect(pair.local.send({ jsonrpc: "2.0", method: "note", params: {} })).rejects.toMatchObject({ code: "ConnectionClosed" });
     });
 
+    it("a receiver whose onMessage throws: reported as ReceiverFailed, and later messages still arrive", async () => {
+      const pair = await open();
+      const received: unknown[] = [];
+      const errors: AcpError[] = [];
+      let throws = true;
+      pair.local.start({
+        onMessage(message) {
+          if (throws) {
+            throws = false;
+            throw new Error("receiver bug");
+          }
+          received.push(typeof message === "string" ? JSON.parse(message) : message);
+        },
+        onTransportError: (error) => errors.push(error),
+      });
+      await pair.local.send({ jsonrpc: "2.0", id: 1, method: "echo", params: { n: 1 } });
+      await pair.local.send({ jsonrpc: "2.0", id: 2, method: "echo", params: { n: 2 } });
+      await within(
+        5000,
+        "the second answer",
+        new Promise<void>((resolve) => {
+          const poll = setInterval(() => {
+            if (received.length > 0) {
+              clearInterval(poll);
+              resolve();
+            }
+          }, 5);
+        }),
+      );
+      expect(received).toEqual([{ jsonrpc: "2.0", id: 2, result: { n: 2 } }]);
+      expect(errors.map((error) => error.code)).toEqual(["ReceiverFailed"]);
+      expect(errors[0]!.message).toContain("receiver bug");
+    });
+
     it("a value JSON cannot carry is refused at send() with InvalidMessage", async () => {
       const pair = await open();
       new RawClient(pair.local);

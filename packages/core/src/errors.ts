@@ -55,7 +55,8 @@ export type AcpErrorCode =
   | "ProtocolViolation" // the peer broke a protocol rule (or strict bridge refused a lossy step)
   | "VersionUnsupported" // the peer answered a protocol version we do not speak
   | "Unsupported" // the operation is not available on this connection (e.g. fs on v2)
-  | "NotInitialized"; // used before initialize completed
+  | "NotInitialized" // used before initialize completed
+  | "ReceiverFailed"; // a transport's receiver threw while taking a message; reported, the transport goes on
 
 /** A local failure. `code` tells what happened; `data` carries details (paths, close info, …). */
 export class AcpError extends Error {

@@ -7,6 +7,7 @@
  * @module
  */
 import { AcpError } from "./errors.js";
+import type { TransportReceiver } from "./transport.js";
 
 /**
  * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be
@@ -70,4 +71,23 @@ export function createDeferred(): Deferred {
   });
   promise.catch(() => {});
   return { promise, resolve, reject };
+}
+
+/**
+ * Hands `message` to the receiver. A receiver that throws must not break the transport's read loop
+ * (later messages would be lost), so the throw is caught and reported through
+ * `onTransportError` as AcpError "ReceiverFailed"; if that throws too, there is no one left to tell.
+ */
+export function deliverMessage(receiver: TransportReceiver, message: string | object): void {
+  try {
+    receiver.onMessage(message);
+  } catch (error) {
+    try {
+      receiver.onTransportError(
+        new AcpError("ReceiverFailed", `the receiver failed to take a message: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+      );
+    } catch {
+      // Both callbacks threw: nothing else can be told; the transport keeps reading.
+    }
+  }
 }

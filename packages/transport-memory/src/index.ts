@@ -9,7 +9,7 @@
 // Delivery is asynchronous and in order: messages sent in one tick are queued and delivered
 // together on one microtask, so a sender never re-enters the receiver synchronously.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { encodeMessage, utf8SizeOver } from "@acpkit/core/transport-kit";
+import { deliverMessage, encodeMessage, utf8SizeOver } from "@acpkit/core/transport-kit";
 
 /** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -119,7 +119,7 @@ export class MemoryTransport implements Transport {
     for (let i = 0; i < batch.length; i++) {
       const message = batch[i]!;
       if (message instanceof AcpError) receiver.onTransportError(message);
-      else receiver.onMessage(message);
+      else deliverMessage(receiver, message);
     }
     if (this.inbox.length > 0) this.scheduleDelivery();
     else if (this.pendingClose !== undefined) this.settle(this.pendingClose);

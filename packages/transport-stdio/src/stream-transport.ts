@@ -2,6 +2,7 @@
 // with what differs between a child process and the process's own stdio: how it ends.
 import type { Readable, Writable } from "node:stream";
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { deliverMessage } from "@acpkit/core/transport-kit";
 import { NdjsonReader } from "./ndjson-reader.js";
 import { NdjsonWriter } from "./ndjson-writer.js";
 
@@ -36,7 +37,7 @@ export class NdjsonStreamTransport implements Transport {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     this.writer = new NdjsonWriter(output);
     this.reader = new NdjsonReader(maxMessageSize, {
-      onLine: (text) => this.receiver!.onMessage(text),
+      onLine: (text) => deliverMessage(this.receiver!, text),
       onOversizedLine: (lineNumber, size, limit) =>
         this.receiver!.onTransportError(
           new AcpError("MessageTooLarge", `incoming line ${lineNumber} is larger than the ${limit}-byte limit (${size} bytes seen); it was discarded`, {

@@ -6,7 +6,7 @@
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { createDeferred, encodeMessage, utf8SizeOver, type Deferred } from "@acpkit/core/transport-kit";
+import { createDeferred, deliverMessage, encodeMessage, utf8SizeOver, type Deferred } from "@acpkit/core/transport-kit";
 
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -138,7 +138,7 @@ export class WebSocketTransport implements Transport {
   }
 
   private dispatch(item: string | AcpError): void {
-    if (typeof item === "string") this.receiver!.onMessage(item);
+    if (typeof item === "string") deliverMessage(this.receiver!, item);
     else this.receiver!.onTransportError(item);
   }
 
