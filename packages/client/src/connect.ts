@@ -43,6 +43,13 @@ export interface AgentConnection {
 }
 
 /** Updates for a session whose `session/new` answer is still being processed. */
+/**
+ * How many updates for a session not created yet are kept while `session/new` is pending; more are
+ * dropped (reported `unknown_session`). An agent streams to a session only after announcing it, so
+ * a few are normal; an unbounded number is a flood.
+ */
+export const MAX_PARKED_UPDATES = 1024;
+
 interface ParkedUpdate {
   sessionId: string;
   update: WireUpdate;
@@ -173,8 +180,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     connection.onNotification("session/update", (params) => {
       const session = this.sessions.get(params.sessionId);
       if (session) return session.receiveUpdate(params.update);
-      if (this.sessionsBeingCreated > 0) {
-        // Sent right after a session/new answer we have not finished processing: keep it.
+      if (this.sessionsBeingCreated > 0 && this.parked.length < MAX_PARKED_UPDATES) {
+        // Sent right after a session/new answer we have not finished processing: keep it (up to a
+        // bound: a peer must not grow client memory by streaming to a session that does not exist yet).
         this.parked.push({ sessionId: params.sessionId, update: params.update });
         return;
       }

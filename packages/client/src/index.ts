@@ -1,5 +1,5 @@
 // @acpkit/client: drive an ACP agent (v1 or v2) with one session model.
-export { connectAgent, type AgentConnection } from "./connect.js";
+export { connectAgent, MAX_PARKED_UPDATES, type AgentConnection } from "./connect.js";
 export { ClientSession } from "./session.js";
 export { Turn } from "./turn.js";
 export type {

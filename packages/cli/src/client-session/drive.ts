@@ -53,15 +53,27 @@ export interface DriveResult {
   stopReasons: StopReason[];
   /** Why the run failed; empty when every turn ended and the agent kept to the protocol. */
   failures: string[];
+  /** Failures beyond MAX_KEPT_FAILURES: counted, not kept. */
+  failuresNotKept?: number;
 }
+
+/** How many failures `driveAgent` keeps and prints; more are only counted (DriveResult.failuresNotKept). */
+export const MAX_KEPT_FAILURES = 100;
 
 /** Run every prompt of `options.prompts` as one turn of one new session; never throws for agent failures (see DriveResult.failures). */
 export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   const { io, printer, name } = options;
   const result: DriveResult = { stopReasons: [], failures: [] };
+  // A misbehaving agent can report a violation per message: keep the first MAX_KEPT_FAILURES (they
+  // decide the exit code and are printed), count the rest, so memory stays bounded.
+  let notKept = 0;
   const fail = (message: string) => {
-    result.failures.push(message);
-    io.stderr.write(io.err.red(`${name}: ${message}`) + "\n");
+    if (result.failures.length < MAX_KEPT_FAILURES) {
+      result.failures.push(message);
+      io.stderr.write(io.err.red(`${name}: ${message}`) + "\n");
+    } else if (notKept++ === 0) {
+      io.stderr.write(io.err.red(`${name}: more protocol violations follow; only their number is reported from here on`) + "\n");
+    }
   };
 
   const fs = await confinedFileSystem(options.cwd, options.fs, {
@@ -161,6 +173,10 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     await agent.close("the client is done");
   }
   if (session) result.state = sessionStateToJSON(session.state);
+  if (notKept > 0) {
+    result.failuresNotKept = notKept;
+    io.stderr.write(io.err.red(`${name}: ${notKept} more protocol violations were not printed`) + "\n");
+  }
   return result;
 }
 

@@ -1,5 +1,6 @@
 // The client's session model: SessionState, the pure reducer and the contract JSON form.
 export {
+  MAX_STATE_DIAGNOSTICS,
   SessionState,
   createSessionState,
   sessionStateToJSON,

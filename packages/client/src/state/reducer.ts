@@ -13,6 +13,7 @@ import { jsonEqual } from "@acpkit/core/bridge";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
 import {
+  MAX_STATE_DIAGNOSTICS,
   type MessageKind,
   type MessageRecord,
   type PermissionJSON,
@@ -61,6 +62,7 @@ function next(state: SessionState, changes: Partial<StateData>): SessionState {
     permissions: changes.permissions ?? d.permissions,
     turns: changes.turns ?? d.turns,
     diagnostics: changes.diagnostics ?? d.diagnostics,
+    diagnosticsDropped: changes.diagnosticsDropped ?? d.diagnosticsDropped,
     turnInProgress: changes.turnInProgress ?? d.turnInProgress,
     turnFirstToolCall: changes.turnFirstToolCall ?? d.turnFirstToolCall,
     promptsSent: changes.promptsSent ?? d.promptsSent,
@@ -95,6 +97,7 @@ function withHotFields(
     permissions: d.permissions,
     turns,
     diagnostics: d.diagnostics,
+    diagnosticsDropped: d.diagnosticsDropped,
     turnInProgress,
     turnFirstToolCall,
     promptsSent,
@@ -116,8 +119,13 @@ function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): 
   return withHotFields(state, d.messages, toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
 }
 
+// Bounded: a peer decides how many updates are ignored (10^6 custom updates must not mean 10^6
+// kept payloads). The newest MAX_STATE_DIAGNOSTICS are kept, older ones only counted.
 function withDiagnostic(state: SessionState, code: StateDiagnostic["code"], message: string, update: unknown): SessionState {
-  return next(state, { diagnostics: append(state.data.diagnostics, { code, message, update }) });
+  const kept = state.data.diagnostics;
+  const full = kept.length >= MAX_STATE_DIAGNOSTICS;
+  const diagnostics = [...(full ? kept.slice(kept.length - MAX_STATE_DIAGNOSTICS + 1) : kept), { code, message, update }];
+  return next(state, { diagnostics, diagnosticsDropped: state.data.diagnosticsDropped + (full ? 1 : 0) });
 }
 
 /**

@@ -82,6 +82,9 @@ export interface SessionStateJSON {
   turns: TurnJSON[];
 }
 
+/** How many reducer diagnostics a state keeps (the most recent ones); older ones are only counted. */
+export const MAX_STATE_DIAGNOSTICS = 100;
+
 /** Something the reducer ignored, and why (not part of the JSON contract). */
 export interface StateDiagnostic {
   code: "unknown_update" | "message_kind_mismatch" | "invalid_update";
@@ -132,7 +135,10 @@ export interface StateData {
   readonly usage: UsageJSON | null;
   readonly permissions: PVector<PermissionJSON>;
   readonly turns: AppendList<TurnJSON>;
-  readonly diagnostics: AppendList<StateDiagnostic>;
+  /** The most recent MAX_STATE_DIAGNOSTICS diagnostics, oldest first. */
+  readonly diagnostics: readonly StateDiagnostic[];
+  /** How many older diagnostics were let go to keep the list bounded. */
+  readonly diagnosticsDropped: number;
   readonly turnInProgress: boolean;
   /** Index of the first tool call created in the current (or last) turn. */
   readonly turnFirstToolCall: number;
@@ -260,9 +266,17 @@ export class SessionState {
     return this.data.turnInProgress;
   }
 
-  /** Updates the reducer ignored (unknown variants, kind mismatches), oldest first. */
+  /**
+   * The most recent updates the reducer ignored (unknown variants, kind mismatches), oldest first:
+   * at most MAX_STATE_DIAGNOSTICS, since a peer controls how many there are.
+   */
   get diagnostics(): readonly StateDiagnostic[] {
-    return listToArray(this.data.diagnostics);
+    return this.data.diagnostics;
+  }
+
+  /** How many diagnostics older than `diagnostics` were let go. */
+  get diagnosticsDropped(): number {
+    return this.data.diagnosticsDropped;
   }
 
   /** From `session_info_update` (patch semantics: `null` clears). */
@@ -312,7 +326,8 @@ export function createSessionState(sessionId: string, protocolVersion: ProtocolV
     usage: null,
     permissions: emptyVector(),
     turns: emptyList(),
-    diagnostics: emptyList(),
+    diagnostics: [],
+    diagnosticsDropped: 0,
     turnInProgress: false,
     turnFirstToolCall: 0,
     promptsSent: 0,
