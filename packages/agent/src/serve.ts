@@ -122,6 +122,7 @@ class AgentRuntime implements AgentServer {
       side: "agent",
       requireInitialize: true,
       ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     });
     this.connection = connection;
     this.closed = connection.closed;

@@ -124,6 +124,8 @@ export interface ServeOptions {
   validateOutgoing?: boolean;
   /** v1 bridge: turn every lossy conversion into an error instead of a diagnostic. */
   strictBridge?: boolean;
+  /** Default timeout of requests to the client (fs reads; permission questions never time out). See `ConnectionOptions.requestTimeoutMs`. */
+  requestTimeoutMs?: number | null;
   /** Receives every diagnostic (also available through `AgentServer.onDiagnostic`). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

@@ -260,6 +260,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   const connection = new Connection(transport, {
     side: "client",
     ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
   });
   const diagnostics = new DiagnosticEmitter();
   if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);

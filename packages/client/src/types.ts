@@ -83,6 +83,8 @@ export interface ConnectOptions {
   validateOutgoing?: boolean;
   /** v1 bridge: turn every lossy conversion into an error instead of a diagnostic. */
   strictBridge?: boolean;
+  /** Default timeout of requests to the agent (see `ConnectionOptions.requestTimeoutMs`; session/prompt never times out). */
+  requestTimeoutMs?: number | null;
   /** Called for every diagnostic: dropped input, lossy v1 conversions, protocol violations by the agent. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Aborts the `initialize` request (and closes the connection). */

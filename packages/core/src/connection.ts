@@ -40,7 +40,7 @@ import type {
   ResultOf,
   Side,
 } from "./method-types.js";
-import { OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 import type { CloseInfo, Transport } from "./transport.js";
 import { closedError, errorMessageOf } from "./wire-errors.js";
@@ -48,7 +48,7 @@ import { closedError, errorMessageOf } from "./wire-errors.js";
 export { CANCEL_REQUEST_METHOD } from "./method-policy.js";
 export type { RequestContext, RequestHandler } from "./incoming-requests.js";
 export type { NotificationHandler } from "./incoming-notifications.js";
-export type { RequestOptions } from "./outgoing-requests.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions, UNTIMED_METHODS } from "./outgoing-requests.js";
 export { closedError } from "./wire-errors.js";
 
 /** How a `Connection` behaves: which side it is, its version, and what it checks. */
@@ -71,6 +71,12 @@ export interface ConnectionOptions<S extends Side = Side> {
   validateOutgoing?: boolean;
   /** The method registry to dispatch and validate against. Default: the one in `@acpkit/schema`. */
   registry?: MethodRegistry;
+  /**
+   * How long a request waits for its answer unless `RequestOptions.timeoutMs` says otherwise:
+   * `DEFAULT_REQUEST_TIMEOUT_MS` (60 s) by default, `null` for no limit. Open-ended methods
+   * (`UNTIMED_METHODS`: session/prompt, permission and elicitation questions, …) never get it.
+   */
+  requestTimeoutMs?: number | null;
 }
 
 function defaultValidateOutgoing(): boolean {
@@ -117,7 +123,11 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     this.#gate = new InitializeGate(options.requireInitialize ?? false);
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     const isClosed = () => this.#closeInfo !== undefined;
-    this.#outgoing = new OutgoingRequests(transport, this.#policy, this.#diagnostics, isClosed);
+    const requestTimeoutMs = options.requestTimeoutMs === undefined ? DEFAULT_REQUEST_TIMEOUT_MS : options.requestTimeoutMs;
+    if (requestTimeoutMs !== null && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
+      throw new TypeError(`Connection: options.requestTimeoutMs must be a positive number of milliseconds or null, got ${String(requestTimeoutMs)}`);
+    }
+    this.#outgoing = new OutgoingRequests(transport, this.#policy, this.#diagnostics, isClosed, requestTimeoutMs);
     this.#incoming = new IncomingRequests(this.#policy, this.#diagnostics, this.#validateOutgoing, isClosed);
     this.#notifications = new IncomingNotifications(this.#policy, this.#diagnostics, this.#incoming);
     if (options.version !== undefined) this.setVersion(options.version);

@@ -16,6 +16,8 @@ export {
   closedError,
   type ConnectionOptions,
   type RequestOptions,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  UNTIMED_METHODS,
   type RequestContext,
   type RequestHandler,
   type NotificationHandler,

@@ -12,9 +12,31 @@ import { describeValidation, errorMessageOf, firstError } from "./wire-errors.js
 export interface RequestOptions {
   /** Aborting rejects the request with AcpError "Cancelled" (and on v1 sends `$/cancel_request`). */
   signal?: AbortSignal;
-  /** Reject with AcpError "Timeout" (and on v1 send `$/cancel_request`) after this many milliseconds. */
-  timeoutMs?: number;
+  /**
+   * Reject with AcpError "Timeout" (and on v1 send `$/cancel_request`) after this many
+   * milliseconds; `null` waits forever. Default: the connection's `requestTimeoutMs` for methods
+   * that answer promptly, none for open-ended ones (`UNTIMED_METHODS`).
+   */
+  timeoutMs?: number | null;
 }
+
+/**
+ * Requests whose answer may take as long as a person or a task takes: a prompt turn, a permission
+ * or elicitation question, a login, a history replay, a command to finish. They get no default
+ * timeout; a peer that never answers them is still ended by close or an AbortSignal.
+ */
+export const UNTIMED_METHODS: ReadonlySet<string> = new Set([
+  "session/prompt",
+  "session/request_permission",
+  "session/load",
+  "session/resume",
+  "authenticate",
+  "elicitation/create",
+  "terminal/wait_for_exit",
+]);
+
+/** The default timeout of every other request: a peer that never answers does not hold it forever. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 const ignoreCancelSendFailure = (): void => {
   // Best effort: the request is already rejected locally.
@@ -29,6 +51,8 @@ export class OutgoingRequests {
     private readonly diagnostics: DiagnosticEmitter,
     /** True once the connection closed (nothing more is sent). */
     private readonly isClosed: () => boolean,
+    /** Default timeout for requests not in UNTIMED_METHODS; `null` disables it. */
+    private readonly defaultTimeoutMs: number | null = DEFAULT_REQUEST_TIMEOUT_MS,
   ) {}
 
   /** Sends `method` and resolves with the peer's (validated) result. Params were checked by the caller. */
@@ -37,7 +61,7 @@ export class OutgoingRequests {
     if (signal?.aborted) {
       return Promise.reject(new AcpError("Cancelled", `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
     }
-    const timeoutMs = options?.timeoutMs;
+    const timeoutMs = options?.timeoutMs !== undefined ? options.timeoutMs : UNTIMED_METHODS.has(method) ? null : this.defaultTimeoutMs;
     const id = this.pending.allocateId();
     const entry = new PendingRequest(id, method);
     const result = new Promise<R>((resolve, reject) => {
@@ -49,8 +73,10 @@ export class OutgoingRequests {
       entry.onAbort = () => this.abandon(id, new AcpError("Cancelled", `Request ${method} (id ${id}) was cancelled`, { cause: signal.reason }));
       signal.addEventListener("abort", entry.onAbort, { once: true });
     }
-    if (timeoutMs !== undefined) {
+    if (timeoutMs !== null) {
       entry.timer = setTimeout(() => this.abandon(id, new AcpError("Timeout", `Request ${method} (id ${id}) got no answer within ${timeoutMs} ms`)), timeoutMs);
+      // A pending answer must not be what keeps a Node process alive (the transport does that).
+      (entry.timer as { unref?: () => void }).unref?.();
     }
     this.pending.add(entry);
     const sendFailed = (error: unknown): void => {
