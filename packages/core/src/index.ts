@@ -25,6 +25,7 @@ export {
 export type {
   AcpMethodTables,
   ExtensionMethod,
+  FieldOf,
   HandledBy,
   IncomingNotification,
   IncomingRequest,

@@ -57,23 +57,20 @@ export type MethodsOf<
       string
   : never;
 
-/** The params of `M` in the versions `V` that have it (a union when they differ). */
-export type ParamsOf<T extends MethodTables, V extends ProtocolVersion, M extends string> = V extends ProtocolVersion
+/** Field `F` (`params` or `result`) of method `M` in the versions `V` that have it (a union when they differ). */
+export type FieldOf<T extends MethodTables, V extends ProtocolVersion, M extends string, F extends "params" | "result"> = V extends ProtocolVersion
   ? M extends keyof Table<T, V>
-    ? Table<T, V>[M] extends { params: infer P }
-      ? P
+    ? Table<T, V>[M] extends { [K in F]: infer X }
+      ? X
       : never
     : never
   : never;
 
+/** The params of `M` in the versions `V` that have it (a union when they differ). */
+export type ParamsOf<T extends MethodTables, V extends ProtocolVersion, M extends string> = FieldOf<T, V, M, "params">;
+
 /** The result of request `M` in the versions `V` that have it (a union when they differ). */
-export type ResultOf<T extends MethodTables, V extends ProtocolVersion, M extends string> = V extends ProtocolVersion
-  ? M extends keyof Table<T, V>
-    ? Table<T, V>[M] extends { result: infer R }
-      ? R
-      : never
-    : never
-  : never;
+export type ResultOf<T extends MethodTables, V extends ProtocolVersion, M extends string> = FieldOf<T, V, M, "result">;
 
 /** Requests side `S` may send. */
 export type OutgoingRequest<T extends MethodTables, S extends Side, V extends ProtocolVersion> = MethodsOf<T, V, "request", SentBy<S>>;
