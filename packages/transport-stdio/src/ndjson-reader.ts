@@ -13,6 +13,8 @@
 // reads them in place). One native call per chunk instead of one per line; the result is the same
 // because a '\n' byte is never part of a multi-byte character.
 
+import { isUtf8 } from "node:buffer";
+
 const NEWLINE = 0x0a;
 const NEWLINE_CHAR = "\n";
 const CARRIAGE_RETURN = 13;
@@ -23,6 +25,11 @@ export interface NdjsonReaderEvents {
   onLine(text: string): void;
   /** A line longer than the limit; its bytes were (or will be, up to its newline) discarded. */
   onOversizedLine(lineNumber: number, bytesSeen: number, limit: number): void;
+  /**
+   * Bytes that are not valid UTF-8 in line `lineNumber` or a later line decoded with it (S2). The
+   * lines are still delivered, with U+FFFD in place of the bad bytes; this makes the damage visible.
+   */
+  onInvalidUtf8?(lineNumber: number): void;
 }
 
 /** Splits a byte stream into UTF-8 lines without re-concatenating chunks: feed it with `push(chunk)` and `end()`. */
@@ -46,7 +53,7 @@ export class NdjsonReader {
       // The common case: the chunk holds whole lines only (it ends with a newline and nothing is
       // pending) and, being within the limit as a whole, none of them is over it. One native
       // call decodes it; no byte search is needed.
-      this.deliverRun(chunk.toString("utf8", 0, size - 1));
+      this.deliverRun(this.decode(chunk, 0, size - 1));
       return;
     }
     let start = 0;
@@ -68,7 +75,7 @@ export class NdjsonReader {
       const last = chunk.lastIndexOf(NEWLINE);
       if (last - start <= this.maxLineBytes) {
         // No line in this run can be over the limit: decode the whole run once.
-        this.deliverRun(chunk.toString("utf8", start, last));
+        this.deliverRun(this.decode(chunk, start, last));
         start = last + 1;
       } else {
         for (; end >= 0; end = chunk.indexOf(NEWLINE, start)) {
@@ -102,6 +109,13 @@ export class NdjsonReader {
   }
 
   /** Complete lines decoded together, without the newline after the last one. */
+  // One native validity check per decoded run (isUtf8 is a single fast pass) so that bad bytes
+  // are reported instead of silently becoming U+FFFD.
+  private decode(bytes: Buffer, start: number, end: number): string {
+    if (this.events.onInvalidUtf8 !== undefined && !isUtf8(bytes.subarray(start, end))) this.events.onInvalidUtf8(this.lineNumber);
+    return bytes.toString("utf8", start, end);
+  }
+
   private deliverRun(run: string): void {
     let start = 0;
     for (let end = run.indexOf(NEWLINE_CHAR); end >= 0; end = run.indexOf(NEWLINE_CHAR, start)) {
@@ -119,7 +133,7 @@ export class NdjsonReader {
       this.events.onOversizedLine(this.lineNumber, size, this.maxLineBytes);
     } else if (this.pendingSize === 0) {
       // The whole line sits in this chunk; decode straight from it.
-      if (end > start) this.deliver(chunk.toString("utf8", start, end));
+      if (end > start) this.deliver(this.decode(chunk, start, end));
     } else {
       this.deliver(this.joinPending(chunk, start, end));
     }
@@ -131,7 +145,7 @@ export class NdjsonReader {
     if (chunk !== undefined && end > start) this.pending.push(chunk.subarray(start, end));
     const total = this.pendingSize + (end - start);
     const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, total);
-    return joined.toString("utf8", 0, total);
+    return this.decode(joined, 0, total);
   }
 
   private deliver(text: string): void {

@@ -38,6 +38,12 @@ export class NdjsonStreamTransport implements Transport {
     this.writer = new NdjsonWriter(output);
     this.reader = new NdjsonReader(maxMessageSize, {
       onLine: (text) => deliverMessage(this.receiver!, text),
+      onInvalidUtf8: (lineNumber) =>
+        this.receiver!.onTransportError(
+          new AcpError("InvalidMessage", `incoming line ${lineNumber} (or one right after it) is not valid UTF-8; the bad bytes were replaced with U+FFFD`, {
+            data: { lineNumber },
+          }),
+        ),
       onOversizedLine: (lineNumber, size, limit) =>
         this.receiver!.onTransportError(
           new AcpError("MessageTooLarge", `incoming line ${lineNumber} is larger than the ${limit}-byte limit (${size} bytes seen); it was discarded`, {

@@ -4,11 +4,13 @@ import { NdjsonReader } from "../src/ndjson-reader.js";
 function collect(limit = 1024) {
   const lines: string[] = [];
   const oversized: { lineNumber: number; bytesSeen: number; limit: number }[] = [];
+  const invalidUtf8: number[] = [];
   const reader = new NdjsonReader(limit, {
     onLine: (text) => lines.push(text),
     onOversizedLine: (lineNumber, bytesSeen, max) => oversized.push({ lineNumber, bytesSeen, limit: max }),
+    onInvalidUtf8: (lineNumber) => invalidUtf8.push(lineNumber),
   });
-  return { reader, lines, oversized };
+  return { reader, lines, oversized, invalidUtf8 };
 }
 
 describe("NdjsonReader", () => {
@@ -21,6 +23,27 @@ describe("NdjsonReader", () => {
       reader.push(bytes.subarray(0, cut));
       reader.push(bytes.subarray(cut));
       expect(lines, `cut at byte ${cut}`).toEqual(['{"t":"naïve € 😀 世界"}', '{"t":"second"}']);
+    }
+  });
+
+  it("reports bytes that are not UTF-8 with their line, and still delivers the line with U+FFFD (S2)", () => {
+    const { reader, lines, invalidUtf8 } = collect();
+    reader.push(Buffer.concat([Buffer.from('{"ok":1}\n{"bad":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+    expect(lines).toEqual(['{"ok":1}', '{"bad":"\uFFFD\uFFFD"}']);
+    expect(invalidUtf8).toEqual([1]);
+    // In a line that spans chunks the exact line is known.
+    reader.push(Buffer.from('{"a":"'));
+    reader.push(Buffer.concat([Buffer.from([0xc3]), Buffer.from('"}\n')]));
+    expect(lines.at(-1)).toBe('{"a":"\uFFFD"}');
+    expect(invalidUtf8).toEqual([1, 3]);
+  });
+
+  it("never reports valid multi-byte text as invalid, wherever the chunks are cut", () => {
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const { reader, invalidUtf8 } = collect();
+      reader.push(bytes.subarray(0, cut));
+      reader.push(bytes.subarray(cut));
+      expect(invalidUtf8, `cut at byte ${cut}`).toEqual([]);
     }
   });
 
