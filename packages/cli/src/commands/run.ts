@@ -12,6 +12,7 @@ import { driveAgent } from "../client-session/drive.js";
 import { LineSource } from "../client-session/line-source.js";
 import { PERMISSION_POLICIES, type PermissionPolicy } from "../client-session/permission-policy.js";
 import { linePrompts, listPrompts } from "../client-session/prompt-source.js";
+import { toJsonText } from "../json-output.js";
 
 export const runUsage = `usage: acpkit run [options] -- <agent command…>
        acpkit run [options] --ws URL
@@ -108,7 +109,7 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       io,
       name: "acpkit run",
     });
-    if (json && result.state) io.stdout.write(JSON.stringify(result.state, null, 2) + "\n");
+    if (json && result.state) io.stdout.write(toJsonText(result.state) + "\n");
     return result.failures.length === 0 ? Exit.Ok : Exit.Failed;
   } finally {
     lines?.close();

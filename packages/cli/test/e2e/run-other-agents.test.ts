@@ -94,6 +94,20 @@ describe.concurrent("acpkit run against agents that break the protocol", () => {
     expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
   });
 
+  it("--json still prints the state when it holds a value nested 10,000 deep (cut at MAX_JSON_DEPTH)", async () => {
+    const { code, state, stderr } = await runJson(["--prompt", "go", "--", process.execPath, BROKEN_AGENT, "deep-input"]);
+    expect(code, stderr).toBe(0);
+    expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
+    let level: unknown = state.toolCalls[0].rawInput;
+    let depth = 0;
+    while (Array.isArray(level)) {
+      level = level[0];
+      depth++;
+    }
+    expect(level).toBe("[acpkit: nested deeper than 256 levels; omitted]");
+    expect(depth).toBeGreaterThan(200);
+  });
+
   it("exit 1 for a line that is not JSON", async () => {
     const { code, stderr } = await runJson(["--prompt", "hi", "--", process.execPath, BROKEN_AGENT, "garbage"]);
     expect(code).toBe(1);
