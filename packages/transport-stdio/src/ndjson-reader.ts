@@ -108,7 +108,6 @@ export class NdjsonReader {
     this.discarding = false;
   }
 
-  /** Complete lines decoded together, without the newline after the last one. */
   // One native validity check per decoded run (isUtf8 is a single fast pass) so that bad bytes
   // are reported instead of silently becoming U+FFFD.
   private decode(bytes: Buffer, start: number, end: number): string {
@@ -116,6 +115,7 @@ export class NdjsonReader {
     return bytes.toString("utf8", start, end);
   }
 
+  /** Complete lines decoded together, without the newline after the last one. */
   private deliverRun(run: string): void {
     let start = 0;
     for (let end = run.indexOf(NEWLINE_CHAR); end >= 0; end = run.indexOf(NEWLINE_CHAR, start)) {
