@@ -303,13 +303,17 @@ describe("§3 / §8.1 stdio framing (S3, S8)", () => {
     expect((await a.response(2)).result.sessionId).toBeTypeOf("string");
   });
 
-  it("an oversized line is discarded and the connection survives", async () => {
+  it("an oversized line is discarded, the request in it is answered -32600 exactly once, and the connection survives", async () => {
     const a = start("1,2", { ACPKIT_TEST_MAX_MESSAGE_SIZE: "4096" });
     await a.initialize(2);
-    a.writeRaw(`${JSON.stringify({ jsonrpc: "2.0", id: "big", method: "_wiretest/big", params: { pad: "x".repeat(10_000) } })}\n`);
+    const big = { jsonrpc: "2.0", id: "big", method: "_wiretest/big", params: { pad: "x".repeat(10_000) } };
+    a.track(big);
+    a.writeRaw(`${JSON.stringify(big)}\n`);
     await a.newSession();
-    // Whatever the agent chose to say about the big line, it never answered it as a request.
-    expect(a.messages.some((m) => m?.id === "big")).toBe(false);
+    // The line was never handled (it is too big to read), but its request did get one answer.
+    const answers = a.messages.filter((m) => m?.id === "big");
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ error: { code: -32600 } });
   });
 
   it.each([

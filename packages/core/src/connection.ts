@@ -11,7 +11,7 @@
 // property checks, two map lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
-import { ErrorCode } from "./errors.js";
+import { type AcpError, ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
 import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
@@ -137,7 +137,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     });
     transport.start({
       onMessage: (message) => this.#receive(message),
-      onTransportError: (error) => this.#report({ code: "transport_error", message: error.message, detail: error }),
+      onTransportError: (error) => this.#transportError(error),
     });
   }
 
@@ -233,6 +233,17 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   async close(reason?: string): Promise<void> {
     await this.#transport.close(reason);
     await this.closed;
+  }
+
+  #transportError(error: AcpError): void {
+    this.#report({ code: "transport_error", message: error.message, detail: error });
+    // A request too large to read is still a request: answer it, so the peer does not wait forever.
+    const requestId = (error.data as { requestId?: unknown } | undefined)?.requestId;
+    if (error.code === "MessageTooLarge" && (typeof requestId === "string" || typeof requestId === "number")) {
+      this.#sendReply(
+        errorResponse(requestId, ErrorCode.InvalidRequest, "Invalid request: the message was larger than the receiver's size limit and was discarded"),
+      );
+    }
   }
 
   #report(diagnostic: Diagnostic): void {

@@ -14,6 +14,7 @@
 // because a '\n' byte is never part of a multi-byte character.
 
 import { isUtf8 } from "node:buffer";
+import { RequestIdScanner } from "./request-id-scanner.js";
 
 const NEWLINE = 0x0a;
 const NEWLINE_CHAR = "\n";
@@ -30,6 +31,11 @@ export interface NdjsonReaderEvents {
    * lines are still delivered, with U+FFFD in place of the bad bytes; this makes the damage visible.
    */
   onInvalidUtf8?(lineNumber: number): void;
+  /**
+   * The oversized line `lineNumber` was a request with this top-level `id` (found while its bytes
+   * were discarded), so it can still be answered. Reported once the whole line has been read.
+   */
+  onOversizedRequest?(lineNumber: number, id: string | number): void;
 }
 
 /** Splits a byte stream into UTF-8 lines without re-concatenating chunks: feed it with `push(chunk)` and `end()`. */
@@ -40,6 +46,8 @@ export class NdjsonReader {
   private discarding = false;
   /** 1-based number of the line being read, for error messages. */
   private lineNumber = 1;
+  /** Looks for the request id of the oversized line being discarded (only with onOversizedRequest). */
+  private idScanner: RequestIdScanner | undefined;
 
   constructor(
     private readonly maxLineBytes: number,
@@ -59,8 +67,10 @@ export class NdjsonReader {
     let start = 0;
     if (this.discarding) {
       const end = chunk.indexOf(NEWLINE);
+      this.idScanner?.feed(chunk, 0, end < 0 ? size : end);
       if (end < 0) return;
       this.discarding = false;
+      this.reportOversizedRequest();
       this.lineNumber++;
       start = end + 1;
     }
@@ -90,6 +100,7 @@ export class NdjsonReader {
       // Report now rather than at the newline: the peer may never send one, and holding the
       // bytes until then is exactly what the limit is for.
       this.events.onOversizedLine(this.lineNumber, this.pendingSize + tailSize, this.maxLineBytes);
+      this.startIdScan(chunk, start, chunk.length);
       this.dropPending();
       this.discarding = true;
       return;
@@ -105,6 +116,7 @@ export class NdjsonReader {
   end(): void {
     if (this.pendingSize > 0) this.deliver(this.joinPending(undefined, 0, 0));
     this.dropPending();
+    if (this.discarding) this.reportOversizedRequest();
     this.discarding = false;
   }
 
@@ -131,6 +143,8 @@ export class NdjsonReader {
     const size = this.pendingSize + (end - start);
     if (size > this.maxLineBytes) {
       this.events.onOversizedLine(this.lineNumber, size, this.maxLineBytes);
+      this.startIdScan(chunk, start, end);
+      this.reportOversizedRequest();
     } else if (this.pendingSize === 0) {
       // The whole line sits in this chunk; decode straight from it.
       if (end > start) this.deliver(this.decode(chunk, start, end));
@@ -152,6 +166,24 @@ export class NdjsonReader {
     const length = text.length;
     if (length > 0 && text.charCodeAt(length - 1) === CARRIAGE_RETURN) text = text.slice(0, length - 1);
     if (text.length > 0) this.events.onLine(text);
+  }
+
+  // An oversized line's bytes so far: the pending ones and chunk[start, end).
+  private startIdScan(chunk: Buffer, start: number, end: number): void {
+    if (this.events.onOversizedRequest === undefined) return;
+    const scanner = new RequestIdScanner();
+    for (const piece of this.pending) scanner.feed(piece, 0, piece.length);
+    scanner.feed(chunk, start, end);
+    this.idScanner = scanner;
+  }
+
+  private reportOversizedRequest(): void {
+    const scanner = this.idScanner;
+    this.idScanner = undefined;
+    if (scanner === undefined) return;
+    scanner.finish();
+    // Only a request is answered; a response's id is ours, and a notification has none.
+    if (scanner.id !== undefined && scanner.hasMethod) this.events.onOversizedRequest!(this.lineNumber, scanner.id);
   }
 
   private dropPending(): void {

@@ -44,6 +44,12 @@ export class NdjsonStreamTransport implements Transport {
             data: { lineNumber },
           }),
         ),
+      onOversizedRequest: (lineNumber, id) =>
+        this.receiver!.onTransportError(
+          new AcpError("MessageTooLarge", `incoming line ${lineNumber}, a request with id ${JSON.stringify(id)}, was over the size limit and was discarded`, {
+            data: { lineNumber, requestId: id },
+          }),
+        ),
       onOversizedLine: (lineNumber, size, limit) =>
         this.receiver!.onTransportError(
           new AcpError("MessageTooLarge", `incoming line ${lineNumber} is larger than the ${limit}-byte limit (${size} bytes seen); it was discarded`, {
