@@ -1,10 +1,9 @@
 // Small facts about JSON values and prompt content shared by the agent and client runtimes (and
 // the CLI), so each is written once.
 
-/** A JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+// The JSON-value helpers live in @acpkit/schema (the package every other depends on); core
+// re-exports them so the runtimes have one import for all shared helpers.
+export { isJsonObject, ownEntry } from "@acpkit/schema";
 
 /** Which optional prompt content an agent accepts (v1 `promptCapabilities`, v2 `session.prompt`). */
 export interface PromptContentSupport {
@@ -24,12 +23,4 @@ export function acceptedPromptBlocks(support: PromptContentSupport | null | unde
   if (support?.audio) accepted.add("audio");
   if (support?.embeddedContext) accepted.add("resource");
   return accepted;
-}
-
-/**
- * `table[key]` for a key a peer chose: only the table's own entries count, so names such as
- * `constructor` or `toString` never reach `Object.prototype`.
- */
-export function ownEntry<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
-  return Object.hasOwn(table, key) ? table[key] : undefined;
 }

@@ -21,3 +21,4 @@ export {
   type ProtocolVersion,
 } from "./registry.js";
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
+export { isJsonObject, ownEntry } from "./json-object.js";

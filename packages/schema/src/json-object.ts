@@ -1,5 +1,7 @@
-// A JSON object (not an array, not null): the one check the schema package's hand-written parts
-// (conformance walk, legacy detection) share. @acpkit/core has the public `isJsonObject`.
+// Two facts about JSON values every acpkit package needs, written once here (the package
+// everything else depends on) and re-exported by @acpkit/core.
+
+/** A JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
