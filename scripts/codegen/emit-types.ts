@@ -110,7 +110,12 @@ class TypeEmitter {
   private isInterfaceShaped(node: SchemaNode): boolean {
     if (node.anyOf || node.oneOf || node.if || node.enum || node.const !== undefined || node.$ref) return false;
     if (node.type !== "object") return false;
-    return node.properties !== undefined || (node.allOf ?? []).every((part) => part.$ref && this.isInterfaceShaped(this.model.def(refName(part.$ref))));
+    // An inline (non-$ref) allOf part, such as an anyOf of alternatives, cannot be an `extends` clause.
+    const bases = node.allOf ?? [];
+    if (!bases.every((part) => part.$ref !== undefined)) return false;
+    // A base that is a union (say, "session scope or request scope") cannot be extended either.
+    if (!bases.every((part) => this.isInterfaceShaped(this.model.def(refName(part.$ref!))))) return false;
+    return node.properties !== undefined || bases.length > 0;
   }
 
   private interfaceDeclaration(name: string, node: SchemaNode): string {

@@ -184,7 +184,9 @@ function positionalContext(code: string, source: string): string {
       '(data, instancePath="", parentData, parentDataProperty, rootData=data)',
     )
     .replace(/, \{instancePath,parentData,parentDataProperty,rootData,dynamicAnchors\}\)/g, ", instancePath, parentData, parentDataProperty, rootData)")
-    .replace(/, \{instancePath:([^,{}]+),parentData:(\w+),parentDataProperty:([^,{}]+),rootData,dynamicAnchors\}\)/g, ", $1, $2, $3, rootData)");
+    // The path expression may hold commas (a map key is escaped with .replace(/~/g, "~0")), so it
+    // is matched lazily up to the next named field rather than up to the first comma.
+    .replace(/, \{instancePath:([^{}]+?),parentData:(\w+),parentDataProperty:([^{}]+?),rootData,dynamicAnchors\}\)/g, ", $1, $2, $3, rootData)");
   const left = /\{instancePath=|,parentData[,:]|dynamicAnchors/.exec(out);
   if (left) {
     const context = out.slice(Math.max(0, left.index - 60), left.index + 60).replace(/\s+/g, " ");

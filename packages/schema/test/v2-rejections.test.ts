@@ -190,6 +190,20 @@ const rejections: Rejection[] = [
   ["RequestPermissionOutcome", "selected without optionId", { outcome: "selected" }, "/optionId"],
   ["RequestPermissionOutcomeCancelled", "wrong tag", { outcome: "selected" }, "/outcome"],
   ["RequestPermissionOutcomeSelected", "missing optionId", { outcome: "selected" }, "/optionId"],
+  // Session methods of spec commit bae0a2a7
+  ["LogoutRequest", "not an object", "now", ""],
+  ["LogoutResponse", "not an object", [], ""],
+  ["ListSessionsRequest", "cwd wrong type", { cwd: 1 }, "/cwd"],
+  ["ListSessionsResponse", "missing sessions", {}, "/sessions"],
+  ["SessionInfo", "missing cwd", { sessionId: "s" }, "/cwd"],
+  ["ResumeSessionRequest", "missing sessionId", { cwd: "/p" }, "/sessionId"],
+  ["ResumeSessionResponse", "configOptions wrong type", { configOptions: {} }, "/configOptions"],
+  ["CloseSessionRequest", "missing sessionId", {}, "/sessionId"],
+  ["CloseSessionResponse", "not an object", 1, ""],
+  ["DeleteSessionRequest", "sessionId wrong type", { sessionId: null }, "/sessionId"],
+  ["DeleteSessionResponse", "not an object", "done", ""],
+  ["SetSessionConfigOptionRequest", "a boolean value (v2 has value ids only)", { sessionId: "s", configId: "b", value: true }, "/value"],
+  ["SetSessionConfigOptionResponse", "missing configOptions", {}, "/configOptions"],
 ];
 
 describe("pinned v2 rejections", () => {

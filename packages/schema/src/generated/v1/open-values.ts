@@ -3,6 +3,21 @@
 import type { OpenValuePlan } from "../../conformance.js";
 
 export const openValuePlan: OpenValuePlan = {
+  "CompactionStatus": {
+    "openEnum": [
+      "in_progress",
+      "completed",
+      "failed",
+      "cancelled"
+    ]
+  },
+  "CompactionUpdate": {
+    "props": {
+      "status": {
+        "ref": "CompactionStatus"
+      }
+    }
+  },
   "ConfigOptionUpdate": {
     "props": {
       "configOptions": {
@@ -10,6 +25,47 @@ export const openValuePlan: OpenValuePlan = {
           "ref": "SessionConfigOption"
         }
       }
+    }
+  },
+  "CreateElicitationForm": {
+    "props": {
+      "requestedSchema": {
+        "ref": "ElicitationSchema"
+      }
+    }
+  },
+  "CreateElicitationRequest": {
+    "union": {
+      "tag": "mode",
+      "variants": {
+        "form": "CreateElicitationForm",
+        "url": "CreateElicitationUrl"
+      },
+      "open": true
+    }
+  },
+  "CreateElicitationResponse": {
+    "union": {
+      "tag": "action",
+      "variants": {
+        "accept": "ElicitationAccept",
+        "decline": "ElicitationDecline",
+        "cancel": "ElicitationCancel"
+      },
+      "open": true
+    }
+  },
+  "ElicitationPropertySchema": {
+    "union": {
+      "tag": "type",
+      "variants": {
+        "string": "ElicitationStringProperty",
+        "number": "ElicitationNumberProperty",
+        "integer": "ElicitationIntegerProperty",
+        "boolean": "ElicitationBooleanProperty",
+        "array": "ElicitationArrayProperty"
+      },
+      "open": true
     }
   },
   "LoadSessionResponse": {
@@ -22,6 +78,29 @@ export const openValuePlan: OpenValuePlan = {
     }
   },
   "NewSessionResponse": {
+    "props": {
+      "configOptions": {
+        "items": {
+          "ref": "SessionConfigOption"
+        }
+      }
+    }
+  },
+  "Notice": {
+    "props": {
+      "severity": {
+        "ref": "NoticeSeverity"
+      }
+    }
+  },
+  "NoticeSeverity": {
+    "openEnum": [
+      "info",
+      "warning",
+      "error"
+    ]
+  },
+  "ResumeSessionResponse": {
     "props": {
       "configOptions": {
         "items": {
@@ -88,15 +167,39 @@ export const openValuePlan: OpenValuePlan = {
         "current_mode_update": "SessionUpdateCurrentModeUpdate",
         "config_option_update": "SessionUpdateConfigOptionUpdate",
         "session_info_update": "SessionUpdateSessionInfoUpdate",
-        "usage_update": "SessionUpdateUsageUpdate"
+        "usage_update": "SessionUpdateUsageUpdate",
+        "notice": "SessionUpdateNotice",
+        "compaction_update": "SessionUpdateCompactionUpdate",
+        "compaction_summary_chunk": "SessionUpdateCompactionSummaryChunk"
       },
       "open": false
     }
+  },
+  "SessionUpdateCompactionUpdate": {
+    "props": {},
+    "bases": [
+      "CompactionUpdate"
+    ]
   },
   "SessionUpdateConfigOptionUpdate": {
     "props": {},
     "bases": [
       "ConfigOptionUpdate"
     ]
+  },
+  "SessionUpdateNotice": {
+    "props": {},
+    "bases": [
+      "Notice"
+    ]
+  },
+  "SetSessionConfigOptionResponse": {
+    "props": {
+      "configOptions": {
+        "items": {
+          "ref": "SessionConfigOption"
+        }
+      }
+    }
   }
 };

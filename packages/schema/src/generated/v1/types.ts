@@ -138,6 +138,11 @@ export interface BlobResourceContents {
   _meta?: Meta;
 }
 
+/** Marker: the client can show boolean config options. */
+export interface BooleanConfigOptionCapabilities {
+  _meta?: Meta;
+}
+
 /** Params of session/cancel: stop the session's running turn. Never answered. */
 export interface CancelNotification {
   sessionId: SessionId;
@@ -156,6 +161,67 @@ export interface ClientCapabilities {
   /** The client serves terminal/* methods. */
   terminal?: boolean;
   auth?: AuthCapabilities;
+  /** Session features the client can display (notices, compaction, boolean config options). */
+  session?: ClientSessionCapabilities | null;
+  /** The client answers elicitation/create in the advertised modes. */
+  elicitation?: ElicitationCapabilities | null;
+  _meta?: Meta;
+}
+
+/** Session features of the client, each advertised by a present (non-null) marker. */
+export interface ClientSessionCapabilities {
+  /** The client understands compaction_update and compaction_summary_chunk. */
+  compaction?: CompactionCapabilities | null;
+  /** Which config option kinds beyond select the client can show. */
+  configOptions?: SessionConfigOptionsCapabilities | null;
+  /** The client understands the notice update. */
+  notices?: NoticeCapabilities | null;
+  _meta?: Meta;
+}
+
+/** Params of session/close (needs sessionCapabilities.close): the agent cancels any turn and frees the session. */
+export interface CloseSessionRequest {
+  sessionId: SessionId;
+  _meta?: Meta;
+}
+
+/** Result of session/close (empty). */
+export interface CloseSessionResponse {
+  _meta?: Meta;
+}
+
+/** Marker: the client shows compaction progress and summaries. */
+export interface CompactionCapabilities {
+  _meta?: Meta;
+}
+
+/** Identifies one compaction within a session. */
+export type CompactionId = string;
+
+/** State of a compaction. Open: other strings are accepted. */
+export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled" | (string & {});
+
+/** Fields of the compaction_summary_chunk update. */
+export interface CompactionSummaryChunk {
+  compactionId: CompactionId;
+  content: ContentBlock;
+  _meta?: Meta;
+}
+
+/** Fields of the compaction_update update. */
+export interface CompactionUpdate {
+  compactionId: CompactionId;
+  status: CompactionStatus;
+  /** The whole summary, when the agent sends it at once. */
+  summary?: ContentBlock[] | null;
+  /** Why a failed compaction failed. */
+  error?: string | null;
+  _meta?: Meta;
+}
+
+/** Params of elicitation/complete: the URL flow of an elicitation finished. */
+export interface CompleteElicitationNotification {
+  elicitationId: ElicitationId;
   _meta?: Meta;
 }
 
@@ -220,9 +286,85 @@ export interface Cost {
   _meta?: Meta;
 }
 
+/** A form elicitation: the client renders requestedSchema and returns the values. */
+export interface CreateElicitationForm extends ElicitationCommon {
+  mode: "form";
+  requestedSchema: ElicitationSchema;
+  /** Session scope: the session asking. */
+  sessionId?: SessionId;
+  /** Session scope: the tool call asking, if any. */
+  toolCallId?: ToolCallId | null;
+  /** Request scope: the client's pending request this belongs to (for instance authenticate). */
+  requestId?: RequestId;
+}
+
+/** Params of elicitation/create (needs clientCapabilities.elicitation in that mode): ask the user for structured input, tagged by `mode`. */
+export type CreateElicitationRequest =
+  | CreateElicitationForm
+  | CreateElicitationUrl
+  | CreateElicitationUnknown;
+
+/** Result of elicitation/create, tagged by `action`. */
+export type CreateElicitationResponse =
+  | ElicitationAccept
+  | ElicitationDecline
+  | ElicitationCancel
+  | ElicitationActionUnknown;
+
+/** An elicitation mode this version does not define; a client declines it. */
+export interface CreateElicitationUnknown {
+  mode: UnknownTag;
+  message: string;
+  /** The unknown variant keeps every other field of the raw payload. */
+  [key: string]: unknown;
+}
+
+/** A URL elicitation: the client opens url; the agent later sends elicitation/complete. */
+export interface CreateElicitationUrl extends ElicitationCommon {
+  mode: "url";
+  elicitationId: ElicitationId;
+  url: string;
+  /** Session scope: the session asking. */
+  sessionId?: SessionId;
+  /** Session scope: the tool call asking, if any. */
+  toolCallId?: ToolCallId | null;
+  /** Request scope: the client's pending request this belongs to (for instance authenticate). */
+  requestId?: RequestId;
+}
+
+/** Params of terminal/create (needs clientCapabilities.terminal): start a command on the client; it runs until it exits or is killed. */
+export interface CreateTerminalRequest {
+  sessionId: SessionId;
+  command: string;
+  args?: string[];
+  env?: EnvVariable[];
+  /** Absolute working directory; the session's when omitted. */
+  cwd?: string | null;
+  /** Keep at most this many bytes of output, dropping from the start (at a character boundary). */
+  outputByteLimit?: number | null;
+  _meta?: Meta;
+}
+
+/** Result of terminal/create. */
+export interface CreateTerminalResponse {
+  terminalId: TerminalId;
+  _meta?: Meta;
+}
+
 /** Fields of the current_mode_update update. */
 export interface CurrentModeUpdate {
   currentModeId: SessionModeId;
+  _meta?: Meta;
+}
+
+/** Params of session/delete (needs sessionCapabilities.delete): forget a stored session. */
+export interface DeleteSessionRequest {
+  sessionId: SessionId;
+  _meta?: Meta;
+}
+
+/** Result of session/delete (empty). */
+export interface DeleteSessionResponse {
   _meta?: Meta;
 }
 
@@ -235,6 +377,148 @@ export interface Diff {
   _meta?: Meta;
 }
 
+/** The user submitted the form (or finished the URL flow). */
+export interface ElicitationAccept {
+  action: "accept";
+  /** Field values by property name (form mode). */
+  content?: { [key: string]: ElicitationContentValue } | null;
+  _meta?: Meta;
+}
+
+/** An action this version does not define. */
+export interface ElicitationActionUnknown {
+  action: UnknownTag;
+  /** The unknown variant keeps every other field of the raw payload. */
+  [key: string]: unknown;
+}
+
+/** A multi-select field. */
+export interface ElicitationArrayProperty {
+  type: "array";
+  title?: string | null;
+  description?: string | null;
+  minItems?: number | null;
+  maxItems?: number | null;
+  items: MultiSelectItems;
+  default?: string[] | null;
+  _meta?: Meta;
+}
+
+/** A checkbox. */
+export interface ElicitationBooleanProperty {
+  type: "boolean";
+  title?: string | null;
+  description?: string | null;
+  default?: boolean | null;
+  _meta?: Meta;
+}
+
+/** The user dismissed the request without choosing. */
+export interface ElicitationCancel {
+  action: "cancel";
+  _meta?: Meta;
+}
+
+/** Elicitation modes the client can serve. */
+export interface ElicitationCapabilities {
+  form?: ElicitationFormCapabilities | null;
+  url?: ElicitationUrlCapabilities | null;
+  _meta?: Meta;
+}
+
+/** Fields every elicitation request has. */
+export interface ElicitationCommon {
+  /** What is asked and why, shown to the user. */
+  message: string;
+  _meta?: Meta;
+}
+
+/** One submitted field value. */
+export type ElicitationContentValue = string | number | boolean | string[];
+
+/** The user refused. */
+export interface ElicitationDecline {
+  action: "decline";
+  _meta?: Meta;
+}
+
+/** Marker: the client renders form elicitations. */
+export interface ElicitationFormCapabilities {
+  _meta?: Meta;
+}
+
+/** Identifies a URL elicitation, so elicitation/complete can name it. */
+export type ElicitationId = string;
+
+/** An integer field. */
+export interface ElicitationIntegerProperty {
+  type: "integer";
+  title?: string | null;
+  description?: string | null;
+  minimum?: number | null;
+  maximum?: number | null;
+  default?: number | null;
+  _meta?: Meta;
+}
+
+/** A number field. */
+export interface ElicitationNumberProperty {
+  type: "number";
+  title?: string | null;
+  description?: string | null;
+  minimum?: number | null;
+  maximum?: number | null;
+  default?: number | null;
+  _meta?: Meta;
+}
+
+/** One form field, tagged by `type`. */
+export type ElicitationPropertySchema =
+  | ElicitationStringProperty
+  | ElicitationNumberProperty
+  | ElicitationIntegerProperty
+  | ElicitationBooleanProperty
+  | ElicitationArrayProperty
+  | ElicitationPropertyUnknown;
+
+/** A field type this version does not define. */
+export interface ElicitationPropertyUnknown {
+  type: UnknownTag;
+  /** The unknown variant keeps every other field of the raw payload. */
+  [key: string]: unknown;
+}
+
+/** A flat JSON Schema object describing the form's fields. */
+export interface ElicitationSchema {
+  /** Always object; may be omitted. */
+  type?: "object";
+  title?: string | null;
+  properties?: { [key: string]: ElicitationPropertySchema };
+  required?: string[] | null;
+  _meta?: Meta;
+}
+
+/** A text field, optionally limited to listed values. */
+export interface ElicitationStringProperty {
+  type: "string";
+  title?: string | null;
+  description?: string | null;
+  minLength?: number | null;
+  maxLength?: number | null;
+  pattern?: string | null;
+  format?: StringFormat | null;
+  default?: string | null;
+  enum?: string[] | null;
+  /** Allowed values with titles. */
+  oneOf?: EnumOption[] | null;
+  _meta?: Meta;
+}
+
+/** Marker: the client opens URL elicitations. */
+export interface ElicitationUrlCapabilities {
+  _meta?: Meta;
+}
+
 /** Fields of an embedded resource block; the preferred way to pass @-mentioned context. */
 export interface EmbeddedResource {
   resource: EmbeddedResourceResource;
@@ -244,6 +528,13 @@ export interface EmbeddedResource {
 
 /** Contents of an embedded resource. Untagged: text contents carry `text`, binary contents carry `blob`. */
 export type EmbeddedResourceResource = TextResourceContents | BlobResourceContents;
+
+/** An allowed value with a title to show. */
+export interface EnumOption {
+  const: string;
+  title: string;
+  _meta?: Meta;
+}
 
 /** An environment variable for a stdio MCP server. */
 export interface EnvVariable {
@@ -358,6 +649,35 @@ export interface JsonRpcSuccessResponse {
   method?: never;
 }
 
+/** Params of terminal/kill: stop the command; the terminal stays readable until released. */
+export interface KillTerminalRequest {
+  sessionId: SessionId;
+  terminalId: TerminalId;
+  _meta?: Meta;
+}
+
+/** Result of terminal/kill (empty). */
+export interface KillTerminalResponse {
+  _meta?: Meta;
+}
+
+/** Params of session/list (needs sessionCapabilities.list): one page of known sessions. */
+export interface ListSessionsRequest {
+  /** Only sessions whose working directory is this absolute path. */
+  cwd?: string | null;
+  /** Opaque cursor from a previous page's nextCursor. */
+  cursor?: string | null;
+  _meta?: Meta;
+}
+
+/** Result of session/list. */
+export interface ListSessionsResponse {
+  sessions: SessionInfo[];
+  /** Present when more sessions follow; pass it back as cursor. */
+  nextCursor?: string | null;
+  _meta?: Meta;
+}
+
 /** Params of session/load (needs agentCapabilities.loadSession): the agent replays the history as session/update, then responds. */
 export interface LoadSessionRequest {
   sessionId: SessionId;
@@ -377,6 +697,16 @@ export interface LoadSessionResponse {
 
 /** Marker: the agent serves logout. */
 export interface LogoutCapabilities {
+  _meta?: Meta;
+}
+
+/** Params of logout (needs agentCapabilities.auth.logout): end the authenticated state. */
+export interface LogoutRequest {
+  _meta?: Meta;
+}
+
+/** Result of logout (empty). */
+export interface LogoutResponse {
   _meta?: Meta;
 }
 
@@ -426,6 +756,9 @@ export type MessageId = string;
 /** Reserved extension point (`_meta`). Any object; `null` means the same as omitted in v1. Receivers must not assume anything about its keys. */
 export type Meta = { [key: string]: unknown } | null;
 
+/** The choices of a multi-select: plain values (`type: "string"` with enum) or titled values (anyOf). */
+export type MultiSelectItems = StringMultiSelectItems | TitledMultiSelectItems | OtherMultiSelectItems;
+
 /** Params of session/new. */
 export interface NewSessionRequest {
   /** Absolute working directory of the session. */
@@ -443,6 +776,28 @@ export interface NewSessionResponse {
   modes?: SessionModeState | null;
   configOptions?: SessionConfigOption[] | null;
   _meta?: Meta;
+}
+
+/** Fields of the notice update. */
+export interface Notice {
+  severity: NoticeSeverity;
+  title: string;
+  /** Longer text, if any. */
+  message?: string | null;
+  _meta?: Meta;
+}
+
+/** Marker: the client shows notices. */
+export interface NoticeCapabilities {
+  _meta?: Meta;
+}
+
+/** How prominent a notice is. Open: other strings are accepted and shown as info. */
+export type NoticeSeverity = "info" | "warning" | "error" | (string & {});
+
+/** An item kind this version does not define (any other `type`). */
+export interface OtherMultiSelectItems {
+  type: string;
 }
 
 /** A choice offered to the user. */
@@ -525,6 +880,18 @@ export interface ReadTextFileResponse {
   _meta?: Meta;
 }
 
+/** Params of terminal/release: kill the command if still running and free the terminal; its id is invalid afterwards. */
+export interface ReleaseTerminalRequest {
+  sessionId: SessionId;
+  terminalId: TerminalId;
+  _meta?: Meta;
+}
+
+/** Result of terminal/release (empty). */
+export interface ReleaseTerminalResponse {
+  _meta?: Meta;
+}
+
 /** JSON-RPC request id: a string, a 64-bit integer, or null (acpkit never sends null on a request). */
 export type RequestId = string | number | null;
 
@@ -567,6 +934,23 @@ export interface ResourceLink {
   /** Size in bytes. */
   size?: number | null;
   annotations?: Annotations | null;
+  _meta?: Meta;
+}
+
+/** Params of session/resume (needs sessionCapabilities.resume): reattach to a session without replaying its history. */
+export interface ResumeSessionRequest {
+  sessionId: SessionId;
+  /** Absolute working directory. */
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: McpServer[];
+  _meta?: Meta;
+}
+
+/** Result of session/resume. */
+export interface ResumeSessionResponse {
+  modes?: SessionModeState | null;
+  configOptions?: SessionConfigOption[] | null;
   _meta?: Meta;
 }
 
@@ -637,6 +1021,12 @@ export interface SessionConfigOptionSelect extends SessionConfigOptionCommon, Se
   type: "select";
 }
 
+/** Config option kinds the client can show besides select. */
+export interface SessionConfigOptionsCapabilities {
+  boolean?: BooleanConfigOptionCapabilities | null;
+  _meta?: Meta;
+}
+
 /** Fields of a select config option. */
 export interface SessionConfigSelect {
   currentValue: SessionConfigValueId;
@@ -673,6 +1063,18 @@ export interface SessionDeleteCapabilities {
 /** Opaque session id. */
 export type SessionId = string;
 
+/** One entry of session/list. */
+export interface SessionInfo {
+  sessionId: SessionId;
+  /** Absolute working directory of the session. */
+  cwd: string;
+  additionalDirectories?: string[];
+  title?: string | null;
+  /** ISO 8601 timestamp of the last activity. */
+  updatedAt?: string | null;
+  _meta?: Meta;
+}
+
 /** Fields of the session_info_update update; each field is a patch (null clears). */
 export interface SessionInfoUpdate {
   title?: string | null;
@@ -697,7 +1099,7 @@ export interface SessionMode {
 /** Opaque session mode id. */
 export type SessionModeId = string;
 
-/** Session modes offered by the agent (modes themselves are outside the acpkit prompt turn). */
+/** The session's modes: the current one and every mode session/set_mode may switch to. */
 export interface SessionModeState {
   currentModeId: SessionModeId;
   availableModes: SessionMode[];
@@ -716,7 +1118,7 @@ export interface SessionResumeCapabilities {
   _meta?: Meta;
 }
 
-/** A session update, tagged by `sessionUpdate`. Closed in v1: 11 variants. */
+/** A session update, tagged by `sessionUpdate`. Closed in v1: 14 variants (notice and compaction_* only for clients that advertise them). */
 export type SessionUpdate =
   | SessionUpdateUserMessageChunk
   | SessionUpdateAgentMessageChunk
@@ -728,7 +1130,10 @@ export type SessionUpdate =
   | SessionUpdateCurrentModeUpdate
   | SessionUpdateConfigOptionUpdate
   | SessionUpdateSessionInfoUpdate
-  | SessionUpdateUsageUpdate;
+  | SessionUpdateUsageUpdate
+  | SessionUpdateNotice
+  | SessionUpdateCompactionUpdate
+  | SessionUpdateCompactionSummaryChunk;
 
 /** Appends a block to the current agent message. */
 export interface SessionUpdateAgentMessageChunk extends ContentChunk {
@@ -745,6 +1150,16 @@ export interface SessionUpdateAvailableCommandsUpdate extends AvailableCommandsU
   sessionUpdate: "available_commands_update";
 }
 
+/** A piece of a compaction's summary (needs clientCapabilities.session.compaction). */
+export interface SessionUpdateCompactionSummaryChunk extends CompactionSummaryChunk {
+  sessionUpdate: "compaction_summary_chunk";
+}
+
+/** Progress of a context compaction (needs clientCapabilities.session.compaction). */
+export interface SessionUpdateCompactionUpdate extends CompactionUpdate {
+  sessionUpdate: "compaction_update";
+}
+
 /** Replaces the list of session config options. */
 export interface SessionUpdateConfigOptionUpdate extends ConfigOptionUpdate {
   sessionUpdate: "config_option_update";
@@ -753,6 +1168,11 @@ export interface SessionUpdateConfigOptionUpdate extends ConfigOptionUpdate {
 /** The session's current mode changed. */
 export interface SessionUpdateCurrentModeUpdate extends CurrentModeUpdate {
   sessionUpdate: "current_mode_update";
+}
+
+/** A notice for the user (needs clientCapabilities.session.notices). */
+export interface SessionUpdateNotice extends Notice {
+  sessionUpdate: "notice";
 }
 
 /** Replaces the session's single plan with the complete list of entries. */
@@ -785,8 +1205,57 @@ export interface SessionUpdateUserMessageChunk extends ContentChunk {
   sessionUpdate: "user_message_chunk";
 }
 
+/** Set a boolean option. */
+export interface SetSessionConfigOptionBoolean extends SetSessionConfigOptionTarget {
+  type: "boolean";
+  value: boolean;
+}
+
+/** Params of session/set_config_option: set one option; a boolean option is set with `type: "boolean"` and a boolean value, a select option with a value id. */
+export type SetSessionConfigOptionRequest = SetSessionConfigOptionBoolean | SetSessionConfigOptionValue;
+
+/** Result of session/set_config_option: every option with its current value. */
+export interface SetSessionConfigOptionResponse {
+  configOptions: SessionConfigOption[];
+  _meta?: Meta;
+}
+
+/** The option being set. */
+export interface SetSessionConfigOptionTarget {
+  sessionId: SessionId;
+  configId: SessionConfigId;
+  _meta?: Meta;
+}
+
+/** Set a select option to one of its value ids. */
+export interface SetSessionConfigOptionValue extends SetSessionConfigOptionTarget {
+  value: SessionConfigValueId;
+}
+
+/** Params of session/set_mode: switch to one of the session's availableModes. */
+export interface SetSessionModeRequest {
+  sessionId: SessionId;
+  modeId: SessionModeId;
+  _meta?: Meta;
+}
+
+/** Result of session/set_mode (empty). */
+export interface SetSessionModeResponse {
+  _meta?: Meta;
+}
+
 /** Why the turn ended. Closed in v1; there is no `error` stop reason (failures are JSON-RPC errors). */
 export type StopReason = "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
+
+/** Formats a string field may ask for. */
+export type StringFormat = "email" | "uri" | "date" | "date-time";
+
+/** Plain string choices. */
+export interface StringMultiSelectItems {
+  type: "string";
+  enum: string[];
+  _meta?: Meta;
+}
 
 /** Fields of the `terminal` tool call content. */
 export interface Terminal {
@@ -794,8 +1263,32 @@ export interface Terminal {
   _meta?: Meta;
 }
 
+/** How a terminal command ended: an exit code, or the signal that killed it. */
+export interface TerminalExitStatus {
+  exitCode?: number | null;
+  signal?: string | null;
+  _meta?: Meta;
+}
+
 /** Id of a client terminal created with terminal/create. */
 export type TerminalId = string;
+
+/** Params of terminal/output: the output so far, without waiting. */
+export interface TerminalOutputRequest {
+  sessionId: SessionId;
+  terminalId: TerminalId;
+  _meta?: Meta;
+}
+
+/** Result of terminal/output. */
+export interface TerminalOutputResponse {
+  output: string;
+  /** Output was dropped to honour outputByteLimit. */
+  truncated: boolean;
+  /** Present once the command has exited. */
+  exitStatus?: TerminalExitStatus | null;
+  _meta?: Meta;
+}
 
 /** Fields of a text block. */
 export interface TextContent {
@@ -809,6 +1302,12 @@ export interface TextResourceContents {
   uri: string;
   text: string;
   mimeType?: string | null;
+  _meta?: Meta;
+}
+
+/** Choices with titles. */
+export interface TitledMultiSelectItems {
+  anyOf: EnumOption[];
   _meta?: Meta;
 }
 
@@ -901,6 +1400,20 @@ export interface UsageUpdate {
   _meta?: Meta;
 }
 
+/** Params of terminal/wait_for_exit: answered when the command exits. */
+export interface WaitForTerminalExitRequest {
+  sessionId: SessionId;
+  terminalId: TerminalId;
+  _meta?: Meta;
+}
+
+/** Result of terminal/wait_for_exit. */
+export interface WaitForTerminalExitResponse {
+  exitCode?: number | null;
+  signal?: string | null;
+  _meta?: Meta;
+}
+
 /** Params of fs/write_text_file (needs clientCapabilities.fs.writeTextFile); the client creates the file if missing. */
 export interface WriteTextFileRequest {
   sessionId: SessionId;
@@ -919,18 +1432,32 @@ export interface WriteTextFileResponse {
 export interface MethodMap {
   "$/cancel_request": { params: CancelRequestNotification; result: never; kind: "notification"; direction: "both" };
   "authenticate": { params: AuthenticateRequest; result: AuthenticateResponse; kind: "request"; direction: "client_to_agent" };
+  "elicitation/complete": { params: CompleteElicitationNotification; result: never; kind: "notification"; direction: "agent_to_client" };
+  "elicitation/create": { params: CreateElicitationRequest; result: CreateElicitationResponse; kind: "request"; direction: "agent_to_client" };
   "fs/read_text_file": { params: ReadTextFileRequest; result: ReadTextFileResponse; kind: "request"; direction: "agent_to_client" };
   "fs/write_text_file": { params: WriteTextFileRequest; result: WriteTextFileResponse; kind: "request"; direction: "agent_to_client" };
   "initialize": { params: InitializeRequest; result: InitializeResponse; kind: "request"; direction: "client_to_agent" };
+  "logout": { params: LogoutRequest; result: LogoutResponse; kind: "request"; direction: "client_to_agent" };
   "session/cancel": { params: CancelNotification; result: never; kind: "notification"; direction: "client_to_agent" };
+  "session/close": { params: CloseSessionRequest; result: CloseSessionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/delete": { params: DeleteSessionRequest; result: DeleteSessionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/list": { params: ListSessionsRequest; result: ListSessionsResponse; kind: "request"; direction: "client_to_agent" };
   "session/load": { params: LoadSessionRequest; result: LoadSessionResponse; kind: "request"; direction: "client_to_agent" };
   "session/new": { params: NewSessionRequest; result: NewSessionResponse; kind: "request"; direction: "client_to_agent" };
   "session/prompt": { params: PromptRequest; result: PromptResponse; kind: "request"; direction: "client_to_agent" };
   "session/request_permission": { params: RequestPermissionRequest; result: RequestPermissionResponse; kind: "request"; direction: "agent_to_client" };
+  "session/resume": { params: ResumeSessionRequest; result: ResumeSessionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/set_config_option": { params: SetSessionConfigOptionRequest; result: SetSessionConfigOptionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/set_mode": { params: SetSessionModeRequest; result: SetSessionModeResponse; kind: "request"; direction: "client_to_agent" };
   "session/update": { params: SessionNotification; result: never; kind: "notification"; direction: "agent_to_client" };
+  "terminal/create": { params: CreateTerminalRequest; result: CreateTerminalResponse; kind: "request"; direction: "agent_to_client" };
+  "terminal/kill": { params: KillTerminalRequest; result: KillTerminalResponse; kind: "request"; direction: "agent_to_client" };
+  "terminal/output": { params: TerminalOutputRequest; result: TerminalOutputResponse; kind: "request"; direction: "agent_to_client" };
+  "terminal/release": { params: ReleaseTerminalRequest; result: ReleaseTerminalResponse; kind: "request"; direction: "agent_to_client" };
+  "terminal/wait_for_exit": { params: WaitForTerminalExitRequest; result: WaitForTerminalExitResponse; kind: "request"; direction: "agent_to_client" };
 }
 
 /** The request methods of this version. */
-export type RequestMethod = "authenticate" | "fs/read_text_file" | "fs/write_text_file" | "initialize" | "session/load" | "session/new" | "session/prompt" | "session/request_permission";
+export type RequestMethod = "authenticate" | "elicitation/create" | "fs/read_text_file" | "fs/write_text_file" | "initialize" | "logout" | "session/close" | "session/delete" | "session/list" | "session/load" | "session/new" | "session/prompt" | "session/request_permission" | "session/resume" | "session/set_config_option" | "session/set_mode" | "terminal/create" | "terminal/kill" | "terminal/output" | "terminal/release" | "terminal/wait_for_exit";
 /** The notification methods of this version. */
-export type NotificationMethod = "$/cancel_request" | "session/cancel" | "session/update";
+export type NotificationMethod = "$/cancel_request" | "elicitation/complete" | "session/cancel" | "session/update";

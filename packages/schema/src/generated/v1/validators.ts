@@ -1842,24 +1842,49 @@ validate119.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelNotification: CompiledValidator = validate121;
-const schema46 = {"$id":"https://acpkit.dev/schema/v1/CancelNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
-const schema47 = {"$id":"https://acpkit.dev/schema/v1/SessionId","type":"string"};
+export const BooleanConfigOptionCapabilities: CompiledValidator = validate121;
+const schema46 = {"$id":"https://acpkit.dev/schema/v1/BooleanConfigOptionCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate122(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate121(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/BooleanConfigOptionCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+
+export const CancelNotification: CompiledValidator = validate123;
+const schema47 = {"$id":"https://acpkit.dev/schema/v1/CancelNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
+const schema48 = {"$id":"https://acpkit.dev/schema/v1/SessionId","type":"string"};
+
+function validate124(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate122.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate121(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate123(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CancelNotification" */;
 let vErrors = null;
 let errors = 0;
@@ -1867,14 +1892,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate121.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -1898,20 +1923,20 @@ var valid0 = true;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate121.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const CancelRequestNotification: CompiledValidator = validate125;
-const schema48 = {"$id":"https://acpkit.dev/schema/v1/CancelRequestNotification","type":"object","properties":{"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["requestId"]};
-const schema49 = {"$id":"https://acpkit.dev/schema/v1/RequestId","anyOf":[{"type":"string"},{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"null"}]};
+export const CancelRequestNotification: CompiledValidator = validate127;
+const schema49 = {"$id":"https://acpkit.dev/schema/v1/CancelRequestNotification","type":"object","properties":{"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["requestId"]};
+const schema50 = {"$id":"https://acpkit.dev/schema/v1/RequestId","anyOf":[{"type":"string"},{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"null"}]};
 const formats2 = formats.int64;
 
-function validate126(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate128(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestId" */;
 let vErrors = null;
 let errors = 0;
@@ -2007,7 +2032,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate126.errors = vErrors;
+validate128.errors = vErrors;
 return false;
 }
 else {
@@ -2021,12 +2046,12 @@ vErrors = null;
 }
 }
 }
-validate126.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate125(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate127(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CancelRequestNotification" */;
 let vErrors = null;
 let errors = 0;
@@ -2034,14 +2059,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.requestId === undefined) && (missing0 = "requestId")){
-validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.requestId !== undefined){
 const _errs1 = errors;
-if(!(validate126(data.requestId, instancePath+"/requestId", data, "requestId", rootData))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate128(data.requestId, instancePath+"/requestId", data, "requestId", rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -2065,19 +2090,19 @@ var valid0 = true;
 }
 }
 else {
-validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate125.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const ClientCapabilities: CompiledValidator = validate129;
-const schema50 = {"$id":"https://acpkit.dev/schema/v1/ClientCapabilities","type":"object","properties":{"fs":{"$ref":"https://acpkit.dev/schema/v1/FileSystemCapabilities"},"terminal":{"type":"boolean"},"auth":{"$ref":"https://acpkit.dev/schema/v1/AuthCapabilities"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema51 = {"$id":"https://acpkit.dev/schema/v1/FileSystemCapabilities","type":"object","properties":{"readTextFile":{"type":"boolean"},"writeTextFile":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+export const ClientCapabilities: CompiledValidator = validate131;
+const schema51 = {"$id":"https://acpkit.dev/schema/v1/ClientCapabilities","type":"object","properties":{"fs":{"$ref":"https://acpkit.dev/schema/v1/FileSystemCapabilities"},"terminal":{"type":"boolean"},"auth":{"$ref":"https://acpkit.dev/schema/v1/AuthCapabilities"},"session":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ClientSessionCapabilities"},{"type":"null"}]},"elicitation":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema52 = {"$id":"https://acpkit.dev/schema/v1/FileSystemCapabilities","type":"object","properties":{"readTextFile":{"type":"boolean"},"writeTextFile":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate130(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate132(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/FileSystemCapabilities" */;
 let vErrors = null;
 let errors = 0;
@@ -2086,7 +2111,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.readTextFile !== undefined){
 const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
-validate130.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate132.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2098,7 +2123,7 @@ if(valid0){
 if(data.writeTextFile !== undefined){
 const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
-validate130.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate132.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2122,16 +2147,541 @@ var valid0 = true;
 }
 }
 else {
-validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate130.errors = vErrors;
+validate132.errors = vErrors;
+return errors === 0;
+}
+
+const schema53 = {"$id":"https://acpkit.dev/schema/v1/ClientSessionCapabilities","type":"object","properties":{"compaction":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/CompactionCapabilities"},{"type":"null"}]},"configOptions":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionsCapabilities"},{"type":"null"}]},"notices":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/NoticeCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema54 = {"$id":"https://acpkit.dev/schema/v1/CompactionCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate137(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CompactionCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate137.errors = vErrors;
+return errors === 0;
+}
+
+const schema55 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionsCapabilities","type":"object","properties":{"boolean":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/BooleanConfigOptionCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate140(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionsCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.boolean !== undefined){
+let data0 = data.boolean;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate121(data0, instancePath+"/boolean", data, "boolean", rootData))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+const err0 = {instancePath:instancePath+"/boolean",schemaPath:"#/properties/boolean/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/boolean",schemaPath:"#/properties/boolean/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate140.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate140.errors = vErrors;
+return errors === 0;
+}
+
+const schema56 = {"$id":"https://acpkit.dev/schema/v1/NoticeCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate144(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/NoticeCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate144.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate129(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate136(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ClientSessionCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.compaction !== undefined){
+let data0 = data.compaction;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate137(data0, instancePath+"/compaction", data, "compaction", rootData))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+const err0 = {instancePath:instancePath+"/compaction",schemaPath:"#/properties/compaction/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/compaction",schemaPath:"#/properties/compaction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate136.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.configOptions !== undefined){
+let data1 = data.configOptions;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate140(data1, instancePath+"/configOptions", data, "configOptions", rootData))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs9 = errors;
+if(data1 !== null){
+const err2 = {instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+const err3 = {instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate136.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.notices !== undefined){
+let data2 = data.notices;
+const _errs11 = errors;
+const _errs12 = errors;
+let valid3 = false;
+const _errs13 = errors;
+if(!(validate144(data2, instancePath+"/notices", data, "notices", rootData))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs13 === errors;
+valid3 = valid3 || _valid2;
+if(!valid3){
+const _errs14 = errors;
+if(data2 !== null){
+const err4 = {instancePath:instancePath+"/notices",schemaPath:"#/properties/notices/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid2 = _errs14 === errors;
+valid3 = valid3 || _valid2;
+}
+if(!valid3){
+const err5 = {instancePath:instancePath+"/notices",schemaPath:"#/properties/notices/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate136.errors = vErrors;
+return false;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs16 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+
+const schema57 = {"$id":"https://acpkit.dev/schema/v1/ElicitationCapabilities","type":"object","properties":{"form":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationFormCapabilities"},{"type":"null"}]},"url":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationUrlCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema58 = {"$id":"https://acpkit.dev/schema/v1/ElicitationFormCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate150(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationFormCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+const schema59 = {"$id":"https://acpkit.dev/schema/v1/ElicitationUrlCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate153(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationUrlCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate153.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate149(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationCapabilities" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.form !== undefined){
+let data0 = data.form;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate150(data0, instancePath+"/form", data, "form", rootData))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+const err0 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate149.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.url !== undefined){
+let data1 = data.url;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid2 = false;
+const _errs8 = errors;
+if(!(validate153(data1, instancePath+"/url", data, "url", rootData))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs8 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs9 = errors;
+if(data1 !== null){
+const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid1 = _errs9 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate149.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs11 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate149.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate131(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ClientCapabilities" */;
 let vErrors = null;
 let errors = 0;
@@ -2139,8 +2689,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.fs !== undefined){
 const _errs1 = errors;
-if(!(validate130(data.fs, instancePath+"/fs", data, "fs", rootData))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate132(data.fs, instancePath+"/fs", data, "fs", rootData))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -2152,7 +2702,7 @@ if(valid0){
 if(data.terminal !== undefined){
 const _errs2 = errors;
 if(typeof data.terminal !== "boolean"){
-validate129.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate131.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2173,13 +2723,125 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data._meta !== undefined){
+if(data.session !== undefined){
+let data3 = data.session;
 const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(!(validate136(data3, instancePath+"/session", data, "session", rootData))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs8 = errors;
+if(data3 !== null){
+const err0 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate131.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.elicitation !== undefined){
+let data4 = data.elicitation;
+const _errs10 = errors;
+const _errs11 = errors;
+let valid2 = false;
+const _errs12 = errors;
+if(!(validate149(data4, instancePath+"/elicitation", data, "elicitation", rootData))){
+vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs12 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs13 = errors;
+if(data4 !== null){
+const err2 = {instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid1 = _errs13 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+const err3 = {instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate131.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs15 = errors;
 if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs5 === errors;
+var valid0 = _errs15 === errors;
 }
 else {
 var valid0 = true;
@@ -2188,38 +2850,116 @@ var valid0 = true;
 }
 }
 }
+}
+}
 else {
-validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate129.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const ConfigOptionUpdate: CompiledValidator = validate135;
-const schema52 = {"$id":"https://acpkit.dev/schema/v1/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["configOptions"]};
-const schema53 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOption","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean"}],"discriminator":{"propertyName":"type"}};
-const schema54 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect","type":"object","properties":{"type":{"const":"select"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelect"}]};
-const schema55 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
-const schema56 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigId","type":"string"};
+export const ClientSessionCapabilities: CompiledValidator = validate136;
 
-function validate139(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigId" */;
+export const CloseSessionRequest: CompiledValidator = validate159;
+const schema60 = {"$id":"https://acpkit.dev/schema/v1/CloseSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
+
+function validate159(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CloseSessionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionId === undefined) && (missing0 = "sessionId")){
+validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+
+export const CloseSessionResponse: CompiledValidator = validate162;
+const schema61 = {"$id":"https://acpkit.dev/schema/v1/CloseSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate162(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CloseSessionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate162.errors = vErrors;
+return errors === 0;
+}
+
+export const CompactionCapabilities: CompiledValidator = validate137;
+
+export const CompactionId: CompiledValidator = validate164;
+const schema62 = {"$id":"https://acpkit.dev/schema/v1/CompactionId","type":"string"};
+
+function validate164(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CompactionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate139.errors = vErrors;
+validate164.errors = vErrors;
 return errors === 0;
 }
 
-const schema57 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
+export const CompactionStatus: CompiledValidator = validate165;
+const schema63 = {"$id":"https://acpkit.dev/schema/v1/CompactionStatus","anyOf":[{"type":"string","enum":["in_progress","completed","failed","cancelled"]},{"type":"string"}]};
 
-function validate141(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCategory" */;
+function validate165(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CompactionStatus" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -2235,8 +2975,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!((((data === "mode") || (data === "model")) || (data === "model_config")) || (data === "thought_level"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema57.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(!((((data === "in_progress") || (data === "completed")) || (data === "failed")) || (data === "cancelled"))){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema63.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2271,7 +3011,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate141.errors = vErrors;
+validate165.errors = vErrors;
 return false;
 }
 else {
@@ -2285,718 +3025,17 @@ vErrors = null;
 }
 }
 }
-validate141.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
 
+export const CompactionSummaryChunk: CompiledValidator = validate166;
+const schema64 = {"$id":"https://acpkit.dev/schema/v1/CompactionSummaryChunk","type":"object","properties":{"compactionId":{"$ref":"https://acpkit.dev/schema/v1/CompactionId"},"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["compactionId","content"]};
+const schema65 = {"$id":"https://acpkit.dev/schema/v1/ContentBlock","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentBlockText"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockImage"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockAudio"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockResourceLink"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockResource"}],"discriminator":{"propertyName":"type"}};
+const schema66 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/TextContent"}]};
+const schema67 = {"$id":"https://acpkit.dev/schema/v1/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["text"]};
 
-function validate138(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCommon" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate138.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.id !== undefined){
-const _errs1 = errors;
-if(!(validate139(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-const _errs2 = errors;
-if(typeof data.name !== "string"){
-validate138.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data2 = data.description;
-const _errs4 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate138.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema55.properties.description.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.category !== undefined){
-let data3 = data.category;
-const _errs6 = errors;
-const _errs7 = errors;
-let valid1 = false;
-const _errs8 = errors;
-if(!(validate141(data3, instancePath+"/category", data, "category", rootData))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-errors = vErrors.length;
-}
-var _valid0 = _errs8 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs9 = errors;
-if(data3 !== null){
-const err0 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-}
-if(!valid1){
-const err1 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-validate138.errors = vErrors;
-return false;
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined){
-const _errs11 = errors;
-if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate138.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate138.errors = vErrors;
-return errors === 0;
-}
-
-const schema58 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelect","type":"object","properties":{"currentValue":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions"}},"required":["currentValue","options"]};
-const schema59 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigValueId","type":"string"};
-
-function validate146(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigValueId" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate146.errors = vErrors;
-return errors === 0;
-}
-
-const schema60 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup"}}]};
-const schema61 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["value","name"]};
-
-function validate149(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOption" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
-validate149.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.value !== undefined){
-const _errs1 = errors;
-if(!(validate146(data.value, instancePath+"/value", data, "value", rootData))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-const _errs2 = errors;
-if(typeof data.name !== "string"){
-validate149.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.description !== undefined){
-let data2 = data.description;
-const _errs4 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate149.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema61.properties.description.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined){
-const _errs6 = errors;
-if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate149.errors = vErrors;
-return errors === 0;
-}
-
-const schema62 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["group","name","options"]};
-const schema63 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigGroupId","type":"string"};
-
-function validate154(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigGroupId" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate154.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate153(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectGroup" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.group !== undefined){
-const _errs1 = errors;
-if(!(validate154(data.group, instancePath+"/group", data, "group", rootData))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.name !== undefined){
-const _errs2 = errors;
-if(typeof data.name !== "string"){
-validate153.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.options !== undefined){
-let data2 = data.options;
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data2)){
-var valid1 = true;
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-const _errs6 = errors;
-if(!(validate149(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs6 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate153.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined){
-const _errs7 = errors;
-if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate153.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate148(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOptions" */;
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data)){
-var valid1 = true;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate149(data[i0], instancePath+"/" + i0, data, i0, rootData))){
-vErrors = vErrors === null ? validate149.errors : vErrors.concat(validate149.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs4 = errors;
-if(errors === _errs4){
-if(Array.isArray(data)){
-var valid2 = true;
-const len1 = data.length;
-for(let i1=0; i1<len1; i1++){
-const _errs6 = errors;
-if(!(validate153(data[i1], instancePath+"/" + i1, data, i1, rootData))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
-errors = vErrors.length;
-}
-var valid2 = _errs6 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-validate148.errors = vErrors;
-return false;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate148.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate145(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelect" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
-validate145.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.currentValue !== undefined){
-const _errs1 = errors;
-if(!(validate146(data.currentValue, instancePath+"/currentValue", data, "currentValue", rootData))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.options !== undefined){
-const _errs2 = errors;
-if(!(validate148(data.options, instancePath+"/options", data, "options", rootData))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate145.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate137(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionSelect" */;
-let vErrors = null;
-let errors = 0;
-const _errs1 = errors;
-if(!(validate138(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(valid0){
-const _errs2 = errors;
-if(!(validate145(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate137.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-if("select" !== data.type){
-validate137.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate137.errors = vErrors;
-return errors === 0;
-}
-
-const schema64 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigBoolean"}]};
-const schema65 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigBoolean","type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
-
-function validate163(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigBoolean" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.currentValue === undefined) && (missing0 = "currentValue")){
-validate163.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.currentValue !== undefined){
-if(typeof data.currentValue !== "boolean"){
-validate163.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-}
-}
-}
-else {
-validate163.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate163.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate161(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionBoolean" */;
-let vErrors = null;
-let errors = 0;
-const _errs1 = errors;
-if(!(validate138(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-if(valid0){
-const _errs2 = errors;
-if(!(validate163(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate161.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-if("boolean" !== data.type){
-validate161.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate161.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate136(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOption" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-const tag0 = data.type;
-if(typeof tag0 == "string"){
-if(tag0 === "select"){
-if(!(validate137(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "boolean"){
-if(!(validate161(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
-errors = vErrors.length;
-}
-}
-else {
-validate136.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"select\", \"boolean\""}];
-return false;
-}
-}
-else {
-validate136.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
-return false;
-}
-}
-else {
-validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate136.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate135(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/ConfigOptionUpdate" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.configOptions === undefined) && (missing0 = "configOptions")){
-validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.configOptions !== undefined){
-let data0 = data.configOptions;
-const _errs1 = errors;
-if(errors === _errs1){
-if(Array.isArray(data0)){
-var valid1 = true;
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-const _errs3 = errors;
-if(!(validate136(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs3 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate135.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined){
-const _errs4 = errors;
-if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate135.errors = vErrors;
-return errors === 0;
-}
-
-export const Content: CompiledValidator = validate169;
-const schema66 = {"$id":"https://acpkit.dev/schema/v1/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
-const schema67 = {"$id":"https://acpkit.dev/schema/v1/ContentBlock","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentBlockText"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockImage"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockAudio"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockResourceLink"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockResource"}],"discriminator":{"propertyName":"type"}};
-const schema68 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/TextContent"}]};
-const schema69 = {"$id":"https://acpkit.dev/schema/v1/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["text"]};
-
-function validate172(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate170(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TextContent" */;
 let vErrors = null;
 let errors = 0;
@@ -3004,14 +3043,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.text === undefined) && (missing0 = "text")){
-validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.text !== undefined){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
-validate172.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate170.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3056,7 +3095,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate172.errors = vErrors;
+validate170.errors = vErrors;
 return false;
 }
 else {
@@ -3092,52 +3131,52 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate172.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate171(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate169(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockText" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate172(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate170(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("text" !== data.type){
-validate171.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate171.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
 
-const schema70 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ImageContent"}]};
-const schema71 = {"$id":"https://acpkit.dev/schema/v1/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["data","mimeType"]};
+const schema68 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ImageContent"}]};
+const schema69 = {"$id":"https://acpkit.dev/schema/v1/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["data","mimeType"]};
 
-function validate177(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate175(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ImageContent" */;
 let vErrors = null;
 let errors = 0;
@@ -3145,14 +3184,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.data !== undefined){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
-validate177.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3164,7 +3203,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate177.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3177,7 +3216,7 @@ if(data.uri !== undefined){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate177.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: schema71.properties.uri.type},message:"must be string,null"}];
+validate175.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: schema69.properties.uri.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3222,7 +3261,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate177.errors = vErrors;
+validate175.errors = vErrors;
 return false;
 }
 else {
@@ -3260,51 +3299,51 @@ var valid0 = true;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate177.errors = vErrors;
+validate175.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate176(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate174(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockImage" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate177(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+if(!(validate175(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate174.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("image" !== data.type){
-validate176.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+validate174.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate176.errors = vErrors;
+validate174.errors = vErrors;
 return errors === 0;
 }
 
-const schema72 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AudioContent"}]};
+const schema70 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AudioContent"}]};
 
-function validate181(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate179(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockAudio" */;
 let vErrors = null;
 let errors = 0;
@@ -3316,31 +3355,31 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("audio" !== data.type){
-validate181.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
+validate179.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate181.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
-const schema73 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ResourceLink"}]};
-const schema74 = {"$id":"https://acpkit.dev/schema/v1/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","name"]};
+const schema71 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ResourceLink"}]};
+const schema72 = {"$id":"https://acpkit.dev/schema/v1/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","name"]};
 
-function validate184(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate182(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ResourceLink" */;
 let vErrors = null;
 let errors = 0;
@@ -3348,14 +3387,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
-validate184.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate184.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate182.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3367,7 +3406,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate184.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate182.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3380,7 +3419,7 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate184.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema74.properties.title.type},message:"must be string,null"}];
+validate182.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema72.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3393,7 +3432,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate184.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema74.properties.description.type},message:"must be string,null"}];
+validate182.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema72.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3406,7 +3445,7 @@ if(data.mimeType !== undefined){
 let data4 = data.mimeType;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate184.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema74.properties.mimeType.type},message:"must be string,null"}];
+validate182.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema72.properties.mimeType.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3419,23 +3458,23 @@ if(data.size !== undefined){
 let data5 = data.size;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate184.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: schema74.properties.size.type},message:"must be integer,null"}];
+validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: schema72.properties.size.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs11){
 if(typeof data5 == "number"){
 if(data5 > 9223372036854776000 || isNaN(data5)){
-validate184.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"}];
+validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"}];
 return false;
 }
 else {
 if(data5 < -9223372036854776000 || isNaN(data5)){
-validate184.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"}];
+validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"}];
 return false;
 }
 else {
 if(!(formats2.validate(data5))){
-validate184.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""}];
+validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""}];
 return false;
 }
 }
@@ -3484,7 +3523,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate184.errors = vErrors;
+validate182.errors = vErrors;
 return false;
 }
 else {
@@ -3525,54 +3564,54 @@ var valid0 = true;
 }
 }
 else {
-validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate184.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate183(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate181(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockResourceLink" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate184(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+if(!(validate182(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate183.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource_link" !== data.type){
-validate183.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+validate181.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate183.errors = vErrors;
+validate181.errors = vErrors;
 return errors === 0;
 }
 
-const schema75 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResource"}]};
-const schema76 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["resource"]};
-const schema77 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v1/BlobResourceContents"}]};
-const schema78 = {"$id":"https://acpkit.dev/schema/v1/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","text"]};
+const schema73 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResource"}]};
+const schema74 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["resource"]};
+const schema75 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v1/BlobResourceContents"}]};
+const schema76 = {"$id":"https://acpkit.dev/schema/v1/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","text"]};
 
-function validate191(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate189(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TextResourceContents" */;
 let vErrors = null;
 let errors = 0;
@@ -3580,14 +3619,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.text === undefined) && (missing0 = "text"))){
-validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate191.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3599,7 +3638,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate191.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3612,7 +3651,7 @@ if(data.mimeType !== undefined){
 let data2 = data.mimeType;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate191.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema78.properties.mimeType.type},message:"must be string,null"}];
+validate189.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema76.properties.mimeType.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3638,24 +3677,24 @@ var valid0 = true;
 }
 }
 else {
-validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate191.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate190(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate188(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EmbeddedResourceResource" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate189(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -3678,7 +3717,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate190.errors = vErrors;
+validate188.errors = vErrors;
 return false;
 }
 else {
@@ -3692,12 +3731,12 @@ vErrors = null;
 }
 }
 }
-validate190.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate189(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate187(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EmbeddedResource" */;
 let vErrors = null;
 let errors = 0;
@@ -3705,14 +3744,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resource === undefined) && (missing0 = "resource")){
-validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.resource !== undefined){
 const _errs1 = errors;
-if(!(validate190(data.resource, instancePath+"/resource", data, "resource", rootData))){
-vErrors = vErrors === null ? validate190.errors : vErrors.concat(validate190.errors);
+if(!(validate188(data.resource, instancePath+"/resource", data, "resource", rootData))){
+vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3757,7 +3796,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate189.errors = vErrors;
+validate187.errors = vErrors;
 return false;
 }
 else {
@@ -3793,50 +3832,50 @@ var valid0 = true;
 }
 }
 else {
-validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate189.errors = vErrors;
+validate187.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate188(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate186(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockResource" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate189(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
+if(!(validate187(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate188.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource" !== data.type){
-validate188.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+validate186.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate188.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate170(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate168(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlock" */;
 let vErrors = null;
 let errors = 0;
@@ -3845,71 +3884,256 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate171(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate169(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "image"){
-if(!(validate176(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+if(!(validate174(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "audio"){
+if(!(validate179(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "resource_link"){
 if(!(validate181(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 }
-else if(tag0 === "resource_link"){
-if(!(validate183(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
-errors = vErrors.length;
-}
-}
 else if(tag0 === "resource"){
-if(!(validate188(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate186(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\""}];
+validate168.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\""}];
 return false;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate168.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate170.errors = vErrors;
+validate168.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate169(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/Content" */;
+function validate166(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CompactionSummaryChunk" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.content === undefined) && (missing0 = "content")){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.content === undefined) && (missing0 = "content"))){
+validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.content !== undefined){
+if(data.compactionId !== undefined){
 const _errs1 = errors;
-if(!(validate170(data.content, instancePath+"/content", data, "content", rootData))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate164(data.compactionId, instancePath+"/compactionId", data, "compactionId", rootData))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+const _errs2 = errors;
+if(!(validate168(data.content, instancePath+"/content", data, "content", rootData))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate166.errors = vErrors;
+return errors === 0;
+}
+
+export const CompactionUpdate: CompiledValidator = validate204;
+const schema77 = {"$id":"https://acpkit.dev/schema/v1/CompactionUpdate","type":"object","properties":{"compactionId":{"$ref":"https://acpkit.dev/schema/v1/CompactionId"},"status":{"$ref":"https://acpkit.dev/schema/v1/CompactionStatus"},"summary":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"}},"error":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["compactionId","status"]};
+
+function validate204(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CompactionUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.status === undefined) && (missing0 = "status"))){
+validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.compactionId !== undefined){
+const _errs1 = errors;
+if(!(validate164(data.compactionId, instancePath+"/compactionId", data, "compactionId", rootData))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+const _errs2 = errors;
+if(!(validate165(data.status, instancePath+"/status", data, "status", rootData))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.summary !== undefined){
+let data2 = data.summary;
+const _errs3 = errors;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+validate204.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: schema77.properties.summary.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs3){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(!(validate168(data2[i0], instancePath+"/summary/" + i0, data2, i0, rootData))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+let data4 = data.error;
+const _errs6 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate204.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema77.properties.error.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs8 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate204.errors = vErrors;
+return errors === 0;
+}
+
+export const CompleteElicitationNotification: CompiledValidator = validate209;
+const schema78 = {"$id":"https://acpkit.dev/schema/v1/CompleteElicitationNotification","type":"object","properties":{"elicitationId":{"$ref":"https://acpkit.dev/schema/v1/ElicitationId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["elicitationId"]};
+const schema79 = {"$id":"https://acpkit.dev/schema/v1/ElicitationId","type":"string"};
+
+function validate210(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate210.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate209(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CompleteElicitationNotification" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
+validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.elicitationId !== undefined){
+const _errs1 = errors;
+if(!(validate210(data.elicitationId, instancePath+"/elicitationId", data, "elicitationId", rootData))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3933,44 +4157,887 @@ var valid0 = true;
 }
 }
 else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate169.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
 
-export const ContentBlock: CompiledValidator = validate170;
+export const ConfigOptionUpdate: CompiledValidator = validate213;
+const schema80 = {"$id":"https://acpkit.dev/schema/v1/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["configOptions"]};
+const schema81 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOption","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean"}],"discriminator":{"propertyName":"type"}};
+const schema82 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect","type":"object","properties":{"type":{"const":"select"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelect"}]};
+const schema83 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
+const schema84 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigId","type":"string"};
 
-export const ContentBlockAudio: CompiledValidator = validate181;
+function validate217(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate217.errors = vErrors;
+return errors === 0;
+}
 
-export const ContentBlockImage: CompiledValidator = validate176;
+const schema85 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
 
-export const ContentBlockResource: CompiledValidator = validate188;
+function validate219(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCategory" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((data === "mode") || (data === "model")) || (data === "model_config")) || (data === "thought_level"))){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema85.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate219.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate219.errors = vErrors;
+return errors === 0;
+}
 
-export const ContentBlockResourceLink: CompiledValidator = validate183;
 
-export const ContentBlockText: CompiledValidator = validate171;
+function validate216(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCommon" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
+validate216.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.id !== undefined){
+const _errs1 = errors;
+if(!(validate217(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+const _errs2 = errors;
+if(typeof data.name !== "string"){
+validate216.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate216.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema83.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.category !== undefined){
+let data3 = data.category;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(!(validate219(data3, instancePath+"/category", data, "category", rootData))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs9 = errors;
+if(data3 !== null){
+const err0 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate216.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs11 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate216.errors = vErrors;
+return errors === 0;
+}
 
-export const ContentChunk: CompiledValidator = validate206;
-const schema79 = {"$id":"https://acpkit.dev/schema/v1/ContentChunk","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"messageId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/MessageId"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
-const schema80 = {"$id":"https://acpkit.dev/schema/v1/MessageId","type":"string"};
+const schema86 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelect","type":"object","properties":{"currentValue":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions"}},"required":["currentValue","options"]};
+const schema87 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigValueId","type":"string"};
 
-function validate208(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate224(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigValueId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate224.errors = vErrors;
+return errors === 0;
+}
+
+const schema88 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup"}}]};
+const schema89 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["value","name"]};
+
+function validate227(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOption" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
+validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.value !== undefined){
+const _errs1 = errors;
+if(!(validate224(data.value, instancePath+"/value", data, "value", rootData))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+const _errs2 = errors;
+if(typeof data.name !== "string"){
+validate227.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate227.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema89.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate227.errors = vErrors;
+return errors === 0;
+}
+
+const schema90 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["group","name","options"]};
+const schema91 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigGroupId","type":"string"};
+
+function validate232(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigGroupId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate232.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate231(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectGroup" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
+validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.group !== undefined){
+const _errs1 = errors;
+if(!(validate232(data.group, instancePath+"/group", data, "group", rootData))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.name !== undefined){
+const _errs2 = errors;
+if(typeof data.name !== "string"){
+validate231.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.options !== undefined){
+let data2 = data.options;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(!(validate227(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate231.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs7 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate231.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate226(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOptions" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data)){
+var valid1 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate227(data[i0], instancePath+"/" + i0, data, i0, rootData))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data)){
+var valid2 = true;
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+const _errs6 = errors;
+if(!(validate231(data[i1], instancePath+"/" + i1, data, i1, rootData))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs6 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate226.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate226.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate223(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelect" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
+validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.currentValue !== undefined){
+const _errs1 = errors;
+if(!(validate224(data.currentValue, instancePath+"/currentValue", data, "currentValue", rootData))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.options !== undefined){
+const _errs2 = errors;
+if(!(validate226(data.options, instancePath+"/options", data, "options", rootData))){
+vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate223.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate215(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionSelect" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+if(!(validate216(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(valid0){
+const _errs2 = errors;
+if(!(validate223(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+if("select" !== data.type){
+validate215.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate215.errors = vErrors;
+return errors === 0;
+}
+
+const schema92 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigBoolean"}]};
+const schema93 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigBoolean","type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
+
+function validate241(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigBoolean" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.currentValue === undefined) && (missing0 = "currentValue")){
+validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.currentValue !== undefined){
+if(typeof data.currentValue !== "boolean"){
+validate241.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+}
+}
+}
+else {
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate241.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate239(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionBoolean" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+if(!(validate216(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(valid0){
+const _errs2 = errors;
+if(!(validate241(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+if("boolean" !== data.type){
+validate239.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate239.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate214(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOption" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "select"){
+if(!(validate215(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "boolean"){
+if(!(validate239(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+errors = vErrors.length;
+}
+}
+else {
+validate214.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"select\", \"boolean\""}];
+return false;
+}
+}
+else {
+validate214.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
+}
+}
+else {
+validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate214.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate213(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ConfigOptionUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.configOptions === undefined) && (missing0 = "configOptions")){
+validate213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.configOptions !== undefined){
+let data0 = data.configOptions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate214(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate213.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs4 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate213.errors = vErrors;
+return errors === 0;
+}
+
+export const Content: CompiledValidator = validate247;
+const schema94 = {"$id":"https://acpkit.dev/schema/v1/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
+
+function validate247(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/Content" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.content === undefined) && (missing0 = "content")){
+validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.content !== undefined){
+const _errs1 = errors;
+if(!(validate168(data.content, instancePath+"/content", data, "content", rootData))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate247.errors = vErrors;
+return errors === 0;
+}
+
+export const ContentBlock: CompiledValidator = validate168;
+
+export const ContentBlockAudio: CompiledValidator = validate179;
+
+export const ContentBlockImage: CompiledValidator = validate174;
+
+export const ContentBlockResource: CompiledValidator = validate186;
+
+export const ContentBlockResourceLink: CompiledValidator = validate181;
+
+export const ContentBlockText: CompiledValidator = validate169;
+
+export const ContentChunk: CompiledValidator = validate250;
+const schema95 = {"$id":"https://acpkit.dev/schema/v1/ContentChunk","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"messageId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/MessageId"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
+const schema96 = {"$id":"https://acpkit.dev/schema/v1/MessageId","type":"string"};
+
+function validate252(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/MessageId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate208.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate206(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate250(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentChunk" */;
 let vErrors = null;
 let errors = 0;
@@ -3978,14 +5045,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
-if(!(validate170(data.content, instancePath+"/content", data, "content", rootData))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate168(data.content, instancePath+"/content", data, "content", rootData))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4000,8 +5067,8 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate208(data1, instancePath+"/messageId", data, "messageId", rootData))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
+if(!(validate252(data1, instancePath+"/messageId", data, "messageId", rootData))){
+vErrors = vErrors === null ? validate252.errors : vErrors.concat(validate252.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -4030,7 +5097,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate206.errors = vErrors;
+validate250.errors = vErrors;
 return false;
 }
 else {
@@ -4066,18 +5133,18 @@ var valid0 = true;
 }
 }
 else {
-validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate206.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
 
-export const Cost: CompiledValidator = validate211;
-const schema81 = {"$id":"https://acpkit.dev/schema/v1/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["amount","currency"]};
+export const Cost: CompiledValidator = validate255;
+const schema97 = {"$id":"https://acpkit.dev/schema/v1/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["amount","currency"]};
 
-function validate211(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Cost" */;
 let vErrors = null;
 let errors = 0;
@@ -4085,7 +5152,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
-validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -4095,12 +5162,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
-validate211.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
+validate255.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
 return false;
 }
 }
 else {
-validate211.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate255.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -4113,7 +5180,7 @@ if(valid0){
 if(data.currency !== undefined){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
-validate211.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4138,47 +5205,2896 @@ var valid0 = true;
 }
 }
 else {
-validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate211.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const CurrentModeUpdate: CompiledValidator = validate213;
-const schema82 = {"$id":"https://acpkit.dev/schema/v1/CurrentModeUpdate","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId"]};
-const schema83 = {"$id":"https://acpkit.dev/schema/v1/SessionModeId","type":"string"};
+export const CreateElicitationForm: CompiledValidator = validate257;
+const schema98 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationForm","type":"object","properties":{"mode":{"const":"form"},"requestedSchema":{"$ref":"https://acpkit.dev/schema/v1/ElicitationSchema"},"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCallId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},{"type":"null"}]},"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"}},"required":["mode","requestedSchema"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationCommon"}],"not":{"properties":{"sessionId":false,"requestId":false}}};
+const schema99 = {"$id":"https://acpkit.dev/schema/v1/ElicitationCommon","type":"object","properties":{"message":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["message"]};
 
-function validate214(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionModeId" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate214.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate213(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/CurrentModeUpdate" */;
+function validate258(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationCommon" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
-validate213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+if((data.message === undefined) && (missing0 = "message")){
+validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.currentModeId !== undefined){
+if(data.message !== undefined){
 const _errs1 = errors;
-if(!(validate214(data.currentModeId, instancePath+"/currentModeId", data, "currentModeId", rootData))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(typeof data.message !== "string"){
+validate258.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate258.errors = vErrors;
+return errors === 0;
+}
+
+const schema100 = {"$id":"https://acpkit.dev/schema/v1/ElicitationSchema","type":"object","properties":{"type":{"const":"object"},"title":{"type":["string","null"]},"properties":{"type":"object","additionalProperties":{"$ref":"https://acpkit.dev/schema/v1/ElicitationPropertySchema"}},"required":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema101 = {"$id":"https://acpkit.dev/schema/v1/ElicitationPropertySchema","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["string","number","integer","boolean","array"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationStringProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationNumberProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationIntegerProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationBooleanProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationArrayProperty"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v1/ElicitationPropertyUnknown"}};
+const schema102 = {"$id":"https://acpkit.dev/schema/v1/ElicitationStringProperty","type":"object","properties":{"type":{"const":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minLength":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"maxLength":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"pattern":{"type":["string","null"]},"format":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/StringFormat"},{"type":"null"}]},"default":{"type":["string","null"]},"enum":{"type":["array","null"],"items":{"type":"string"}},"oneOf":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/EnumOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+const formats8 = formats.uint32;
+const schema103 = {"$id":"https://acpkit.dev/schema/v1/StringFormat","enum":["email","uri","date","date-time"]};
+
+function validate264(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/StringFormat" */;
+let vErrors = null;
+let errors = 0;
+if(!((((data === "email") || (data === "uri")) || (data === "date")) || (data === "date-time"))){
+validate264.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema103.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+validate264.errors = vErrors;
+return errors === 0;
+}
+
+const schema104 = {"$id":"https://acpkit.dev/schema/v1/EnumOption","type":"object","properties":{"const":{"type":"string"},"title":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["const","title"]};
+
+function validate266(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/EnumOption" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
+validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.const !== undefined){
+const _errs1 = errors;
+if(typeof data.const !== "string"){
+validate266.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+const _errs3 = errors;
+if(typeof data.title !== "string"){
+validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate263(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationStringProperty" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs1 = errors;
+if("string" !== data.type){
+validate263.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs2 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate263.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema102.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate263.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema102.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minLength !== undefined){
+let data3 = data.minLength;
+const _errs6 = errors;
+if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
+validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: schema102.properties.minLength.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data3 == "number"){
+if(data3 > 4294967295 || isNaN(data3)){
+validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats8.validate(data3))){
+validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxLength !== undefined){
+let data4 = data.maxLength;
+const _errs8 = errors;
+if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
+validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: schema102.properties.maxLength.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data4 == "number"){
+if(data4 > 4294967295 || isNaN(data4)){
+validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+return false;
+}
+else {
+if(data4 < 0 || isNaN(data4)){
+validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats8.validate(data4))){
+validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.pattern !== undefined){
+let data5 = data.pattern;
+const _errs10 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate263.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: schema102.properties.pattern.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.format !== undefined){
+let data6 = data.format;
+const _errs12 = errors;
+const _errs13 = errors;
+let valid1 = false;
+const _errs14 = errors;
+if(!(validate264(data6, instancePath+"/format", data, "format", rootData))){
+vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs14 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs15 = errors;
+if(data6 !== null){
+const err0 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs15 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate263.errors = vErrors;
+return false;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.default !== undefined){
+let data7 = data.default;
+const _errs17 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate263.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema102.properties.default.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enum !== undefined){
+let data8 = data.enum;
+const _errs19 = errors;
+if((!(Array.isArray(data8))) && (data8 !== null)){
+validate263.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: schema102.properties.enum.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs19){
+if(Array.isArray(data8)){
+var valid2 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs21 = errors;
+if(typeof data8[i0] !== "string"){
+validate263.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs21 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.oneOf !== undefined){
+let data10 = data.oneOf;
+const _errs23 = errors;
+if((!(Array.isArray(data10))) && (data10 !== null)){
+validate263.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: schema102.properties.oneOf.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs23){
+if(Array.isArray(data10)){
+var valid3 = true;
+const len1 = data10.length;
+for(let i1=0; i1<len1; i1++){
+const _errs25 = errors;
+if(!(validate266(data10[i1], instancePath+"/oneOf/" + i1, data10, i1, rootData))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs25 === errors;
+if(!valid3){
+break;
+}
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs26 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate263.errors = vErrors;
+return errors === 0;
+}
+
+const schema105 = {"$id":"https://acpkit.dev/schema/v1/ElicitationNumberProperty","type":"object","properties":{"type":{"const":"number"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["number","null"]},"maximum":{"type":["number","null"]},"default":{"type":["number","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+
+function validate270(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationNumberProperty" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs1 = errors;
+if("number" !== data.type){
+validate270.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "number"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs2 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate270.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema105.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate270.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema105.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minimum !== undefined){
+let data3 = data.minimum;
+const _errs6 = errors;
+if((!(typeof data3 == "number")) && (data3 !== null)){
+validate270.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: schema105.properties.minimum.type},message:"must be number,null"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maximum !== undefined){
+let data4 = data.maximum;
+const _errs8 = errors;
+if((!(typeof data4 == "number")) && (data4 !== null)){
+validate270.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: schema105.properties.maximum.type},message:"must be number,null"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.default !== undefined){
+let data5 = data.default;
+const _errs10 = errors;
+if((!(typeof data5 == "number")) && (data5 !== null)){
+validate270.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema105.properties.default.type},message:"must be number,null"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs12 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate270.errors = vErrors;
+return errors === 0;
+}
+
+const schema106 = {"$id":"https://acpkit.dev/schema/v1/ElicitationIntegerProperty","type":"object","properties":{"type":{"const":"integer"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["integer","null"]},"maximum":{"type":["integer","null"]},"default":{"type":["integer","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+
+function validate272(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationIntegerProperty" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs1 = errors;
+if("integer" !== data.type){
+validate272.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "integer"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs2 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate272.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema106.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate272.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema106.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minimum !== undefined){
+let data3 = data.minimum;
+const _errs6 = errors;
+if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
+validate272.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: schema106.properties.minimum.type},message:"must be integer,null"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maximum !== undefined){
+let data4 = data.maximum;
+const _errs8 = errors;
+if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
+validate272.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: schema106.properties.maximum.type},message:"must be integer,null"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.default !== undefined){
+let data5 = data.default;
+const _errs10 = errors;
+if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
+validate272.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema106.properties.default.type},message:"must be integer,null"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs12 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate272.errors = vErrors;
+return errors === 0;
+}
+
+const schema107 = {"$id":"https://acpkit.dev/schema/v1/ElicitationBooleanProperty","type":"object","properties":{"type":{"const":"boolean"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"default":{"type":["boolean","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+
+function validate274(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationBooleanProperty" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs1 = errors;
+if("boolean" !== data.type){
+validate274.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs2 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate274.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema107.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate274.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema107.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.default !== undefined){
+let data3 = data.default;
+const _errs6 = errors;
+if((typeof data3 !== "boolean") && (data3 !== null)){
+validate274.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema107.properties.default.type},message:"must be boolean,null"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs8 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate274.errors = vErrors;
+return errors === 0;
+}
+
+const schema108 = {"$id":"https://acpkit.dev/schema/v1/ElicitationArrayProperty","type":"object","properties":{"type":{"const":"array"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minItems":{"type":["integer","null"],"format":"uint64","minimum":0},"maxItems":{"type":["integer","null"],"format":"uint64","minimum":0},"items":{"$ref":"https://acpkit.dev/schema/v1/MultiSelectItems"},"default":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","items"]};
+const formats12 = formats.uint64;
+const schema109 = {"$id":"https://acpkit.dev/schema/v1/MultiSelectItems","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/StringMultiSelectItems"},{"$ref":"https://acpkit.dev/schema/v1/TitledMultiSelectItems"},{"$ref":"https://acpkit.dev/schema/v1/OtherMultiSelectItems"}]};
+const schema110 = {"$id":"https://acpkit.dev/schema/v1/StringMultiSelectItems","type":"object","properties":{"type":{"const":"string"},"enum":{"type":"array","items":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","enum"]};
+
+function validate278(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/StringMultiSelectItems" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.enum === undefined) && (missing0 = "enum"))){
+validate278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs1 = errors;
+if("string" !== data.type){
+validate278.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.enum !== undefined){
+let data1 = data.enum;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs4 = errors;
+if(typeof data1[i0] !== "string"){
+validate278.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate278.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate278.errors = vErrors;
+return errors === 0;
+}
+
+const schema111 = {"$id":"https://acpkit.dev/schema/v1/TitledMultiSelectItems","type":"object","properties":{"anyOf":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnumOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["anyOf"]};
+
+function validate281(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/TitledMultiSelectItems" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.anyOf === undefined) && (missing0 = "anyOf")){
+validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.anyOf !== undefined){
+let data0 = data.anyOf;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate266(data0[i0], instancePath+"/anyOf/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate281.errors = [{instancePath:instancePath+"/anyOf",schemaPath:"#/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs4 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate281.errors = vErrors;
+return errors === 0;
+}
+
+const schema112 = {"$id":"https://acpkit.dev/schema/v1/OtherMultiSelectItems","type":"object","properties":{"type":{"type":"string","not":{"const":"string"}}},"required":["type"]};
+
+function validate285(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/OtherMultiSelectItems" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if("string" !== data0){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate285.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate277(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/MultiSelectItems" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate278(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!(validate281(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!(validate285(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate277.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate277.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate276(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationArrayProperty" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.items === undefined) && (missing0 = "items"))){
+validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs1 = errors;
+if("array" !== data.type){
+validate276.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs2 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate276.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema108.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.description !== undefined){
+let data2 = data.description;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate276.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema108.properties.description.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.minItems !== undefined){
+let data3 = data.minItems;
+const _errs6 = errors;
+if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
+validate276.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: schema108.properties.minItems.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate276.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats12.validate(data3))){
+validate276.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.maxItems !== undefined){
+let data4 = data.maxItems;
+const _errs8 = errors;
+if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
+validate276.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: schema108.properties.maxItems.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate276.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats12.validate(data4))){
+validate276.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.items !== undefined){
+const _errs10 = errors;
+if(!(validate277(data.items, instancePath+"/items", data, "items", rootData))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.default !== undefined){
+let data6 = data.default;
+const _errs11 = errors;
+if((!(Array.isArray(data6))) && (data6 !== null)){
+validate276.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema108.properties.default.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs11){
+if(Array.isArray(data6)){
+var valid1 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+const _errs13 = errors;
+if(typeof data6[i0] !== "string"){
+validate276.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs13 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs15 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate276.errors = vErrors;
+return errors === 0;
+}
+
+const schema113 = {"$id":"https://acpkit.dev/schema/v1/ElicitationPropertyUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["string","number","integer","boolean","array"]}}},"required":["type"]};
+
+function validate294(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationPropertyUnknown" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+let data0 = data.type;
+if(typeof data0 !== "string"){
+validate294.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(!(((((data0 === "string") || (data0 === "number")) || (data0 === "integer")) || (data0 === "boolean")) || (data0 === "array"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+validate294.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate294.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate262(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationPropertySchema" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+let data0 = data.type;
+if(!(((((data0 === "string") || (data0 === "number")) || (data0 === "integer")) || (data0 === "boolean")) || (data0 === "array"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.type;
+if(typeof tag0 == "string"){
+if(tag0 === "string"){
+if(!(validate263(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "number"){
+if(!(validate270(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "integer"){
+if(!(validate272(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "boolean"){
+if(!(validate274(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "array"){
+if(!(validate276(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+errors = vErrors.length;
+}
+}
+else {
+validate262.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"string\", \"number\", \"integer\", \"boolean\", \"array\""}];
+return false;
+}
+}
+else {
+validate262.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+return false;
+}
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs11 = errors;
+if(!(validate294(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate262.errors = vErrors;
+return false;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+validate262.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate262.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate261(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationSchema" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type !== undefined){
+const _errs1 = errors;
+if("object" !== data.type){
+validate261.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data1 = data.title;
+const _errs2 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate261.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema100.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.properties !== undefined){
+let data2 = data.properties;
+const _errs4 = errors;
+if(errors === _errs4){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key0 in data2){
+const _errs7 = errors;
+if(!(validate262(data2[key0], instancePath+"/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), data2, key0, rootData))){
+vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate261.errors = [{instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.required !== undefined){
+let data4 = data.required;
+const _errs8 = errors;
+if((!(Array.isArray(data4))) && (data4 !== null)){
+validate261.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema100.properties.required.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs8){
+if(Array.isArray(data4)){
+var valid2 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+const _errs10 = errors;
+if(typeof data4[i0] !== "string"){
+validate261.errors = [{instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs12 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate261.errors = vErrors;
+return errors === 0;
+}
+
+const schema114 = {"$id":"https://acpkit.dev/schema/v1/ToolCallId","type":"string"};
+
+function validate300(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ToolCallId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate300.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate257(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationForm" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sessionId !== undefined){
+var valid1 = false;
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.requestId !== undefined){
+var valid1 = false;
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+var valid1 = true;
+}
+}
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+validate257.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(!(validate258(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+errors = vErrors.length;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.mode === undefined) && (missing0 = "mode")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
+validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.mode !== undefined){
+const _errs4 = errors;
+if("form" !== data.mode){
+validate257.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs4 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.requestedSchema !== undefined){
+const _errs5 = errors;
+if(!(validate261(data.requestedSchema, instancePath+"/requestedSchema", data, "requestedSchema", rootData))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs5 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.sessionId !== undefined){
+const _errs6 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs6 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.toolCallId !== undefined){
+let data5 = data.toolCallId;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid4 = false;
+const _errs9 = errors;
+if(!(validate300(data5, instancePath+"/toolCallId", data, "toolCallId", rootData))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+const _errs10 = errors;
+if(data5 !== null){
+const err2 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid4 = valid4 || _valid0;
+}
+if(!valid4){
+const err3 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate257.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid3 = _errs7 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.requestId !== undefined){
+const _errs12 = errors;
+if(!(validate128(data.requestId, instancePath+"/requestId", data, "requestId", rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs12 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate257.errors = vErrors;
+return errors === 0;
+}
+
+export const CreateElicitationRequest: CompiledValidator = validate303;
+const schema115 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationRequest","type":"object","required":["mode"],"properties":{"mode":{"type":"string"}},"if":{"properties":{"mode":{"enum":["form","url"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v1/CreateElicitationForm"},{"$ref":"https://acpkit.dev/schema/v1/CreateElicitationUrl"}],"discriminator":{"propertyName":"mode"}},"else":{"$ref":"https://acpkit.dev/schema/v1/CreateElicitationUnknown"}};
+const schema116 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationUrl","type":"object","properties":{"mode":{"const":"url"},"elicitationId":{"$ref":"https://acpkit.dev/schema/v1/ElicitationId"},"url":{"type":"string","format":"uri"},"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCallId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},{"type":"null"}]},"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"}},"required":["mode","elicitationId","url"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationCommon"}],"not":{"properties":{"sessionId":false,"requestId":false}}};
+
+function validate304(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationUrl" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sessionId !== undefined){
+var valid1 = false;
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.requestId !== undefined){
+var valid1 = false;
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+var valid1 = true;
+}
+}
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+validate304.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(!(validate258(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+errors = vErrors.length;
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.mode === undefined) && (missing0 = "mode")) || ((data.elicitationId === undefined) && (missing0 = "elicitationId"))) || ((data.url === undefined) && (missing0 = "url"))){
+validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.mode !== undefined){
+const _errs4 = errors;
+if("url" !== data.mode){
+validate304.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs4 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.elicitationId !== undefined){
+const _errs5 = errors;
+if(!(validate210(data.elicitationId, instancePath+"/elicitationId", data, "elicitationId", rootData))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs5 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.url !== undefined){
+const _errs6 = errors;
+if(errors === _errs6){
+if(errors === _errs6){
+if(!(typeof data.url === "string")){
+validate304.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid3 = _errs6 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.sessionId !== undefined){
+const _errs8 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs8 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.toolCallId !== undefined){
+let data6 = data.toolCallId;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid4 = false;
+const _errs11 = errors;
+if(!(validate300(data6, instancePath+"/toolCallId", data, "toolCallId", rootData))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs11 === errors;
+valid4 = valid4 || _valid0;
+if(!valid4){
+const _errs12 = errors;
+if(data6 !== null){
+const err2 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs12 === errors;
+valid4 = valid4 || _valid0;
+}
+if(!valid4){
+const err3 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate304.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid3 = _errs9 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.requestId !== undefined){
+const _errs14 = errors;
+if(!(validate128(data.requestId, instancePath+"/requestId", data, "requestId", rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate304.errors = vErrors;
+return errors === 0;
+}
+
+const schema117 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationUnknown","type":"object","properties":{"mode":{"type":"string","not":{"enum":["form","url"]}},"message":{"type":"string"}},"required":["mode","message"]};
+
+function validate312(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationUnknown" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.mode === undefined) && (missing0 = "mode")) || ((data.message === undefined) && (missing0 = "message"))){
+validate312.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.mode !== undefined){
+let data0 = data.mode;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate312.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(!((data0 === "form") || (data0 === "url"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+validate312.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+const _errs5 = errors;
+if(typeof data.message !== "string"){
+validate312.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate312.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate303(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationRequest" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode !== undefined){
+let data0 = data.mode;
+if(!((data0 === "form") || (data0 === "url"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.mode;
+if(typeof tag0 == "string"){
+if(tag0 === "form"){
+if(!(validate257(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "url"){
+if(!(validate304(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
+errors = vErrors.length;
+}
+}
+else {
+validate303.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "mode", tagValue: tag0},message:"must be one of the known \"mode\" values: \"form\", \"url\""}];
+return false;
+}
+}
+else {
+validate303.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "mode", tagValue: tag0},message:"tag \"mode\" must be string"}];
+return false;
+}
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs8 = errors;
+if(!(validate312(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate303.errors = vErrors;
+return false;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.mode === undefined) && (missing0 = "mode")){
+validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.mode !== undefined){
+if(typeof data.mode !== "string"){
+validate303.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate303.errors = vErrors;
+return errors === 0;
+}
+
+export const CreateElicitationResponse: CompiledValidator = validate314;
+const schema118 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationResponse","type":"object","required":["action"],"properties":{"action":{"type":"string"}},"if":{"properties":{"action":{"enum":["accept","decline","cancel"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationAccept"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationDecline"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationCancel"}],"discriminator":{"propertyName":"action"}},"else":{"$ref":"https://acpkit.dev/schema/v1/ElicitationActionUnknown"}};
+const schema119 = {"$id":"https://acpkit.dev/schema/v1/ElicitationAccept","type":"object","properties":{"action":{"const":"accept"},"content":{"type":["object","null"],"additionalProperties":{"$ref":"https://acpkit.dev/schema/v1/ElicitationContentValue"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["action"]};
+const schema120 = {"$id":"https://acpkit.dev/schema/v1/ElicitationContentValue","anyOf":[{"type":"string"},{"type":"integer","format":"int64"},{"type":"number","format":"double"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}]};
+
+function validate316(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationContentValue" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(errors === _errs3){
+if(typeof data == "number"){
+if(!(formats2.validate(data))){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data == "number"){
+if(!(formats0.validate(data))){
+const err3 = {instancePath,schemaPath:"#/anyOf/2/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs7 = errors;
+if(typeof data !== "boolean"){
+const err5 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data)){
+var valid1 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs11 = errors;
+if(typeof data[i0] !== "string"){
+const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/4/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var valid1 = _errs11 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+}
+}
+}
+}
+if(!valid0){
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+validate316.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate316.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationAccept" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.action !== undefined){
+const _errs1 = errors;
+if("accept" !== data.action){
+validate315.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "accept"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.content !== undefined){
+let data1 = data.content;
+const _errs2 = errors;
+if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
+validate315.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema119.properties.content.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs2){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key0 in data1){
+const _errs5 = errors;
+if(!(validate316(data1[key0], instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), data1, key0, rootData))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate315.errors = vErrors;
+return errors === 0;
+}
+
+const schema121 = {"$id":"https://acpkit.dev/schema/v1/ElicitationDecline","type":"object","properties":{"action":{"const":"decline"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["action"]};
+
+function validate319(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationDecline" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.action !== undefined){
+const _errs1 = errors;
+if("decline" !== data.action){
+validate319.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "decline"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate319.errors = vErrors;
+return errors === 0;
+}
+
+const schema122 = {"$id":"https://acpkit.dev/schema/v1/ElicitationCancel","type":"object","properties":{"action":{"const":"cancel"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["action"]};
+
+function validate321(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationCancel" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.action !== undefined){
+const _errs1 = errors;
+if("cancel" !== data.action){
+validate321.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "cancel"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate321.errors = vErrors;
+return errors === 0;
+}
+
+const schema123 = {"$id":"https://acpkit.dev/schema/v1/ElicitationActionUnknown","type":"object","properties":{"action":{"type":"string","not":{"enum":["accept","decline","cancel"]}}},"required":["action"]};
+
+function validate326(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ElicitationActionUnknown" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.action !== undefined){
+let data0 = data.action;
+if(typeof data0 !== "string"){
+validate326.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+const _errs3 = errors;
+const _errs4 = errors;
+if(!(((data0 === "accept") || (data0 === "decline")) || (data0 === "cancel"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+validate326.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate326.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate314(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationResponse" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.action !== undefined){
+let data0 = data.action;
+if(!(((data0 === "accept") || (data0 === "decline")) || (data0 === "cancel"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs4 = errors;
+if(errors === _errs4){
+if(data && typeof data == "object" && !Array.isArray(data)){
+const tag0 = data.action;
+if(typeof tag0 == "string"){
+if(tag0 === "accept"){
+if(!(validate315(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "decline"){
+if(!(validate319(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "cancel"){
+if(!(validate321(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+errors = vErrors.length;
+}
+}
+else {
+validate314.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "action", tagValue: tag0},message:"must be one of the known \"action\" values: \"accept\", \"decline\", \"cancel\""}];
+return false;
+}
+}
+else {
+validate314.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "action", tagValue: tag0},message:"tag \"action\" must be string"}];
+return false;
+}
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs9 = errors;
+if(!(validate326(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate314.errors = vErrors;
+return false;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.action === undefined) && (missing0 = "action")){
+validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.action !== undefined){
+if(typeof data.action !== "string"){
+validate314.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate314.errors = vErrors;
+return errors === 0;
+}
+
+export const CreateElicitationUnknown: CompiledValidator = validate312;
+
+export const CreateElicitationUrl: CompiledValidator = validate304;
+
+export const CreateTerminalRequest: CompiledValidator = validate328;
+const schema124 = {"$id":"https://acpkit.dev/schema/v1/CreateTerminalRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnvVariable"}},"cwd":{"type":["string","null"]},"outputByteLimit":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","command"]};
+const schema125 = {"$id":"https://acpkit.dev/schema/v1/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
+
+function validate330(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/EnvVariable" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
+validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.name !== undefined){
+const _errs1 = errors;
+if(typeof data.name !== "string"){
+validate330.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+const _errs3 = errors;
+if(typeof data.value !== "string"){
+validate330.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate330.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate328(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateTerminalRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.command === undefined) && (missing0 = "command"))){
+validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.command !== undefined){
+const _errs2 = errors;
+if(typeof data.command !== "string"){
+validate328.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data2 = data.args;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(typeof data2[i0] !== "string"){
+validate328.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate328.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.env !== undefined){
+let data4 = data.env;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data4)){
+var valid2 = true;
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+const _errs10 = errors;
+if(!(validate330(data4[i1], instancePath+"/env/" + i1, data4, i1, rootData))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate328.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined){
+let data6 = data.cwd;
+const _errs11 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate328.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: schema124.properties.cwd.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.outputByteLimit !== undefined){
+let data7 = data.outputByteLimit;
+const _errs13 = errors;
+if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)){
+validate328.errors = [{instancePath:instancePath+"/outputByteLimit",schemaPath:"#/properties/outputByteLimit/type",keyword:"type",params:{type: schema124.properties.outputByteLimit.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs13){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate328.errors = [{instancePath:instancePath+"/outputByteLimit",schemaPath:"#/properties/outputByteLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats12.validate(data7))){
+validate328.errors = [{instancePath:instancePath+"/outputByteLimit",schemaPath:"#/properties/outputByteLimit/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs15 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate328.errors = vErrors;
+return errors === 0;
+}
+
+export const CreateTerminalResponse: CompiledValidator = validate334;
+const schema126 = {"$id":"https://acpkit.dev/schema/v1/CreateTerminalResponse","type":"object","properties":{"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["terminalId"]};
+const schema127 = {"$id":"https://acpkit.dev/schema/v1/TerminalId","type":"string"};
+
+function validate335(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/TerminalId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate335.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate334(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CreateTerminalResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.terminalId === undefined) && (missing0 = "terminalId")){
+validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.terminalId !== undefined){
+const _errs1 = errors;
+if(!(validate335(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4202,18 +8118,157 @@ var valid0 = true;
 }
 }
 else {
-validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate213.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
 
-export const Diff: CompiledValidator = validate217;
-const schema84 = {"$id":"https://acpkit.dev/schema/v1/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path","newText"]};
+export const CurrentModeUpdate: CompiledValidator = validate338;
+const schema128 = {"$id":"https://acpkit.dev/schema/v1/CurrentModeUpdate","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId"]};
+const schema129 = {"$id":"https://acpkit.dev/schema/v1/SessionModeId","type":"string"};
 
-function validate217(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate339(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionModeId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate339.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate338(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/CurrentModeUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
+validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.currentModeId !== undefined){
+const _errs1 = errors;
+if(!(validate339(data.currentModeId, instancePath+"/currentModeId", data, "currentModeId", rootData))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate338.errors = vErrors;
+return errors === 0;
+}
+
+export const DeleteSessionRequest: CompiledValidator = validate342;
+const schema130 = {"$id":"https://acpkit.dev/schema/v1/DeleteSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
+
+function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/DeleteSessionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionId === undefined) && (missing0 = "sessionId")){
+validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate342.errors = vErrors;
+return errors === 0;
+}
+
+export const DeleteSessionResponse: CompiledValidator = validate345;
+const schema131 = {"$id":"https://acpkit.dev/schema/v1/DeleteSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate345(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/DeleteSessionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate345.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate345.errors = vErrors;
+return errors === 0;
+}
+
+export const Diff: CompiledValidator = validate347;
+const schema132 = {"$id":"https://acpkit.dev/schema/v1/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path","newText"]};
+
+function validate347(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Diff" */;
 let vErrors = null;
 let errors = 0;
@@ -4221,14 +8276,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
-validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate217.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate347.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4241,7 +8296,7 @@ if(data.oldText !== undefined){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate217.errors = [{instancePath:instancePath+"/oldText",schemaPath:"#/properties/oldText/type",keyword:"type",params:{type: schema84.properties.oldText.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/oldText",schemaPath:"#/properties/oldText/type",keyword:"type",params:{type: schema132.properties.oldText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4253,7 +8308,7 @@ if(valid0){
 if(data.newText !== undefined){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
-validate217.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate347.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4279,120 +8334,97 @@ var valid0 = true;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate217.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
 
-export const EmbeddedResource: CompiledValidator = validate189;
+export const ElicitationAccept: CompiledValidator = validate315;
 
-export const EmbeddedResourceResource: CompiledValidator = validate190;
+export const ElicitationActionUnknown: CompiledValidator = validate326;
 
-export const EnvVariable: CompiledValidator = validate219;
-const schema85 = {"$id":"https://acpkit.dev/schema/v1/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
+export const ElicitationArrayProperty: CompiledValidator = validate276;
 
-function validate219(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/EnvVariable" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.name !== undefined){
-const _errs1 = errors;
-if(typeof data.name !== "string"){
-validate219.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.value !== undefined){
-const _errs3 = errors;
-if(typeof data.value !== "string"){
-validate219.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined){
-const _errs5 = errors;
-if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate219.errors = vErrors;
-return errors === 0;
-}
+export const ElicitationBooleanProperty: CompiledValidator = validate274;
 
-export const Error: CompiledValidator = validate221;
-const schema86 = {"$id":"https://acpkit.dev/schema/v1/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v1/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
-const schema87 = {"$id":"https://acpkit.dev/schema/v1/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
-const formats8 = formats.int32;
+export const ElicitationCancel: CompiledValidator = validate321;
 
-function validate222(data, instancePath="", parentData, parentDataProperty, rootData=data){
+export const ElicitationCapabilities: CompiledValidator = validate149;
+
+export const ElicitationCommon: CompiledValidator = validate258;
+
+export const ElicitationContentValue: CompiledValidator = validate316;
+
+export const ElicitationDecline: CompiledValidator = validate319;
+
+export const ElicitationFormCapabilities: CompiledValidator = validate150;
+
+export const ElicitationId: CompiledValidator = validate210;
+
+export const ElicitationIntegerProperty: CompiledValidator = validate272;
+
+export const ElicitationNumberProperty: CompiledValidator = validate270;
+
+export const ElicitationPropertySchema: CompiledValidator = validate262;
+
+export const ElicitationPropertyUnknown: CompiledValidator = validate294;
+
+export const ElicitationSchema: CompiledValidator = validate261;
+
+export const ElicitationStringProperty: CompiledValidator = validate263;
+
+export const ElicitationUrlCapabilities: CompiledValidator = validate153;
+
+export const EmbeddedResource: CompiledValidator = validate187;
+
+export const EmbeddedResourceResource: CompiledValidator = validate188;
+
+export const EnumOption: CompiledValidator = validate266;
+
+export const EnvVariable: CompiledValidator = validate330;
+
+export const Error: CompiledValidator = validate349;
+const schema133 = {"$id":"https://acpkit.dev/schema/v1/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v1/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
+const schema134 = {"$id":"https://acpkit.dev/schema/v1/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
+const formats22 = formats.int32;
+
+function validate350(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ErrorCode" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 2147483647 || isNaN(data)){
-validate222.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate350.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data < -2147483648 || isNaN(data)){
-validate222.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"}];
+validate350.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"}];
 return false;
 }
 else {
-if(!(formats8.validate(data))){
-validate222.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""}];
+if(!(formats22.validate(data))){
+validate350.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""}];
 return false;
 }
 }
 }
 }
 }
-validate222.errors = vErrors;
+validate350.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate221(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate349(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Error" */;
 let vErrors = null;
 let errors = 0;
@@ -4400,14 +8432,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.code !== undefined){
 const _errs1 = errors;
-if(!(validate222(data.code, instancePath+"/code", data, "code", rootData))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate350(data.code, instancePath+"/code", data, "code", rootData))){
+vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4419,7 +8451,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs2 = errors;
 if(typeof data.message !== "string"){
-validate221.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4431,22 +8463,22 @@ var valid0 = true;
 }
 }
 else {
-validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate221.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
 
-export const ErrorCode: CompiledValidator = validate222;
+export const ErrorCode: CompiledValidator = validate350;
 
-export const FileSystemCapabilities: CompiledValidator = validate130;
+export const FileSystemCapabilities: CompiledValidator = validate132;
 
-export const HttpHeader: CompiledValidator = validate224;
-const schema88 = {"$id":"https://acpkit.dev/schema/v1/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
+export const HttpHeader: CompiledValidator = validate352;
+const schema135 = {"$id":"https://acpkit.dev/schema/v1/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
 
-function validate224(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate352(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/HttpHeader" */;
 let vErrors = null;
 let errors = 0;
@@ -4454,14 +8486,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate224.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate352.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate224.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate352.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4473,7 +8505,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate224.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate352.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4498,20 +8530,20 @@ var valid0 = true;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate224.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
 
-export const ImageContent: CompiledValidator = validate177;
+export const ImageContent: CompiledValidator = validate175;
 
-export const Implementation: CompiledValidator = validate226;
-const schema89 = {"$id":"https://acpkit.dev/schema/v1/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","version"]};
+export const Implementation: CompiledValidator = validate354;
+const schema136 = {"$id":"https://acpkit.dev/schema/v1/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","version"]};
 
-function validate226(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate354(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Implementation" */;
 let vErrors = null;
 let errors = 0;
@@ -4519,14 +8551,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-validate226.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate226.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate354.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4539,7 +8571,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate226.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema89.properties.title.type},message:"must be string,null"}];
+validate354.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema136.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4551,7 +8583,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
-validate226.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate354.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4577,53 +8609,53 @@ var valid0 = true;
 }
 }
 else {
-validate226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate226.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
 
-export const InitializeRequest: CompiledValidator = validate228;
-const schema90 = {"$id":"https://acpkit.dev/schema/v1/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"clientCapabilities":{"$ref":"https://acpkit.dev/schema/v1/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
-const schema91 = {"$id":"https://acpkit.dev/schema/v1/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
-const formats10 = formats.uint16;
+export const InitializeRequest: CompiledValidator = validate356;
+const schema137 = {"$id":"https://acpkit.dev/schema/v1/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"clientCapabilities":{"$ref":"https://acpkit.dev/schema/v1/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
+const schema138 = {"$id":"https://acpkit.dev/schema/v1/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
+const formats24 = formats.uint16;
 
-function validate229(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate357(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ProtocolVersion" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 65535 || isNaN(data)){
-validate229.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+validate357.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate229.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate357.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
-if(!(formats10.validate(data))){
-validate229.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""}];
+if(!(formats24.validate(data))){
+validate357.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""}];
 return false;
 }
 }
 }
 }
 }
-validate229.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate228(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate356(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/InitializeRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -4631,14 +8663,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate228.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate229(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate357(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
+vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4649,8 +8681,8 @@ var valid0 = true;
 if(valid0){
 if(data.clientCapabilities !== undefined){
 const _errs2 = errors;
-if(!(validate129(data.clientCapabilities, instancePath+"/clientCapabilities", data, "clientCapabilities", rootData))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(!(validate131(data.clientCapabilities, instancePath+"/clientCapabilities", data, "clientCapabilities", rootData))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -4665,8 +8697,8 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate226(data2, instancePath+"/clientInfo", data, "clientInfo", rootData))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate354(data2, instancePath+"/clientInfo", data, "clientInfo", rootData))){
+vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -4695,7 +8727,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate228.errors = vErrors;
+validate356.errors = vErrors;
 return false;
 }
 else {
@@ -4732,18 +8764,18 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate228.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-export const InitializeResponse: CompiledValidator = validate234;
-const schema92 = {"$id":"https://acpkit.dev/schema/v1/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"agentCapabilities":{"$ref":"https://acpkit.dev/schema/v1/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
+export const InitializeResponse: CompiledValidator = validate362;
+const schema139 = {"$id":"https://acpkit.dev/schema/v1/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"agentCapabilities":{"$ref":"https://acpkit.dev/schema/v1/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
 
-function validate234(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate362(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/InitializeResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -4751,14 +8783,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate362.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate229(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate357(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
+vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4799,7 +8831,7 @@ break;
 }
 }
 else {
-validate234.errors = [{instancePath:instancePath+"/authMethods",schemaPath:"#/properties/authMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate362.errors = [{instancePath:instancePath+"/authMethods",schemaPath:"#/properties/authMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4815,8 +8847,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate226(data4, instancePath+"/agentInfo", data, "agentInfo", rootData))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
+if(!(validate354(data4, instancePath+"/agentInfo", data, "agentInfo", rootData))){
+vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -4845,7 +8877,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate234.errors = vErrors;
+validate362.errors = vErrors;
 return false;
 }
 else {
@@ -4883,18 +8915,18 @@ var valid0 = true;
 }
 }
 else {
-validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate234.errors = vErrors;
+validate362.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcErrorResponse: CompiledValidator = validate240;
-const schema93 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v1/Error"},"result":false,"method":false},"required":["jsonrpc","id","error"]};
+export const JsonRpcErrorResponse: CompiledValidator = validate368;
+const schema140 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v1/Error"},"result":false,"method":false},"required":["jsonrpc","id","error"]};
 
-function validate240(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate368(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcErrorResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -4902,14 +8934,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate368.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate240.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate368.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4920,8 +8952,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate128(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -4932,8 +8964,8 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
-if(!(validate221(data.error, instancePath+"/error", data, "error", rootData))){
-vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
+if(!(validate349(data.error, instancePath+"/error", data, "error", rootData))){
+vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -4944,7 +8976,7 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 var valid0 = false;
-validate240.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate368.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
 return false;
 }
 else {
@@ -4953,7 +8985,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 var valid0 = false;
-validate240.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate368.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
 return false;
 }
 else {
@@ -4966,19 +8998,19 @@ var valid0 = true;
 }
 }
 else {
-validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate368.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate240.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcMessage: CompiledValidator = validate243;
-const schema94 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcMessage","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse"}]};
-const schema95 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]}},"required":["jsonrpc","id","method"]};
+export const JsonRpcMessage: CompiledValidator = validate371;
+const schema141 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcMessage","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse"}]};
+const schema142 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]}},"required":["jsonrpc","id","method"]};
 
-function validate244(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate372(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -4986,14 +9018,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate372.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate244.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate372.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5004,8 +9036,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate128(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -5017,7 +9049,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate244.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate372.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5030,7 +9062,7 @@ if(data.params !== undefined){
 let data3 = data.params;
 const _errs5 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate244.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema95.properties.params.type},message:"must be object,null"}];
+validate372.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema142.properties.params.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5044,17 +9076,17 @@ var valid0 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate244.errors = vErrors;
+validate372.errors = vErrors;
 return errors === 0;
 }
 
-const schema96 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":false},"required":["jsonrpc","method"]};
+const schema143 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":false},"required":["jsonrpc","method"]};
 
-function validate247(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate375(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcNotification" */;
 let vErrors = null;
 let errors = 0;
@@ -5062,14 +9094,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate375.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate247.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate375.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5081,7 +9113,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs2 = errors;
 if(typeof data.method !== "string"){
-validate247.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate375.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5094,7 +9126,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate247.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema96.properties.params.type},message:"must be object,null"}];
+validate375.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema143.properties.params.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5105,7 +9137,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 var valid0 = false;
-validate247.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate375.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
 return false;
 }
 else {
@@ -5117,17 +9149,17 @@ var valid0 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate247.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
 
-const schema97 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"result":{},"error":false,"method":false},"required":["jsonrpc","id","result"]};
+const schema144 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"result":{},"error":false,"method":false},"required":["jsonrpc","id","result"]};
 
-function validate249(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate377(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcSuccessResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -5135,14 +9167,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate249.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate377.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5153,8 +9185,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate128(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -5165,7 +9197,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 var valid0 = false;
-validate249.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate377.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
 return false;
 }
 else {
@@ -5174,7 +9206,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 var valid0 = false;
-validate249.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate377.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
 return false;
 }
 else {
@@ -5186,48 +9218,48 @@ var valid0 = true;
 }
 }
 else {
-validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate249.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate243(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcMessage" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate244(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate372(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate247(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+if(!(validate375(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate249(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate377(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate240(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+if(!(validate368(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate368.errors : vErrors.concat(validate368.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -5244,7 +9276,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate243.errors = vErrors;
+validate371.errors = vErrors;
 return false;
 }
 else {
@@ -5258,22 +9290,371 @@ vErrors = null;
 }
 }
 }
-validate243.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcNotification: CompiledValidator = validate247;
+export const JsonRpcNotification: CompiledValidator = validate375;
 
-export const JsonRpcRequest: CompiledValidator = validate244;
+export const JsonRpcRequest: CompiledValidator = validate372;
 
-export const JsonRpcSuccessResponse: CompiledValidator = validate249;
+export const JsonRpcSuccessResponse: CompiledValidator = validate377;
 
-export const LoadSessionRequest: CompiledValidator = validate253;
-const schema98 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd","mcpServers"]};
-const schema99 = {"$id":"https://acpkit.dev/schema/v1/McpServer","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/McpServerHttp"},{"$ref":"https://acpkit.dev/schema/v1/McpServerSse"},{"$ref":"https://acpkit.dev/schema/v1/McpServerStdio"}]};
-const schema100 = {"$id":"https://acpkit.dev/schema/v1/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
+export const KillTerminalRequest: CompiledValidator = validate381;
+const schema145 = {"$id":"https://acpkit.dev/schema/v1/KillTerminalRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
-function validate256(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate381(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/KillTerminalRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.terminalId !== undefined){
+const _errs2 = errors;
+if(!(validate335(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate381.errors = vErrors;
+return errors === 0;
+}
+
+export const KillTerminalResponse: CompiledValidator = validate385;
+const schema146 = {"$id":"https://acpkit.dev/schema/v1/KillTerminalResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate385(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/KillTerminalResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate385.errors = vErrors;
+return errors === 0;
+}
+
+export const ListSessionsRequest: CompiledValidator = validate387;
+const schema147 = {"$id":"https://acpkit.dev/schema/v1/ListSessionsRequest","type":"object","properties":{"cwd":{"type":["string","null"]},"cursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate387(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ListSessionsRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd !== undefined){
+let data0 = data.cwd;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate387.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: schema147.properties.cwd.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cursor !== undefined){
+let data1 = data.cursor;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate387.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema147.properties.cursor.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate387.errors = vErrors;
+return errors === 0;
+}
+
+export const ListSessionsResponse: CompiledValidator = validate389;
+const schema148 = {"$id":"https://acpkit.dev/schema/v1/ListSessionsResponse","type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionInfo"}},"nextCursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessions"]};
+const schema149 = {"$id":"https://acpkit.dev/schema/v1/SessionInfo","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd"]};
+
+function validate390(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionInfo" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+validate390.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined){
+const _errs2 = errors;
+if(typeof data.cwd !== "string"){
+validate390.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined){
+let data2 = data.additionalDirectories;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(typeof data2[i0] !== "string"){
+validate390.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate390.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data4 = data.title;
+const _errs8 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate390.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema149.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.updatedAt !== undefined){
+let data5 = data.updatedAt;
+const _errs10 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate390.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema149.properties.updatedAt.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs12 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate390.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate389(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ListSessionsResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessions === undefined) && (missing0 = "sessions")){
+validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessions !== undefined){
+let data0 = data.sessions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate390(data0[i0], instancePath+"/sessions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate389.errors = [{instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate389.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema148.properties.nextCursor.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate389.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate389.errors = vErrors;
+return errors === 0;
+}
+
+export const LoadSessionRequest: CompiledValidator = validate395;
+const schema150 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd","mcpServers"]};
+const schema151 = {"$id":"https://acpkit.dev/schema/v1/McpServer","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/McpServerHttp"},{"$ref":"https://acpkit.dev/schema/v1/McpServerSse"},{"$ref":"https://acpkit.dev/schema/v1/McpServerStdio"}]};
+const schema152 = {"$id":"https://acpkit.dev/schema/v1/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
+
+function validate398(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerHttp" */;
 let vErrors = null;
 let errors = 0;
@@ -5281,14 +9662,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
-validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate398.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("http" !== data.type){
-validate256.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant"}];
+validate398.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5300,7 +9681,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate256.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate398.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5312,7 +9693,7 @@ if(valid0){
 if(data.url !== undefined){
 const _errs4 = errors;
 if(typeof data.url !== "string"){
-validate256.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate398.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5330,8 +9711,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate224(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate352(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
+vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -5341,7 +9722,7 @@ break;
 }
 }
 else {
-validate256.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate398.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5369,17 +9750,17 @@ var valid0 = true;
 }
 }
 else {
-validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate256.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-const schema101 = {"$id":"https://acpkit.dev/schema/v1/McpServerSse","type":"object","properties":{"type":{"const":"sse"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
+const schema153 = {"$id":"https://acpkit.dev/schema/v1/McpServerSse","type":"object","properties":{"type":{"const":"sse"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
 
-function validate260(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate402(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerSse" */;
 let vErrors = null;
 let errors = 0;
@@ -5387,14 +9768,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
-validate260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("sse" !== data.type){
-validate260.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "sse"},message:"must be equal to constant"}];
+validate402.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "sse"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5406,7 +9787,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate260.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate402.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5418,7 +9799,7 @@ if(valid0){
 if(data.url !== undefined){
 const _errs4 = errors;
 if(typeof data.url !== "string"){
-validate260.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate402.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5436,8 +9817,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate224(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate352(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
+vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -5447,7 +9828,7 @@ break;
 }
 }
 else {
-validate260.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate402.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5475,17 +9856,17 @@ var valid0 = true;
 }
 }
 else {
-validate260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate260.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
-const schema102 = {"$id":"https://acpkit.dev/schema/v1/McpServerStdio","type":"object","properties":{"type":{"type":"string","not":{"enum":["http","sse"]}},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","command","args","env"]};
+const schema154 = {"$id":"https://acpkit.dev/schema/v1/McpServerStdio","type":"object","properties":{"type":{"type":"string","not":{"enum":["http","sse"]}},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","command","args","env"]};
 
-function validate264(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate406(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerStdio" */;
 let vErrors = null;
 let errors = 0;
@@ -5493,7 +9874,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
-validate264.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate406.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -5501,7 +9882,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -5518,7 +9899,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate264.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate406.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -5541,7 +9922,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs5 = errors;
 if(typeof data.name !== "string"){
-validate264.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5553,7 +9934,7 @@ if(valid0){
 if(data.command !== undefined){
 const _errs7 = errors;
 if(typeof data.command !== "string"){
-validate264.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5572,7 +9953,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data3[i0] !== "string"){
-validate264.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -5582,7 +9963,7 @@ break;
 }
 }
 else {
-validate264.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate406.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5601,8 +9982,8 @@ var valid3 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 const _errs15 = errors;
-if(!(validate219(data5[i1], instancePath+"/env/" + i1, data5, i1, rootData))){
-vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
+if(!(validate330(data5[i1], instancePath+"/env/" + i1, data5, i1, rootData))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs15 === errors;
@@ -5612,7 +9993,7 @@ break;
 }
 }
 else {
-validate264.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate406.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5641,40 +10022,40 @@ var valid0 = true;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate406.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate264.errors = vErrors;
+validate406.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate397(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServer" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate256(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+if(!(validate398(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate260(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate402(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate264(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
+if(!(validate406(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -5690,7 +10071,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate255.errors = vErrors;
+validate397.errors = vErrors;
 return false;
 }
 else {
@@ -5704,12 +10085,12 @@ vErrors = null;
 }
 }
 }
-validate255.errors = vErrors;
+validate397.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate253(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate395(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LoadSessionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -5717,14 +10098,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate395.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5736,7 +10117,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate253.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate395.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5755,7 +10136,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate253.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate395.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -5765,7 +10146,7 @@ break;
 }
 }
 else {
-validate253.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate395.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5784,8 +10165,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate255(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate397(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -5795,7 +10176,7 @@ break;
 }
 }
 else {
-validate253.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate395.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5823,20 +10204,20 @@ var valid0 = true;
 }
 }
 else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate395.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate253.errors = vErrors;
+validate395.errors = vErrors;
 return errors === 0;
 }
 
-export const LoadSessionResponse: CompiledValidator = validate270;
-const schema103 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionResponse","type":"object","properties":{"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema104 = {"$id":"https://acpkit.dev/schema/v1/SessionModeState","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"availableModes":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionMode"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId","availableModes"]};
-const schema105 = {"$id":"https://acpkit.dev/schema/v1/SessionMode","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
+export const LoadSessionResponse: CompiledValidator = validate412;
+const schema155 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionResponse","type":"object","properties":{"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema156 = {"$id":"https://acpkit.dev/schema/v1/SessionModeState","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"availableModes":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionMode"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId","availableModes"]};
+const schema157 = {"$id":"https://acpkit.dev/schema/v1/SessionMode","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
 
-function validate273(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate415(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionMode" */;
 let vErrors = null;
 let errors = 0;
@@ -5844,14 +10225,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate214(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate339(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5863,7 +10244,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate273.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate415.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5876,7 +10257,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate273.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema105.properties.description.type},message:"must be string,null"}];
+validate415.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema157.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5902,16 +10283,16 @@ var valid0 = true;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate273.errors = vErrors;
+validate415.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate271(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate413(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionModeState" */;
 let vErrors = null;
 let errors = 0;
@@ -5919,14 +10300,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currentModeId === undefined) && (missing0 = "currentModeId")) || ((data.availableModes === undefined) && (missing0 = "availableModes"))){
-validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate413.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.currentModeId !== undefined){
 const _errs1 = errors;
-if(!(validate214(data.currentModeId, instancePath+"/currentModeId", data, "currentModeId", rootData))){
-vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+if(!(validate339(data.currentModeId, instancePath+"/currentModeId", data, "currentModeId", rootData))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5944,8 +10325,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate273(data1[i0], instancePath+"/availableModes/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate415(data1[i0], instancePath+"/availableModes/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate415.errors : vErrors.concat(validate415.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -5955,7 +10336,7 @@ break;
 }
 }
 else {
-validate271.errors = [{instancePath:instancePath+"/availableModes",schemaPath:"#/properties/availableModes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate413.errors = [{instancePath:instancePath+"/availableModes",schemaPath:"#/properties/availableModes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5981,16 +10362,16 @@ var valid0 = true;
 }
 }
 else {
-validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate271.errors = vErrors;
+validate413.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate270(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate412(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LoadSessionResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -6002,8 +10383,8 @@ const _errs1 = errors;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
-if(!(validate271(data0, instancePath+"/modes", data, "modes", rootData))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate413(data0, instancePath+"/modes", data, "modes", rootData))){
+vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -6032,7 +10413,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate270.errors = vErrors;
+validate412.errors = vErrors;
 return false;
 }
 else {
@@ -6056,7 +10437,7 @@ if(data.configOptions !== undefined){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate270.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema103.properties.configOptions.type},message:"must be array,null"}];
+validate412.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema155.properties.configOptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs6){
@@ -6065,8 +10446,8 @@ var valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate136(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate214(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs8 === errors;
@@ -6097,34 +10478,86 @@ var valid0 = true;
 }
 }
 else {
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate412.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate270.errors = vErrors;
+validate412.errors = vErrors;
 return errors === 0;
 }
 
 export const LogoutCapabilities: CompiledValidator = validate53;
 
+export const LogoutRequest: CompiledValidator = validate423;
+const schema158 = {"$id":"https://acpkit.dev/schema/v1/LogoutRequest","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate423(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/LogoutRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate423.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate423.errors = vErrors;
+return errors === 0;
+}
+
+export const LogoutResponse: CompiledValidator = validate425;
+const schema159 = {"$id":"https://acpkit.dev/schema/v1/LogoutResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate425(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/LogoutResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate425.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate425.errors = vErrors;
+return errors === 0;
+}
+
 export const McpCapabilities: CompiledValidator = validate62;
 
-export const McpServer: CompiledValidator = validate255;
+export const McpServer: CompiledValidator = validate397;
 
-export const McpServerHttp: CompiledValidator = validate256;
+export const McpServerHttp: CompiledValidator = validate398;
 
-export const McpServerSse: CompiledValidator = validate260;
+export const McpServerSse: CompiledValidator = validate402;
 
-export const McpServerStdio: CompiledValidator = validate264;
+export const McpServerStdio: CompiledValidator = validate406;
 
-export const MessageId: CompiledValidator = validate208;
+export const MessageId: CompiledValidator = validate252;
 
 export const Meta: CompiledValidator = validate54;
 
-export const NewSessionRequest: CompiledValidator = validate281;
-const schema106 = {"$id":"https://acpkit.dev/schema/v1/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["cwd","mcpServers"]};
+export const MultiSelectItems: CompiledValidator = validate277;
 
-function validate281(data, instancePath="", parentData, parentDataProperty, rootData=data){
+export const NewSessionRequest: CompiledValidator = validate427;
+const schema160 = {"$id":"https://acpkit.dev/schema/v1/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["cwd","mcpServers"]};
+
+function validate427(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NewSessionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -6132,14 +10565,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.cwd !== undefined){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-validate281.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate427.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6158,7 +10591,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate281.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate427.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -6168,7 +10601,7 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate427.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6187,8 +10620,8 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate255(data3[i1], instancePath+"/mcpServers/" + i1, data3, i1, rootData))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate397(data3[i1], instancePath+"/mcpServers/" + i1, data3, i1, rootData))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -6198,7 +10631,7 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate427.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6225,18 +10658,18 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate281.errors = vErrors;
+validate427.errors = vErrors;
 return errors === 0;
 }
 
-export const NewSessionResponse: CompiledValidator = validate284;
-const schema107 = {"$id":"https://acpkit.dev/schema/v1/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
+export const NewSessionResponse: CompiledValidator = validate430;
+const schema161 = {"$id":"https://acpkit.dev/schema/v1/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
 
-function validate284(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate430(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NewSessionResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -6244,14 +10677,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate430.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6266,8 +10699,8 @@ const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
-if(!(validate271(data1, instancePath+"/modes", data, "modes", rootData))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate413(data1, instancePath+"/modes", data, "modes", rootData))){
+vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -6296,7 +10729,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate284.errors = vErrors;
+validate430.errors = vErrors;
 return false;
 }
 else {
@@ -6320,7 +10753,7 @@ if(data.configOptions !== undefined){
 let data2 = data.configOptions;
 const _errs7 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate284.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema107.properties.configOptions.type},message:"must be array,null"}];
+validate430.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema161.properties.configOptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs7){
@@ -6329,8 +10762,8 @@ var valid2 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate136(data2[i0], instancePath+"/configOptions/" + i0, data2, i0, rootData))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate214(data2[i0], instancePath+"/configOptions/" + i0, data2, i0, rootData))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -6363,50 +10796,206 @@ var valid0 = true;
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate284.errors = vErrors;
+validate430.errors = vErrors;
 return errors === 0;
 }
 
-export const PermissionOption: CompiledValidator = validate289;
-const schema108 = {"$id":"https://acpkit.dev/schema/v1/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId","name","kind"]};
-const schema109 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionId","type":"string"};
+export const Notice: CompiledValidator = validate435;
+const schema162 = {"$id":"https://acpkit.dev/schema/v1/Notice","type":"object","properties":{"severity":{"$ref":"https://acpkit.dev/schema/v1/NoticeSeverity"},"title":{"type":"string"},"message":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["severity","title"]};
+const schema163 = {"$id":"https://acpkit.dev/schema/v1/NoticeSeverity","anyOf":[{"type":"string","enum":["info","warning","error"]},{"type":"string"}]};
 
-function validate290(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate436(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/NoticeSeverity" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "info") || (data === "warning")) || (data === "error"))){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema163.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate436.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate436.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate435(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/Notice" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.severity === undefined) && (missing0 = "severity")) || ((data.title === undefined) && (missing0 = "title"))){
+validate435.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.severity !== undefined){
+const _errs1 = errors;
+if(!(validate436(data.severity, instancePath+"/severity", data, "severity", rootData))){
+vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+const _errs2 = errors;
+if(typeof data.title !== "string"){
+validate435.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.message !== undefined){
+let data2 = data.message;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate435.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema162.properties.message.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate435.errors = vErrors;
+return errors === 0;
+}
+
+export const NoticeCapabilities: CompiledValidator = validate144;
+
+export const NoticeSeverity: CompiledValidator = validate436;
+
+export const OtherMultiSelectItems: CompiledValidator = validate285;
+
+export const PermissionOption: CompiledValidator = validate439;
+const schema164 = {"$id":"https://acpkit.dev/schema/v1/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId","name","kind"]};
+const schema165 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionId","type":"string"};
+
+function validate440(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOptionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate290.errors = vErrors;
+validate440.errors = vErrors;
 return errors === 0;
 }
 
-const schema110 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionKind","type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]};
+const schema166 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionKind","type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]};
 
-function validate292(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate442(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOptionKind" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate442.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "allow_once") || (data === "allow_always")) || (data === "reject_once")) || (data === "reject_always"))){
-validate292.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema110.enum},message:"must be equal to one of the allowed values"}];
+validate442.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema166.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate292.errors = vErrors;
+validate442.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate289(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate439(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOption" */;
 let vErrors = null;
 let errors = 0;
@@ -6414,14 +11003,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate439.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.optionId !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate440(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
+vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6433,7 +11022,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate289.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate439.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6444,8 +11033,8 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs4 = errors;
-if(!(validate292(data.kind, instancePath+"/kind", data, "kind", rootData))){
-vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
+if(!(validate442(data.kind, instancePath+"/kind", data, "kind", rootData))){
+vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -6471,59 +11060,59 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate289.errors = vErrors;
+validate439.errors = vErrors;
 return errors === 0;
 }
 
-export const PermissionOptionId: CompiledValidator = validate290;
+export const PermissionOptionId: CompiledValidator = validate440;
 
-export const PermissionOptionKind: CompiledValidator = validate292;
+export const PermissionOptionKind: CompiledValidator = validate442;
 
-export const Plan: CompiledValidator = validate295;
-const schema111 = {"$id":"https://acpkit.dev/schema/v1/Plan","type":"object","properties":{"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["entries"]};
-const schema112 = {"$id":"https://acpkit.dev/schema/v1/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content","priority","status"]};
-const schema113 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryPriority","type":"string","enum":["high","medium","low"]};
+export const Plan: CompiledValidator = validate445;
+const schema167 = {"$id":"https://acpkit.dev/schema/v1/Plan","type":"object","properties":{"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["entries"]};
+const schema168 = {"$id":"https://acpkit.dev/schema/v1/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content","priority","status"]};
+const schema169 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryPriority","type":"string","enum":["high","medium","low"]};
 
-function validate297(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate447(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntryPriority" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate447.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data === "high") || (data === "medium")) || (data === "low"))){
-validate297.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema113.enum},message:"must be equal to one of the allowed values"}];
+validate447.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema169.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate297.errors = vErrors;
+validate447.errors = vErrors;
 return errors === 0;
 }
 
-const schema114 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryStatus","type":"string","enum":["pending","in_progress","completed"]};
+const schema170 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryStatus","type":"string","enum":["pending","in_progress","completed"]};
 
-function validate299(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate449(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntryStatus" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate449.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data === "pending") || (data === "in_progress")) || (data === "completed"))){
-validate299.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema114.enum},message:"must be equal to one of the allowed values"}];
+validate449.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate299.errors = vErrors;
+validate449.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate296(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate446(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntry" */;
 let vErrors = null;
 let errors = 0;
@@ -6531,14 +11120,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
-validate296.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate446.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6549,8 +11138,8 @@ var valid0 = true;
 if(valid0){
 if(data.priority !== undefined){
 const _errs3 = errors;
-if(!(validate297(data.priority, instancePath+"/priority", data, "priority", rootData))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate447(data.priority, instancePath+"/priority", data, "priority", rootData))){
+vErrors = vErrors === null ? validate447.errors : vErrors.concat(validate447.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6561,8 +11150,8 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 const _errs4 = errors;
-if(!(validate299(data.status, instancePath+"/status", data, "status", rootData))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate449(data.status, instancePath+"/status", data, "status", rootData))){
+vErrors = vErrors === null ? validate449.errors : vErrors.concat(validate449.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -6588,16 +11177,16 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate296.errors = vErrors;
+validate446.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate295(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate445(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Plan" */;
 let vErrors = null;
 let errors = 0;
@@ -6605,7 +11194,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.entries === undefined) && (missing0 = "entries")){
-validate295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate445.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6618,8 +11207,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate296(data0[i0], instancePath+"/entries/" + i0, data0, i0, rootData))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+if(!(validate446(data0[i0], instancePath+"/entries/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate446.errors : vErrors.concat(validate446.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -6629,7 +11218,7 @@ break;
 }
 }
 else {
-validate295.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate445.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6654,26 +11243,26 @@ var valid0 = true;
 }
 }
 else {
-validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate445.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate295.errors = vErrors;
+validate445.errors = vErrors;
 return errors === 0;
 }
 
-export const PlanEntry: CompiledValidator = validate296;
+export const PlanEntry: CompiledValidator = validate446;
 
-export const PlanEntryPriority: CompiledValidator = validate297;
+export const PlanEntryPriority: CompiledValidator = validate447;
 
-export const PlanEntryStatus: CompiledValidator = validate299;
+export const PlanEntryStatus: CompiledValidator = validate449;
 
 export const PromptCapabilities: CompiledValidator = validate59;
 
-export const PromptRequest: CompiledValidator = validate304;
-const schema115 = {"$id":"https://acpkit.dev/schema/v1/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","prompt"]};
+export const PromptRequest: CompiledValidator = validate454;
+const schema171 = {"$id":"https://acpkit.dev/schema/v1/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","prompt"]};
 
-function validate304(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate454(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -6681,14 +11270,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate454.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6706,8 +11295,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate170(data1[i0], instancePath+"/prompt/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate168(data1[i0], instancePath+"/prompt/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6717,7 +11306,7 @@ break;
 }
 }
 else {
-validate304.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate454.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6743,36 +11332,36 @@ var valid0 = true;
 }
 }
 else {
-validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate304.errors = vErrors;
+validate454.errors = vErrors;
 return errors === 0;
 }
 
-export const PromptResponse: CompiledValidator = validate308;
-const schema116 = {"$id":"https://acpkit.dev/schema/v1/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v1/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["stopReason"]};
-const schema117 = {"$id":"https://acpkit.dev/schema/v1/StopReason","type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]};
+export const PromptResponse: CompiledValidator = validate458;
+const schema172 = {"$id":"https://acpkit.dev/schema/v1/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v1/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["stopReason"]};
+const schema173 = {"$id":"https://acpkit.dev/schema/v1/StopReason","type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]};
 
-function validate309(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate459(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/StopReason" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate459.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data === "end_turn") || (data === "max_tokens")) || (data === "max_turn_requests")) || (data === "refusal")) || (data === "cancelled"))){
-validate309.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema117.enum},message:"must be equal to one of the allowed values"}];
+validate459.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema173.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate309.errors = vErrors;
+validate459.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate308(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate458(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -6780,14 +11369,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.stopReason === undefined) && (missing0 = "stopReason")){
-validate308.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate458.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.stopReason !== undefined){
 const _errs1 = errors;
-if(!(validate309(data.stopReason, instancePath+"/stopReason", data, "stopReason", rootData))){
-vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
+if(!(validate459(data.stopReason, instancePath+"/stopReason", data, "stopReason", rootData))){
+vErrors = vErrors === null ? validate459.errors : vErrors.concat(validate459.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6811,21 +11400,20 @@ var valid0 = true;
 }
 }
 else {
-validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate458.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate308.errors = vErrors;
+validate458.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtocolVersion: CompiledValidator = validate229;
+export const ProtocolVersion: CompiledValidator = validate357;
 
-export const ReadTextFileRequest: CompiledValidator = validate312;
-const schema118 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path"]};
-const formats12 = formats.uint32;
+export const ReadTextFileRequest: CompiledValidator = validate462;
+const schema174 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path"]};
 
-function validate312(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate462(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReadTextFileRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -6833,14 +11421,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))){
-validate312.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate462.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6852,7 +11440,7 @@ if(valid0){
 if(data.path !== undefined){
 const _errs2 = errors;
 if(typeof data.path !== "string"){
-validate312.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate462.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6865,23 +11453,23 @@ if(data.line !== undefined){
 let data2 = data.line;
 const _errs4 = errors;
 if((!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) && (data2 !== null)){
-validate312.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema118.properties.line.type},message:"must be integer,null"}];
+validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema174.properties.line.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data2 == "number"){
 if(data2 > 4294967295 || isNaN(data2)){
-validate312.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate312.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
-if(!(formats12.validate(data2))){
-validate312.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+if(!(formats8.validate(data2))){
+validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
 return false;
 }
 }
@@ -6898,23 +11486,23 @@ if(data.limit !== undefined){
 let data3 = data.limit;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
-validate312.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema118.properties.limit.type},message:"must be integer,null"}];
+validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema174.properties.limit.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data3 == "number"){
 if(data3 > 4294967295 || isNaN(data3)){
-validate312.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate312.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
-if(!(formats12.validate(data3))){
-validate312.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+if(!(formats8.validate(data3))){
+validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
 return false;
 }
 }
@@ -6945,18 +11533,18 @@ var valid0 = true;
 }
 }
 else {
-validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate462.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate312.errors = vErrors;
+validate462.errors = vErrors;
 return errors === 0;
 }
 
-export const ReadTextFileResponse: CompiledValidator = validate315;
-const schema119 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileResponse","type":"object","properties":{"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
+export const ReadTextFileResponse: CompiledValidator = validate465;
+const schema175 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileResponse","type":"object","properties":{"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
 
-function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate465(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReadTextFileResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -6964,14 +11552,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate465.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
-validate315.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate465.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6995,21 +11583,109 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate465.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate315.errors = vErrors;
+validate465.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestId: CompiledValidator = validate126;
+export const ReleaseTerminalRequest: CompiledValidator = validate467;
+const schema176 = {"$id":"https://acpkit.dev/schema/v1/ReleaseTerminalRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
-export const RequestPermissionOutcome: CompiledValidator = validate317;
-const schema120 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
-const schema121 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
+function validate467(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ReleaseTerminalRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+validate467.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.terminalId !== undefined){
+const _errs2 = errors;
+if(!(validate335(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate467.errors = vErrors;
+return errors === 0;
+}
 
-function validate318(data, instancePath="", parentData, parentDataProperty, rootData=data){
+export const ReleaseTerminalResponse: CompiledValidator = validate471;
+const schema177 = {"$id":"https://acpkit.dev/schema/v1/ReleaseTerminalResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate471(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ReleaseTerminalResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate471.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate471.errors = vErrors;
+return errors === 0;
+}
+
+export const RequestId: CompiledValidator = validate128;
+
+export const RequestPermissionOutcome: CompiledValidator = validate473;
+const schema178 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
+const schema179 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
+
+function validate474(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled" */;
 let vErrors = null;
 let errors = 0;
@@ -7017,31 +11693,31 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate474.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 if("cancelled" !== data.outcome){
-validate318.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
+validate474.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate318.errors = vErrors;
+validate474.errors = vErrors;
 return errors === 0;
 }
 
-const schema122 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"}},"required":["outcome"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome"}]};
-const schema123 = {"$id":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId"]};
+const schema180 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"}},"required":["outcome"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome"}]};
+const schema181 = {"$id":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId"]};
 
-function validate320(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate476(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SelectedPermissionOutcome" */;
 let vErrors = null;
 let errors = 0;
@@ -7049,14 +11725,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.optionId === undefined) && (missing0 = "optionId")){
-validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate476.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.optionId !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate440(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
+vErrors = vErrors === null ? validate440.errors : vErrors.concat(validate440.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7080,50 +11756,50 @@ var valid0 = true;
 }
 }
 else {
-validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate476.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate320.errors = vErrors;
+validate476.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate319(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate475(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate320(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
+if(!(validate476(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate476.errors : vErrors.concat(validate476.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate475.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 if("selected" !== data.outcome){
-validate319.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
+validate475.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate475.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate319.errors = vErrors;
+validate475.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate317(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate473(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcome" */;
 let vErrors = null;
 let errors = 0;
@@ -7132,182 +11808,154 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.outcome;
 if(typeof tag0 == "string"){
 if(tag0 === "cancelled"){
-if(!(validate318(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate474(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate474.errors : vErrors.concat(validate474.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "selected"){
-if(!(validate319(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate319.errors : vErrors.concat(validate319.errors);
+if(!(validate475(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate475.errors : vErrors.concat(validate475.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "outcome", tagValue: tag0},message:"must be one of the known \"outcome\" values: \"cancelled\", \"selected\""}];
+validate473.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "outcome", tagValue: tag0},message:"must be one of the known \"outcome\" values: \"cancelled\", \"selected\""}];
 return false;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "outcome", tagValue: tag0},message:"tag \"outcome\" must be string"}];
+validate473.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "outcome", tagValue: tag0},message:"tag \"outcome\" must be string"}];
 return false;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate473.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate317.errors = vErrors;
+validate473.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestPermissionOutcomeCancelled: CompiledValidator = validate318;
+export const RequestPermissionOutcomeCancelled: CompiledValidator = validate474;
 
-export const RequestPermissionOutcomeSelected: CompiledValidator = validate319;
+export const RequestPermissionOutcomeSelected: CompiledValidator = validate475;
 
-export const RequestPermissionRequest: CompiledValidator = validate326;
-const schema124 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCall":{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/PermissionOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","toolCall","options"]};
-const schema125 = {"$id":"https://acpkit.dev/schema/v1/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId"]};
-const schema126 = {"$id":"https://acpkit.dev/schema/v1/ToolCallId","type":"string"};
+export const RequestPermissionRequest: CompiledValidator = validate482;
+const schema182 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCall":{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/PermissionOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","toolCall","options"]};
+const schema183 = {"$id":"https://acpkit.dev/schema/v1/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId"]};
+const schema184 = {"$id":"https://acpkit.dev/schema/v1/ToolKind","type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]};
 
-function validate329(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/ToolCallId" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate329.errors = vErrors;
-return errors === 0;
-}
-
-const schema127 = {"$id":"https://acpkit.dev/schema/v1/ToolKind","type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]};
-
-function validate331(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate486(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolKind" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate486.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((((((data === "read") || (data === "edit")) || (data === "delete")) || (data === "move")) || (data === "search")) || (data === "execute")) || (data === "think")) || (data === "fetch")) || (data === "switch_mode")) || (data === "other"))){
-validate331.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema127.enum},message:"must be equal to one of the allowed values"}];
+validate486.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema184.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate331.errors = vErrors;
+validate486.errors = vErrors;
 return errors === 0;
 }
 
-const schema128 = {"$id":"https://acpkit.dev/schema/v1/ToolCallStatus","type":"string","enum":["pending","in_progress","completed","failed"]};
+const schema185 = {"$id":"https://acpkit.dev/schema/v1/ToolCallStatus","type":"string","enum":["pending","in_progress","completed","failed"]};
 
-function validate333(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate488(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallStatus" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate488.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data === "pending") || (data === "in_progress")) || (data === "completed")) || (data === "failed"))){
-validate333.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema128.enum},message:"must be equal to one of the allowed values"}];
+validate488.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema185.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-validate333.errors = vErrors;
+validate488.errors = vErrors;
 return errors === 0;
 }
 
-const schema129 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContent","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentDiff"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentTerminal"}],"discriminator":{"propertyName":"type"}};
-const schema130 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Content"}]};
+const schema186 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContent","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentDiff"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentTerminal"}],"discriminator":{"propertyName":"type"}};
+const schema187 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Content"}]};
 
-function validate336(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate491(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentContent" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate169(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
+if(!(validate247(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("content" !== data.type){
-validate336.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+validate491.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate336.errors = vErrors;
+validate491.errors = vErrors;
 return errors === 0;
 }
 
-const schema131 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Diff"}]};
+const schema188 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Diff"}]};
 
-function validate338(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate493(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentDiff" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate217(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+if(!(validate347(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate347.errors : vErrors.concat(validate347.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate493.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("diff" !== data.type){
-validate338.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
+validate493.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate493.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate338.errors = vErrors;
+validate493.errors = vErrors;
 return errors === 0;
 }
 
-const schema132 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentTerminal","type":"object","properties":{"type":{"const":"terminal"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Terminal"}]};
-const schema133 = {"$id":"https://acpkit.dev/schema/v1/Terminal","type":"object","properties":{"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["terminalId"]};
-const schema134 = {"$id":"https://acpkit.dev/schema/v1/TerminalId","type":"string"};
+const schema189 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentTerminal","type":"object","properties":{"type":{"const":"terminal"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Terminal"}]};
+const schema190 = {"$id":"https://acpkit.dev/schema/v1/Terminal","type":"object","properties":{"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["terminalId"]};
 
-function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/TerminalId" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-validate342.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate341(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate496(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Terminal" */;
 let vErrors = null;
 let errors = 0;
@@ -7315,14 +11963,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.terminalId === undefined) && (missing0 = "terminalId")){
-validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate496.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.terminalId !== undefined){
 const _errs1 = errors;
-if(!(validate342(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
-vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+if(!(validate335(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7346,50 +11994,50 @@ var valid0 = true;
 }
 }
 else {
-validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate496.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate341.errors = vErrors;
+validate496.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate340(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate495(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentTerminal" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate341(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate496(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate496.errors : vErrors.concat(validate496.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate495.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("terminal" !== data.type){
-validate340.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "terminal"},message:"must be equal to constant"}];
+validate495.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "terminal"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate495.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate340.errors = vErrors;
+validate495.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate335(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate490(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContent" */;
 let vErrors = null;
 let errors = 0;
@@ -7398,45 +12046,45 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "content"){
-if(!(validate336(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate336.errors : vErrors.concat(validate336.errors);
+if(!(validate491(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate491.errors : vErrors.concat(validate491.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "diff"){
-if(!(validate338(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
+if(!(validate493(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate493.errors : vErrors.concat(validate493.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "terminal"){
-if(!(validate340(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
+if(!(validate495(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate495.errors : vErrors.concat(validate495.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"content\", \"diff\", \"terminal\""}];
+validate490.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"content\", \"diff\", \"terminal\""}];
 return false;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate490.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate490.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate335.errors = vErrors;
+validate490.errors = vErrors;
 return errors === 0;
 }
 
-const schema135 = {"$id":"https://acpkit.dev/schema/v1/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path"]};
+const schema191 = {"$id":"https://acpkit.dev/schema/v1/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path"]};
 
-function validate350(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate504(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallLocation" */;
 let vErrors = null;
 let errors = 0;
@@ -7444,14 +12092,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.path === undefined) && (missing0 = "path")){
-validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate504.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate350.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate504.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7464,23 +12112,23 @@ if(data.line !== undefined){
 let data1 = data.line;
 const _errs3 = errors;
 if((!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) && (data1 !== null)){
-validate350.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema135.properties.line.type},message:"must be integer,null"}];
+validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema191.properties.line.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 4294967295 || isNaN(data1)){
-validate350.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate350.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
-if(!(formats12.validate(data1))){
-validate350.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+if(!(formats8.validate(data1))){
+validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
 return false;
 }
 }
@@ -7509,16 +12157,16 @@ var valid0 = true;
 }
 }
 else {
-validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate504.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate350.errors = vErrors;
+validate504.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate328(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate484(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -7526,14 +12174,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
-validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate484.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate329(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate300(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7546,7 +12194,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate328.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema125.properties.title.type},message:"must be string,null"}];
+validate484.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema183.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7561,8 +12209,8 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate331(data2, instancePath+"/kind", data, "kind", rootData))){
-vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
+if(!(validate486(data2, instancePath+"/kind", data, "kind", rootData))){
+vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -7591,7 +12239,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate328.errors = vErrors;
+validate484.errors = vErrors;
 return false;
 }
 else {
@@ -7617,8 +12265,8 @@ const _errs9 = errors;
 const _errs10 = errors;
 let valid2 = false;
 const _errs11 = errors;
-if(!(validate333(data3, instancePath+"/status", data, "status", rootData))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate488(data3, instancePath+"/status", data, "status", rootData))){
+vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs11 === errors;
@@ -7647,7 +12295,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate328.errors = vErrors;
+validate484.errors = vErrors;
 return false;
 }
 else {
@@ -7671,7 +12319,7 @@ if(data.content !== undefined){
 let data4 = data.content;
 const _errs14 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate328.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema125.properties.content.type},message:"must be array,null"}];
+validate484.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema183.properties.content.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs14){
@@ -7680,8 +12328,8 @@ var valid3 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate335(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
-vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+if(!(validate490(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
+vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs16 === errors;
@@ -7701,7 +12349,7 @@ if(data.locations !== undefined){
 let data6 = data.locations;
 const _errs17 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate328.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: schema125.properties.locations.type},message:"must be array,null"}];
+validate484.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: schema183.properties.locations.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -7710,8 +12358,8 @@ var valid4 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
-if(!(validate350(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate504(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
+vErrors = vErrors === null ? validate504.errors : vErrors.concat(validate504.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs19 === errors;
@@ -7747,16 +12395,16 @@ var valid0 = true;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate484.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate328.errors = vErrors;
+validate484.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate326(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate482(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -7764,14 +12412,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate482.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7782,8 +12430,8 @@ var valid0 = true;
 if(valid0){
 if(data.toolCall !== undefined){
 const _errs2 = errors;
-if(!(validate328(data.toolCall, instancePath+"/toolCall", data, "toolCall", rootData))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate484(data.toolCall, instancePath+"/toolCall", data, "toolCall", rootData))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -7801,8 +12449,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate289(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+if(!(validate439(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
+vErrors = vErrors === null ? validate439.errors : vErrors.concat(validate439.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -7812,7 +12460,7 @@ break;
 }
 }
 else {
-validate326.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate482.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7839,18 +12487,18 @@ var valid0 = true;
 }
 }
 else {
-validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate482.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate326.errors = vErrors;
+validate482.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestPermissionResponse: CompiledValidator = validate357;
-const schema136 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["outcome"]};
+export const RequestPermissionResponse: CompiledValidator = validate511;
+const schema192 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["outcome"]};
 
-function validate357(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate511(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -7858,14 +12506,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate511.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 const _errs1 = errors;
-if(!(validate317(data.outcome, instancePath+"/outcome", data, "outcome", rootData))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate473(data.outcome, instancePath+"/outcome", data, "outcome", rootData))){
+vErrors = vErrors === null ? validate473.errors : vErrors.concat(validate473.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7889,19 +12537,262 @@ var valid0 = true;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate511.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate357.errors = vErrors;
+validate511.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceLink: CompiledValidator = validate184;
+export const ResourceLink: CompiledValidator = validate182;
+
+export const ResumeSessionRequest: CompiledValidator = validate514;
+const schema193 = {"$id":"https://acpkit.dev/schema/v1/ResumeSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd"]};
+
+function validate514(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ResumeSessionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+validate514.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined){
+const _errs2 = errors;
+if(typeof data.cwd !== "string"){
+validate514.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined){
+let data2 = data.additionalDirectories;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(typeof data2[i0] !== "string"){
+validate514.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate514.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mcpServers !== undefined){
+let data4 = data.mcpServers;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data4)){
+var valid2 = true;
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+const _errs10 = errors;
+if(!(validate397(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
+vErrors = vErrors === null ? validate397.errors : vErrors.concat(validate397.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate514.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs11 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate514.errors = vErrors;
+return errors === 0;
+}
+
+export const ResumeSessionResponse: CompiledValidator = validate518;
+const schema194 = {"$id":"https://acpkit.dev/schema/v1/ResumeSessionResponse","type":"object","properties":{"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate518(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/ResumeSessionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.modes !== undefined){
+let data0 = data.modes;
+const _errs1 = errors;
+const _errs2 = errors;
+let valid1 = false;
+const _errs3 = errors;
+if(!(validate413(data0, instancePath+"/modes", data, "modes", rootData))){
+vErrors = vErrors === null ? validate413.errors : vErrors.concat(validate413.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
+if(data0 !== null){
+const err0 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate518.errors = vErrors;
+return false;
+}
+else {
+errors = _errs2;
+if(vErrors !== null){
+if(_errs2){
+vErrors.length = _errs2;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.configOptions !== undefined){
+let data1 = data.configOptions;
+const _errs6 = errors;
+if((!(Array.isArray(data1))) && (data1 !== null)){
+validate518.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema194.properties.configOptions.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs6){
+if(Array.isArray(data1)){
+var valid2 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs8 = errors;
+if(!(validate214(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs8 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs9 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate518.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate518.errors = vErrors;
+return errors === 0;
+}
 
 export const Role: CompiledValidator = validate86;
 
-export const SelectedPermissionOutcome: CompiledValidator = validate320;
+export const SelectedPermissionOutcome: CompiledValidator = validate476;
 
 export const SessionAdditionalDirectoriesCapabilities: CompiledValidator = validate72;
 
@@ -7909,40 +12800,44 @@ export const SessionCapabilities: CompiledValidator = validate65;
 
 export const SessionCloseCapabilities: CompiledValidator = validate78;
 
-export const SessionConfigBoolean: CompiledValidator = validate163;
+export const SessionConfigBoolean: CompiledValidator = validate241;
 
-export const SessionConfigGroupId: CompiledValidator = validate154;
+export const SessionConfigGroupId: CompiledValidator = validate232;
 
-export const SessionConfigId: CompiledValidator = validate139;
+export const SessionConfigId: CompiledValidator = validate217;
 
-export const SessionConfigOption: CompiledValidator = validate136;
+export const SessionConfigOption: CompiledValidator = validate214;
 
-export const SessionConfigOptionBoolean: CompiledValidator = validate161;
+export const SessionConfigOptionBoolean: CompiledValidator = validate239;
 
-export const SessionConfigOptionCategory: CompiledValidator = validate141;
+export const SessionConfigOptionCategory: CompiledValidator = validate219;
 
-export const SessionConfigOptionCommon: CompiledValidator = validate138;
+export const SessionConfigOptionCommon: CompiledValidator = validate216;
 
-export const SessionConfigOptionSelect: CompiledValidator = validate137;
+export const SessionConfigOptionSelect: CompiledValidator = validate215;
 
-export const SessionConfigSelect: CompiledValidator = validate145;
+export const SessionConfigOptionsCapabilities: CompiledValidator = validate140;
 
-export const SessionConfigSelectGroup: CompiledValidator = validate153;
+export const SessionConfigSelect: CompiledValidator = validate223;
 
-export const SessionConfigSelectOption: CompiledValidator = validate149;
+export const SessionConfigSelectGroup: CompiledValidator = validate231;
 
-export const SessionConfigSelectOptions: CompiledValidator = validate148;
+export const SessionConfigSelectOption: CompiledValidator = validate227;
 
-export const SessionConfigValueId: CompiledValidator = validate146;
+export const SessionConfigSelectOptions: CompiledValidator = validate226;
+
+export const SessionConfigValueId: CompiledValidator = validate224;
 
 export const SessionDeleteCapabilities: CompiledValidator = validate69;
 
-export const SessionId: CompiledValidator = validate122;
+export const SessionId: CompiledValidator = validate124;
 
-export const SessionInfoUpdate: CompiledValidator = validate360;
-const schema137 = {"$id":"https://acpkit.dev/schema/v1/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+export const SessionInfo: CompiledValidator = validate390;
 
-function validate360(data, instancePath="", parentData, parentDataProperty, rootData=data){
+export const SessionInfoUpdate: CompiledValidator = validate522;
+const schema195 = {"$id":"https://acpkit.dev/schema/v1/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate522(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -7952,7 +12847,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate360.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema137.properties.title.type},message:"must be string,null"}];
+validate522.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema195.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7965,7 +12860,7 @@ if(data.updatedAt !== undefined){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate360.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema137.properties.updatedAt.type},message:"must be string,null"}];
+validate522.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema195.properties.updatedAt.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -7989,134 +12884,134 @@ var valid0 = true;
 }
 }
 else {
-validate360.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate522.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate360.errors = vErrors;
+validate522.errors = vErrors;
 return errors === 0;
 }
 
 export const SessionListCapabilities: CompiledValidator = validate66;
 
-export const SessionMode: CompiledValidator = validate273;
+export const SessionMode: CompiledValidator = validate415;
 
-export const SessionModeId: CompiledValidator = validate214;
+export const SessionModeId: CompiledValidator = validate339;
 
-export const SessionModeState: CompiledValidator = validate271;
+export const SessionModeState: CompiledValidator = validate413;
 
-export const SessionNotification: CompiledValidator = validate362;
-const schema138 = {"$id":"https://acpkit.dev/schema/v1/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v1/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","update"]};
-const schema139 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdate","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCall"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdatePlan"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate"}],"discriminator":{"propertyName":"sessionUpdate"}};
-const schema140 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
+export const SessionNotification: CompiledValidator = validate524;
+const schema196 = {"$id":"https://acpkit.dev/schema/v1/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v1/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","update"]};
+const schema197 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdate","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCall"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdatePlan"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateNotice"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCompactionUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCompactionSummaryChunk"}],"discriminator":{"propertyName":"sessionUpdate"}};
+const schema198 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
-function validate365(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate527(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate206(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate250(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate365.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate527.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("user_message_chunk" !== data.sessionUpdate){
-validate365.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
+validate527.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate365.errors = vErrors;
+validate527.errors = vErrors;
 return errors === 0;
 }
 
-const schema141 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
+const schema199 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
-function validate367(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate529(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate206(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate250(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate367.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate529.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_message_chunk" !== data.sessionUpdate){
-validate367.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
+validate529.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate529.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate367.errors = vErrors;
+validate529.errors = vErrors;
 return errors === 0;
 }
 
-const schema142 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
+const schema200 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
-function validate369(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate531(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate206(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate250(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate369.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate531.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_thought_chunk" !== data.sessionUpdate){
-validate369.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
+validate531.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate531.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate369.errors = vErrors;
+validate531.errors = vErrors;
 return errors === 0;
 }
 
-const schema143 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCall","type":"object","properties":{"sessionUpdate":{"const":"tool_call"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCall"}]};
-const schema144 = {"$id":"https://acpkit.dev/schema/v1/ToolCall","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},"status":{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},"content":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId","title"]};
+const schema201 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCall","type":"object","properties":{"sessionUpdate":{"const":"tool_call"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCall"}]};
+const schema202 = {"$id":"https://acpkit.dev/schema/v1/ToolCall","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},"status":{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},"content":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId","title"]};
 
-function validate372(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate534(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCall" */;
 let vErrors = null;
 let errors = 0;
@@ -8124,14 +13019,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.title === undefined) && (missing0 = "title"))){
-validate372.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate534.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate329(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate300(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8143,7 +13038,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs2 = errors;
 if(typeof data.title !== "string"){
-validate372.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate534.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8154,8 +13049,8 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs4 = errors;
-if(!(validate331(data.kind, instancePath+"/kind", data, "kind", rootData))){
-vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
+if(!(validate486(data.kind, instancePath+"/kind", data, "kind", rootData))){
+vErrors = vErrors === null ? validate486.errors : vErrors.concat(validate486.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8166,8 +13061,8 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 const _errs5 = errors;
-if(!(validate333(data.status, instancePath+"/status", data, "status", rootData))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate488(data.status, instancePath+"/status", data, "status", rootData))){
+vErrors = vErrors === null ? validate488.errors : vErrors.concat(validate488.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -8185,8 +13080,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate335(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
-vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+if(!(validate490(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
+vErrors = vErrors === null ? validate490.errors : vErrors.concat(validate490.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -8196,7 +13091,7 @@ break;
 }
 }
 else {
-validate372.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate534.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8215,8 +13110,8 @@ var valid2 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs11 = errors;
-if(!(validate350(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
+if(!(validate504(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
+vErrors = vErrors === null ? validate504.errors : vErrors.concat(validate504.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -8226,7 +13121,7 @@ break;
 }
 }
 else {
-validate372.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate534.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8256,121 +13151,121 @@ var valid0 = true;
 }
 }
 else {
-validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate534.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate372.errors = vErrors;
+validate534.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate533(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateToolCall" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate372(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate372.errors : vErrors.concat(validate372.errors);
+if(!(validate534(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate534.errors : vErrors.concat(validate534.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate371.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate533.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call" !== data.sessionUpdate){
-validate371.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call"},message:"must be equal to constant"}];
+validate533.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate533.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate371.errors = vErrors;
+validate533.errors = vErrors;
 return errors === 0;
 }
 
-const schema145 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"}]};
+const schema203 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"}]};
 
-function validate380(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate542(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate328(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate484(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate484.errors : vErrors.concat(validate484.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate380.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate542.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call_update" !== data.sessionUpdate){
-validate380.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
+validate542.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate380.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate380.errors = vErrors;
+validate542.errors = vErrors;
 return errors === 0;
 }
 
-const schema146 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdatePlan","type":"object","properties":{"sessionUpdate":{"const":"plan"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Plan"}]};
+const schema204 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdatePlan","type":"object","properties":{"sessionUpdate":{"const":"plan"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Plan"}]};
 
-function validate382(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate544(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdatePlan" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate295(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
+if(!(validate445(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate445.errors : vErrors.concat(validate445.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate382.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate544.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("plan" !== data.sessionUpdate){
-validate382.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan"},message:"must be equal to constant"}];
+validate544.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate382.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate544.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate382.errors = vErrors;
+validate544.errors = vErrors;
 return errors === 0;
 }
 
-const schema147 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AvailableCommandsUpdate"}]};
+const schema205 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AvailableCommandsUpdate"}]};
 
-function validate384(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate546(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -8382,31 +13277,66 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate384.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate546.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("available_commands_update" !== data.sessionUpdate){
-validate384.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
+validate546.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate384.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate384.errors = vErrors;
+validate546.errors = vErrors;
 return errors === 0;
 }
 
-const schema148 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate","type":"object","properties":{"sessionUpdate":{"const":"current_mode_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CurrentModeUpdate"}]};
+const schema206 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate","type":"object","properties":{"sessionUpdate":{"const":"current_mode_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CurrentModeUpdate"}]};
 
-function validate386(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate548(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate338(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate338.errors : vErrors.concat(validate338.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+validate548.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined){
+if("current_mode_update" !== data.sessionUpdate){
+validate548.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "current_mode_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate548.errors = vErrors;
+return errors === 0;
+}
+
+const schema207 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ConfigOptionUpdate"}]};
+
+function validate550(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate213(data, instancePath, parentData, parentDataProperty, rootData))){
@@ -8417,102 +13347,66 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate386.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.sessionUpdate !== undefined){
-if("current_mode_update" !== data.sessionUpdate){
-validate386.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "current_mode_update"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate386.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate386.errors = vErrors;
-return errors === 0;
-}
-
-const schema149 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ConfigOptionUpdate"}]};
-
-function validate388(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate135(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate388.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate550.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("config_option_update" !== data.sessionUpdate){
-validate388.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
+validate550.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate388.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate550.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate388.errors = vErrors;
+validate550.errors = vErrors;
 return errors === 0;
 }
 
-const schema150 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionInfoUpdate"}]};
+const schema208 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionInfoUpdate"}]};
 
-function validate390(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate552(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate360(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
+if(!(validate522(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate522.errors : vErrors.concat(validate522.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate390.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate552.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("session_info_update" !== data.sessionUpdate){
-validate390.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
+validate552.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate390.errors = vErrors;
+validate552.errors = vErrors;
 return errors === 0;
 }
 
-const schema151 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/UsageUpdate"}]};
-const schema152 = {"$id":"https://acpkit.dev/schema/v1/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["used","size"]};
-const formats18 = formats.uint64;
+const schema209 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/UsageUpdate"}]};
+const schema210 = {"$id":"https://acpkit.dev/schema/v1/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["used","size"]};
 
-function validate393(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate555(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/UsageUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -8520,7 +13414,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
-validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate555.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -8528,23 +13422,23 @@ if(data.used !== undefined){
 let data0 = data.used;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate393.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(data0 > 18446744073709552000 || isNaN(data0)){
-validate393.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate393.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
-if(!(formats18.validate(data0))){
-validate393.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+if(!(formats12.validate(data0))){
+validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
 return false;
 }
 }
@@ -8561,23 +13455,23 @@ if(data.size !== undefined){
 let data1 = data.size;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate393.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 18446744073709552000 || isNaN(data1)){
-validate393.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate393.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
-if(!(formats18.validate(data1))){
-validate393.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+if(!(formats12.validate(data1))){
+validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
 return false;
 }
 }
@@ -8596,8 +13490,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate211(data2, instancePath+"/cost", data, "cost", rootData))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate255(data2, instancePath+"/cost", data, "cost", rootData))){
+vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -8626,7 +13520,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate393.errors = vErrors;
+validate555.errors = vErrors;
 return false;
 }
 else {
@@ -8663,50 +13557,155 @@ var valid0 = true;
 }
 }
 else {
-validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate555.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate393.errors = vErrors;
+validate555.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate392(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate554(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate393(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+if(!(validate555(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate555.errors : vErrors.concat(validate555.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate392.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate554.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("usage_update" !== data.sessionUpdate){
-validate392.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
+validate554.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate392.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate554.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate392.errors = vErrors;
+validate554.errors = vErrors;
+return errors === 0;
+}
+
+const schema211 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateNotice","type":"object","properties":{"sessionUpdate":{"const":"notice"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Notice"}]};
+
+function validate559(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateNotice" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate435(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate435.errors : vErrors.concat(validate435.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+validate559.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined){
+if("notice" !== data.sessionUpdate){
+validate559.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "notice"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate559.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate559.errors = vErrors;
+return errors === 0;
+}
+
+const schema212 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCompactionUpdate","type":"object","properties":{"sessionUpdate":{"const":"compaction_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CompactionUpdate"}]};
+
+function validate561(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCompactionUpdate" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate204(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+validate561.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined){
+if("compaction_update" !== data.sessionUpdate){
+validate561.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "compaction_update"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate561.errors = vErrors;
+return errors === 0;
+}
+
+const schema213 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCompactionSummaryChunk","type":"object","properties":{"sessionUpdate":{"const":"compaction_summary_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CompactionSummaryChunk"}]};
+
+function validate563(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCompactionSummaryChunk" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate166(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
+validate563.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionUpdate !== undefined){
+if("compaction_summary_chunk" !== data.sessionUpdate){
+validate563.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "compaction_summary_chunk"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate563.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate563.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate364(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate526(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -8715,92 +13714,110 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
-if(!(validate365(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
+if(!(validate527(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate527.errors : vErrors.concat(validate527.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "agent_message_chunk"){
-if(!(validate367(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate367.errors : vErrors.concat(validate367.errors);
+if(!(validate529(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate529.errors : vErrors.concat(validate529.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "agent_thought_chunk"){
-if(!(validate369(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
+if(!(validate531(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate531.errors : vErrors.concat(validate531.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_call"){
-if(!(validate371(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
+if(!(validate533(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate533.errors : vErrors.concat(validate533.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "tool_call_update"){
-if(!(validate380(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
+if(!(validate542(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate542.errors : vErrors.concat(validate542.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "plan"){
-if(!(validate382(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
+if(!(validate544(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate544.errors : vErrors.concat(validate544.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "available_commands_update"){
-if(!(validate384(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate384.errors : vErrors.concat(validate384.errors);
+if(!(validate546(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate546.errors : vErrors.concat(validate546.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "current_mode_update"){
-if(!(validate386(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
+if(!(validate548(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate548.errors : vErrors.concat(validate548.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "config_option_update"){
-if(!(validate388(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate550(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate550.errors : vErrors.concat(validate550.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "session_info_update"){
-if(!(validate390(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate390.errors : vErrors.concat(validate390.errors);
+if(!(validate552(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "usage_update"){
-if(!(validate392(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate392.errors : vErrors.concat(validate392.errors);
+if(!(validate554(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate554.errors : vErrors.concat(validate554.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "notice"){
+if(!(validate559(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate559.errors : vErrors.concat(validate559.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "compaction_update"){
+if(!(validate561(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate561.errors : vErrors.concat(validate561.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "compaction_summary_chunk"){
+if(!(validate563(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate563.errors : vErrors.concat(validate563.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "sessionUpdate", tagValue: tag0},message:"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"tool_call\", \"tool_call_update\", \"plan\", \"available_commands_update\", \"current_mode_update\", \"config_option_update\", \"session_info_update\", \"usage_update\""}];
+validate526.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "sessionUpdate", tagValue: tag0},message:"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"tool_call\", \"tool_call_update\", \"plan\", \"available_commands_update\", \"current_mode_update\", \"config_option_update\", \"session_info_update\", \"usage_update\", \"notice\", \"compaction_update\", \"compaction_summary_chunk\""}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "sessionUpdate", tagValue: tag0},message:"tag \"sessionUpdate\" must be string"}];
+validate526.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "sessionUpdate", tagValue: tag0},message:"tag \"sessionUpdate\" must be string"}];
 return false;
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate526.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate364.errors = vErrors;
+validate526.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate362(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate524(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionNotification" */;
 let vErrors = null;
 let errors = 0;
@@ -8808,14 +13825,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
-validate362.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate524.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8826,8 +13843,8 @@ var valid0 = true;
 if(valid0){
 if(data.update !== undefined){
 const _errs2 = errors;
-if(!(validate364(data.update, instancePath+"/update", data, "update", rootData))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
+if(!(validate526(data.update, instancePath+"/update", data, "update", rootData))){
+vErrors = vErrors === null ? validate526.errors : vErrors.concat(validate526.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -8852,78 +13869,855 @@ var valid0 = true;
 }
 }
 else {
-validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate362.errors = vErrors;
+validate524.errors = vErrors;
 return errors === 0;
 }
 
 export const SessionResumeCapabilities: CompiledValidator = validate75;
 
-export const SessionUpdate: CompiledValidator = validate364;
+export const SessionUpdate: CompiledValidator = validate526;
 
-export const SessionUpdateAgentMessageChunk: CompiledValidator = validate367;
+export const SessionUpdateAgentMessageChunk: CompiledValidator = validate529;
 
-export const SessionUpdateAgentThoughtChunk: CompiledValidator = validate369;
+export const SessionUpdateAgentThoughtChunk: CompiledValidator = validate531;
 
-export const SessionUpdateAvailableCommandsUpdate: CompiledValidator = validate384;
+export const SessionUpdateAvailableCommandsUpdate: CompiledValidator = validate546;
 
-export const SessionUpdateConfigOptionUpdate: CompiledValidator = validate388;
+export const SessionUpdateCompactionSummaryChunk: CompiledValidator = validate563;
 
-export const SessionUpdateCurrentModeUpdate: CompiledValidator = validate386;
+export const SessionUpdateCompactionUpdate: CompiledValidator = validate561;
 
-export const SessionUpdatePlan: CompiledValidator = validate382;
+export const SessionUpdateConfigOptionUpdate: CompiledValidator = validate550;
 
-export const SessionUpdateSessionInfoUpdate: CompiledValidator = validate390;
+export const SessionUpdateCurrentModeUpdate: CompiledValidator = validate548;
 
-export const SessionUpdateToolCall: CompiledValidator = validate371;
+export const SessionUpdateNotice: CompiledValidator = validate559;
 
-export const SessionUpdateToolCallUpdate: CompiledValidator = validate380;
+export const SessionUpdatePlan: CompiledValidator = validate544;
 
-export const SessionUpdateUsageUpdate: CompiledValidator = validate392;
+export const SessionUpdateSessionInfoUpdate: CompiledValidator = validate552;
 
-export const SessionUpdateUserMessageChunk: CompiledValidator = validate365;
+export const SessionUpdateToolCall: CompiledValidator = validate533;
 
-export const StopReason: CompiledValidator = validate309;
+export const SessionUpdateToolCallUpdate: CompiledValidator = validate542;
 
-export const Terminal: CompiledValidator = validate341;
+export const SessionUpdateUsageUpdate: CompiledValidator = validate554;
 
-export const TerminalId: CompiledValidator = validate342;
+export const SessionUpdateUserMessageChunk: CompiledValidator = validate527;
 
-export const TextContent: CompiledValidator = validate172;
+export const SetSessionConfigOptionBoolean: CompiledValidator = validate581;
+const schema214 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"},"value":{"type":"boolean"}},"required":["type","value"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget"}]};
+const schema215 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"configId":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","configId"]};
 
-export const TextResourceContents: CompiledValidator = validate191;
+function validate582(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.configId === undefined) && (missing0 = "configId"))){
+validate582.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.configId !== undefined){
+const _errs2 = errors;
+if(!(validate217(data.configId, instancePath+"/configId", data, "configId", rootData))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate582.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate582.errors = vErrors;
+return errors === 0;
+}
 
-export const ToolCall: CompiledValidator = validate372;
 
-export const ToolCallContent: CompiledValidator = validate335;
+function validate581(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionBoolean" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate582(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate582.errors : vErrors.concat(validate582.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
+validate581.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs2 = errors;
+if("boolean" !== data.type){
+validate581.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+return false;
+}
+var valid1 = _errs2 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.value !== undefined){
+const _errs3 = errors;
+if(typeof data.value !== "boolean"){
+validate581.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate581.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate581.errors = vErrors;
+return errors === 0;
+}
 
-export const ToolCallContentContent: CompiledValidator = validate336;
+export const SetSessionConfigOptionRequest: CompiledValidator = validate587;
+const schema216 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionRequest","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionBoolean"},{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionValue"}]};
+const schema217 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionValue","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"}},"required":["value"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget"}]};
 
-export const ToolCallContentDiff: CompiledValidator = validate338;
+function validate589(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionValue" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate582(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate582.errors : vErrors.concat(validate582.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.value === undefined) && (missing0 = "value")){
+validate589.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.value !== undefined){
+if(!(validate224(data.value, instancePath+"/value", data, "value", rootData))){
+vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+errors = vErrors.length;
+}
+}
+}
+}
+else {
+validate589.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate589.errors = vErrors;
+return errors === 0;
+}
 
-export const ToolCallContentTerminal: CompiledValidator = validate340;
 
-export const ToolCallId: CompiledValidator = validate329;
+function validate587(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionRequest" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(validate581(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate581.errors : vErrors.concat(validate581.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs2 = errors;
+if(!(validate589(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate589.errors : vErrors.concat(validate589.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate587.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate587.errors = vErrors;
+return errors === 0;
+}
 
-export const ToolCallLocation: CompiledValidator = validate350;
+export const SetSessionConfigOptionResponse: CompiledValidator = validate593;
+const schema218 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionResponse","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["configOptions"]};
 
-export const ToolCallStatus: CompiledValidator = validate333;
+function validate593(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.configOptions === undefined) && (missing0 = "configOptions")){
+validate593.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.configOptions !== undefined){
+let data0 = data.configOptions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate214(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate593.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs4 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate593.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate593.errors = vErrors;
+return errors === 0;
+}
 
-export const ToolCallUpdate: CompiledValidator = validate328;
+export const SetSessionConfigOptionTarget: CompiledValidator = validate582;
 
-export const ToolKind: CompiledValidator = validate331;
+export const SetSessionConfigOptionValue: CompiledValidator = validate589;
+
+export const SetSessionModeRequest: CompiledValidator = validate596;
+const schema219 = {"$id":"https://acpkit.dev/schema/v1/SetSessionModeRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"modeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","modeId"]};
+
+function validate596(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionModeRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.modeId === undefined) && (missing0 = "modeId"))){
+validate596.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.modeId !== undefined){
+const _errs2 = errors;
+if(!(validate339(data.modeId, instancePath+"/modeId", data, "modeId", rootData))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate596.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate596.errors = vErrors;
+return errors === 0;
+}
+
+export const SetSessionModeResponse: CompiledValidator = validate600;
+const schema220 = {"$id":"https://acpkit.dev/schema/v1/SetSessionModeResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate600(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/SetSessionModeResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate600.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate600.errors = vErrors;
+return errors === 0;
+}
+
+export const StopReason: CompiledValidator = validate459;
+
+export const StringFormat: CompiledValidator = validate264;
+
+export const StringMultiSelectItems: CompiledValidator = validate278;
+
+export const Terminal: CompiledValidator = validate496;
+
+export const TerminalExitStatus: CompiledValidator = validate602;
+const schema221 = {"$id":"https://acpkit.dev/schema/v1/TerminalExitStatus","type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"signal":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate602(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/TerminalExitStatus" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.exitCode !== undefined){
+let data0 = data.exitCode;
+const _errs1 = errors;
+if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
+validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/type",keyword:"type",params:{type: schema221.properties.exitCode.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 > 4294967295 || isNaN(data0)){
+validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats8.validate(data0))){
+validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signal !== undefined){
+let data1 = data.signal;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate602.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: schema221.properties.signal.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate602.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate602.errors = vErrors;
+return errors === 0;
+}
+
+export const TerminalId: CompiledValidator = validate335;
+
+export const TerminalOutputRequest: CompiledValidator = validate604;
+const schema222 = {"$id":"https://acpkit.dev/schema/v1/TerminalOutputRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
+
+function validate604(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/TerminalOutputRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+validate604.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.terminalId !== undefined){
+const _errs2 = errors;
+if(!(validate335(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate604.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate604.errors = vErrors;
+return errors === 0;
+}
+
+export const TerminalOutputResponse: CompiledValidator = validate608;
+const schema223 = {"$id":"https://acpkit.dev/schema/v1/TerminalOutputResponse","type":"object","properties":{"output":{"type":"string"},"truncated":{"type":"boolean"},"exitStatus":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/TerminalExitStatus"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["output","truncated"]};
+
+function validate608(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/TerminalOutputResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.output === undefined) && (missing0 = "output")) || ((data.truncated === undefined) && (missing0 = "truncated"))){
+validate608.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.output !== undefined){
+const _errs1 = errors;
+if(typeof data.output !== "string"){
+validate608.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.truncated !== undefined){
+const _errs3 = errors;
+if(typeof data.truncated !== "boolean"){
+validate608.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.exitStatus !== undefined){
+let data2 = data.exitStatus;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+const _errs7 = errors;
+if(!(validate602(data2, instancePath+"/exitStatus", data, "exitStatus", rootData))){
+vErrors = vErrors === null ? validate602.errors : vErrors.concat(validate602.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs8 = errors;
+if(data2 !== null){
+const err0 = {instancePath:instancePath+"/exitStatus",schemaPath:"#/properties/exitStatus/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/exitStatus",schemaPath:"#/properties/exitStatus/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate608.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs10 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate608.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate608.errors = vErrors;
+return errors === 0;
+}
+
+export const TextContent: CompiledValidator = validate170;
+
+export const TextResourceContents: CompiledValidator = validate189;
+
+export const TitledMultiSelectItems: CompiledValidator = validate281;
+
+export const ToolCall: CompiledValidator = validate534;
+
+export const ToolCallContent: CompiledValidator = validate490;
+
+export const ToolCallContentContent: CompiledValidator = validate491;
+
+export const ToolCallContentDiff: CompiledValidator = validate493;
+
+export const ToolCallContentTerminal: CompiledValidator = validate495;
+
+export const ToolCallId: CompiledValidator = validate300;
+
+export const ToolCallLocation: CompiledValidator = validate504;
+
+export const ToolCallStatus: CompiledValidator = validate488;
+
+export const ToolCallUpdate: CompiledValidator = validate484;
+
+export const ToolKind: CompiledValidator = validate486;
 
 export const UnstructuredCommandInput: CompiledValidator = validate111;
 
-export const UsageUpdate: CompiledValidator = validate393;
+export const UsageUpdate: CompiledValidator = validate555;
 
-export const WriteTextFileRequest: CompiledValidator = validate410;
-const schema153 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path","content"]};
+export const WaitForTerminalExitRequest: CompiledValidator = validate611;
+const schema224 = {"$id":"https://acpkit.dev/schema/v1/WaitForTerminalExitRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
-function validate410(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate611(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/WaitForTerminalExitRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
+validate611.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.terminalId !== undefined){
+const _errs2 = errors;
+if(!(validate335(data.terminalId, instancePath+"/terminalId", data, "terminalId", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs3 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate611.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate611.errors = vErrors;
+return errors === 0;
+}
+
+export const WaitForTerminalExitResponse: CompiledValidator = validate615;
+const schema225 = {"$id":"https://acpkit.dev/schema/v1/WaitForTerminalExitResponse","type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"signal":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+
+function validate615(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v1/WaitForTerminalExitResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.exitCode !== undefined){
+let data0 = data.exitCode;
+const _errs1 = errors;
+if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
+validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/type",keyword:"type",params:{type: schema225.properties.exitCode.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 > 4294967295 || isNaN(data0)){
+validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+return false;
+}
+else {
+if(data0 < 0 || isNaN(data0)){
+validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+else {
+if(!(formats8.validate(data0))){
+validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+return false;
+}
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signal !== undefined){
+let data1 = data.signal;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate615.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: schema225.properties.signal.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate615.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate615.errors = vErrors;
+return errors === 0;
+}
+
+export const WriteTextFileRequest: CompiledValidator = validate617;
+const schema226 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path","content"]};
+
+function validate617(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WriteTextFileRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -8931,14 +14725,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.content === undefined) && (missing0 = "content"))){
-validate410.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate617.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionId !== undefined){
 const _errs1 = errors;
-if(!(validate122(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate124(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8950,7 +14744,7 @@ if(valid0){
 if(data.path !== undefined){
 const _errs2 = errors;
 if(typeof data.path !== "string"){
-validate410.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate617.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8962,7 +14756,7 @@ if(valid0){
 if(data.content !== undefined){
 const _errs4 = errors;
 if(typeof data.content !== "string"){
-validate410.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate617.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8988,18 +14782,18 @@ var valid0 = true;
 }
 }
 else {
-validate410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate617.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate410.errors = vErrors;
+validate617.errors = vErrors;
 return errors === 0;
 }
 
-export const WriteTextFileResponse: CompiledValidator = validate413;
-const schema154 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+export const WriteTextFileResponse: CompiledValidator = validate620;
+const schema227 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
-function validate413(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate620(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WriteTextFileResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -9013,10 +14807,10 @@ errors = vErrors.length;
 }
 }
 else {
-validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate620.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate413.errors = vErrors;
+validate620.errors = vErrors;
 return errors === 0;
 }

@@ -277,6 +277,24 @@ export const openValuePlan: OpenValuePlan = {
       }
     }
   },
+  "ResumeSessionRequest": {
+    "props": {
+      "mcpServers": {
+        "items": {
+          "ref": "McpServer"
+        }
+      }
+    }
+  },
+  "ResumeSessionResponse": {
+    "props": {
+      "configOptions": {
+        "items": {
+          "ref": "SessionConfigOption"
+        }
+      }
+    }
+  },
   "Role": {
     "openEnum": [
       "assistant",
@@ -407,6 +425,15 @@ export const openValuePlan: OpenValuePlan = {
     "bases": [
       "ContentChunk"
     ]
+  },
+  "SetSessionConfigOptionResponse": {
+    "props": {
+      "configOptions": {
+        "items": {
+          "ref": "SessionConfigOption"
+        }
+      }
+    }
   },
   "StopReason": {
     "openEnum": [

@@ -31,7 +31,7 @@ export type UnknownTag = `_${string}` | ReservedTag;
 
 /** Authentication capabilities of the agent. */
 export interface AgentAuthCapabilities {
-  /** `logout` is supported (out of acpkit's scope). */
+  /** `logout` is supported. */
   logout?: CapabilityMarker | null;
   /** Extension metadata (object or null). Receivers must not assume anything about its keys. */
   _meta?: Meta;
@@ -179,6 +179,17 @@ export interface ClientCapabilities {
   _meta?: Meta;
 }
 
+/** `session/close` params (needs `capabilities.session.close`): the agent cancels any turn and frees the session. */
+export interface CloseSessionRequest {
+  sessionId: SessionId;
+  _meta?: Meta;
+}
+
+/** `session/close` result (empty). */
+export interface CloseSessionResponse {
+  _meta?: Meta;
+}
+
 /** Payload of `config_option_update`. */
 export interface ConfigOptionUpdate {
   /** The complete option list with current values. */
@@ -253,6 +264,17 @@ export interface Cost {
   /** ISO 4217 currency code such as "USD". */
   currency: string;
   /** Extension metadata (object or null). Receivers must not assume anything about its keys. */
+  _meta?: Meta;
+}
+
+/** `session/delete` params (needs `capabilities.session.delete`): forget a stored session. */
+export interface DeleteSessionRequest {
+  sessionId: SessionId;
+  _meta?: Meta;
+}
+
+/** `session/delete` result (empty). */
+export interface DeleteSessionResponse {
   _meta?: Meta;
 }
 
@@ -424,6 +446,23 @@ export interface JsonRpcSuccessResponse {
   method?: unknown;
 }
 
+/** `session/list` params (needs `capabilities.session.list`): one page of known sessions. */
+export interface ListSessionsRequest {
+  /** Only sessions whose working directory is this absolute path. */
+  cwd?: string | null;
+  /** Opaque cursor from a previous page's nextCursor. */
+  cursor?: string | null;
+  _meta?: Meta;
+}
+
+/** `session/list` result. */
+export interface ListSessionsResponse {
+  sessions: SessionInfo[];
+  /** Present when more sessions follow; pass it back as cursor. */
+  nextCursor?: string | null;
+  _meta?: Meta;
+}
+
 /** `session/load` params (only when the agent advertises `session.load`). The agent replays the history as `session/update` notifications, then responds. */
 export interface LoadSessionRequest {
   /** The session to load. */
@@ -443,6 +482,16 @@ export interface LoadSessionResponse {
   /** Session configuration options, if the agent has any. */
   configOptions?: SessionConfigOption[] | null;
   /** Extension metadata (object or null). Receivers must not assume anything about its keys. */
+  _meta?: Meta;
+}
+
+/** `logout` params (needs `capabilities.auth.logout`): end the authenticated state. */
+export interface LogoutRequest {
+  _meta?: Meta;
+}
+
+/** `logout` result (empty). */
+export interface LogoutResponse {
   _meta?: Meta;
 }
 
@@ -706,6 +755,22 @@ export interface ResourceLink {
   _meta?: Meta;
 }
 
+/** `session/resume` params (needs `capabilities.session.resume`): reattach to a session without replaying its history. */
+export interface ResumeSessionRequest {
+  sessionId: SessionId;
+  /** Absolute working directory. */
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: McpServer[];
+  _meta?: Meta;
+}
+
+/** `session/resume` result. */
+export interface ResumeSessionResponse {
+  configOptions?: SessionConfigOption[] | null;
+  _meta?: Meta;
+}
+
 /** A conversation role (open: custom roles start with `_`). */
 export type Role = "assistant" | "user" | (string & {});
 
@@ -717,15 +782,15 @@ export interface SessionCapabilities {
   prompt?: PromptCapabilities | null;
   /** MCP server transports the agent can connect to. */
   mcp?: McpCapabilities | null;
-  /** `session/list` is supported (out of acpkit's scope). */
+  /** `session/list` is supported. */
   list?: CapabilityMarker | null;
-  /** `session/delete` is supported (out of acpkit's scope). */
+  /** `session/delete` is supported. */
   delete?: CapabilityMarker | null;
   /** Sessions accept `additionalDirectories`. */
   additionalDirectories?: CapabilityMarker | null;
-  /** `session/resume` is supported (out of acpkit's scope). */
+  /** `session/resume` is supported. */
   resume?: CapabilityMarker | null;
-  /** `session/close` is supported (out of acpkit's scope). */
+  /** `session/close` is supported. */
   close?: CapabilityMarker | null;
   /** Extension metadata (object or null). Receivers must not assume anything about its keys. */
   _meta?: Meta;
@@ -737,7 +802,7 @@ export type SessionConfigGroupId = string;
 /** Identifier of a configuration option. */
 export type SessionConfigId = string;
 
-/** A session configuration option (out of acpkit's scope; validated for shape only). */
+/** A session configuration option, tagged by `type` (select or boolean). */
 export type SessionConfigOption =
   | SessionConfigOptionSelect
   | SessionConfigOptionBoolean;
@@ -807,6 +872,18 @@ export type SessionConfigValueId = string;
 
 /** Opaque session identifier chosen by the agent; compared byte-wise. */
 export type SessionId = string;
+
+/** One entry of `session/list`. */
+export interface SessionInfo {
+  sessionId: SessionId;
+  /** Absolute working directory of the session. */
+  cwd: string;
+  additionalDirectories?: string[];
+  title?: string | null;
+  /** ISO 8601 timestamp of the last activity. */
+  updatedAt?: string | null;
+  _meta?: Meta;
+}
 
 /** Payload of `session_info_update`: a patch, null clears a field. */
 export interface SessionInfoUpdate {
@@ -915,6 +992,20 @@ export interface SessionUpdateUserMessage extends MessageUpdate {
 /** One content block appended to the user message `messageId` (creates it when unseen). */
 export interface SessionUpdateUserMessageChunk extends ContentChunk {
   sessionUpdate: "user_message_chunk";
+}
+
+/** `session/set_config_option` params: set one option to a value id. */
+export interface SetSessionConfigOptionRequest {
+  sessionId: SessionId;
+  configId: SessionConfigId;
+  value: SessionConfigValueId;
+  _meta?: Meta;
+}
+
+/** `session/set_config_option` result: every option with its current value. */
+export interface SetSessionConfigOptionResponse {
+  configOptions: SessionConfigOption[];
+  _meta?: Meta;
 }
 
 /** Why a prompt turn ended (open: custom reasons start with `_`; unknown non-`_` values are reserved). There is no `error` reason: failures are JSON-RPC errors. */
@@ -1040,15 +1131,21 @@ export interface UsageUpdate {
 export interface MethodMap {
   "authenticate": { params: AuthenticateRequest; result: AuthenticateResponse; kind: "request"; direction: "client_to_agent" };
   "initialize": { params: InitializeRequest; result: InitializeResponse; kind: "request"; direction: "client_to_agent" };
+  "logout": { params: LogoutRequest; result: LogoutResponse; kind: "request"; direction: "client_to_agent" };
   "session/cancel": { params: CancelNotification; result: never; kind: "notification"; direction: "client_to_agent" };
+  "session/close": { params: CloseSessionRequest; result: CloseSessionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/delete": { params: DeleteSessionRequest; result: DeleteSessionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/list": { params: ListSessionsRequest; result: ListSessionsResponse; kind: "request"; direction: "client_to_agent" };
   "session/load": { params: LoadSessionRequest; result: LoadSessionResponse; kind: "request"; direction: "client_to_agent" };
   "session/new": { params: NewSessionRequest; result: NewSessionResponse; kind: "request"; direction: "client_to_agent" };
   "session/prompt": { params: PromptRequest; result: PromptResponse; kind: "request"; direction: "client_to_agent" };
   "session/request_permission": { params: RequestPermissionRequest; result: RequestPermissionResponse; kind: "request"; direction: "agent_to_client" };
+  "session/resume": { params: ResumeSessionRequest; result: ResumeSessionResponse; kind: "request"; direction: "client_to_agent" };
+  "session/set_config_option": { params: SetSessionConfigOptionRequest; result: SetSessionConfigOptionResponse; kind: "request"; direction: "client_to_agent" };
   "session/update": { params: SessionNotification; result: never; kind: "notification"; direction: "agent_to_client" };
 }
 
 /** The request methods of this version. */
-export type RequestMethod = "authenticate" | "initialize" | "session/load" | "session/new" | "session/prompt" | "session/request_permission";
+export type RequestMethod = "authenticate" | "initialize" | "logout" | "session/close" | "session/delete" | "session/list" | "session/load" | "session/new" | "session/prompt" | "session/request_permission" | "session/resume" | "session/set_config_option";
 /** The notification methods of this version. */
 export type NotificationMethod = "session/cancel" | "session/update";

@@ -2277,28 +2277,103 @@ validate120.errors = vErrors;
 return errors === 0;
 }
 
-export const ConfigOptionUpdate: CompiledValidator = validate122;
-const schema44 = {"$id":"https://acpkit.dev/schema/v2/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["configOptions"]};
-const schema45 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOption","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect"},{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean"}],"discriminator":{"propertyName":"type"}};
-const schema46 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect","type":"object","properties":{"type":{"const":"select"},"currentValue":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions"}},"required":["type","currentValue","options"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
-const schema47 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","name"]};
-const schema48 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigId","type":"string"};
+export const CloseSessionRequest: CompiledValidator = validate122;
+const schema44 = {"$id":"https://acpkit.dev/schema/v2/CloseSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
 
-function validate126(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate122(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/CloseSessionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionId === undefined) && (missing0 = "sessionId")){
+validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+
+export const CloseSessionResponse: CompiledValidator = validate125;
+const schema45 = {"$id":"https://acpkit.dev/schema/v2/CloseSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+
+function validate125(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/CloseSessionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate125.errors = vErrors;
+return errors === 0;
+}
+
+export const ConfigOptionUpdate: CompiledValidator = validate127;
+const schema46 = {"$id":"https://acpkit.dev/schema/v2/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["configOptions"]};
+const schema47 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOption","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect"},{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean"}],"discriminator":{"propertyName":"type"}};
+const schema48 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect","type":"object","properties":{"type":{"const":"select"},"currentValue":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions"}},"required":["type","currentValue","options"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
+const schema49 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","name"]};
+const schema50 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigId","type":"string"};
+
+function validate131(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate126.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-const schema49 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
+const schema51 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
 
-function validate128(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate133(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionCategory" */;
 let vErrors = null;
 let errors = 0;
@@ -2316,7 +2391,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "mode") || (data === "model")) || (data === "model_config")) || (data === "thought_level"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema49.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2351,7 +2426,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate128.errors = vErrors;
+validate133.errors = vErrors;
 return false;
 }
 else {
@@ -2365,12 +2440,12 @@ vErrors = null;
 }
 }
 }
-validate128.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate125(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate130(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionCommon" */;
 let vErrors = null;
 let errors = 0;
@@ -2378,14 +2453,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate125.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate126(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate131(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -2397,7 +2472,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate125.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2410,7 +2485,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate125.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema47.properties.description.type},message:"must be string,null"}];
+validate130.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema49.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2425,8 +2500,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid1 = false;
 const _errs8 = errors;
-if(!(validate128(data3, instancePath+"/category", data, "category", rootData))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate133(data3, instancePath+"/category", data, "category", rootData))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -2455,7 +2530,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate125.errors = vErrors;
+validate130.errors = vErrors;
 return false;
 }
 else {
@@ -2493,32 +2568,32 @@ var valid0 = true;
 }
 }
 else {
-validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate125.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
-const schema50 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigValueId","type":"string"};
+const schema52 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigValueId","type":"string"};
 
-function validate132(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate137(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigValueId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate132.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
 
-const schema51 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup"}}]};
-const schema52 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["value","name"]};
+const schema53 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup"}}]};
+const schema54 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["value","name"]};
 
-function validate135(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate140(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectOption" */;
 let vErrors = null;
 let errors = 0;
@@ -2526,14 +2601,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
-validate135.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.value !== undefined){
 const _errs1 = errors;
-if(!(validate132(data.value, instancePath+"/value", data, "value", rootData))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate137(data.value, instancePath+"/value", data, "value", rootData))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -2545,7 +2620,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate135.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate140.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2558,7 +2633,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate135.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema52.properties.description.type},message:"must be string,null"}];
+validate140.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema54.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2584,31 +2659,31 @@ var valid0 = true;
 }
 }
 else {
-validate135.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
-}
-validate135.errors = vErrors;
-return errors === 0;
-}
-
-const schema53 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["group","name","options"]};
-const schema54 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigGroupId","type":"string"};
-
-function validate140(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigGroupId" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "string"){
-validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
 }
 validate140.errors = vErrors;
 return errors === 0;
 }
 
+const schema55 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["group","name","options"]};
+const schema56 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigGroupId","type":"string"};
 
-function validate139(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate145(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigGroupId" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate145.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate144(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectGroup" */;
 let vErrors = null;
 let errors = 0;
@@ -2616,14 +2691,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate139.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.group !== undefined){
 const _errs1 = errors;
-if(!(validate140(data.group, instancePath+"/group", data, "group", rootData))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate145(data.group, instancePath+"/group", data, "group", rootData))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -2635,7 +2710,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate139.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate144.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2653,8 +2728,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate135(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate140(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs6 === errors;
@@ -2664,7 +2739,7 @@ break;
 }
 }
 else {
-validate139.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate144.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -2691,16 +2766,16 @@ var valid0 = true;
 }
 }
 else {
-validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate139.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate134(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate139(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectOptions" */;
 let vErrors = null;
 let errors = 0;
@@ -2713,8 +2788,8 @@ var valid1 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate135(data[i0], instancePath+"/" + i0, data, i0, rootData))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate140(data[i0], instancePath+"/" + i0, data, i0, rootData))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -2744,8 +2819,8 @@ var valid2 = true;
 const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 const _errs6 = errors;
-if(!(validate139(data[i1], instancePath+"/" + i1, data, i1, rootData))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate144(data[i1], instancePath+"/" + i1, data, i1, rootData))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs6 === errors;
@@ -2777,7 +2852,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate134.errors = vErrors;
+validate139.errors = vErrors;
 return false;
 }
 else {
@@ -2791,31 +2866,31 @@ vErrors = null;
 }
 }
 }
-validate134.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate124(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate129(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionSelect" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate125(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate130(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.currentValue === undefined) && (missing0 = "currentValue"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate124.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs2 = errors;
 if("select" !== data.type){
-validate124.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
+validate129.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -2826,8 +2901,8 @@ var valid1 = true;
 if(valid1){
 if(data.currentValue !== undefined){
 const _errs3 = errors;
-if(!(validate132(data.currentValue, instancePath+"/currentValue", data, "currentValue", rootData))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate137(data.currentValue, instancePath+"/currentValue", data, "currentValue", rootData))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -2838,8 +2913,8 @@ var valid1 = true;
 if(valid1){
 if(data.options !== undefined){
 const _errs4 = errors;
-if(!(validate134(data.options, instancePath+"/options", data, "options", rootData))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate139(data.options, instancePath+"/options", data, "options", rootData))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -2852,36 +2927,36 @@ var valid1 = true;
 }
 }
 else {
-validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate124.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
-const schema55 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"},"currentValue":{"type":"boolean"}},"required":["type","currentValue"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
+const schema57 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"},"currentValue":{"type":"boolean"}},"required":["type","currentValue"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
 
-function validate146(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate151(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionBoolean" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate125(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate130(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.currentValue === undefined) && (missing0 = "currentValue"))){
-validate146.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs2 = errors;
 if("boolean" !== data.type){
-validate146.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+validate151.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -2893,7 +2968,7 @@ if(valid1){
 if(data.currentValue !== undefined){
 const _errs3 = errors;
 if(typeof data.currentValue !== "boolean"){
-validate146.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate151.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -2905,16 +2980,16 @@ var valid1 = true;
 }
 }
 else {
-validate146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate146.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate123(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate128(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOption" */;
 let vErrors = null;
 let errors = 0;
@@ -2923,38 +2998,38 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "select"){
-if(!(validate124(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate129(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "boolean"){
-if(!(validate146(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate151(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"select\", \"boolean\""}];
+validate128.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"select\", \"boolean\""}];
 return false;
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate128.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate123.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate122(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate127(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -2962,7 +3037,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.configOptions === undefined) && (missing0 = "configOptions")){
-validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -2975,8 +3050,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate123(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate128(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -2986,7 +3061,7 @@ break;
 }
 }
 else {
-validate122.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate127.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -3011,21 +3086,21 @@ var valid0 = true;
 }
 }
 else {
-validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate122.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
-export const Content: CompiledValidator = validate152;
-const schema56 = {"$id":"https://acpkit.dev/schema/v2/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content"]};
-const schema57 = {"$id":"https://acpkit.dev/schema/v2/ContentBlock","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["text","image","audio","resource_link","resource"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentBlockText"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockImage"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockAudio"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockResourceLink"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockResource"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ContentBlockUnknown"}};
-const schema58 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/TextContent"}]};
-const schema59 = {"$id":"https://acpkit.dev/schema/v2/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["text"]};
+export const Content: CompiledValidator = validate157;
+const schema58 = {"$id":"https://acpkit.dev/schema/v2/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content"]};
+const schema59 = {"$id":"https://acpkit.dev/schema/v2/ContentBlock","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["text","image","audio","resource_link","resource"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentBlockText"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockImage"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockAudio"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockResourceLink"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockResource"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ContentBlockUnknown"}};
+const schema60 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/TextContent"}]};
+const schema61 = {"$id":"https://acpkit.dev/schema/v2/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["text"]};
 
-function validate155(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate160(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/TextContent" */;
 let vErrors = null;
 let errors = 0;
@@ -3033,14 +3108,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.text === undefined) && (missing0 = "text")){
-validate155.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.text !== undefined){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
-validate155.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate160.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3085,7 +3160,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate155.errors = vErrors;
+validate160.errors = vErrors;
 return false;
 }
 else {
@@ -3121,52 +3196,52 @@ var valid0 = true;
 }
 }
 else {
-validate155.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate155.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate154(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate159(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockText" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate155(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
+if(!(validate160(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate154.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("text" !== data.type){
-validate154.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate159.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate154.errors = vErrors;
+validate159.errors = vErrors;
 return errors === 0;
 }
 
-const schema60 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ImageContent"}]};
-const schema61 = {"$id":"https://acpkit.dev/schema/v2/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["data","mimeType"]};
+const schema62 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ImageContent"}]};
+const schema63 = {"$id":"https://acpkit.dev/schema/v2/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["data","mimeType"]};
 
-function validate160(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate165(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ImageContent" */;
 let vErrors = null;
 let errors = 0;
@@ -3174,14 +3249,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.data !== undefined){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
-validate160.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate165.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3193,7 +3268,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate160.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate165.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3206,7 +3281,7 @@ if(data.uri !== undefined){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate160.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: schema61.properties.uri.type},message:"must be string,null"}];
+validate165.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: schema63.properties.uri.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3251,7 +3326,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate160.errors = vErrors;
+validate165.errors = vErrors;
 return false;
 }
 else {
@@ -3289,56 +3364,21 @@ var valid0 = true;
 }
 }
 else {
-validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate160.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate159(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate164(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockImage" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate160(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.type === undefined) && (missing0 = "type")){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.type !== undefined){
-if("image" !== data.type){
-validate159.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
-return false;
-}
-}
-}
-}
-else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate159.errors = vErrors;
-return errors === 0;
-}
-
-const schema62 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AudioContent"}]};
-
-function validate164(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockAudio" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate85(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate165(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
@@ -3350,8 +3390,8 @@ return false;
 }
 else {
 if(data.type !== undefined){
-if("audio" !== data.type){
-validate164.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
+if("image" !== data.type){
+validate164.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
 return false;
 }
 }
@@ -3366,11 +3406,46 @@ validate164.errors = vErrors;
 return errors === 0;
 }
 
-const schema63 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ResourceLink"}]};
-const schema64 = {"$id":"https://acpkit.dev/schema/v2/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","name"]};
+const schema64 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AudioContent"}]};
+
+function validate169(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockAudio" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate85(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.type !== undefined){
+if("audio" !== data.type){
+validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
+return false;
+}
+}
+}
+}
+else {
+validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+
+const schema65 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ResourceLink"}]};
+const schema66 = {"$id":"https://acpkit.dev/schema/v2/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","name"]};
 const formats2 = formats.int64;
 
-function validate167(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate172(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ResourceLink" */;
 let vErrors = null;
 let errors = 0;
@@ -3378,14 +3453,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
-validate167.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate167.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3397,7 +3472,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate167.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3410,7 +3485,7 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate167.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema64.properties.title.type},message:"must be string,null"}];
+validate172.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema66.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3423,7 +3498,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate167.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema64.properties.description.type},message:"must be string,null"}];
+validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3436,7 +3511,7 @@ if(data.mimeType !== undefined){
 let data4 = data.mimeType;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate167.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema64.properties.mimeType.type},message:"must be string,null"}];
+validate172.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema66.properties.mimeType.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3449,23 +3524,23 @@ if(data.size !== undefined){
 let data5 = data.size;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate167.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: schema64.properties.size.type},message:"must be integer,null"}];
+validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: schema66.properties.size.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs11){
 if(typeof data5 == "number"){
 if(data5 > 9223372036854776000 || isNaN(data5)){
-validate167.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"}];
+validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"}];
 return false;
 }
 else {
 if(data5 < -9223372036854776000 || isNaN(data5)){
-validate167.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"}];
+validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"}];
 return false;
 }
 else {
 if(!(formats2.validate(data5))){
-validate167.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""}];
+validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""}];
 return false;
 }
 }
@@ -3514,7 +3589,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate167.errors = vErrors;
+validate172.errors = vErrors;
 return false;
 }
 else {
@@ -3555,54 +3630,54 @@ var valid0 = true;
 }
 }
 else {
-validate167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate167.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate166(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate171(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockResourceLink" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate167(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
+if(!(validate172(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource_link" !== data.type){
-validate166.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+validate171.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate166.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
 
-const schema65 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResource"}]};
-const schema66 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["resource"]};
-const schema67 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v2/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v2/BlobResourceContents"}]};
-const schema68 = {"$id":"https://acpkit.dev/schema/v2/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","text"]};
+const schema67 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResource"}]};
+const schema68 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["resource"]};
+const schema69 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v2/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v2/BlobResourceContents"}]};
+const schema70 = {"$id":"https://acpkit.dev/schema/v2/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","text"]};
 
-function validate174(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate179(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/TextResourceContents" */;
 let vErrors = null;
 let errors = 0;
@@ -3610,14 +3685,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.text === undefined) && (missing0 = "text"))){
-validate174.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate174.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3629,7 +3704,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate174.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3642,7 +3717,7 @@ if(data.mimeType !== undefined){
 let data2 = data.mimeType;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate174.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema68.properties.mimeType.type},message:"must be string,null"}];
+validate179.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema70.properties.mimeType.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3668,24 +3743,24 @@ var valid0 = true;
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate174.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate173(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate178(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EmbeddedResourceResource" */;
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate174(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate179(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -3708,7 +3783,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate173.errors = vErrors;
+validate178.errors = vErrors;
 return false;
 }
 else {
@@ -3722,12 +3797,12 @@ vErrors = null;
 }
 }
 }
-validate173.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate172(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate177(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EmbeddedResource" */;
 let vErrors = null;
 let errors = 0;
@@ -3735,14 +3810,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resource === undefined) && (missing0 = "resource")){
-validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.resource !== undefined){
 const _errs1 = errors;
-if(!(validate173(data.resource, instancePath+"/resource", data, "resource", rootData))){
-vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
+if(!(validate178(data.resource, instancePath+"/resource", data, "resource", rootData))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -3787,7 +3862,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate172.errors = vErrors;
+validate177.errors = vErrors;
 return false;
 }
 else {
@@ -3823,51 +3898,51 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate172.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate171(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate176(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockResource" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate172(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
+if(!(validate177(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource" !== data.type){
-validate171.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+validate176.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate171.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
 
-const schema69 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["text","image","audio","resource_link","resource"]}}},"required":["type"]};
+const schema71 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["text","image","audio","resource_link","resource"]}}},"required":["type"]};
 
-function validate187(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate192(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockUnknown" */;
 let vErrors = null;
 let errors = 0;
@@ -3875,14 +3950,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate187.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate192.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -3899,7 +3974,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate187.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate192.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -3917,16 +3992,16 @@ vErrors = null;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate187.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate153(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate158(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlock" */;
 let vErrors = null;
 let errors = 0;
@@ -3966,42 +4041,42 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "text"){
-if(!(validate154(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "image"){
 if(!(validate159(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
 errors = vErrors.length;
 }
 }
-else if(tag0 === "audio"){
+else if(tag0 === "image"){
 if(!(validate164(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
 errors = vErrors.length;
 }
 }
-else if(tag0 === "resource_link"){
-if(!(validate166(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+else if(tag0 === "audio"){
+if(!(validate169(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 }
-else if(tag0 === "resource"){
+else if(tag0 === "resource_link"){
 if(!(validate171(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
 }
+else if(tag0 === "resource"){
+if(!(validate176(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+errors = vErrors.length;
+}
+}
 else {
-validate153.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\""}];
+validate158.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\""}];
 return false;
 }
 }
 else {
-validate153.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate158.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
@@ -4012,8 +4087,8 @@ ifClause0 = "then";
 }
 else {
 const _errs11 = errors;
-if(!(validate187(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate192(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -4029,36 +4104,36 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate153.errors = vErrors;
+validate158.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate153.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate153.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate152(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate157(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Content" */;
 let vErrors = null;
 let errors = 0;
@@ -4066,14 +4141,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate152.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
-if(!(validate153(data.content, instancePath+"/content", data, "content", rootData))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate158(data.content, instancePath+"/content", data, "content", rootData))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4097,46 +4172,46 @@ var valid0 = true;
 }
 }
 else {
-validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate152.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
 
-export const ContentBlock: CompiledValidator = validate153;
+export const ContentBlock: CompiledValidator = validate158;
 
-export const ContentBlockAudio: CompiledValidator = validate164;
+export const ContentBlockAudio: CompiledValidator = validate169;
 
-export const ContentBlockImage: CompiledValidator = validate159;
+export const ContentBlockImage: CompiledValidator = validate164;
 
-export const ContentBlockResource: CompiledValidator = validate171;
+export const ContentBlockResource: CompiledValidator = validate176;
 
-export const ContentBlockResourceLink: CompiledValidator = validate166;
+export const ContentBlockResourceLink: CompiledValidator = validate171;
 
-export const ContentBlockText: CompiledValidator = validate154;
+export const ContentBlockText: CompiledValidator = validate159;
 
-export const ContentBlockUnknown: CompiledValidator = validate187;
+export const ContentBlockUnknown: CompiledValidator = validate192;
 
-export const ContentChunk: CompiledValidator = validate191;
-const schema70 = {"$id":"https://acpkit.dev/schema/v2/ContentChunk","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId","content"]};
-const schema71 = {"$id":"https://acpkit.dev/schema/v2/MessageId","type":"string"};
+export const ContentChunk: CompiledValidator = validate196;
+const schema72 = {"$id":"https://acpkit.dev/schema/v2/ContentChunk","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId","content"]};
+const schema73 = {"$id":"https://acpkit.dev/schema/v2/MessageId","type":"string"};
 
-function validate192(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate197(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/MessageId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate192.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate191(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate196(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentChunk" */;
 let vErrors = null;
 let errors = 0;
@@ -4144,14 +4219,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.messageId === undefined) && (missing0 = "messageId")) || ((data.content === undefined) && (missing0 = "content"))){
-validate191.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.messageId !== undefined){
 const _errs1 = errors;
-if(!(validate192(data.messageId, instancePath+"/messageId", data, "messageId", rootData))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate197(data.messageId, instancePath+"/messageId", data, "messageId", rootData))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4162,8 +4237,8 @@ var valid0 = true;
 if(valid0){
 if(data.content !== undefined){
 const _errs2 = errors;
-if(!(validate153(data.content, instancePath+"/content", data, "content", rootData))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate158(data.content, instancePath+"/content", data, "content", rootData))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -4179,78 +4254,6 @@ vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.error
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate191.errors = vErrors;
-return errors === 0;
-}
-
-export const Cost: CompiledValidator = validate196;
-const schema72 = {"$id":"https://acpkit.dev/schema/v2/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["amount","currency"]};
-
-function validate196(data, instancePath="", parentData, parentDataProperty, rootData=data){
-/*# sourceURL="https://acpkit.dev/schema/v2/Cost" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
-validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.amount !== undefined){
-let data0 = data.amount;
-const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-validate196.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
-return false;
-}
-}
-else {
-validate196.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currency !== undefined){
-const _errs3 = errors;
-if(typeof data.currency !== "string"){
-validate196.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data._meta !== undefined){
-const _errs5 = errors;
-if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
 }
 else {
 var valid0 = true;
@@ -4268,10 +4271,157 @@ validate196.errors = vErrors;
 return errors === 0;
 }
 
-export const Diff: CompiledValidator = validate198;
-const schema73 = {"$id":"https://acpkit.dev/schema/v2/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path","newText"]};
+export const Cost: CompiledValidator = validate201;
+const schema74 = {"$id":"https://acpkit.dev/schema/v2/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["amount","currency"]};
 
-function validate198(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate201(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/Cost" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.amount !== undefined){
+let data0 = data.amount;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+validate201.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
+return false;
+}
+}
+else {
+validate201.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currency !== undefined){
+const _errs3 = errors;
+if(typeof data.currency !== "string"){
+validate201.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate201.errors = vErrors;
+return errors === 0;
+}
+
+export const DeleteSessionRequest: CompiledValidator = validate203;
+const schema75 = {"$id":"https://acpkit.dev/schema/v2/DeleteSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
+
+function validate203(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/DeleteSessionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessionId === undefined) && (missing0 = "sessionId")){
+validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs2 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate203.errors = vErrors;
+return errors === 0;
+}
+
+export const DeleteSessionResponse: CompiledValidator = validate206;
+const schema76 = {"$id":"https://acpkit.dev/schema/v2/DeleteSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+
+function validate206(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/DeleteSessionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate206.errors = vErrors;
+return errors === 0;
+}
+
+export const Diff: CompiledValidator = validate208;
+const schema77 = {"$id":"https://acpkit.dev/schema/v2/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path","newText"]};
+
+function validate208(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Diff" */;
 let vErrors = null;
 let errors = 0;
@@ -4279,14 +4429,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
-validate198.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate208.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate198.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4299,7 +4449,7 @@ if(data.oldText !== undefined){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate198.errors = [{instancePath:instancePath+"/oldText",schemaPath:"#/properties/oldText/type",keyword:"type",params:{type: schema73.properties.oldText.type},message:"must be string,null"}];
+validate208.errors = [{instancePath:instancePath+"/oldText",schemaPath:"#/properties/oldText/type",keyword:"type",params:{type: schema77.properties.oldText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4311,7 +4461,7 @@ if(valid0){
 if(data.newText !== undefined){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
-validate198.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4337,22 +4487,22 @@ var valid0 = true;
 }
 }
 else {
-validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate198.errors = vErrors;
+validate208.errors = vErrors;
 return errors === 0;
 }
 
-export const EmbeddedResource: CompiledValidator = validate172;
+export const EmbeddedResource: CompiledValidator = validate177;
 
-export const EmbeddedResourceResource: CompiledValidator = validate173;
+export const EmbeddedResourceResource: CompiledValidator = validate178;
 
-export const EnvVariable: CompiledValidator = validate200;
-const schema74 = {"$id":"https://acpkit.dev/schema/v2/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
+export const EnvVariable: CompiledValidator = validate210;
+const schema78 = {"$id":"https://acpkit.dev/schema/v2/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
 
-function validate200(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate210(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EnvVariable" */;
 let vErrors = null;
 let errors = 0;
@@ -4360,14 +4510,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate210.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate200.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate210.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4379,7 +4529,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate200.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate210.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4404,53 +4554,53 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate200.errors = vErrors;
+validate210.errors = vErrors;
 return errors === 0;
 }
 
-export const Error: CompiledValidator = validate202;
-const schema75 = {"$id":"https://acpkit.dev/schema/v2/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v2/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
-const schema76 = {"$id":"https://acpkit.dev/schema/v2/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
+export const Error: CompiledValidator = validate212;
+const schema79 = {"$id":"https://acpkit.dev/schema/v2/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v2/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
+const schema80 = {"$id":"https://acpkit.dev/schema/v2/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
 const formats6 = formats.int32;
 
-function validate203(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate213(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ErrorCode" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 2147483647 || isNaN(data)){
-validate203.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate213.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
 return false;
 }
 else {
 if(data < -2147483648 || isNaN(data)){
-validate203.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"}];
+validate213.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"}];
 return false;
 }
 else {
 if(!(formats6.validate(data))){
-validate203.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""}];
+validate213.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""}];
 return false;
 }
 }
 }
 }
 }
-validate203.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate202(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate212(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Error" */;
 let vErrors = null;
 let errors = 0;
@@ -4458,14 +4608,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate202.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate212.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.code !== undefined){
 const _errs1 = errors;
-if(!(validate203(data.code, instancePath+"/code", data, "code", rootData))){
-vErrors = vErrors === null ? validate203.errors : vErrors.concat(validate203.errors);
+if(!(validate213(data.code, instancePath+"/code", data, "code", rootData))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4477,7 +4627,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs2 = errors;
 if(typeof data.message !== "string"){
-validate202.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate212.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4489,20 +4639,20 @@ var valid0 = true;
 }
 }
 else {
-validate202.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate202.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
 
-export const ErrorCode: CompiledValidator = validate203;
+export const ErrorCode: CompiledValidator = validate213;
 
-export const HttpHeader: CompiledValidator = validate205;
-const schema77 = {"$id":"https://acpkit.dev/schema/v2/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
+export const HttpHeader: CompiledValidator = validate215;
+const schema81 = {"$id":"https://acpkit.dev/schema/v2/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
 
-function validate205(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate215(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/HttpHeader" */;
 let vErrors = null;
 let errors = 0;
@@ -4510,14 +4660,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate205.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate215.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4529,7 +4679,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate205.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate215.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4554,20 +4704,20 @@ var valid0 = true;
 }
 }
 else {
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate205.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
 
-export const ImageContent: CompiledValidator = validate160;
+export const ImageContent: CompiledValidator = validate165;
 
-export const Implementation: CompiledValidator = validate207;
-const schema78 = {"$id":"https://acpkit.dev/schema/v2/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","version"]};
+export const Implementation: CompiledValidator = validate217;
+const schema82 = {"$id":"https://acpkit.dev/schema/v2/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","version"]};
 
-function validate207(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate217(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Implementation" */;
 let vErrors = null;
 let errors = 0;
@@ -4575,14 +4725,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-validate207.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate207.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate217.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4595,7 +4745,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate207.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema78.properties.title.type},message:"must be string,null"}];
+validate217.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema82.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4607,7 +4757,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
-validate207.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate217.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4633,53 +4783,53 @@ var valid0 = true;
 }
 }
 else {
-validate207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate207.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
 
-export const InitializeRequest: CompiledValidator = validate209;
-const schema79 = {"$id":"https://acpkit.dev/schema/v2/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
-const schema80 = {"$id":"https://acpkit.dev/schema/v2/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
+export const InitializeRequest: CompiledValidator = validate219;
+const schema83 = {"$id":"https://acpkit.dev/schema/v2/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
+const schema84 = {"$id":"https://acpkit.dev/schema/v2/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
 const formats8 = formats.uint16;
 
-function validate210(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate220(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ProtocolVersion" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 65535 || isNaN(data)){
-validate210.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+validate220.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate210.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate220.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
 if(!(formats8.validate(data))){
-validate210.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""}];
+validate220.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""}];
 return false;
 }
 }
 }
 }
 }
-validate210.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate209(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate219(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/InitializeRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -4687,14 +4837,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate210(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate220(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4721,8 +4871,8 @@ const _errs3 = errors;
 const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
-if(!(validate207(data2, instancePath+"/clientInfo", data, "clientInfo", rootData))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate217(data2, instancePath+"/clientInfo", data, "clientInfo", rootData))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -4751,7 +4901,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate209.errors = vErrors;
+validate219.errors = vErrors;
 return false;
 }
 else {
@@ -4788,18 +4938,18 @@ var valid0 = true;
 }
 }
 else {
-validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate209.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
 
-export const InitializeResponse: CompiledValidator = validate215;
-const schema81 = {"$id":"https://acpkit.dev/schema/v2/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
+export const InitializeResponse: CompiledValidator = validate225;
+const schema85 = {"$id":"https://acpkit.dev/schema/v2/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
 
-function validate215(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate225(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/InitializeResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -4807,14 +4957,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs1 = errors;
-if(!(validate210(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+if(!(validate220(data.protocolVersion, instancePath+"/protocolVersion", data, "protocolVersion", rootData))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -4855,7 +5005,7 @@ break;
 }
 }
 else {
-validate215.errors = [{instancePath:instancePath+"/authMethods",schemaPath:"#/properties/authMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate225.errors = [{instancePath:instancePath+"/authMethods",schemaPath:"#/properties/authMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -4871,8 +5021,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate207(data4, instancePath+"/agentInfo", data, "agentInfo", rootData))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
+if(!(validate217(data4, instancePath+"/agentInfo", data, "agentInfo", rootData))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -4901,7 +5051,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate215.errors = vErrors;
+validate225.errors = vErrors;
 return false;
 }
 else {
@@ -4939,21 +5089,21 @@ var valid0 = true;
 }
 }
 else {
-validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate215.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcBatch: CompiledValidator = validate221;
-const schema82 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcBatch","type":"array","minItems":1,"items":{"$ref":"https://acpkit.dev/schema/v2/JsonRpcMessage"}};
-const schema83 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcMessage","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse"}]};
-const schema84 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]},"result":{"not":{}},"error":{"not":{}}},"required":["jsonrpc","id","method"]};
-const schema85 = {"$id":"https://acpkit.dev/schema/v2/RequestId","anyOf":[{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"string"},{"type":"null"}]};
+export const JsonRpcBatch: CompiledValidator = validate231;
+const schema86 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcBatch","type":"array","minItems":1,"items":{"$ref":"https://acpkit.dev/schema/v2/JsonRpcMessage"}};
+const schema87 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcMessage","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse"}]};
+const schema88 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]},"result":{"not":{}},"error":{"not":{}}},"required":["jsonrpc","id","method"]};
+const schema89 = {"$id":"https://acpkit.dev/schema/v2/RequestId","anyOf":[{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"string"},{"type":"null"}]};
 
-function validate224(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate234(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestId" */;
 let vErrors = null;
 let errors = 0;
@@ -5049,7 +5199,7 @@ else {
 vErrors.push(err6);
 }
 errors++;
-validate224.errors = vErrors;
+validate234.errors = vErrors;
 return false;
 }
 else {
@@ -5063,12 +5213,12 @@ vErrors = null;
 }
 }
 }
-validate224.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate223(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate233(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -5076,14 +5226,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate223.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate233.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5094,8 +5244,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate224(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate234(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -5107,7 +5257,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate223.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate233.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5120,7 +5270,7 @@ if(data.params !== undefined){
 let data3 = data.params;
 const _errs5 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate223.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema84.properties.params.type},message:"must be object,null"}];
+validate233.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema88.properties.params.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5131,7 +5281,7 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs7 = errors;
-validate223.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate233.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs7 === errors;
 }
@@ -5141,7 +5291,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs9 = errors;
-validate223.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate233.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs9 === errors;
 }
@@ -5156,17 +5306,17 @@ var valid0 = true;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate223.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
 
-const schema86 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":{"not":{}}},"required":["jsonrpc","method"]};
+const schema90 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":{"not":{}}},"required":["jsonrpc","method"]};
 
-function validate227(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate237(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcNotification" */;
 let vErrors = null;
 let errors = 0;
@@ -5174,14 +5324,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate227.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate237.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5193,7 +5343,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs2 = errors;
 if(typeof data.method !== "string"){
-validate227.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5206,7 +5356,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate227.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema86.properties.params.type},message:"must be object,null"}];
+validate237.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema90.properties.params.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5217,7 +5367,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs6 = errors;
-validate227.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate237.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs6 === errors;
 }
@@ -5230,17 +5380,17 @@ var valid0 = true;
 }
 }
 else {
-validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate227.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
 
-const schema87 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"result":{},"error":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","result"]};
+const schema91 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"result":{},"error":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","result"]};
 
-function validate229(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate239(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcSuccessResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -5248,14 +5398,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate229.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate239.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5266,8 +5416,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate224(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate234(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -5278,7 +5428,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
-validate229.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate239.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs3 === errors;
 }
@@ -5288,7 +5438,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 const _errs5 = errors;
-validate229.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate239.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs5 === errors;
 }
@@ -5301,17 +5451,17 @@ var valid0 = true;
 }
 }
 else {
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate229.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
 
-const schema88 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v2/Error"},"result":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","error"]};
+const schema92 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v2/Error"},"result":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","error"]};
 
-function validate232(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate242(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcErrorResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -5319,14 +5469,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate232.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate242.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5337,8 +5487,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs2 = errors;
-if(!(validate224(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
+if(!(validate234(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -5349,8 +5499,8 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
-if(!(validate202(data.error, instancePath+"/error", data, "error", rootData))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate212(data.error, instancePath+"/error", data, "error", rootData))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -5361,7 +5511,7 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs4 = errors;
-validate232.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate242.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs4 === errors;
 }
@@ -5371,7 +5521,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 const _errs6 = errors;
-validate232.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate242.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 var valid0 = _errs6 === errors;
 }
@@ -5385,16 +5535,16 @@ var valid0 = true;
 }
 }
 else {
-validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate232.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate222(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate232(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcMessage" */;
 let vErrors = null;
 let errors = 0;
@@ -5402,8 +5552,8 @@ const _errs0 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs1 = errors;
-if(!(validate223(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate223.errors : vErrors.concat(validate223.errors);
+if(!(validate233(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -5412,8 +5562,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate227(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
+if(!(validate237(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -5427,8 +5577,8 @@ valid0 = true;
 passing0 = 1;
 }
 const _errs3 = errors;
-if(!(validate229(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate229.errors : vErrors.concat(validate229.errors);
+if(!(validate239(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
@@ -5442,8 +5592,8 @@ valid0 = true;
 passing0 = 2;
 }
 const _errs4 = errors;
-if(!(validate232(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+if(!(validate242(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -5468,7 +5618,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate222.errors = vErrors;
+validate232.errors = vErrors;
 return false;
 }
 else {
@@ -5482,19 +5632,19 @@ vErrors = null;
 }
 }
 }
-validate222.errors = vErrors;
+validate232.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate221(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate231(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcBatch" */;
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length < 1){
-validate221.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate231.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -5502,8 +5652,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate222(data[i0], instancePath+"/" + i0, data, i0, rootData))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate232(data[i0], instancePath+"/" + i0, data, i0, rootData))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -5514,30 +5664,291 @@ break;
 }
 }
 else {
-validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate221.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
 
-export const JsonRpcErrorResponse: CompiledValidator = validate232;
+export const JsonRpcErrorResponse: CompiledValidator = validate242;
 
-export const JsonRpcMessage: CompiledValidator = validate222;
+export const JsonRpcMessage: CompiledValidator = validate232;
 
-export const JsonRpcNotification: CompiledValidator = validate227;
+export const JsonRpcNotification: CompiledValidator = validate237;
 
-export const JsonRpcRequest: CompiledValidator = validate223;
+export const JsonRpcRequest: CompiledValidator = validate233;
 
-export const JsonRpcSuccessResponse: CompiledValidator = validate229;
+export const JsonRpcSuccessResponse: CompiledValidator = validate239;
 
-export const LoadSessionRequest: CompiledValidator = validate237;
-const schema89 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd","mcpServers"]};
-const schema90 = {"$id":"https://acpkit.dev/schema/v2/McpServer","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["stdio","http"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/McpServerStdio"},{"$ref":"https://acpkit.dev/schema/v2/McpServerHttp"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/McpServerUnknown"}};
-const schema91 = {"$id":"https://acpkit.dev/schema/v2/McpServerStdio","type":"object","properties":{"type":{"const":"stdio"},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","command","args","env"]};
+export const ListSessionsRequest: CompiledValidator = validate247;
+const schema93 = {"$id":"https://acpkit.dev/schema/v2/ListSessionsRequest","type":"object","properties":{"cwd":{"type":["string","null"]},"cursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate240(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate247(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/ListSessionsRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd !== undefined){
+let data0 = data.cwd;
+const _errs1 = errors;
+if((typeof data0 !== "string") && (data0 !== null)){
+validate247.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: schema93.properties.cwd.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cursor !== undefined){
+let data1 = data.cursor;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate247.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema93.properties.cursor.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs5 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate247.errors = vErrors;
+return errors === 0;
+}
+
+export const ListSessionsResponse: CompiledValidator = validate249;
+const schema94 = {"$id":"https://acpkit.dev/schema/v2/ListSessionsResponse","type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionInfo"}},"nextCursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessions"]};
+const schema95 = {"$id":"https://acpkit.dev/schema/v2/SessionInfo","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd"]};
+
+function validate250(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/SessionInfo" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined){
+const _errs2 = errors;
+if(typeof data.cwd !== "string"){
+validate250.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined){
+let data2 = data.additionalDirectories;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(typeof data2[i0] !== "string"){
+validate250.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate250.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.title !== undefined){
+let data4 = data.title;
+const _errs8 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate250.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema95.properties.title.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.updatedAt !== undefined){
+let data5 = data.updatedAt;
+const _errs10 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate250.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema95.properties.updatedAt.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs12 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate250.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate249(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/ListSessionsResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.sessions === undefined) && (missing0 = "sessions")){
+validate249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessions !== undefined){
+let data0 = data.sessions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate250(data0[i0], instancePath+"/sessions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate249.errors = [{instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nextCursor !== undefined){
+let data2 = data.nextCursor;
+const _errs4 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate249.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema94.properties.nextCursor.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs6 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate249.errors = vErrors;
+return errors === 0;
+}
+
+export const LoadSessionRequest: CompiledValidator = validate255;
+const schema96 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd","mcpServers"]};
+const schema97 = {"$id":"https://acpkit.dev/schema/v2/McpServer","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["stdio","http"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/McpServerStdio"},{"$ref":"https://acpkit.dev/schema/v2/McpServerHttp"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/McpServerUnknown"}};
+const schema98 = {"$id":"https://acpkit.dev/schema/v2/McpServerStdio","type":"object","properties":{"type":{"const":"stdio"},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","command","args","env"]};
+
+function validate258(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerStdio" */;
 let vErrors = null;
 let errors = 0;
@@ -5545,14 +5956,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
-validate240.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("stdio" !== data.type){
-validate240.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "stdio"},message:"must be equal to constant"}];
+validate258.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "stdio"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5564,7 +5975,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate240.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5576,7 +5987,7 @@ if(valid0){
 if(data.command !== undefined){
 const _errs4 = errors;
 if(typeof data.command !== "string"){
-validate240.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5595,7 +6006,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
 if(typeof data3[i0] !== "string"){
-validate240.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -5605,7 +6016,7 @@ break;
 }
 }
 else {
-validate240.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate258.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5624,8 +6035,8 @@ var valid2 = true;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
-if(!(validate200(data5[i1], instancePath+"/env/" + i1, data5, i1, rootData))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate210(data5[i1], instancePath+"/env/" + i1, data5, i1, rootData))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs12 === errors;
@@ -5635,7 +6046,7 @@ break;
 }
 }
 else {
-validate240.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate258.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5664,17 +6075,17 @@ var valid0 = true;
 }
 }
 else {
-validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate240.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
 
-const schema92 = {"$id":"https://acpkit.dev/schema/v2/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","url","headers"]};
+const schema99 = {"$id":"https://acpkit.dev/schema/v2/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","url","headers"]};
 
-function validate243(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate261(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerHttp" */;
 let vErrors = null;
 let errors = 0;
@@ -5682,14 +6093,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
-validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("http" !== data.type){
-validate243.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant"}];
+validate261.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5701,7 +6112,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate243.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5713,7 +6124,7 @@ if(valid0){
 if(data.url !== undefined){
 const _errs4 = errors;
 if(typeof data.url !== "string"){
-validate243.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5731,8 +6142,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate205(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate215(data3[i0], instancePath+"/headers/" + i0, data3, i0, rootData))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -5742,7 +6153,7 @@ break;
 }
 }
 else {
-validate243.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate261.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5770,17 +6181,17 @@ var valid0 = true;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate243.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
 
-const schema93 = {"$id":"https://acpkit.dev/schema/v2/McpServerUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["stdio","http"]}}},"required":["type"]};
+const schema100 = {"$id":"https://acpkit.dev/schema/v2/McpServerUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["stdio","http"]}}},"required":["type"]};
 
-function validate248(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate266(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerUnknown" */;
 let vErrors = null;
 let errors = 0;
@@ -5788,14 +6199,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate248.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -5812,7 +6223,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate248.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate266.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -5830,16 +6241,16 @@ vErrors = null;
 }
 }
 else {
-validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate248.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate239(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate257(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServer" */;
 let vErrors = null;
 let errors = 0;
@@ -5879,24 +6290,24 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "stdio"){
-if(!(validate240(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+if(!(validate258(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "http"){
-if(!(validate243(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate243.errors : vErrors.concat(validate243.errors);
+if(!(validate261(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate261.errors : vErrors.concat(validate261.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"stdio\", \"http\""}];
+validate257.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"stdio\", \"http\""}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate257.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
@@ -5907,8 +6318,8 @@ ifClause0 = "then";
 }
 else {
 const _errs8 = errors;
-if(!(validate248(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate266(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -5924,36 +6335,36 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate239.errors = vErrors;
+validate257.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate239.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate239.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate237(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LoadSessionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -5961,7 +6372,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -5980,7 +6391,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate237.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5999,7 +6410,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate237.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -6009,7 +6420,7 @@ break;
 }
 }
 else {
-validate237.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate255.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6028,8 +6439,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate239(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate257(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
+vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -6039,7 +6450,7 @@ break;
 }
 }
 else {
-validate237.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate255.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6067,18 +6478,18 @@ var valid0 = true;
 }
 }
 else {
-validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate237.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
 
-export const LoadSessionResponse: CompiledValidator = validate252;
-const schema94 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionResponse","type":"object","properties":{"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+export const LoadSessionResponse: CompiledValidator = validate270;
+const schema101 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionResponse","type":"object","properties":{"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
-function validate252(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate270(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LoadSessionResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -6088,7 +6499,7 @@ if(data.configOptions !== undefined){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate252.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema94.properties.configOptions.type},message:"must be array,null"}];
+validate270.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema101.properties.configOptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs1){
@@ -6097,8 +6508,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate123(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate128(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -6128,30 +6539,80 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate252.errors = vErrors;
+validate270.errors = vErrors;
+return errors === 0;
+}
+
+export const LogoutRequest: CompiledValidator = validate273;
+const schema102 = {"$id":"https://acpkit.dev/schema/v2/LogoutRequest","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+
+function validate273(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/LogoutRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate273.errors = vErrors;
+return errors === 0;
+}
+
+export const LogoutResponse: CompiledValidator = validate275;
+const schema103 = {"$id":"https://acpkit.dev/schema/v2/LogoutResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+
+function validate275(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/LogoutResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data._meta !== undefined){
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate275.errors = vErrors;
 return errors === 0;
 }
 
 export const McpCapabilities: CompiledValidator = validate67;
 
-export const McpServer: CompiledValidator = validate239;
+export const McpServer: CompiledValidator = validate257;
 
-export const McpServerHttp: CompiledValidator = validate243;
+export const McpServerHttp: CompiledValidator = validate261;
 
-export const McpServerStdio: CompiledValidator = validate240;
+export const McpServerStdio: CompiledValidator = validate258;
 
-export const McpServerUnknown: CompiledValidator = validate248;
+export const McpServerUnknown: CompiledValidator = validate266;
 
-export const MessageId: CompiledValidator = validate192;
+export const MessageId: CompiledValidator = validate197;
 
-export const MessageUpdate: CompiledValidator = validate255;
-const schema95 = {"$id":"https://acpkit.dev/schema/v2/MessageUpdate","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId"]};
+export const MessageUpdate: CompiledValidator = validate277;
+const schema104 = {"$id":"https://acpkit.dev/schema/v2/MessageUpdate","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId"]};
 
-function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate277(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/MessageUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -6159,14 +6620,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.messageId === undefined) && (missing0 = "messageId")){
-validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate277.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.messageId !== undefined){
 const _errs1 = errors;
-if(!(validate192(data.messageId, instancePath+"/messageId", data, "messageId", rootData))){
-vErrors = vErrors === null ? validate192.errors : vErrors.concat(validate192.errors);
+if(!(validate197(data.messageId, instancePath+"/messageId", data, "messageId", rootData))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6179,7 +6640,7 @@ if(data.content !== undefined){
 let data1 = data.content;
 const _errs2 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate255.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema95.properties.content.type},message:"must be array,null"}];
+validate277.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema104.properties.content.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -6188,8 +6649,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate153(data1[i0], instancePath+"/content/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate158(data1[i0], instancePath+"/content/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6221,20 +6682,20 @@ var valid0 = true;
 }
 }
 else {
-validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate255.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
 
 export const Meta: CompiledValidator = validate54;
 
-export const NewSessionRequest: CompiledValidator = validate259;
-const schema96 = {"$id":"https://acpkit.dev/schema/v2/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["cwd","mcpServers"]};
+export const NewSessionRequest: CompiledValidator = validate281;
+const schema105 = {"$id":"https://acpkit.dev/schema/v2/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["cwd","mcpServers"]};
 
-function validate259(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate281(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/NewSessionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -6242,14 +6703,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.cwd !== undefined){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-validate259.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6268,7 +6729,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate259.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -6278,7 +6739,7 @@ break;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate281.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6297,8 +6758,8 @@ var valid2 = true;
 const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
-if(!(validate239(data3[i1], instancePath+"/mcpServers/" + i1, data3, i1, rootData))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate257(data3[i1], instancePath+"/mcpServers/" + i1, data3, i1, rootData))){
+vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs9 === errors;
@@ -6308,7 +6769,7 @@ break;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate281.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6335,18 +6796,18 @@ var valid0 = true;
 }
 }
 else {
-validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate259.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
 
-export const NewSessionResponse: CompiledValidator = validate262;
-const schema97 = {"$id":"https://acpkit.dev/schema/v2/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
+export const NewSessionResponse: CompiledValidator = validate284;
+const schema106 = {"$id":"https://acpkit.dev/schema/v2/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
 
-function validate262(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate284(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/NewSessionResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -6354,7 +6815,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6374,7 +6835,7 @@ if(data.configOptions !== undefined){
 let data1 = data.configOptions;
 const _errs2 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate262.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema97.properties.configOptions.type},message:"must be array,null"}];
+validate284.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema106.properties.configOptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs2){
@@ -6383,8 +6844,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate123(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate128(data1[i0], instancePath+"/configOptions/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6416,33 +6877,33 @@ var valid0 = true;
 }
 }
 else {
-validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate262.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
 
-export const PermissionOption: CompiledValidator = validate266;
-const schema98 = {"$id":"https://acpkit.dev/schema/v2/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["optionId","name","kind"]};
-const schema99 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionId","type":"string"};
+export const PermissionOption: CompiledValidator = validate288;
+const schema107 = {"$id":"https://acpkit.dev/schema/v2/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["optionId","name","kind"]};
+const schema108 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionId","type":"string"};
 
-function validate267(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate289(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOptionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate267.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
 
-const schema100 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionKind","anyOf":[{"type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]},{"type":"string"}]};
+const schema109 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionKind","anyOf":[{"type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]},{"type":"string"}]};
 
-function validate269(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate291(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOptionKind" */;
 let vErrors = null;
 let errors = 0;
@@ -6460,7 +6921,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "allow_once") || (data === "allow_always")) || (data === "reject_once")) || (data === "reject_always"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema100.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema109.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6495,7 +6956,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate269.errors = vErrors;
+validate291.errors = vErrors;
 return false;
 }
 else {
@@ -6509,12 +6970,12 @@ vErrors = null;
 }
 }
 }
-validate269.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate266(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate288(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOption" */;
 let vErrors = null;
 let errors = 0;
@@ -6522,14 +6983,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
-validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.optionId !== undefined){
 const _errs1 = errors;
-if(!(validate267(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate289(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6541,7 +7002,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate266.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6552,8 +7013,8 @@ var valid0 = true;
 if(valid0){
 if(data.kind !== undefined){
 const _errs4 = errors;
-if(!(validate269(data.kind, instancePath+"/kind", data, "kind", rootData))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate291(data.kind, instancePath+"/kind", data, "kind", rootData))){
+vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -6579,23 +7040,23 @@ var valid0 = true;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate266.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
 
-export const PermissionOptionId: CompiledValidator = validate267;
+export const PermissionOptionId: CompiledValidator = validate289;
 
-export const PermissionOptionKind: CompiledValidator = validate269;
+export const PermissionOptionKind: CompiledValidator = validate291;
 
-export const PlanEntry: CompiledValidator = validate272;
-const schema101 = {"$id":"https://acpkit.dev/schema/v2/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content","priority","status"]};
-const schema102 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryPriority","anyOf":[{"type":"string","enum":["high","medium","low"]},{"type":"string"}]};
+export const PlanEntry: CompiledValidator = validate294;
+const schema110 = {"$id":"https://acpkit.dev/schema/v2/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content","priority","status"]};
+const schema111 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryPriority","anyOf":[{"type":"string","enum":["high","medium","low"]},{"type":"string"}]};
 
-function validate273(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate295(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntryPriority" */;
 let vErrors = null;
 let errors = 0;
@@ -6613,7 +7074,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "high") || (data === "medium")) || (data === "low"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema102.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema111.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6648,7 +7109,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate273.errors = vErrors;
+validate295.errors = vErrors;
 return false;
 }
 else {
@@ -6662,13 +7123,13 @@ vErrors = null;
 }
 }
 }
-validate273.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
 
-const schema103 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"string"}]};
+const schema112 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"string"}]};
 
-function validate275(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate297(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntryStatus" */;
 let vErrors = null;
 let errors = 0;
@@ -6686,7 +7147,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending") || (data === "in_progress")) || (data === "completed"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema103.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema112.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6721,7 +7182,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate275.errors = vErrors;
+validate297.errors = vErrors;
 return false;
 }
 else {
@@ -6735,12 +7196,12 @@ vErrors = null;
 }
 }
 }
-validate275.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate272(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate294(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntry" */;
 let vErrors = null;
 let errors = 0;
@@ -6748,14 +7209,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
-validate272.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate294.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6766,8 +7227,8 @@ var valid0 = true;
 if(valid0){
 if(data.priority !== undefined){
 const _errs3 = errors;
-if(!(validate273(data.priority, instancePath+"/priority", data, "priority", rootData))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
+if(!(validate295(data.priority, instancePath+"/priority", data, "priority", rootData))){
+vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6778,8 +7239,8 @@ var valid0 = true;
 if(valid0){
 if(data.status !== undefined){
 const _errs4 = errors;
-if(!(validate275(data.status, instancePath+"/status", data, "status", rootData))){
-vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+if(!(validate297(data.status, instancePath+"/status", data, "status", rootData))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -6805,37 +7266,37 @@ var valid0 = true;
 }
 }
 else {
-validate272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate272.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
 
-export const PlanEntryPriority: CompiledValidator = validate273;
+export const PlanEntryPriority: CompiledValidator = validate295;
 
-export const PlanEntryStatus: CompiledValidator = validate275;
+export const PlanEntryStatus: CompiledValidator = validate297;
 
-export const PlanId: CompiledValidator = validate278;
-const schema104 = {"$id":"https://acpkit.dev/schema/v2/PlanId","type":"string"};
+export const PlanId: CompiledValidator = validate300;
+const schema113 = {"$id":"https://acpkit.dev/schema/v2/PlanId","type":"string"};
 
-function validate278(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate300(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate278.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
 
-export const PlanItems: CompiledValidator = validate279;
-const schema105 = {"$id":"https://acpkit.dev/schema/v2/PlanItems","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"},"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","entries"]};
+export const PlanItems: CompiledValidator = validate301;
+const schema114 = {"$id":"https://acpkit.dev/schema/v2/PlanItems","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"},"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","entries"]};
 
-function validate279(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate301(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanItems" */;
 let vErrors = null;
 let errors = 0;
@@ -6843,14 +7304,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.entries === undefined) && (missing0 = "entries"))){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.id !== undefined){
 const _errs1 = errors;
-if(!(validate278(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate300(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6868,8 +7329,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate272(data1[i0], instancePath+"/entries/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate294(data1[i0], instancePath+"/entries/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -6879,7 +7340,7 @@ break;
 }
 }
 else {
-validate279.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate301.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6905,55 +7366,55 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate279.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
 
-export const PlanUpdate: CompiledValidator = validate283;
-const schema106 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdate","type":"object","properties":{"plan":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["plan"]};
-const schema107 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["items"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentItems"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown"}};
-const schema108 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentItems","type":"object","properties":{"type":{"const":"items"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanItems"}]};
+export const PlanUpdate: CompiledValidator = validate305;
+const schema115 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdate","type":"object","properties":{"plan":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["plan"]};
+const schema116 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["items"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentItems"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown"}};
+const schema117 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentItems","type":"object","properties":{"type":{"const":"items"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanItems"}]};
 
-function validate285(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate307(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContentItems" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate279(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate301(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("items" !== data.type){
-validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "items"},message:"must be equal to constant"}];
+validate307.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "items"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate285.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
 
-const schema109 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["items","file","markdown"]}},"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"}},"required":["type","id"]};
+const schema118 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["items","file","markdown"]}},"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"}},"required":["type","id"]};
 
-function validate288(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate310(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContentUnknown" */;
 let vErrors = null;
 let errors = 0;
@@ -6961,7 +7422,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.id === undefined) && (missing0 = "id"))){
-validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -6969,7 +7430,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate288.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -6986,7 +7447,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate288.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate310.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -7008,8 +7469,8 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs5 = errors;
-if(!(validate278(data.id, instancePath+"/id", data, "id", rootData))){
-vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
+if(!(validate300(data.id, instancePath+"/id", data, "id", rootData))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -7021,16 +7482,16 @@ var valid0 = true;
 }
 }
 else {
-validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate288.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate284(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate306(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContent" */;
 let vErrors = null;
 let errors = 0;
@@ -7069,18 +7530,18 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "items"){
-if(!(validate285(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate285.errors : vErrors.concat(validate285.errors);
+if(!(validate307(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"items\""}];
+validate306.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"items\""}];
 return false;
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate306.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
@@ -7091,8 +7552,8 @@ ifClause0 = "then";
 }
 else {
 const _errs7 = errors;
-if(!(validate288(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
+if(!(validate310(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -7108,36 +7569,36 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate284.errors = vErrors;
+validate306.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate284.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate306.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate284.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate283(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate305(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -7145,14 +7606,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.plan === undefined) && (missing0 = "plan")){
-validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.plan !== undefined){
 const _errs1 = errors;
-if(!(validate284(data.plan, instancePath+"/plan", data, "plan", rootData))){
-vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+if(!(validate306(data.plan, instancePath+"/plan", data, "plan", rootData))){
+vErrors = vErrors === null ? validate306.errors : vErrors.concat(validate306.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7176,26 +7637,26 @@ var valid0 = true;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate283.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
 
-export const PlanUpdateContent: CompiledValidator = validate284;
+export const PlanUpdateContent: CompiledValidator = validate306;
 
-export const PlanUpdateContentItems: CompiledValidator = validate285;
+export const PlanUpdateContentItems: CompiledValidator = validate307;
 
-export const PlanUpdateContentUnknown: CompiledValidator = validate288;
+export const PlanUpdateContentUnknown: CompiledValidator = validate310;
 
 export const PromptCapabilities: CompiledValidator = validate61;
 
-export const PromptRequest: CompiledValidator = validate293;
-const schema110 = {"$id":"https://acpkit.dev/schema/v2/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","prompt"]};
+export const PromptRequest: CompiledValidator = validate315;
+const schema119 = {"$id":"https://acpkit.dev/schema/v2/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","prompt"]};
 
-function validate293(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -7203,7 +7664,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -7228,8 +7689,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate153(data1[i0], instancePath+"/prompt/" + i0, data1, i0, rootData))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate158(data1[i0], instancePath+"/prompt/" + i0, data1, i0, rootData))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -7239,7 +7700,7 @@ break;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate315.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7265,19 +7726,19 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate293.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
 
-export const PromptResponse: CompiledValidator = validate297;
-const schema111 = {"$id":"https://acpkit.dev/schema/v2/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v2/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["stopReason"]};
-const schema112 = {"$id":"https://acpkit.dev/schema/v2/StopReason","anyOf":[{"type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]},{"type":"string"}]};
+export const PromptResponse: CompiledValidator = validate319;
+const schema120 = {"$id":"https://acpkit.dev/schema/v2/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v2/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["stopReason"]};
+const schema121 = {"$id":"https://acpkit.dev/schema/v2/StopReason","anyOf":[{"type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]},{"type":"string"}]};
 
-function validate298(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate320(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/StopReason" */;
 let vErrors = null;
 let errors = 0;
@@ -7295,7 +7756,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "end_turn") || (data === "max_tokens")) || (data === "max_turn_requests")) || (data === "refusal")) || (data === "cancelled"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema112.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema121.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7330,7 +7791,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate298.errors = vErrors;
+validate320.errors = vErrors;
 return false;
 }
 else {
@@ -7344,12 +7805,12 @@ vErrors = null;
 }
 }
 }
-validate298.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate297(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate319(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -7357,14 +7818,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.stopReason === undefined) && (missing0 = "stopReason")){
-validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.stopReason !== undefined){
 const _errs1 = errors;
-if(!(validate298(data.stopReason, instancePath+"/stopReason", data, "stopReason", rootData))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate320(data.stopReason, instancePath+"/stopReason", data, "stopReason", rootData))){
+vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7388,23 +7849,23 @@ var valid0 = true;
 }
 }
 else {
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate297.errors = vErrors;
+validate319.errors = vErrors;
 return errors === 0;
 }
 
-export const ProtocolVersion: CompiledValidator = validate210;
+export const ProtocolVersion: CompiledValidator = validate220;
 
-export const RequestId: CompiledValidator = validate224;
+export const RequestId: CompiledValidator = validate234;
 
-export const RequestPermissionOutcome: CompiledValidator = validate301;
-const schema113 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
-const schema114 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
+export const RequestPermissionOutcome: CompiledValidator = validate323;
+const schema122 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
+const schema123 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
 
-function validate302(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate324(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled" */;
 let vErrors = null;
 let errors = 0;
@@ -7412,30 +7873,30 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 if("cancelled" !== data.outcome){
-validate302.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
+validate324.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate302.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
 
-const schema115 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"},"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome","optionId"]};
+const schema124 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"},"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome","optionId"]};
 
-function validate303(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate325(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected" */;
 let vErrors = null;
 let errors = 0;
@@ -7443,14 +7904,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.outcome === undefined) && (missing0 = "outcome")) || ((data.optionId === undefined) && (missing0 = "optionId"))){
-validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 const _errs1 = errors;
 if("selected" !== data.outcome){
-validate303.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
+validate325.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7461,8 +7922,8 @@ var valid0 = true;
 if(valid0){
 if(data.optionId !== undefined){
 const _errs2 = errors;
-if(!(validate267(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
+if(!(validate289(data.optionId, instancePath+"/optionId", data, "optionId", rootData))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -7487,16 +7948,16 @@ var valid0 = true;
 }
 }
 else {
-validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate303.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate301(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate323(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcome" */;
 let vErrors = null;
 let errors = 0;
@@ -7505,60 +7966,60 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.outcome;
 if(typeof tag0 == "string"){
 if(tag0 === "cancelled"){
-if(!(validate302(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate324(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "selected"){
-if(!(validate303(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+if(!(validate325(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "outcome", tagValue: tag0},message:"must be one of the known \"outcome\" values: \"cancelled\", \"selected\""}];
+validate323.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "outcome", tagValue: tag0},message:"must be one of the known \"outcome\" values: \"cancelled\", \"selected\""}];
 return false;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "outcome", tagValue: tag0},message:"tag \"outcome\" must be string"}];
+validate323.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "outcome", tagValue: tag0},message:"tag \"outcome\" must be string"}];
 return false;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate301.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestPermissionOutcomeCancelled: CompiledValidator = validate302;
+export const RequestPermissionOutcomeCancelled: CompiledValidator = validate324;
 
-export const RequestPermissionOutcomeSelected: CompiledValidator = validate303;
+export const RequestPermissionOutcomeSelected: CompiledValidator = validate325;
 
-export const RequestPermissionRequest: CompiledValidator = validate308;
-const schema116 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"toolCall":{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PermissionOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","toolCall","options"]};
-const schema117 = {"$id":"https://acpkit.dev/schema/v2/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId"]};
-const schema118 = {"$id":"https://acpkit.dev/schema/v2/ToolCallId","type":"string"};
+export const RequestPermissionRequest: CompiledValidator = validate330;
+const schema125 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"toolCall":{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PermissionOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","toolCall","options"]};
+const schema126 = {"$id":"https://acpkit.dev/schema/v2/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId"]};
+const schema127 = {"$id":"https://acpkit.dev/schema/v2/ToolCallId","type":"string"};
 
-function validate311(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate333(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate311.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
 
-const schema119 = {"$id":"https://acpkit.dev/schema/v2/ToolKind","anyOf":[{"type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]},{"type":"string"}]};
+const schema128 = {"$id":"https://acpkit.dev/schema/v2/ToolKind","anyOf":[{"type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]},{"type":"string"}]};
 
-function validate313(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate335(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolKind" */;
 let vErrors = null;
 let errors = 0;
@@ -7576,7 +8037,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((data === "read") || (data === "edit")) || (data === "delete")) || (data === "move")) || (data === "search")) || (data === "execute")) || (data === "think")) || (data === "fetch")) || (data === "switch_mode")) || (data === "other"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema119.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema128.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7611,7 +8072,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate313.errors = vErrors;
+validate335.errors = vErrors;
 return false;
 }
 else {
@@ -7625,13 +8086,13 @@ vErrors = null;
 }
 }
 }
-validate313.errors = vErrors;
+validate335.errors = vErrors;
 return errors === 0;
 }
 
-const schema120 = {"$id":"https://acpkit.dev/schema/v2/ToolCallStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed","failed"]},{"type":"string"}]};
+const schema129 = {"$id":"https://acpkit.dev/schema/v2/ToolCallStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed","failed"]},{"type":"string"}]};
 
-function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate337(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallStatus" */;
 let vErrors = null;
 let errors = 0;
@@ -7649,7 +8110,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "in_progress")) || (data === "completed")) || (data === "failed"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema120.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema129.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7684,7 +8145,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate315.errors = vErrors;
+validate337.errors = vErrors;
 return false;
 }
 else {
@@ -7698,84 +8159,84 @@ vErrors = null;
 }
 }
 }
-validate315.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
 
-const schema121 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["content","diff"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentDiff"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentUnknown"}};
-const schema122 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Content"}]};
+const schema130 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["content","diff"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentDiff"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentUnknown"}};
+const schema131 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Content"}]};
 
-function validate318(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate340(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentContent" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate152(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate157(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("content" !== data.type){
-validate318.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+validate340.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate318.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
 
-const schema123 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Diff"}]};
+const schema132 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Diff"}]};
 
-function validate320(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentDiff" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate198(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate208(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("diff" !== data.type){
-validate320.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
+validate342.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate320.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
 
-const schema124 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["content","diff"]}}},"required":["type"]};
+const schema133 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["content","diff"]}}},"required":["type"]};
 
-function validate324(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate346(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentUnknown" */;
 let vErrors = null;
 let errors = 0;
@@ -7783,14 +8244,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate324.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -7807,7 +8268,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate324.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate346.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -7825,16 +8286,16 @@ vErrors = null;
 }
 }
 else {
-validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate324.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate317(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate339(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContent" */;
 let vErrors = null;
 let errors = 0;
@@ -7874,24 +8335,24 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "content"){
-if(!(validate318(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate340(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate340.errors : vErrors.concat(validate340.errors);
 errors = vErrors.length;
 }
 }
 else if(tag0 === "diff"){
-if(!(validate320(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate320.errors : vErrors.concat(validate320.errors);
+if(!(validate342(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
 errors = vErrors.length;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"content\", \"diff\""}];
+validate339.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"content\", \"diff\""}];
 return false;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate339.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
 return false;
 }
 }
@@ -7902,8 +8363,8 @@ ifClause0 = "then";
 }
 else {
 const _errs8 = errors;
-if(!(validate324(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+if(!(validate346(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -7919,38 +8380,38 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate317.errors = vErrors;
+validate339.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate317.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate317.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
 
-const schema125 = {"$id":"https://acpkit.dev/schema/v2/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path"]};
+const schema134 = {"$id":"https://acpkit.dev/schema/v2/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path"]};
 const formats12 = formats.uint32;
 
-function validate327(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate349(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallLocation" */;
 let vErrors = null;
 let errors = 0;
@@ -7958,14 +8419,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.path === undefined) && (missing0 = "path")){
-validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate327.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7978,23 +8439,23 @@ if(data.line !== undefined){
 let data1 = data.line;
 const _errs3 = errors;
 if((!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) && (data1 !== null)){
-validate327.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema125.properties.line.type},message:"must be integer,null"}];
+validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema134.properties.line.type},message:"must be integer,null"}];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 4294967295 || isNaN(data1)){
-validate327.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate327.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
 if(!(formats12.validate(data1))){
-validate327.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
 return false;
 }
 }
@@ -8023,16 +8484,16 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate327.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate310(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate332(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -8040,14 +8501,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
-validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate311(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate333(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8060,7 +8521,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate310.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema117.properties.title.type},message:"must be string,null"}];
+validate332.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema126.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8075,8 +8536,8 @@ const _errs4 = errors;
 const _errs5 = errors;
 let valid1 = false;
 const _errs6 = errors;
-if(!(validate313(data2, instancePath+"/kind", data, "kind", rootData))){
-vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+if(!(validate335(data2, instancePath+"/kind", data, "kind", rootData))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
@@ -8105,7 +8566,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate310.errors = vErrors;
+validate332.errors = vErrors;
 return false;
 }
 else {
@@ -8131,8 +8592,8 @@ const _errs9 = errors;
 const _errs10 = errors;
 let valid2 = false;
 const _errs11 = errors;
-if(!(validate315(data3, instancePath+"/status", data, "status", rootData))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate337(data3, instancePath+"/status", data, "status", rootData))){
+vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs11 === errors;
@@ -8161,7 +8622,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate310.errors = vErrors;
+validate332.errors = vErrors;
 return false;
 }
 else {
@@ -8185,7 +8646,7 @@ if(data.content !== undefined){
 let data4 = data.content;
 const _errs14 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate310.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema117.properties.content.type},message:"must be array,null"}];
+validate332.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema126.properties.content.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs14){
@@ -8194,8 +8655,8 @@ var valid3 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate317(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate339(data4[i0], instancePath+"/content/" + i0, data4, i0, rootData))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs16 === errors;
@@ -8215,7 +8676,7 @@ if(data.locations !== undefined){
 let data6 = data.locations;
 const _errs17 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate310.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: schema117.properties.locations.type},message:"must be array,null"}];
+validate332.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: schema126.properties.locations.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -8224,8 +8685,8 @@ var valid4 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
-if(!(validate327(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate349(data6[i1], instancePath+"/locations/" + i1, data6, i1, rootData))){
+vErrors = vErrors === null ? validate349.errors : vErrors.concat(validate349.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs19 === errors;
@@ -8261,16 +8722,16 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate310.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate308(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate330(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -8278,7 +8739,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate308.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -8296,8 +8757,8 @@ var valid0 = true;
 if(valid0){
 if(data.toolCall !== undefined){
 const _errs2 = errors;
-if(!(validate310(data.toolCall, instancePath+"/toolCall", data, "toolCall", rootData))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate332(data.toolCall, instancePath+"/toolCall", data, "toolCall", rootData))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -8315,8 +8776,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate266(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate288(data2[i0], instancePath+"/options/" + i0, data2, i0, rootData))){
+vErrors = vErrors === null ? validate288.errors : vErrors.concat(validate288.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -8326,7 +8787,7 @@ break;
 }
 }
 else {
-validate308.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate330.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8353,18 +8814,18 @@ var valid0 = true;
 }
 }
 else {
-validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate308.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
 
-export const RequestPermissionResponse: CompiledValidator = validate334;
-const schema126 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome"]};
+export const RequestPermissionResponse: CompiledValidator = validate356;
+const schema135 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome"]};
 
-function validate334(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate356(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionResponse" */;
 let vErrors = null;
 let errors = 0;
@@ -8372,14 +8833,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 const _errs1 = errors;
-if(!(validate301(data.outcome, instancePath+"/outcome", data, "outcome", rootData))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+if(!(validate323(data.outcome, instancePath+"/outcome", data, "outcome", rootData))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8403,48 +8864,236 @@ var valid0 = true;
 }
 }
 else {
-validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate334.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
 
-export const ResourceLink: CompiledValidator = validate167;
+export const ResourceLink: CompiledValidator = validate172;
+
+export const ResumeSessionRequest: CompiledValidator = validate359;
+const schema136 = {"$id":"https://acpkit.dev/schema/v2/ResumeSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd"]};
+
+function validate359(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/ResumeSessionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
+validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined){
+const _errs2 = errors;
+if(typeof data.cwd !== "string"){
+validate359.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.additionalDirectories !== undefined){
+let data2 = data.additionalDirectories;
+const _errs4 = errors;
+if(errors === _errs4){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+const _errs6 = errors;
+if(typeof data2[i0] !== "string"){
+validate359.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate359.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mcpServers !== undefined){
+let data4 = data.mcpServers;
+const _errs8 = errors;
+if(errors === _errs8){
+if(Array.isArray(data4)){
+var valid2 = true;
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+const _errs10 = errors;
+if(!(validate257(data4[i1], instancePath+"/mcpServers/" + i1, data4, i1, rootData))){
+vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs10 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate359.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs11 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate359.errors = vErrors;
+return errors === 0;
+}
+
+export const ResumeSessionResponse: CompiledValidator = validate363;
+const schema137 = {"$id":"https://acpkit.dev/schema/v2/ResumeSessionResponse","type":"object","properties":{"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+
+function validate363(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/ResumeSessionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.configOptions !== undefined){
+let data0 = data.configOptions;
+const _errs1 = errors;
+if((!(Array.isArray(data0))) && (data0 !== null)){
+validate363.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema137.properties.configOptions.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate128(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs4 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate363.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate363.errors = vErrors;
+return errors === 0;
+}
 
 export const Role: CompiledValidator = validate82;
 
 export const SessionCapabilities: CompiledValidator = validate59;
 
-export const SessionConfigGroupId: CompiledValidator = validate140;
+export const SessionConfigGroupId: CompiledValidator = validate145;
 
-export const SessionConfigId: CompiledValidator = validate126;
+export const SessionConfigId: CompiledValidator = validate131;
 
-export const SessionConfigOption: CompiledValidator = validate123;
+export const SessionConfigOption: CompiledValidator = validate128;
 
-export const SessionConfigOptionBoolean: CompiledValidator = validate146;
+export const SessionConfigOptionBoolean: CompiledValidator = validate151;
 
-export const SessionConfigOptionCategory: CompiledValidator = validate128;
+export const SessionConfigOptionCategory: CompiledValidator = validate133;
 
-export const SessionConfigOptionCommon: CompiledValidator = validate125;
+export const SessionConfigOptionCommon: CompiledValidator = validate130;
 
-export const SessionConfigOptionSelect: CompiledValidator = validate124;
+export const SessionConfigOptionSelect: CompiledValidator = validate129;
 
-export const SessionConfigSelectGroup: CompiledValidator = validate139;
+export const SessionConfigSelectGroup: CompiledValidator = validate144;
 
-export const SessionConfigSelectOption: CompiledValidator = validate135;
+export const SessionConfigSelectOption: CompiledValidator = validate140;
 
-export const SessionConfigSelectOptions: CompiledValidator = validate134;
+export const SessionConfigSelectOptions: CompiledValidator = validate139;
 
-export const SessionConfigValueId: CompiledValidator = validate132;
+export const SessionConfigValueId: CompiledValidator = validate137;
 
 export const SessionId: CompiledValidator = validate117;
 
-export const SessionInfoUpdate: CompiledValidator = validate337;
-const schema127 = {"$id":"https://acpkit.dev/schema/v2/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+export const SessionInfo: CompiledValidator = validate250;
 
-function validate337(data, instancePath="", parentData, parentDataProperty, rootData=data){
+export const SessionInfoUpdate: CompiledValidator = validate366;
+const schema138 = {"$id":"https://acpkit.dev/schema/v2/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+
+function validate366(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -8454,7 +9103,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate337.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema127.properties.title.type},message:"must be string,null"}];
+validate366.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema138.properties.title.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8467,7 +9116,7 @@ if(data.updatedAt !== undefined){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate337.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema127.properties.updatedAt.type},message:"must be string,null"}];
+validate366.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema138.properties.updatedAt.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8491,266 +9140,266 @@ var valid0 = true;
 }
 }
 else {
-validate337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate337.errors = vErrors;
+validate366.errors = vErrors;
 return errors === 0;
 }
 
-export const SessionNotification: CompiledValidator = validate339;
-const schema128 = {"$id":"https://acpkit.dev/schema/v2/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","update"]};
-const schema129 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdate","type":"object","required":["sessionUpdate"],"properties":{"sessionUpdate":{"type":"string"}},"if":{"properties":{"sessionUpdate":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate"}],"discriminator":{"propertyName":"sessionUpdate"}},"else":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUnknown"}};
-const schema130 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
+export const SessionNotification: CompiledValidator = validate368;
+const schema139 = {"$id":"https://acpkit.dev/schema/v2/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","update"]};
+const schema140 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdate","type":"object","required":["sessionUpdate"],"properties":{"sessionUpdate":{"type":"string"}},"if":{"properties":{"sessionUpdate":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate"}],"discriminator":{"propertyName":"sessionUpdate"}},"else":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUnknown"}};
+const schema141 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
-function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate196(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate371.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("user_message_chunk" !== data.sessionUpdate){
-validate342.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
+validate371.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate342.errors = vErrors;
+validate371.errors = vErrors;
 return errors === 0;
 }
 
-const schema131 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
+const schema142 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
-function validate344(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate373(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate196(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate344.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate373.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_message_chunk" !== data.sessionUpdate){
-validate344.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
+validate373.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate373.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate344.errors = vErrors;
+validate373.errors = vErrors;
 return errors === 0;
 }
 
-const schema132 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
+const schema143 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
-function validate346(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate375(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate191(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+if(!(validate196(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate375.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_thought_chunk" !== data.sessionUpdate){
-validate346.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
+validate375.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate346.errors = vErrors;
+validate375.errors = vErrors;
 return errors === 0;
 }
 
-const schema133 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage","type":"object","properties":{"sessionUpdate":{"const":"user_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
+const schema144 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage","type":"object","properties":{"sessionUpdate":{"const":"user_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
-function validate348(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate377(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUserMessage" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate255(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate277(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate348.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("user_message" !== data.sessionUpdate){
-validate348.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message"},message:"must be equal to constant"}];
+validate377.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate348.errors = vErrors;
+validate377.errors = vErrors;
 return errors === 0;
 }
 
-const schema134 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage","type":"object","properties":{"sessionUpdate":{"const":"agent_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
+const schema145 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage","type":"object","properties":{"sessionUpdate":{"const":"agent_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
-function validate350(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate379(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentMessage" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate255(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate277(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate350.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate379.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_message" !== data.sessionUpdate){
-validate350.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message"},message:"must be equal to constant"}];
+validate379.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate379.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate350.errors = vErrors;
+validate379.errors = vErrors;
 return errors === 0;
 }
 
-const schema135 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought","type":"object","properties":{"sessionUpdate":{"const":"agent_thought"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
+const schema146 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought","type":"object","properties":{"sessionUpdate":{"const":"agent_thought"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
-function validate352(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate381(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentThought" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate255(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
+if(!(validate277(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate352.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_thought" !== data.sessionUpdate){
-validate352.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought"},message:"must be equal to constant"}];
+validate381.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate352.errors = vErrors;
+validate381.errors = vErrors;
 return errors === 0;
 }
 
-const schema136 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"}]};
+const schema147 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"}]};
 
-function validate354(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate383(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate310(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate332(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call_update" !== data.sessionUpdate){
-validate354.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
+validate383.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate354.errors = vErrors;
+validate383.errors = vErrors;
 return errors === 0;
 }
 
-const schema137 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk","type":"object","properties":{"sessionUpdate":{"const":"tool_call_content_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentChunk"}]};
-const schema138 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentChunk","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId","content"]};
+const schema148 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk","type":"object","properties":{"sessionUpdate":{"const":"tool_call_content_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentChunk"}]};
+const schema149 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentChunk","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId","content"]};
 
-function validate357(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate386(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentChunk" */;
 let vErrors = null;
 let errors = 0;
@@ -8758,14 +9407,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.content === undefined) && (missing0 = "content"))){
-validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate386.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.toolCallId !== undefined){
 const _errs1 = errors;
-if(!(validate311(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate333(data.toolCallId, instancePath+"/toolCallId", data, "toolCallId", rootData))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8776,8 +9425,8 @@ var valid0 = true;
 if(valid0){
 if(data.content !== undefined){
 const _errs2 = errors;
-if(!(validate317(data.content, instancePath+"/content", data, "content", rootData))){
-vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
+if(!(validate339(data.content, instancePath+"/content", data, "content", rootData))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -8802,88 +9451,88 @@ var valid0 = true;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate386.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate357.errors = vErrors;
+validate386.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate356(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate385(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate357(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate357.errors : vErrors.concat(validate357.errors);
+if(!(validate386(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call_content_chunk" !== data.sessionUpdate){
-validate356.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_content_chunk"},message:"must be equal to constant"}];
+validate385.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_content_chunk"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate356.errors = vErrors;
+validate385.errors = vErrors;
 return errors === 0;
 }
 
-const schema139 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate","type":"object","properties":{"sessionUpdate":{"const":"plan_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdate"}]};
+const schema150 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate","type":"object","properties":{"sessionUpdate":{"const":"plan_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdate"}]};
 
-function validate362(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate391(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate283(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+if(!(validate305(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate362.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate391.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("plan_update" !== data.sessionUpdate){
-validate362.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan_update"},message:"must be equal to constant"}];
+validate391.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate391.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate362.errors = vErrors;
+validate391.errors = vErrors;
 return errors === 0;
 }
 
-const schema140 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/UsageUpdate"}]};
-const schema141 = {"$id":"https://acpkit.dev/schema/v2/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["used","size"]};
+const schema151 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/UsageUpdate"}]};
+const schema152 = {"$id":"https://acpkit.dev/schema/v2/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["used","size"]};
 const formats14 = formats.uint64;
 
-function validate365(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate394(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/UsageUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -8891,7 +9540,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
-validate365.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -8899,23 +9548,23 @@ if(data.used !== undefined){
 let data0 = data.used;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate365.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(data0 > 18446744073709552000 || isNaN(data0)){
-validate365.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate365.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
 if(!(formats14.validate(data0))){
-validate365.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
 return false;
 }
 }
@@ -8932,23 +9581,23 @@ if(data.size !== undefined){
 let data1 = data.size;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate365.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 18446744073709552000 || isNaN(data1)){
-validate365.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate365.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 else {
 if(!(formats14.validate(data1))){
-validate365.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
 return false;
 }
 }
@@ -8967,8 +9616,8 @@ const _errs5 = errors;
 const _errs6 = errors;
 let valid1 = false;
 const _errs7 = errors;
-if(!(validate196(data2, instancePath+"/cost", data, "cost", rootData))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate201(data2, instancePath+"/cost", data, "cost", rootData))){
+vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -8997,7 +9646,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate365.errors = vErrors;
+validate394.errors = vErrors;
 return false;
 }
 else {
@@ -9034,51 +9683,51 @@ var valid0 = true;
 }
 }
 else {
-validate365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate365.errors = vErrors;
+validate394.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate364(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate393(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate365(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate365.errors : vErrors.concat(validate365.errors);
+if(!(validate394(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate394.errors : vErrors.concat(validate394.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate364.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("usage_update" !== data.sessionUpdate){
-validate364.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
+validate393.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate364.errors = vErrors;
+validate393.errors = vErrors;
 return errors === 0;
 }
 
-const schema142 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandsUpdate"}]};
+const schema153 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandsUpdate"}]};
 
-function validate369(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate398(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -9090,100 +9739,100 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate369.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate398.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("available_commands_update" !== data.sessionUpdate){
-validate369.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
+validate398.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate369.errors = vErrors;
+validate398.errors = vErrors;
 return errors === 0;
 }
 
-const schema143 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ConfigOptionUpdate"}]};
+const schema154 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ConfigOptionUpdate"}]};
 
-function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate400(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate122(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+if(!(validate127(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate371.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate400.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("config_option_update" !== data.sessionUpdate){
-validate371.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
+validate400.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate400.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate371.errors = vErrors;
+validate400.errors = vErrors;
 return errors === 0;
 }
 
-const schema144 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionInfoUpdate"}]};
+const schema155 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionInfoUpdate"}]};
 
-function validate373(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate402(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate337(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate337.errors : vErrors.concat(validate337.errors);
+if(!(validate366(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate373.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("session_info_update" !== data.sessionUpdate){
-validate373.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
+validate402.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate373.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate373.errors = vErrors;
+validate402.errors = vErrors;
 return errors === 0;
 }
 
-const schema145 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUnknown","type":"object","properties":{"sessionUpdate":{"type":"string","not":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"required":["sessionUpdate"]};
+const schema156 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUnknown","type":"object","properties":{"sessionUpdate":{"type":"string","not":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"required":["sessionUpdate"]};
 
-function validate388(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate417(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUnknown" */;
 let vErrors = null;
 let errors = 0;
@@ -9191,14 +9840,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate388.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-validate388.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate417.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 const _errs3 = errors;
@@ -9215,7 +9864,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate388.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate417.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/not",keyword:"not",params:{},message:"must NOT be valid"}];
 return false;
 }
 else {
@@ -9233,16 +9882,16 @@ vErrors = null;
 }
 }
 else {
-validate388.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate388.errors = vErrors;
+validate417.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate341(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate370(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -9282,90 +9931,90 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.sessionUpdate;
 if(typeof tag0 == "string"){
 if(tag0 === "user_message_chunk"){
-if(!(validate342(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "agent_message_chunk"){
-if(!(validate344(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "agent_thought_chunk"){
-if(!(validate346(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "user_message"){
-if(!(validate348(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "agent_message"){
-if(!(validate350(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate350.errors : vErrors.concat(validate350.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "agent_thought"){
-if(!(validate352(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate352.errors : vErrors.concat(validate352.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "tool_call_update"){
-if(!(validate354(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate354.errors : vErrors.concat(validate354.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "tool_call_content_chunk"){
-if(!(validate356(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate356.errors : vErrors.concat(validate356.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "plan_update"){
-if(!(validate362(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate362.errors : vErrors.concat(validate362.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "usage_update"){
-if(!(validate364(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "available_commands_update"){
-if(!(validate369(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate369.errors : vErrors.concat(validate369.errors);
-errors = vErrors.length;
-}
-}
-else if(tag0 === "config_option_update"){
 if(!(validate371(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate371.errors : vErrors.concat(validate371.errors);
 errors = vErrors.length;
 }
 }
-else if(tag0 === "session_info_update"){
+else if(tag0 === "agent_message_chunk"){
 if(!(validate373(data, instancePath, parentData, parentDataProperty, rootData))){
 vErrors = vErrors === null ? validate373.errors : vErrors.concat(validate373.errors);
 errors = vErrors.length;
 }
 }
+else if(tag0 === "agent_thought_chunk"){
+if(!(validate375(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate375.errors : vErrors.concat(validate375.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "user_message"){
+if(!(validate377(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate377.errors : vErrors.concat(validate377.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "agent_message"){
+if(!(validate379(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate379.errors : vErrors.concat(validate379.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "agent_thought"){
+if(!(validate381(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate381.errors : vErrors.concat(validate381.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "tool_call_update"){
+if(!(validate383(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate383.errors : vErrors.concat(validate383.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "tool_call_content_chunk"){
+if(!(validate385(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate385.errors : vErrors.concat(validate385.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "plan_update"){
+if(!(validate391(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate391.errors : vErrors.concat(validate391.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "usage_update"){
+if(!(validate393(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate393.errors : vErrors.concat(validate393.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "available_commands_update"){
+if(!(validate398(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate398.errors : vErrors.concat(validate398.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "config_option_update"){
+if(!(validate400(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate400.errors : vErrors.concat(validate400.errors);
+errors = vErrors.length;
+}
+}
+else if(tag0 === "session_info_update"){
+if(!(validate402(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate402.errors : vErrors.concat(validate402.errors);
+errors = vErrors.length;
+}
+}
 else {
-validate341.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "sessionUpdate", tagValue: tag0},message:"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"user_message\", \"agent_message\", \"agent_thought\", \"tool_call_update\", \"tool_call_content_chunk\", \"plan_update\", \"usage_update\", \"available_commands_update\", \"config_option_update\", \"session_info_update\""}];
+validate370.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "sessionUpdate", tagValue: tag0},message:"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"user_message\", \"agent_message\", \"agent_thought\", \"tool_call_update\", \"tool_call_content_chunk\", \"plan_update\", \"usage_update\", \"available_commands_update\", \"config_option_update\", \"session_info_update\""}];
 return false;
 }
 }
 else {
-validate341.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "sessionUpdate", tagValue: tag0},message:"tag \"sessionUpdate\" must be string"}];
+validate370.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "sessionUpdate", tagValue: tag0},message:"tag \"sessionUpdate\" must be string"}];
 return false;
 }
 }
@@ -9376,8 +10025,8 @@ ifClause0 = "then";
 }
 else {
 const _errs19 = errors;
-if(!(validate388(data, instancePath, parentData, parentDataProperty, rootData))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
+if(!(validate417(data, instancePath, parentData, parentDataProperty, rootData))){
+vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs19 === errors;
@@ -9393,36 +10042,36 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate341.errors = vErrors;
+validate370.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if(typeof data.sessionUpdate !== "string"){
-validate341.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate370.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate341.errors = vErrors;
+validate370.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate339(data, instancePath="", parentData, parentDataProperty, rootData=data){
+function validate368(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionNotification" */;
 let vErrors = null;
 let errors = 0;
@@ -9430,7 +10079,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
-validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate368.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9448,8 +10097,8 @@ var valid0 = true;
 if(valid0){
 if(data.update !== undefined){
 const _errs2 = errors;
-if(!(validate341(data.update, instancePath+"/update", data, "update", rootData))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
+if(!(validate370(data.update, instancePath+"/update", data, "update", rootData))){
+vErrors = vErrors === null ? validate370.errors : vErrors.concat(validate370.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -9474,70 +10123,214 @@ var valid0 = true;
 }
 }
 else {
-validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate368.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate339.errors = vErrors;
+validate368.errors = vErrors;
 return errors === 0;
 }
 
-export const SessionUpdate: CompiledValidator = validate341;
+export const SessionUpdate: CompiledValidator = validate370;
 
-export const SessionUpdateAgentMessage: CompiledValidator = validate350;
+export const SessionUpdateAgentMessage: CompiledValidator = validate379;
 
-export const SessionUpdateAgentMessageChunk: CompiledValidator = validate344;
+export const SessionUpdateAgentMessageChunk: CompiledValidator = validate373;
 
-export const SessionUpdateAgentThought: CompiledValidator = validate352;
+export const SessionUpdateAgentThought: CompiledValidator = validate381;
 
-export const SessionUpdateAgentThoughtChunk: CompiledValidator = validate346;
+export const SessionUpdateAgentThoughtChunk: CompiledValidator = validate375;
 
-export const SessionUpdateAvailableCommandsUpdate: CompiledValidator = validate369;
+export const SessionUpdateAvailableCommandsUpdate: CompiledValidator = validate398;
 
-export const SessionUpdateConfigOptionUpdate: CompiledValidator = validate371;
+export const SessionUpdateConfigOptionUpdate: CompiledValidator = validate400;
 
-export const SessionUpdatePlanUpdate: CompiledValidator = validate362;
+export const SessionUpdatePlanUpdate: CompiledValidator = validate391;
 
-export const SessionUpdateSessionInfoUpdate: CompiledValidator = validate373;
+export const SessionUpdateSessionInfoUpdate: CompiledValidator = validate402;
 
-export const SessionUpdateToolCallContentChunk: CompiledValidator = validate356;
+export const SessionUpdateToolCallContentChunk: CompiledValidator = validate385;
 
-export const SessionUpdateToolCallUpdate: CompiledValidator = validate354;
+export const SessionUpdateToolCallUpdate: CompiledValidator = validate383;
 
-export const SessionUpdateUnknown: CompiledValidator = validate388;
+export const SessionUpdateUnknown: CompiledValidator = validate417;
 
-export const SessionUpdateUsageUpdate: CompiledValidator = validate364;
+export const SessionUpdateUsageUpdate: CompiledValidator = validate393;
 
-export const SessionUpdateUserMessage: CompiledValidator = validate348;
+export const SessionUpdateUserMessage: CompiledValidator = validate377;
 
-export const SessionUpdateUserMessageChunk: CompiledValidator = validate342;
+export const SessionUpdateUserMessageChunk: CompiledValidator = validate371;
 
-export const StopReason: CompiledValidator = validate298;
+export const SetSessionConfigOptionRequest: CompiledValidator = validate421;
+const schema157 = {"$id":"https://acpkit.dev/schema/v2/SetSessionConfigOptionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"configId":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigId"},"value":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","configId","value"]};
 
-export const TextContent: CompiledValidator = validate155;
+function validate421(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/SetSessionConfigOptionRequest" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.configId === undefined) && (missing0 = "configId"))) || ((data.value === undefined) && (missing0 = "value"))){
+validate421.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.sessionId !== undefined){
+const _errs1 = errors;
+if(!(validate117(data.sessionId, instancePath+"/sessionId", data, "sessionId", rootData))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.configId !== undefined){
+const _errs2 = errors;
+if(!(validate131(data.configId, instancePath+"/configId", data, "configId", rootData))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+const _errs3 = errors;
+if(!(validate137(data.value, instancePath+"/value", data, "value", rootData))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs4 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate421.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate421.errors = vErrors;
+return errors === 0;
+}
 
-export const TextResourceContents: CompiledValidator = validate174;
+export const SetSessionConfigOptionResponse: CompiledValidator = validate426;
+const schema158 = {"$id":"https://acpkit.dev/schema/v2/SetSessionConfigOptionResponse","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["configOptions"]};
 
-export const ToolCallContent: CompiledValidator = validate317;
+function validate426(data, instancePath="", parentData, parentDataProperty, rootData=data){
+/*# sourceURL="https://acpkit.dev/schema/v2/SetSessionConfigOptionResponse" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.configOptions === undefined) && (missing0 = "configOptions")){
+validate426.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.configOptions !== undefined){
+let data0 = data.configOptions;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate128(data0[i0], instancePath+"/configOptions/" + i0, data0, i0, rootData))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate426.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data._meta !== undefined){
+const _errs4 = errors;
+if(!(validate54(data._meta, instancePath+"/_meta", data, "_meta", rootData))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate426.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate426.errors = vErrors;
+return errors === 0;
+}
 
-export const ToolCallContentChunk: CompiledValidator = validate357;
+export const StopReason: CompiledValidator = validate320;
 
-export const ToolCallContentContent: CompiledValidator = validate318;
+export const TextContent: CompiledValidator = validate160;
 
-export const ToolCallContentDiff: CompiledValidator = validate320;
+export const TextResourceContents: CompiledValidator = validate179;
 
-export const ToolCallContentUnknown: CompiledValidator = validate324;
+export const ToolCallContent: CompiledValidator = validate339;
 
-export const ToolCallId: CompiledValidator = validate311;
+export const ToolCallContentChunk: CompiledValidator = validate386;
 
-export const ToolCallLocation: CompiledValidator = validate327;
+export const ToolCallContentContent: CompiledValidator = validate340;
 
-export const ToolCallStatus: CompiledValidator = validate315;
+export const ToolCallContentDiff: CompiledValidator = validate342;
 
-export const ToolCallUpdate: CompiledValidator = validate310;
+export const ToolCallContentUnknown: CompiledValidator = validate346;
 
-export const ToolKind: CompiledValidator = validate313;
+export const ToolCallId: CompiledValidator = validate333;
+
+export const ToolCallLocation: CompiledValidator = validate349;
+
+export const ToolCallStatus: CompiledValidator = validate337;
+
+export const ToolCallUpdate: CompiledValidator = validate332;
+
+export const ToolKind: CompiledValidator = validate335;
 
 export const UnstructuredCommandInput: CompiledValidator = validate104;
 
-export const UsageUpdate: CompiledValidator = validate365;
+export const UsageUpdate: CompiledValidator = validate394;
