@@ -15,17 +15,50 @@ export function readClientInfo(version: ProtocolVersion, received: unknown): Cli
   // Read defensively: initialize params are only validated after the version is chosen.
   const params: Json = isJsonObject(received) ? received : {};
   const info = isJsonObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
-  let canReadTextFile = false;
-  let canWriteTextFile = false;
-  if (version === 1 && isJsonObject(params.clientCapabilities) && isJsonObject(params.clientCapabilities.fs)) {
-    canReadTextFile = params.clientCapabilities.fs.readTextFile === true;
-    canWriteTextFile = params.clientCapabilities.fs.writeTextFile === true;
-  }
-  return { protocolVersion: version, info, canReadTextFile, canWriteTextFile };
+  // Everything the client can serve or show is a v1 client capability; pinned v2 has none (§1.3).
+  const caps = version === 1 && isJsonObject(params.clientCapabilities) ? params.clientCapabilities : {};
+  const fs = isJsonObject(caps.fs) ? caps.fs : {};
+  const elicitation = isJsonObject(caps.elicitation) ? caps.elicitation : {};
+  const session = isJsonObject(caps.session) ? caps.session : {};
+  const configOptions = isJsonObject(session.configOptions) ? session.configOptions : {};
+  return {
+    protocolVersion: version,
+    info,
+    canReadTextFile: fs.readTextFile === true,
+    canWriteTextFile: fs.writeTextFile === true,
+    canUseTerminal: caps.terminal === true,
+    canElicitForm: isJsonObject(elicitation.form),
+    canElicitUrl: isJsonObject(elicitation.url),
+    supportsNotices: isJsonObject(session.notices),
+    supportsCompaction: isJsonObject(session.compaction),
+    supportsBooleanConfigOptions: isJsonObject(configOptions.boolean),
+  };
 }
 
-function v1Capabilities(features: AgentFeatures, canLoad: boolean): v1.AgentCapabilities {
+/** Which optional session methods the agent serves, from the handlers it defines. */
+interface SessionMethods {
+  list: boolean;
+  resume: boolean;
+  delete: boolean;
+  logout: boolean;
+}
+
+function sessionMethodsOf(agent: AgentDefinition): SessionMethods {
   return {
+    list: typeof agent.listSessions === "function",
+    resume: typeof agent.resumeSession === "function",
+    delete: typeof agent.deleteSession === "function",
+    logout: typeof agent.logout === "function",
+  };
+}
+
+function v1Capabilities(features: AgentFeatures, canLoad: boolean, methods: SessionMethods): v1.AgentCapabilities {
+  // session/close is always served: the runtime can always cancel a turn and forget a session.
+  const sessionCapabilities: v1.SessionCapabilities = { close: {} };
+  if (methods.list) sessionCapabilities.list = {};
+  if (methods.resume) sessionCapabilities.resume = {};
+  if (methods.delete) sessionCapabilities.delete = {};
+  const caps: v1.AgentCapabilities = {
     loadSession: canLoad,
     promptCapabilities: {
       image: features.prompt?.image === true,
@@ -33,20 +66,26 @@ function v1Capabilities(features: AgentFeatures, canLoad: boolean): v1.AgentCapa
       embeddedContext: features.prompt?.embeddedContext === true,
     },
     mcpCapabilities: { http: features.mcp?.http === true, sse: features.mcp?.sse === true },
+    sessionCapabilities,
   };
+  if (methods.logout) caps.auth = { logout: {} };
+  return caps;
 }
 
 /** v2 capabilities are presence markers: `{}` = supported, omitted = not (§1.3). */
-function v2Capabilities(features: AgentFeatures, canLoad: boolean): v2.AgentCapabilities {
+function v2Capabilities(features: AgentFeatures, canLoad: boolean, methods: SessionMethods): v2.AgentCapabilities {
   const prompt: v2.PromptCapabilities = {};
   if (features.prompt?.image) prompt.image = {};
   if (features.prompt?.audio) prompt.audio = {};
   if (features.prompt?.embeddedContext) prompt.embeddedContext = {};
   const mcp: v2.McpCapabilities = { stdio: {} };
   if (features.mcp?.http) mcp.http = {};
-  const session: v2.SessionCapabilities = { prompt, mcp };
+  const session: v2.SessionCapabilities = { prompt, mcp, close: {} };
   if (canLoad) session.load = {};
-  return { session, auth: {} };
+  if (methods.list) session.list = {};
+  if (methods.resume) session.resume = {};
+  if (methods.delete) session.delete = {};
+  return { session, auth: methods.logout ? { logout: {} } : {} };
 }
 
 function v1AuthMethods(methods: readonly AgentAuthMethod[]): v1.AuthMethod[] {
@@ -69,6 +108,7 @@ export function initializeResult(version: ProtocolVersion, agent: AgentDefinitio
   const canLoad = features.loadSession === true && typeof agent.loadSession === "function";
   const authMethods = agent.authMethods ?? [];
   const info = agent.info ? { agentInfo: agent.info } : {};
-  if (version === 1) return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad), authMethods: v1AuthMethods(authMethods), ...info };
-  return { protocolVersion: 2, capabilities: v2Capabilities(features, canLoad), authMethods: v2AuthMethods(authMethods), ...info };
+  const methods = sessionMethodsOf(agent);
+  if (version === 1) return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad, methods), authMethods: v1AuthMethods(authMethods), ...info };
+  return { protocolVersion: 2, capabilities: v2Capabilities(features, canLoad, methods), authMethods: v2AuthMethods(authMethods), ...info };
 }

@@ -17,11 +17,23 @@ import {
 import { mcpServersFromV1 } from "@acpkit/core/bridge";
 import { validateParams, type ProtocolVersion, type ValidationError, type v1, type v2 } from "@acpkit/schema";
 import { initializeResult, readClientInfo } from "./initialize.js";
+import { SessionSettings } from "./session-settings.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { type AgentSideConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
 import { checkPromptResult } from "./stop-reason.js";
 import { TurnImpl } from "./turn.js";
-import type { AgentDefinition, ClientInfo, McpServer, PromptResult, ServeOptions } from "./types.js";
+import type {
+  AgentDefinition,
+  ClientInfo,
+  ConfigOption,
+  ConfigValue,
+  LoadSessionRequest,
+  McpServer,
+  PromptResult,
+  ServeOptions,
+  SessionSetup,
+  SessionSetupResult,
+} from "./types.js";
 import { V1SessionWire } from "./v1-wire.js";
 import { SessionIds, UpdateWriter, type WriterScope } from "./writer.js";
 
@@ -44,6 +56,7 @@ export interface AgentServer {
 /** One session on this connection. */
 class AgentSession implements WriterScope {
   readonly ids = new SessionIds();
+  readonly settings: SessionSettings;
   /** The running turn, or a session/load replay in progress. */
   busy: TurnImpl | UpdateWriter | undefined;
   constructor(
@@ -52,7 +65,27 @@ class AgentSession implements WriterScope {
     readonly connection: AgentSideConnection,
     readonly wire: SessionWire,
     readonly report: (diagnostic: Diagnostic) => void,
-  ) {}
+    defaults: AgentDefinition,
+  ) {
+    // Pinned v2 has no modes: a v2 session never has any, so nothing can leak onto a v2 wire.
+    this.settings = new SessionSettings(client.protocolVersion === 1 ? defaults.modes : undefined, defaults.configOptions);
+  }
+
+  /** Apply what a setup handler returned (fields it left out keep the defaults). */
+  adopt(setup: SessionSetup | undefined): void {
+    if (setup === undefined) return;
+    if (setup.modes !== undefined && this.client.protocolVersion === 1) this.settings.modes = setup.modes ?? undefined;
+    if (setup.configOptions !== undefined) this.settings.configOptions = setup.configOptions ?? [];
+  }
+
+  /** The `modes` / `configOptions` of a session/new, load or resume result, in this version's shape. */
+  setupFields(): { modes?: v1.SessionModeState; configOptions?: ConfigOption[] } {
+    const out: { modes?: v1.SessionModeState; configOptions?: ConfigOption[] } = {};
+    const modes = this.settings.modes;
+    if (modes !== undefined) out.modes = { currentModeId: modes.currentModeId, availableModes: modes.availableModes.map((mode) => ({ ...mode })) };
+    if (this.settings.configOptions.length > 0) out.configOptions = [...this.settings.configOptions];
+    return out;
+  }
 }
 
 const DEFAULT_VERSIONS: readonly ProtocolVersion[] = [1, 2];
@@ -87,6 +120,9 @@ function checkDefinition(agent: AgentDefinition): void {
   }
   if (agent.features?.loadSession && typeof agent.loadSession !== "function") {
     throw new TypeError("serveAgent: features.loadSession is set but the agent has no loadSession(request, replay) function");
+  }
+  if (agent.modes && !agent.modes.availableModes.some((mode) => mode.id === agent.modes!.currentModeId)) {
+    throw new TypeError(`serveAgent: modes.currentModeId "${agent.modes.currentModeId}" is not one of modes.availableModes`);
   }
   for (const version of agent.versions ?? DEFAULT_VERSIONS) {
     if (version !== 1 && version !== 2) throw new TypeError(`serveAgent: unsupported protocol version ${JSON.stringify(version)} in versions (1 and 2 exist)`);
@@ -129,9 +165,16 @@ class AgentRuntime implements AgentServer {
     connection.onDiagnostic(this.#report);
     connection.onRequest("initialize", (params) => this.#initialize(params));
     if ((agent.authMethods?.length ?? 0) > 0) connection.onRequest("authenticate", (params) => this.#authenticate(params.methodId));
-    connection.onRequest("session/new", (params) => this.#newSession(params));
-    if (agent.loadSession && agent.features?.loadSession) connection.onRequest("session/load", (params) => this.#loadSession(params));
+    connection.onRequest("session/new", (params, ctx) => this.#newSession(params, ctx));
+    if (agent.loadSession && agent.features?.loadSession) connection.onRequest("session/load", (params, ctx) => this.#loadSession(params, ctx));
     connection.onRequest("session/prompt", (params, ctx) => this.#prompt(params, ctx));
+    connection.onRequest("session/set_mode", (params) => this.#setMode(params));
+    connection.onRequest("session/set_config_option", (params) => this.#setConfigOption(params));
+    connection.onRequest("session/close", (params) => this.#closeSession(params.sessionId));
+    if (agent.listSessions) connection.onRequest("session/list", (params) => this.#listSessions(params));
+    if (agent.resumeSession) connection.onRequest("session/resume", (params, ctx) => this.#resumeSession(params, ctx));
+    if (agent.deleteSession) connection.onRequest("session/delete", (params) => this.#deleteSession(params.sessionId));
+    if (agent.logout) connection.onRequest("logout", () => this.#logout());
     connection.onNotification("session/cancel", (params) => {
       // C10: a cancel for an unknown or idle session is ignored.
       const busy = this.#sessions.get(params.sessionId)?.busy;
@@ -186,23 +229,27 @@ class AgentRuntime implements AgentServer {
     return {};
   }
 
-  async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest): Promise<v2.NewSessionResponse> {
+  async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest, ctx: RequestContext): Promise<v1.NewSessionResponse | v2.NewSessionResponse> {
     this.#requireAuthenticated();
-    const result = await this.#agent.newSession?.({
+    const result = (await this.#agent.newSession?.({
       cwd: params.cwd,
       mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
       _meta: params._meta,
       client: this.#client!,
-    });
+    })) as (SessionSetup & { sessionId?: string }) | undefined;
     const sessionId = result?.sessionId ?? newSessionId();
     if (this.#sessions.has(sessionId)) {
       throw new RpcError(ErrorCode.InternalError, `Agent error: newSession returned session id "${sessionId}", which already exists on this connection`);
     }
-    this.#sessions.set(sessionId, this.#createSession(sessionId));
-    return result?._meta === undefined ? { sessionId } : { sessionId, _meta: result._meta };
+    const session = this.#createSession(sessionId);
+    session.adopt(result);
+    this.#sessions.set(sessionId, session);
+    this.#announceCommands(session, result, ctx);
+    const response = { sessionId, ...session.setupFields() };
+    return result?._meta === undefined ? response : { ...response, _meta: result._meta };
   }
 
-  async #loadSession(params: v1.LoadSessionRequest | v2.LoadSessionRequest): Promise<Record<string, never>> {
+  async #loadSession(params: v1.LoadSessionRequest | v2.LoadSessionRequest, ctx: RequestContext): Promise<v1.LoadSessionResponse | v2.LoadSessionResponse> {
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
@@ -210,17 +257,9 @@ class AgentRuntime implements AgentServer {
     session.wire.beginRequest?.("load");
     const replay = new UpdateWriter(session, true);
     session.busy = replay;
+    let setup: SessionSetupResult;
     try {
-      await this.#agent.loadSession!(
-        {
-          sessionId: params.sessionId,
-          cwd: params.cwd,
-          mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
-          _meta: params._meta,
-          client: this.#client!,
-        },
-        replay,
-      );
+      setup = await this.#agent.loadSession!(this.#setupRequest(params), replay);
     } catch (error) {
       await replay.close();
       session.busy = undefined;
@@ -228,8 +267,135 @@ class AgentRuntime implements AgentServer {
     }
     await replay.close();
     session.busy = undefined;
+    session.adopt(setup ?? undefined);
     this.#sessions.set(params.sessionId, session);
+    this.#announceCommands(session, setup ?? undefined, ctx);
+    return setupResponse(session, setup ?? undefined);
+  }
+
+  async #resumeSession(params: v1.ResumeSessionRequest | v2.ResumeSessionRequest, ctx: RequestContext): Promise<v1.ResumeSessionResponse | v2.ResumeSessionResponse> {
+    this.#requireAuthenticated();
+    const existing = this.#sessions.get(params.sessionId);
+    if (existing) requireIdle(existing);
+    const session = existing ?? this.#createSession(params.sessionId);
+    let setup: SessionSetupResult;
+    try {
+      setup = await this.#agent.resumeSession!({ ...this.#setupRequest({ ...params, mcpServers: params.mcpServers ?? [] }) });
+    } catch (error) {
+      throw toRpcError(error);
+    }
+    session.adopt(setup ?? undefined);
+    this.#sessions.set(params.sessionId, session);
+    this.#announceCommands(session, setup ?? undefined, ctx);
+    return setupResponse(session, setup ?? undefined);
+  }
+
+  #setupRequest(params: { sessionId: string; cwd: string; mcpServers: v1.McpServer[] | v2.McpServer[]; _meta?: unknown }): LoadSessionRequest {
+    return {
+      sessionId: params.sessionId,
+      cwd: params.cwd,
+      mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
+      _meta: params._meta as LoadSessionRequest["_meta"],
+      client: this.#client!,
+    };
+  }
+
+  /** A setup's `availableCommands` go out right after the response, once the client knows the session. */
+  #announceCommands(session: AgentSession, setup: SessionSetup | undefined, ctx: RequestContext): void {
+    const commands = setup?.availableCommands;
+    if (commands === undefined) return;
+    ctx.afterResponse(() => {
+      const writer = new UpdateWriter(session, false);
+      writer.availableCommands(commands);
+      void writer.close();
+    });
+  }
+
+  async #setMode(params: v1.SetSessionModeRequest): Promise<Record<string, never>> {
+    const session = this.#requireSession(params.sessionId);
+    session.settings.checkModeRequest(params.modeId);
+    try {
+      await this.#agent.setMode?.({ sessionId: session.sessionId, modeId: params.modeId, client: this.#client! });
+    } catch (error) {
+      throw toRpcError(error);
+    }
+    session.settings.setMode(params.modeId);
     return {};
+  }
+
+  async #setConfigOption(params: v1.SetSessionConfigOptionRequest | v2.SetSessionConfigOptionRequest): Promise<{ configOptions: ConfigOption[] }> {
+    const session = this.#requireSession(params.sessionId);
+    const value = configValueOf(session, params);
+    const updated = session.settings.withValueForRequest(params.configId, value);
+    let replaced: void | readonly ConfigOption[];
+    try {
+      replaced = await this.#agent.setConfigOption?.({
+        sessionId: session.sessionId,
+        configId: params.configId,
+        value,
+        configOptions: updated,
+        client: this.#client!,
+      });
+    } catch (error) {
+      throw toRpcError(error);
+    }
+    session.settings.configOptions = replaced ? [...replaced] : updated;
+    return { configOptions: [...session.settings.configOptions] };
+  }
+
+  async #closeSession(sessionId: string): Promise<Record<string, never>> {
+    const session = this.#requireSession(sessionId);
+    // Closing ends whatever the session was doing: its turn is cancelled like session/cancel (it
+    // answers "cancelled"), and the session is forgotten once the handler agreed.
+    if (session.busy instanceof TurnImpl) session.busy.cancel("The client closed the session");
+    try {
+      await this.#agent.closeSession?.({ sessionId, client: this.#client! });
+    } catch (error) {
+      throw toRpcError(error);
+    }
+    this.#sessions.delete(sessionId);
+    return {};
+  }
+
+  async #listSessions(params: v1.ListSessionsRequest | v2.ListSessionsRequest): Promise<v1.ListSessionsResponse> {
+    this.#requireAuthenticated();
+    try {
+      const page = await this.#agent.listSessions!({ cwd: params.cwd ?? null, cursor: params.cursor ?? null, client: this.#client! });
+      const result: v1.ListSessionsResponse = { sessions: [...page.sessions] };
+      if (page.nextCursor != null) result.nextCursor = page.nextCursor;
+      return result;
+    } catch (error) {
+      throw toRpcError(error);
+    }
+  }
+
+  async #deleteSession(sessionId: string): Promise<Record<string, never>> {
+    this.#requireAuthenticated();
+    const session = this.#sessions.get(sessionId);
+    if (session?.busy instanceof TurnImpl) session.busy.cancel("The client deleted the session");
+    try {
+      await this.#agent.deleteSession!({ sessionId, client: this.#client! });
+    } catch (error) {
+      throw toRpcError(error);
+    }
+    this.#sessions.delete(sessionId);
+    return {};
+  }
+
+  async #logout(): Promise<Record<string, never>> {
+    try {
+      await this.#agent.logout!(this.#client!);
+    } catch (error) {
+      throw toRpcError(error);
+    }
+    if ((this.#agent.authMethods?.length ?? 0) > 0 && this.#agent.requireAuthentication === true) this.#authenticated = false;
+    return {};
+  }
+
+  #requireSession(sessionId: string): AgentSession {
+    const session = this.#sessions.get(sessionId);
+    if (!session) throw new RpcError(ErrorCode.ResourceNotFound, `Unknown session "${sessionId}"`, { sessionId });
+    return session;
   }
 
   async #prompt(params: v1.PromptRequest | v2.PromptRequest, ctx: RequestContext): Promise<PromptResponse> {
@@ -283,12 +449,30 @@ class AgentRuntime implements AgentServer {
       version === 2
         ? new V2SessionWire(this.connection, sessionId)
         : new V1SessionWire(this.connection, sessionId, { strict: this.#options.strictBridge === true, report: this.#report });
-    return new AgentSession(sessionId, this.#client!, this.connection, wire, this.#report);
+    return new AgentSession(sessionId, this.#client!, this.connection, wire, this.#report, this.#agent);
   }
 
   #requireAuthenticated(): void {
     if (!this.#authenticated) throw new RpcError(ErrorCode.AuthRequired, "Authentication required: call authenticate with one of the listed authMethods first");
   }
+}
+
+/** The result of session/load or session/resume: the session's modes (v1) and config options, and any `_meta`. */
+function setupResponse(session: AgentSession, setup: SessionSetup | undefined): v1.LoadSessionResponse & v2.LoadSessionResponse {
+  const response: Record<string, unknown> = session.setupFields();
+  if (setup?._meta !== undefined) response._meta = setup._meta;
+  return response as v1.LoadSessionResponse & v2.LoadSessionResponse;
+}
+
+/**
+ * The value of a session/set_config_option request: v1 sends booleans as `{type: "boolean", value}`;
+ * pinned v2 has value ids only, so a boolean option there is set with "true" or "false".
+ */
+function configValueOf(session: AgentSession, params: v1.SetSessionConfigOptionRequest | v2.SetSessionConfigOptionRequest): ConfigValue {
+  const value = params.value as ConfigValue;
+  const option = session.settings.configOptions.find((candidate) => candidate.id === params.configId);
+  if (option?.type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
 }
 
 /** O4: one turn at a time per session; a second prompt gets -32600 with `reason: "turn_in_progress"`. */

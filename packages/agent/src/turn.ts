@@ -3,10 +3,24 @@
 import { AcpError, ErrorCode, isRpcError } from "@acpkit/core";
 import type { v1 } from "@acpkit/schema";
 import type { PermissionParams } from "./session-wire.js";
-import type { ContentBlock, Meta, PermissionOutcome, PermissionRequest, Turn } from "./types.js";
+import { TerminalHandleImpl } from "./terminal-handle.js";
+import type {
+  ContentBlock,
+  ElicitationResult,
+  FormElicitation,
+  Meta,
+  PermissionOutcome,
+  PermissionRequest,
+  TerminalHandle,
+  TerminalRequest,
+  Turn,
+  UrlElicitation,
+} from "./types.js";
 import { UpdateWriter, type WriterScope } from "./writer.js";
 
 const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as PermissionOutcome;
+const ELICITATION_CANCELLED: ElicitationResult = Object.freeze({ action: "cancel" }) as ElicitationResult;
+let elicitationCounter = 0;
 
 export class TurnImpl extends UpdateWriter implements Turn {
   // Made when `signal` is first read (an AbortController is costly on the per-prompt path); an
@@ -123,6 +137,69 @@ export class TurnImpl extends UpdateWriter implements Turn {
       { sessionId: this.sessionId, path: request.path, content: request.content },
       { signal: this.signal },
     );
+  }
+
+  async createTerminal(request: TerminalRequest): Promise<TerminalHandle> {
+    this.requireClientFeature("terminal/create", this.client.canUseTerminal, "clientCapabilities.terminal");
+    const params: v1.CreateTerminalRequest = { sessionId: this.sessionId, command: request.command };
+    if (request.args !== undefined) params.args = [...request.args];
+    if (request.env !== undefined) params.env = request.env.map((variable) => ({ name: variable.name, value: variable.value }));
+    if (request.cwd != null) params.cwd = request.cwd;
+    if (request.outputByteLimit != null) params.outputByteLimit = request.outputByteLimit;
+    const result = await this.scope.connection.request("terminal/create", params, { signal: this.signal });
+    return new TerminalHandleImpl(this.scope.connection, this.sessionId, result.terminalId);
+  }
+
+  elicit(request: FormElicitation): Promise<ElicitationResult> {
+    this.requireClientFeature("elicitation/create", this.client.canElicitForm, "clientCapabilities.elicitation.form");
+    const params: v1.CreateElicitationForm = { mode: "form", message: request.message, requestedSchema: request.requestedSchema, sessionId: this.sessionId };
+    if (request.toolCallId != null) params.toolCallId = request.toolCallId;
+    return this.askElicitation(params);
+  }
+
+  async elicitUrl(request: UrlElicitation): Promise<ElicitationResult & { elicitationId: string }> {
+    this.requireClientFeature("elicitation/create", this.client.canElicitUrl, "clientCapabilities.elicitation.url");
+    const elicitationId = request.elicitationId ?? `elicitation_${++elicitationCounter}`;
+    const params: v1.CreateElicitationUrl = { mode: "url", message: request.message, url: request.url, elicitationId, sessionId: this.sessionId };
+    if (request.toolCallId != null) params.toolCallId = request.toolCallId;
+    const result = await this.askElicitation(params);
+    return { ...result, elicitationId };
+  }
+
+  async completeElicitation(elicitationId: string): Promise<void> {
+    // A URL flow may finish after the turn that started it, so only the version is checked.
+    if (this.client.protocolVersion !== 1) throw new AcpError("Unsupported", `elicitation/complete does not exist in protocol v${this.client.protocolVersion}`);
+    await this.scope.connection.notify("elicitation/complete", { elicitationId });
+  }
+
+  /** An elicitation is a question like a permission request: a cancelled turn answers it `cancel` without waiting. */
+  private askElicitation(params: v1.CreateElicitationRequest): Promise<ElicitationResult> {
+    if (this.cancelledByClient) return Promise.resolve(ELICITATION_CANCELLED);
+    return new Promise<ElicitationResult>((resolve, reject) => {
+      let settled = false;
+      const resolveCancelled = () => finish(() => resolve(ELICITATION_CANCELLED));
+      const finish = (action: () => void) => {
+        if (settled) return;
+        settled = true;
+        this.pendingPermissions!.delete(resolveCancelled);
+        action();
+      };
+      (this.pendingPermissions ??= new Set()).add(resolveCancelled);
+      this.scope.connection.request("elicitation/create", params).then(
+        (result) => finish(() => resolve(result)),
+        (error: unknown) => finish(() => (this.cancelledByClient ? resolve(ELICITATION_CANCELLED) : reject(error))),
+      );
+    });
+  }
+
+  private requireClientFeature(method: string, advertised: boolean, capability: string): void {
+    this.requireV1Only(method);
+    if (!advertised) throw new AcpError("Unsupported", `${method}: the client did not advertise ${capability}, so the agent must not call it`);
+  }
+
+  private requireV1Only(method: string): void {
+    if (!this.isOpen) throw new AcpError("ProtocolViolation", `${method}: the turn of session ${this.sessionId} already ended`);
+    if (this.client.protocolVersion !== 1) throw new AcpError("Unsupported", `${method} does not exist in protocol v${this.client.protocolVersion}`);
   }
 
   private requireClientFs(method: string, advertised: boolean, capability: string): void {

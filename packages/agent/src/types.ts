@@ -2,15 +2,25 @@
 // (docs/protocol.md §7: one agent implementation serves v1 and v2); the runtime converts on v1.
 import type { ProtocolVersion } from "@acpkit/schema";
 import type {
+  AvailableCommand,
+  CompactionStatus,
+  ConfigOption,
+  ConfigValue,
   ContentBlock,
   Diagnostic,
+  ElicitationResult,
+  ElicitationSchema,
   McpServer,
   Meta,
   ModelUpdate,
   PermissionOption,
   PermissionOutcome,
+  Notice,
   PlanEntry,
+  SessionListEntry,
+  SessionModes,
   StopReason,
+  TerminalExitStatus,
   ToolCallContent,
   ToolCallLocation,
   ToolCallStatus,
@@ -18,15 +28,26 @@ import type {
 } from "@acpkit/core";
 
 // The model's names are core's, shared with @acpkit/client.
+export type { SessionMode } from "@acpkit/core";
 export type {
+  AvailableCommand,
+  CompactionStatus,
+  ConfigOption,
+  ConfigValue,
   ContentBlock,
+  ElicitationResult,
+  ElicitationSchema,
   McpServer,
   Meta,
   ModelUpdate,
+  Notice,
   PermissionOption,
   PermissionOutcome,
   PlanEntry,
+  SessionListEntry,
+  SessionModes,
   StopReason,
+  TerminalExitStatus,
   ToolCallContent,
   ToolCallLocation,
   ToolCallStatus,
@@ -70,6 +91,18 @@ export interface ClientInfo {
   canReadTextFile: boolean;
   /** The client serves `fs/write_text_file` (v1 with `fs.writeTextFile: true` only). */
   canWriteTextFile: boolean;
+  /** The client serves `terminal/*` (v1 with `terminal: true` only). */
+  canUseTerminal: boolean;
+  /** The client answers form elicitations (v1 with `elicitation.form` only). */
+  canElicitForm: boolean;
+  /** The client answers URL elicitations (v1 with `elicitation.url` only). */
+  canElicitUrl: boolean;
+  /** The client shows `notice` updates (v1 with `session.notices` only). */
+  supportsNotices: boolean;
+  /** The client shows compaction updates (v1 with `session.compaction` only). */
+  supportsCompaction: boolean;
+  /** The client can show boolean config options (v1 with `session.configOptions.boolean`; pinned v2 options are select only in practice). */
+  supportsBooleanConfigOptions: boolean;
 }
 
 /** What `AgentDefinition.newSession` receives for `session/new`. */
@@ -86,8 +119,63 @@ export interface LoadSessionRequest extends NewSessionRequest {
   sessionId: string;
 }
 
-/** What `newSession` may return: nothing (the runtime picks an id), or the id to use. */
-export type NewSessionResult = void | undefined | { sessionId?: string; _meta?: Meta | null };
+/**
+ * How a session starts out, returned by `newSession`, `loadSession` and `resumeSession`. Every
+ * field is optional; `modes` and `configOptions` default to `AgentDefinition.modes` / `.configOptions`.
+ */
+export interface SessionSetup {
+  /** Modes of this session (v1 only: pinned v2 has no modes, so a v2 client never sees them). */
+  modes?: SessionModes | null;
+  /** Config options of this session, with their current values. */
+  configOptions?: readonly ConfigOption[] | null;
+  /** Commands to announce with an `available_commands_update` right after the response. */
+  availableCommands?: readonly AvailableCommand[];
+  _meta?: Meta | null;
+}
+
+/** What `newSession` may return: nothing (the runtime picks an id), or the id to use and how the session starts out. */
+export type NewSessionResult = void | undefined | (SessionSetup & { sessionId?: string });
+
+/** What `loadSession` and `resumeSession` may return: nothing, or how the session starts out. */
+export type SessionSetupResult = void | undefined | SessionSetup;
+
+/** What `AgentDefinition.resumeSession` receives for `session/resume` (same fields as `session/load`, no replay). */
+export type ResumeSessionRequest = LoadSessionRequest;
+
+/** What the session handlers without other parameters receive: the session and the client. */
+export interface SessionRequest {
+  sessionId: string;
+  client: ClientInfo;
+}
+
+/** What `AgentDefinition.setMode` receives (the runtime already checked `modeId` is one of the session's modes). */
+export interface SetModeRequest extends SessionRequest {
+  modeId: string;
+}
+
+/** What `AgentDefinition.setConfigOption` receives (the runtime already checked the option and value exist). */
+export interface SetConfigOptionRequest extends SessionRequest {
+  configId: string;
+  value: ConfigValue;
+  /** The session's options with this value already applied. */
+  configOptions: readonly ConfigOption[];
+}
+
+/** What `AgentDefinition.listSessions` receives. */
+export interface ListSessionsRequest {
+  /** Only sessions in this working directory, when set. */
+  cwd: string | null;
+  /** The `nextCursor` of the previous page, when the client asks for the next one. */
+  cursor: string | null;
+  client: ClientInfo;
+}
+
+/** One page of `session/list`. */
+export interface ListSessionsResult {
+  sessions: readonly SessionListEntry[];
+  /** Set when more sessions follow. */
+  nextCursor?: string | null;
+}
 
 /** What a prompt handler returns: a stop reason, or nothing for `end_turn`. */
 export type PromptResult = void | undefined | StopReason | { stopReason: StopReason; _meta?: Meta | null };
@@ -111,11 +199,39 @@ export interface AgentDefinition {
   /**
    * Called for `session/load`. Replay the session's history through `replay` (user messages
    * included); the response is sent after every replayed update was written. Throw
-   * `RpcError(-32002)` for an unknown session.
+   * `RpcError(-32002)` for an unknown session. May return how the session starts out.
    */
-  loadSession?(request: LoadSessionRequest, replay: SessionWriter): void | Promise<void>;
+  loadSession?(request: LoadSessionRequest, replay: SessionWriter): SessionSetupResult | Promise<SessionSetupResult>;
   /** Runs one prompt turn. Resolve with the stop reason; throw to answer with a JSON-RPC error. */
   prompt(turn: Turn): PromptResult | Promise<PromptResult>;
+  /** Modes every new session starts with (v1 only; see `SessionSetup.modes`). */
+  modes?: SessionModes;
+  /** Config options every new session starts with, with their default values. */
+  configOptions?: readonly ConfigOption[];
+  /**
+   * Called for `session/set_mode` after the runtime checked the mode exists. Throw to refuse; on
+   * success the runtime records the new mode (v1 only: pinned v2 has no `session/set_mode`).
+   */
+  setMode?(request: SetModeRequest): void | Promise<void>;
+  /**
+   * Called for `session/set_config_option` after the runtime checked the option and value. Throw
+   * to refuse; return the full option list when a change affects other options (for instance a
+   * model change that alters the effort levels), or nothing to keep the runtime's update.
+   */
+  setConfigOption?(request: SetConfigOptionRequest): void | readonly ConfigOption[] | Promise<void | readonly ConfigOption[]>;
+  /** Serves `session/list` (advertised only when given). */
+  listSessions?(request: ListSessionsRequest): ListSessionsResult | Promise<ListSessionsResult>;
+  /** Serves `session/resume`: reattach to a stored session without replaying it (advertised only when given). */
+  resumeSession?(request: ResumeSessionRequest): SessionSetupResult | Promise<SessionSetupResult>;
+  /**
+   * Called for `session/close` after the runtime cancelled the session's turn and before it forgets
+   * the session. `session/close` is always advertised: the runtime can always close.
+   */
+  closeSession?(request: SessionRequest): void | Promise<void>;
+  /** Serves `session/delete` (advertised only when given). Throw `RpcError(-32002)` for an unknown session. */
+  deleteSession?(request: SessionRequest): void | Promise<void>;
+  /** Serves `logout` (advertised only when given); afterwards sessions need `authenticate` again when `requireAuthentication` is set. */
+  logout?(client: ClientInfo): void | Promise<void>;
 }
 
 /** Options of `serveAgent`. */
@@ -210,10 +326,98 @@ export interface SessionWriter {
   toolCall(start: ToolCallStart): ToolCallHandle;
   /** Report context-window usage. */
   usage(report: UsageReport): void;
-  /** Send any model update as is (escape hatch, e.g. `session_info_update`). */
+  /** Send any model update as is (escape hatch for custom `_…` updates). */
   update(update: ModelUpdate): void;
+  /** The session's modes as the runtime tracks them (`undefined` without modes or on v2). */
+  readonly modes: SessionModes | undefined;
+  /** The session's config options with their current values. */
+  readonly configOptions: readonly ConfigOption[];
+  /**
+   * Switch the session's mode and tell the client (`current_mode_update`). Throws AcpError
+   * "Unsupported" on v2 (no modes) and "InvalidArgument" for a mode the session does not have.
+   */
+  setMode(modeId: string): void;
+  /** Replace the session's config options and tell the client (`config_option_update`). */
+  setConfigOptions(options: readonly ConfigOption[]): void;
+  /** Set one option's current value and tell the client (`config_option_update` with every option). */
+  setConfigValue(configId: string, value: ConfigValue): void;
+  /** Announce the commands the client may offer as slash commands (`available_commands_update`). */
+  availableCommands(commands: readonly AvailableCommand[]): void;
+  /** Change the session's title or last-activity time (`session_info_update`; `null` clears a field). */
+  sessionInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Meta | null }): void;
+  /** Show a notice (v1 `notice`). Throws AcpError "Unsupported" unless the client advertised notices. */
+  notice(notice: Notice): void;
+  /** Start a context compaction (v1 `compaction_update`). Throws AcpError "Unsupported" unless the client advertised compaction. */
+  compaction(options?: { compactionId?: string }): CompactionHandle;
   /** Resolves once every update sent so far was written to the transport (backpressure). */
   flush(): Promise<void>;
+}
+
+/** A compaction started by `SessionWriter.compaction()`: each method writes one update at once. */
+export interface CompactionHandle {
+  readonly compactionId: string;
+  /** Stream one piece of the summary (`compaction_summary_chunk`). */
+  appendSummary(block: ContentBlock | string): void;
+  /** Mark it `completed`, optionally with the whole summary. */
+  complete(summary?: readonly ContentBlock[] | string): void;
+  /** Mark it `failed` with the reason. */
+  fail(error: string): void;
+  /** Mark it `cancelled`. */
+  cancel(): void;
+}
+
+/** What `Turn.createTerminal` runs on the client. */
+export interface TerminalRequest {
+  command: string;
+  args?: readonly string[];
+  env?: readonly { name: string; value: string }[];
+  /** Absolute working directory; the session's when omitted. */
+  cwd?: string | null;
+  /** Keep at most this many bytes of output (the client drops the oldest). */
+  outputByteLimit?: number | null;
+}
+
+/** The output of a client terminal so far. */
+export interface TerminalOutput {
+  output: string;
+  /** Output was dropped to honour `outputByteLimit`. */
+  truncated: boolean;
+  /** Set once the command exited. */
+  exitStatus: TerminalExitStatus | null;
+}
+
+/** A command running on the client (v1 `terminal/*`). Release it when done; the client frees it then. */
+export interface TerminalHandle {
+  readonly terminalId: string;
+  /** A tool call content item that shows this terminal live (`toolCall({ content: [terminal.content] })`). */
+  readonly content: ToolCallContent;
+  /** The output so far (`terminal/output`). */
+  output(): Promise<TerminalOutput>;
+  /** Resolves when the command exits (`terminal/wait_for_exit`). */
+  waitForExit(): Promise<TerminalExitStatus>;
+  /** Stop the command; output stays readable until `release` (`terminal/kill`). */
+  kill(): Promise<void>;
+  /** Kill the command if it still runs and free the terminal (`terminal/release`); the id is invalid afterwards. */
+  release(): Promise<void>;
+}
+
+/** A form elicitation (`Turn.elicit`). */
+export interface FormElicitation {
+  /** What is asked and why, shown to the user. */
+  message: string;
+  /** The form: a flat object schema of string, number, integer, boolean and multi-select fields. */
+  requestedSchema: ElicitationSchema;
+  /** The tool call the question belongs to, if any. */
+  toolCallId?: string | null;
+}
+
+/** A URL elicitation (`Turn.elicitUrl`): the client opens `url`; the agent calls `completeElicitation` when the flow finished. */
+export interface UrlElicitation {
+  message: string;
+  url: string;
+  /** Defaults to a fresh id. */
+  elicitationId?: string;
+  toolCallId?: string | null;
 }
 
 /** One prompt turn, handed to `AgentDefinition.prompt`. */
@@ -232,4 +436,15 @@ export interface Turn extends SessionWriter {
   readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string>;
   /** Write a file through the client (v1 with the client capability only). */
   writeTextFile(request: { path: string; content: string }): Promise<void>;
+  /**
+   * Run a command on the client (`terminal/create`; v1 with `clientCapabilities.terminal` only,
+   * else AcpError "Unsupported"). Embed `terminal.content` in a tool call to show it live.
+   */
+  createTerminal(request: TerminalRequest): Promise<TerminalHandle>;
+  /** Ask the user to fill in a form (`elicitation/create`, form mode; v1 with `elicitation.form` only). Resolves `cancel` when the turn is cancelled. */
+  elicit(request: FormElicitation): Promise<ElicitationResult>;
+  /** Send the user to a URL (`elicitation/create`, URL mode; v1 with `elicitation.url` only). */
+  elicitUrl(request: UrlElicitation): Promise<ElicitationResult & { elicitationId: string }>;
+  /** Tell the client a URL elicitation's flow finished (`elicitation/complete`). */
+  completeElicitation(elicitationId: string): Promise<void>;
 }

@@ -3,9 +3,15 @@
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
 import { AcpError, type Diagnostic, type MessageKind } from "@acpkit/core";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE } from "@acpkit/core/bridge";
+import type { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type {
+  AvailableCommand,
   ClientInfo,
+  CompactionHandle,
+  ConfigOption,
+  ConfigValue,
   ContentBlock,
   MessageHandle,
   Meta,
@@ -13,7 +19,9 @@ import type {
   PermissionOption,
   PermissionOutcome,
   PermissionRequest,
+  Notice,
   PlanEntry,
+  SessionModes,
   SessionWriter,
   ToolCallContent,
   ToolCallFields,
@@ -54,8 +62,11 @@ export interface WriterScope {
   readonly connection: AgentSideConnection;
   readonly wire: SessionWire;
   readonly ids: SessionIds;
+  readonly settings: SessionSettings;
   report(diagnostic: Diagnostic): void;
 }
+
+let compactionCounter = 0;
 
 function toBlock(block: ContentBlock | string): ContentBlock {
   return typeof block === "string" ? ({ type: "text", text: block } as ContentBlock) : block;
@@ -82,6 +93,28 @@ class MessageHandleImpl implements MessageHandle {
   }
   setMeta(meta: Meta | null): void {
     this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, _meta: meta } as ModelUpdate);
+  }
+}
+
+class CompactionHandleImpl implements CompactionHandle {
+  constructor(
+    private readonly writer: UpdateWriter,
+    readonly compactionId: string,
+  ) {}
+  appendSummary(block: ContentBlock | string): void {
+    this.writer.send({ sessionUpdate: COMPACTION_SUMMARY_CHUNK, compactionId: this.compactionId, content: toBlock(block) } as unknown as ModelUpdate);
+  }
+  complete(summary?: readonly ContentBlock[] | string): void {
+    this.status("completed", summary === undefined ? {} : { summary: toBlocks(summary) });
+  }
+  fail(error: string): void {
+    this.status("failed", { error });
+  }
+  cancel(): void {
+    this.status("cancelled", {});
+  }
+  status(status: string, fields: Record<string, unknown>): void {
+    this.writer.send({ sessionUpdate: COMPACTION_UPDATE, compactionId: this.compactionId, status, ...fields } as unknown as ModelUpdate);
   }
 }
 
@@ -199,6 +232,65 @@ export class UpdateWriter implements SessionWriter {
 
   update(update: ModelUpdate): void {
     this.send(update);
+  }
+
+  get modes(): SessionModes | undefined {
+    return this.scope.settings.modes;
+  }
+
+  get configOptions(): readonly ConfigOption[] {
+    return this.scope.settings.configOptions;
+  }
+
+  setMode(modeId: string): void {
+    this.requireV1("setMode", "session modes");
+    this.scope.settings.checkModeCall(modeId);
+    this.scope.settings.setMode(modeId);
+    this.send({ sessionUpdate: CURRENT_MODE_UPDATE, currentModeId: modeId } as unknown as ModelUpdate);
+  }
+
+  setConfigOptions(options: readonly ConfigOption[]): void {
+    this.scope.settings.configOptions = [...options];
+    this.send({ sessionUpdate: "config_option_update", configOptions: [...options] } as ModelUpdate);
+  }
+
+  setConfigValue(configId: string, value: ConfigValue): void {
+    this.setConfigOptions(this.scope.settings.withValueForCall(configId, value));
+  }
+
+  availableCommands(commands: readonly AvailableCommand[]): void {
+    this.send({ sessionUpdate: "available_commands_update", availableCommands: [...commands] } as ModelUpdate);
+  }
+
+  sessionInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Meta | null }): void {
+    this.send({ ...info, sessionUpdate: "session_info_update" } as ModelUpdate);
+  }
+
+  notice(notice: Notice): void {
+    this.requireV1("notice", "notices");
+    if (!this.scope.client.supportsNotices) {
+      throw new AcpError("Unsupported", "notice: the client did not advertise clientCapabilities.session.notices, so it would not understand a notice");
+    }
+    const update: Record<string, unknown> = { sessionUpdate: NOTICE_UPDATE, severity: notice.severity, title: notice.title };
+    if (notice.message != null) update.message = notice.message;
+    this.send(update as unknown as ModelUpdate);
+  }
+
+  compaction(options?: { compactionId?: string }): CompactionHandle {
+    this.requireV1("compaction", "compaction updates");
+    if (!this.scope.client.supportsCompaction) {
+      throw new AcpError("Unsupported", "compaction: the client did not advertise clientCapabilities.session.compaction");
+    }
+    const handle = new CompactionHandleImpl(this, options?.compactionId ?? `compaction_${++compactionCounter}`);
+    handle.status("in_progress", {});
+    return handle;
+  }
+
+  /** Features that exist only in v1 fail loudly on v2 instead of being dropped (never a silent drop). */
+  protected requireV1(call: string, feature: string): void {
+    if (this.scope.client.protocolVersion !== 1) {
+      throw new AcpError("Unsupported", `${call}: ${feature} exist only in protocol v1; this connection speaks v${this.scope.client.protocolVersion}`);
+    }
   }
 
   flush(): Promise<void> {

@@ -59,6 +59,8 @@ describe("initialize", () => {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: false },
+        // session/close is always served; list/resume/delete/logout only with their handlers.
+        sessionCapabilities: { close: {} },
       },
       authMethods: [{ id: "login", name: "Log in" }],
       agentInfo: { name: "a", version: "1" },
@@ -66,7 +68,7 @@ describe("initialize", () => {
     const v2: any = await rawPair(agent).client.request("initialize", { protocolVersion: 2 });
     expect(v2).toEqual({
       protocolVersion: 2,
-      capabilities: { session: { load: {}, prompt: { image: {}, embeddedContext: {} }, mcp: { stdio: {}, http: {} } }, auth: {} },
+      capabilities: { session: { load: {}, prompt: { image: {}, embeddedContext: {} }, mcp: { stdio: {}, http: {} }, close: {} }, auth: {} },
       authMethods: [{ type: "agent", id: "login", name: "Log in" }],
       agentInfo: { name: "a", version: "1" },
     });

@@ -118,6 +118,7 @@ describe("§1 version negotiation and initialize (N1–N8)", () => {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { close: {} },
       },
       authMethods: [],
       agentInfo: { name: "scenario-agent", version: "1.0.0" },
@@ -129,7 +130,7 @@ describe("§1 version negotiation and initialize (N1–N8)", () => {
     const { result } = await a.initialize(2);
     expect(result).toEqual({
       protocolVersion: 2,
-      capabilities: { session: { prompt: { embeddedContext: {} }, mcp: { stdio: {} }, load: {} }, auth: {} },
+      capabilities: { session: { prompt: { embeddedContext: {} }, mcp: { stdio: {} }, close: {}, load: {} }, auth: {} },
       authMethods: [],
       agentInfo: { name: "scenario-agent", version: "1.0.0" },
     });

@@ -55,6 +55,7 @@ export type AcpErrorCode =
   | "ProtocolViolation" // the peer broke a protocol rule (or strict bridge refused a lossy step)
   | "VersionUnsupported" // the peer answered a protocol version we do not speak
   | "Unsupported" // the operation is not available on this connection (e.g. fs on v2)
+  | "InvalidArgument" // the caller passed a value the session does not allow (an unknown mode id, …)
   | "NotInitialized" // used before initialize completed
   | "ReceiverFailed"; // a transport's receiver threw while taking a message; reported, the transport goes on
 

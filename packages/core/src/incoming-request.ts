@@ -14,6 +14,7 @@ export class IncomingRequest {
   private moreCancelListeners: Array<(reason: unknown) => void> | undefined;
   private cancelled = false;
   private reason: unknown = undefined;
+  private answeredListeners: Array<() => void> | undefined;
 
   constructor(
     /** The peer's id for this request (a peer may, against advice, use null). */
@@ -42,6 +43,23 @@ export class IncomingRequest {
     if (this.cancelled) listener(this.reason);
     else if (this.cancelListener === undefined) this.cancelListener = listener;
     else (this.moreCancelListeners ??= []).push(listener);
+  }
+
+  /**
+   * Call `listener` once a successful answer to this request was handed to the transport: the
+   * place for messages that must follow the response (an agent's first updates for a session it
+   * just created). Not called when the request fails or the connection closed first.
+   */
+  afterResponse(listener: () => void): void {
+    (this.answeredListeners ??= []).push(listener);
+  }
+
+  /** @internal IncomingRequests: the success response was handed on. */
+  responded(): void {
+    const listeners = this.answeredListeners;
+    if (listeners === undefined) return;
+    this.answeredListeners = undefined;
+    for (const listener of listeners) this.callListener(() => listener(), undefined);
   }
 
   /** @internal Connection: the peer cancelled, or the connection closed. */

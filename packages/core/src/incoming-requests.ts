@@ -21,6 +21,11 @@ export interface RequestContext {
    * on `signal`: the AbortController behind `signal` is only made when `signal` is read.
    */
   onCancel(listener: (reason: unknown) => void): void;
+  /**
+   * Call `listener` once the successful answer was handed to the transport (never when the request
+   * fails): for messages that must follow the response, such as the first updates of a new session.
+   */
+  afterResponse(listener: () => void): void;
 }
 
 /** Answers one incoming request: return (or resolve) the result, or throw (an `RpcError` is sent as is). */
@@ -126,6 +131,7 @@ export class IncomingRequests {
       }
     }
     answer(method, successResponse(id, result));
+    ctx.responded();
   }
 
   private answerFailure(ctx: IncomingRequest, error: unknown, answer: Answer): void {

@@ -1,6 +1,6 @@
 // The model both runtimes expose (docs/architecture.md §4): pinned-v2 shapes whatever version the
 // connection runs. Named once here so @acpkit/agent and @acpkit/client speak the same types.
-import type { v2 } from "@acpkit/schema";
+import type { v1, v2 } from "@acpkit/schema";
 
 /** One session update in the model (a v2 `SessionUpdate`; v1 wire updates are bridged into it). */
 export type ModelUpdate = v2.SessionUpdate;
@@ -31,3 +31,52 @@ export type Meta = { [key: string]: unknown };
 
 /** Which kind of conversation message an upsert or chunk belongs to (its `sessionUpdate` without `_chunk`). */
 export type MessageKind = "user_message" | "agent_message" | "agent_thought";
+
+/** A session configuration option with its current value (`select` or `boolean`; wire shape of both versions). */
+export type ConfigOption = v2.SessionConfigOption;
+/** A slash command the agent offers (`available_commands_update`). */
+export type AvailableCommand = v2.AvailableCommand;
+/** One entry of `session/list`. */
+export type SessionListEntry = v2.SessionInfo;
+
+/** A mode a session can run in (v1 `SessionMode`; pinned v2 has no modes). */
+export interface SessionMode {
+  id: string;
+  name: string;
+  description?: string | null;
+}
+
+/** A session's modes: the current one and every mode `session/set_mode` may switch to (v1 only). */
+export interface SessionModes {
+  currentModeId: string;
+  availableModes: readonly SessionMode[];
+}
+
+/** How much attention a notice asks for; other strings are shown as `info`. */
+export type NoticeSeverity = "info" | "warning" | "error" | (string & {});
+
+/** A notice for the user (v1 `notice` update; only for clients that advertise notices). */
+export interface Notice {
+  severity: NoticeSeverity;
+  title: string;
+  message?: string | null;
+}
+
+/** A compaction's state (v1 `compaction_update`); other strings are kept as they are. */
+export type CompactionStatus = "in_progress" | "completed" | "failed" | "cancelled" | (string & {});
+
+/** How a terminal command ended: its exit code, or the signal that stopped it. */
+export interface TerminalExitStatus {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** The value a config option is set to: a value id (select) or a boolean (boolean options, v1). */
+export type ConfigValue = string | boolean;
+
+/** A form field schema of an elicitation (v1 `ElicitationSchema`: a flat object schema). */
+export type ElicitationSchema = v1.ElicitationSchema;
+/** The answer to an elicitation: `accept` (with the form's values), `decline` or `cancel`. */
+export type ElicitationResult = v1.CreateElicitationResponse;
+/** One submitted form value. */
+export type ElicitationValue = v1.ElicitationContentValue;

@@ -5,7 +5,7 @@ import type { MessageKind, Meta } from "../model.js";
 import { contentBlockToV1, toolCallContentToV1 } from "./content.js";
 import { extensionStart, plainTextOf, SentMessage } from "./sent-messages.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
-import { CURRENT_MODE_UPDATE } from "./model-names.js";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE } from "./model-names.js";
 import { permissionOptionsToV1, stopReasonToV1 } from "./stateless.js";
 import { toolCallCreateToV1, toolCallPatchToV1 } from "./tool-calls.js";
 import type { v1, v2 } from "@acpkit/schema";
@@ -85,10 +85,14 @@ export class AgentSideV1Bridge {
         return [update as v1.SessionUpdate];
       case "available_commands_update":
         return [this.availableCommands(update as v2.SessionUpdateAvailableCommandsUpdate)];
-      case CURRENT_MODE_UPDATE: {
-        const { sessionUpdate: _tag, ...rest } = update as { sessionUpdate: string; currentModeId: string };
-        return [{ sessionUpdate: "current_mode_update", ...rest } as v1.SessionUpdateCurrentModeUpdate];
-      }
+      case CURRENT_MODE_UPDATE:
+        return [renamed(update, "current_mode_update")];
+      case NOTICE_UPDATE:
+        return [renamed(update, "notice")];
+      case COMPACTION_UPDATE:
+        return [renamed(update, "compaction_update")];
+      case COMPACTION_SUMMARY_CHUNK:
+        return [renamed(update, "compaction_summary_chunk")];
       default:
         this.lossy.report("session_update", `session update ${JSON.stringify(update.sessionUpdate)} does not exist in v1; it was not sent`, update);
         return [];
@@ -320,4 +324,10 @@ function defined<T>(items: readonly (T | undefined)[]): T[] {
 function hasPatchField(update: object): boolean {
   for (const key in update) if (key !== "toolCallId" && key !== "sessionUpdate" && (update as Record<string, unknown>)[key] !== undefined) return true;
   return false;
+}
+
+/** A model update under an `_acpkit/` tag as the v1 update it stands for (same fields, v1 tag). */
+function renamed(update: v2.SessionUpdate, tag: string): v1.SessionUpdate {
+  const { sessionUpdate: _model, ...rest } = update as { sessionUpdate: string };
+  return { sessionUpdate: tag, ...rest } as v1.SessionUpdate;
 }

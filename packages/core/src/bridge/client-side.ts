@@ -4,7 +4,7 @@
 import { contentBlocksToV1 } from "./content.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
-import { CURRENT_MODE_UPDATE, SYNTH_MESSAGE_ID_PREFIX, V1_PLAN_ID } from "./model-names.js";
+import { SYNTH_MESSAGE_ID_PREFIX, V1_ONLY_UPDATES, V1_PLAN_ID } from "./model-names.js";
 import { toolCallPatchFromV1 } from "./tool-calls.js";
 import type { v1, v2 } from "@acpkit/schema";
 
@@ -78,9 +78,13 @@ export class ClientSideV1Bridge {
         if (update._meta !== undefined) out._meta = update._meta;
         return [out];
       }
-      case "current_mode_update": {
-        const { sessionUpdate: _tag, ...rest } = update;
-        return [{ sessionUpdate: CURRENT_MODE_UPDATE, ...rest } as unknown as v2.SessionUpdate];
+      case "current_mode_update":
+      case "notice":
+      case "compaction_update":
+      case "compaction_summary_chunk": {
+        // v1-only updates travel through the model under their `_acpkit/` tag (model-names.ts).
+        const { sessionUpdate: tag, ...rest } = update;
+        return [{ sessionUpdate: V1_ONLY_UPDATES[tag]!, ...rest } as unknown as v2.SessionUpdate];
       }
       case "usage_update":
       case "available_commands_update":

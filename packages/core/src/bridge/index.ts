@@ -10,7 +10,17 @@
 export { AgentSideV1Bridge, type V1PermissionRequest } from "./agent-side.js";
 export { ClientSideV1Bridge } from "./client-side.js";
 export { type LossyCode, type LossyEvent, type LossyOptions, LossyReporter, type V1BridgeOptions } from "./lossy.js";
-export { CURRENT_MODE_UPDATE, SYNTH_MESSAGE_ID_PREFIX, TERMINAL_CONTENT_TYPE, V1_PLAN_ID, V2_STOP_REASON_META_KEY } from "./model-names.js";
+export {
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  CURRENT_MODE_UPDATE,
+  NOTICE_UPDATE,
+  SYNTH_MESSAGE_ID_PREFIX,
+  TERMINAL_CONTENT_TYPE,
+  V1_ONLY_UPDATES,
+  V1_PLAN_ID,
+  V2_STOP_REASON_META_KEY,
+} from "./model-names.js";
 export {
   contentBlockToV1,
   contentBlocksToV1,

@@ -7,6 +7,23 @@ export const TERMINAL_CONTENT_TYPE = "_acpkit/terminal";
 /** The custom model update that carries a v1 `current_mode_update` (architecture §4). */
 export const CURRENT_MODE_UPDATE = "_acpkit/current_mode_update";
 
+/** The custom model update that carries a v1 `notice` (v1 only; the client must advertise notices). */
+export const NOTICE_UPDATE = "_acpkit/notice";
+
+/** The custom model update that carries a v1 `compaction_update` (v1 only; the client must advertise compaction). */
+export const COMPACTION_UPDATE = "_acpkit/compaction_update";
+
+/** The custom model update that carries a v1 `compaction_summary_chunk`. */
+export const COMPACTION_SUMMARY_CHUNK = "_acpkit/compaction_summary_chunk";
+
+/** v1 update tags that exist only in v1, and the model tags that stand for them. */
+export const V1_ONLY_UPDATES: Readonly<Record<string, string>> = Object.freeze({
+  current_mode_update: CURRENT_MODE_UPDATE,
+  notice: NOTICE_UPDATE,
+  compaction_update: COMPACTION_UPDATE,
+  compaction_summary_chunk: COMPACTION_SUMMARY_CHUNK,
+});
+
 /** The id a v1 plan gets in the model (docs/protocol.md B6). */
 export const V1_PLAN_ID = "main";
 
