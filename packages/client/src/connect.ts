@@ -3,6 +3,7 @@
 import {
   AcpError,
   Connection,
+  isRpcError,
   DiagnosticEmitter,
   ErrorCode,
   acceptedPromptBlocks,
@@ -12,11 +13,28 @@ import {
   type Transport,
 } from "@acpkit/core";
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, NOTICE_UPDATE } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
 import { ClientSession, type SessionHost } from "./session.js";
 import { V2ClientSessionWire, type ClientSessionWire, type WireUpdate } from "./session-wire.js";
-import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation, LoadSessionOptions, McpServer, Meta, NewSessionOptions } from "./types.js";
+import type { SessionSetupFields } from "./state/reducer.js";
+import type {
+  AgentCapabilities,
+  AuthMethod,
+  ConnectOptions,
+  ElicitationHandlers,
+  ElicitationResult,
+  Implementation,
+  ListSessionsOptions,
+  LoadSessionOptions,
+  McpServer,
+  Meta,
+  NewSessionOptions,
+  ResumeSessionOptions,
+  SessionList,
+  TerminalHost,
+} from "./types.js";
 import { V1ClientSessionWire, mcpServersForV1 } from "./v1-wire.js";
 
 /** A connection to an initialized agent. */
@@ -36,6 +54,16 @@ export interface AgentConnection {
   newSession(options: NewSessionOptions): Promise<ClientSession>;
   /** Load a session (`session/load`); its history arrives as updates before this resolves. */
   loadSession(options: LoadSessionOptions): Promise<ClientSession>;
+  /** Reattach to a session without a replay (`session/resume`; needs the agent's `session.resume`). */
+  resumeSession(options: ResumeSessionOptions): Promise<ClientSession>;
+  /** One page of the agent's sessions (`session/list`; needs the agent's `session.list`). */
+  listSessions(options?: ListSessionsOptions): Promise<SessionList>;
+  /** Close a session (`session/close`); the open ClientSession, if any, stops receiving. */
+  closeSession(sessionId: string): Promise<void>;
+  /** Delete a stored session (`session/delete`; needs the agent's `session.delete`). */
+  deleteSession(sessionId: string): Promise<void>;
+  /** End the authenticated state (`logout`; needs the agent's `auth.logout`). */
+  logout(): Promise<void>;
   /** Diagnostics from the connection, the v1 bridge and the sessions. */
   onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void;
   /** Close the connection (for a spawned agent: end its stdin, then stop the process); pending requests reject. */
@@ -62,6 +90,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   readonly authMethods: readonly AuthMethod[];
   readonly acceptedPromptBlocks: ReadonlySet<string>;
   readonly requestPermission: ConnectOptions["requestPermission"];
+  readonly terminalHost: TerminalHost | undefined;
+  readonly elicitation: ElicitationHandlers | undefined;
+  readonly unadvertisedUpdates: ReadonlySet<string>;
   private readonly sessions = new Map<string, ClientSession>();
   private sessionsBeingCreated = 0;
   private parked: ParkedUpdate[] = [];
@@ -80,6 +111,18 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.authMethods = description.authMethods;
     this.acceptedPromptBlocks = acceptedPromptBlocks(description.agentCapabilities.prompt);
     this.requestPermission = options.requestPermission;
+    // What the agent saw advertised: client features exist only in a v1 offer answered with v1 (§1.2).
+    const v1Offer = this.protocolVersion === 1 && offered === 1;
+    this.terminalHost = v1Offer ? options.terminal : undefined;
+    this.elicitation = v1Offer ? options.elicitation : undefined;
+    const features = v1Offer ? (options.sessionFeatures ?? {}) : { notices: false, compaction: false };
+    const unadvertised = new Set<string>();
+    if (features.notices === false) unadvertised.add(NOTICE_UPDATE);
+    if (features.compaction === false) {
+      unadvertised.add(COMPACTION_UPDATE);
+      unadvertised.add(COMPACTION_SUMMARY_CHUNK);
+    }
+    this.unadvertisedUpdates = unadvertised;
     this.registerHandlers();
     void connection.closed.then(() => {
       for (const session of this.sessions.values()) session.connectionClosed();
@@ -108,7 +151,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.sessionsBeingCreated++;
     try {
       const result = await this.connection.request("session/new", params);
-      const session = this.createSession(result.sessionId);
+      const session = this.createSession(result.sessionId, options.cwd);
+      session.applySetup(result as SessionSetupFields);
       this.sessions.set(session.sessionId, session);
       this.releaseParked(session);
       return session;
@@ -127,15 +171,73 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
       throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     }
     // The replay arrives before the response, so the session must be routable first.
-    const session = this.createSession(options.sessionId);
+    const session = this.createSession(options.sessionId, options.cwd);
     this.sessions.set(options.sessionId, session);
     session.beginLoad();
     try {
-      await this.connection.request("session/load", { ...this.setupParams(options), sessionId: options.sessionId });
+      const result = await this.connection.request("session/load", { ...this.setupParams(options), sessionId: options.sessionId });
+      session.applySetup((result ?? {}) as SessionSetupFields);
       return session;
     } catch (error) {
       this.sessions.delete(options.sessionId);
       throw error;
+    }
+  }
+
+  async resumeSession(options: ResumeSessionOptions): Promise<ClientSession> {
+    this.requireSessions("session/resume");
+    this.requireSessionMethod("resume", "session/resume");
+    if (this.sessions.has(options.sessionId)) throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
+    const session = this.createSession(options.sessionId, options.cwd);
+    this.sessions.set(options.sessionId, session);
+    try {
+      const params: Record<string, unknown> = { ...this.setupParams(options), sessionId: options.sessionId };
+      if (options.additionalDirectories !== undefined) params.additionalDirectories = options.additionalDirectories;
+      const result = await this.connection.request("session/resume", params as never);
+      session.applySetup((result ?? {}) as SessionSetupFields);
+      return session;
+    } catch (error) {
+      this.sessions.delete(options.sessionId);
+      throw error;
+    }
+  }
+
+  async listSessions(options: ListSessionsOptions = {}): Promise<SessionList> {
+    this.requireSessionMethod("list", "session/list");
+    const params: v1.ListSessionsRequest = {};
+    if (options.cwd !== undefined) params.cwd = options.cwd;
+    if (options.cursor !== undefined) params.cursor = options.cursor;
+    const result = await this.connection.request("session/list", params);
+    const page: SessionList = { sessions: result.sessions as SessionList["sessions"] };
+    if (typeof result.nextCursor === "string") page.nextCursor = result.nextCursor;
+    return page;
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    const open = this.sessions.get(sessionId);
+    if (open) return open.close();
+    this.requireSessionMethod("close", "session/close");
+    await this.connection.request("session/close", { sessionId });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    this.requireSessionMethod("delete", "session/delete");
+    await this.connection.request("session/delete", { sessionId });
+    this.sessions.get(sessionId)?.markClosed();
+  }
+
+  async logout(): Promise<void> {
+    if (!this.agentCapabilities.logout) throw new AcpError("Unsupported", "logout: the agent did not advertise auth.logout");
+    await this.connection.request("logout", {});
+  }
+
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+
+  private requireSessionMethod(capability: keyof AgentCapabilities["session"], method: string): void {
+    if (!this.agentCapabilities.session[capability]) {
+      throw new AcpError("Unsupported", `${method}: the agent did not advertise it (v1 sessionCapabilities.${capability} / v2 session.${capability})`);
     }
   }
 
@@ -170,9 +272,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     };
   }
 
-  private createSession(sessionId: string): ClientSession {
+  private createSession(sessionId: string, cwd: string): ClientSession {
     const wire: ClientSessionWire = this.protocolVersion === 2 ? new V2ClientSessionWire(sessionId) : new V1ClientSessionWire(sessionId, this.lossyOptions());
-    return new ClientSession(this, sessionId, wire);
+    return new ClientSession(this, sessionId, wire, cwd);
   }
 
   private registerHandlers(): void {
@@ -197,6 +299,59 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     // Serve fs only where the agent saw the capability: a v1 answer to a v2 offer (downgrade)
     // advertised no fs, so fs/* stays -32601 there instead of reaching the application (§1.2).
     if (this.protocolVersion === 1 && this.offered === 1) this.registerFileSystem();
+    if (this.terminalHost !== undefined) this.registerTerminals(this.terminalHost);
+    if (this.elicitation !== undefined) this.registerElicitation(this.elicitation);
+  }
+
+  /** terminal/* for the sessions of this connection; a terminal id is only valid in the session that created it. */
+  private registerTerminals(host: TerminalHost): void {
+    const owner = (params: { sessionId: string; terminalId: string }): ClientSession => {
+      const session = this.requireSession(params.sessionId);
+      if (!session.ownsTerminal(params.terminalId)) {
+        throw new RpcError(ErrorCode.ResourceNotFound, `Unknown terminal "${params.terminalId}" in session ${params.sessionId}`, { terminalId: params.terminalId });
+      }
+      return session;
+    };
+    this.connection.onRequest("terminal/create", (params) => this.requireSession(params.sessionId).createTerminal(host, params));
+    this.connection.onRequest("terminal/output", async (params) => {
+      const output = await owner(params).snapshotTerminal(host, params.terminalId);
+      return output.exitStatus === null ? { output: output.output, truncated: output.truncated } : output;
+    });
+    this.connection.onRequest("terminal/wait_for_exit", async (params) => {
+      const session = owner(params);
+      const status = await host.waitForExit(params.terminalId);
+      await session.snapshotTerminal(host, params.terminalId).catch(() => undefined);
+      return { exitCode: status.exitCode, signal: status.signal };
+    });
+    this.connection.onRequest("terminal/kill", async (params) => {
+      const session = owner(params);
+      await host.kill(params.terminalId);
+      await session.snapshotTerminal(host, params.terminalId).catch(() => undefined);
+      return {};
+    });
+    this.connection.onRequest("terminal/release", async (params) => {
+      await owner(params).releaseTerminal(host, params.terminalId);
+      return {};
+    });
+  }
+
+  private registerElicitation(handlers: ElicitationHandlers): void {
+    this.connection.onRequest("elicitation/create", (params, ctx) => {
+      const scoped = params as { sessionId?: string; toolCallId?: string | null };
+      const sessionId = typeof scoped.sessionId === "string" ? scoped.sessionId : null;
+      const common = { sessionId, toolCallId: scoped.toolCallId ?? null, message: params.message };
+      let request: Parameters<ClientSession["elicit"]>[0];
+      if (params.mode === "form") request = { ...common, mode: "form", requestedSchema: (params as v1.CreateElicitationForm).requestedSchema };
+      else if (params.mode === "url") request = { ...common, mode: "url", url: (params as v1.CreateElicitationUrl).url, elicitationId: (params as v1.CreateElicitationUrl).elicitationId };
+      // A mode this client does not know: decline rather than guess.
+      else return { action: "decline" };
+      if (sessionId !== null) return this.requireSession(sessionId).elicit(request, ctx);
+      // Request scope (no session): nothing to cancel it with but the request itself.
+      const handler = request.mode === "form" ? handlers.form : handlers.url;
+      if (handler === undefined) return { action: "decline" };
+      return (handler as (r: typeof request, c: { signal: AbortSignal }) => ElicitationResult | Promise<ElicitationResult>)(request, { signal: ctx.signal });
+    });
+    this.connection.onNotification("elicitation/complete", (params) => handlers.complete?.(params.elicitationId));
   }
 
   private registerFileSystem(): void {
@@ -266,13 +421,29 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
   connection.onDiagnostic((diagnostic) => diagnostics.emit(diagnostic));
   let description: AgentDescription;
+  let offered: ProtocolVersion = offer;
+  const requestOptions = options.signal ? { signal: options.signal } : undefined;
   try {
-    const result = await connection.request("initialize", initializeParams(offer, options), options.signal ? { signal: options.signal } : undefined);
+    let result: unknown;
+    try {
+      result = await connection.request("initialize", initializeParams(offer, options), requestOptions);
+    } catch (error) {
+      // An agent that refuses the v2 initialize with a JSON-RPC error (a later v2 draft answers
+      // -32602 to the pinned shape) may still speak v1: retry once with v1, and say so.
+      if (offer !== 2 || !isRpcError(error) || options.fallbackToV1 === false) throw error;
+      diagnostics.emit({
+        code: "v2_fallback",
+        message: `The agent refused the v2 initialize (${error.code}: ${error.message}); retrying with protocol v1`,
+        detail: error,
+      });
+      offered = 1;
+      result = await connection.request("initialize", initializeParams(1, options), requestOptions);
+    }
     description = readInitializeResult(result);
     connection.setVersion(description.protocolVersion);
   } catch (error) {
     await connection.close(error instanceof Error ? error.message : "initialize failed");
     throw error;
   }
-  return new AgentConnectionImpl(connection, description, offer, options, diagnostics);
+  return new AgentConnectionImpl(connection, description, offered, options, diagnostics);
 }

@@ -12,14 +12,21 @@ const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0
 export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): v1.InitializeRequest | v2.InitializeRequest {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
   if (offer === 2) return { protocolVersion: 2, capabilities: {}, clientInfo };
-  return {
-    protocolVersion: 1,
-    clientCapabilities: {
-      fs: { readTextFile: typeof options.fs?.readTextFile === "function", writeTextFile: typeof options.fs?.writeTextFile === "function" },
-      terminal: false,
-    },
-    clientInfo,
+  const capabilities: v1.ClientCapabilities = {
+    fs: { readTextFile: typeof options.fs?.readTextFile === "function", writeTextFile: typeof options.fs?.writeTextFile === "function" },
+    terminal: options.terminal !== undefined,
   };
+  const elicitation: v1.ElicitationCapabilities = {};
+  if (typeof options.elicitation?.form === "function") elicitation.form = {};
+  if (typeof options.elicitation?.url === "function") elicitation.url = {};
+  if (elicitation.form || elicitation.url) capabilities.elicitation = elicitation;
+  const features = options.sessionFeatures ?? {};
+  const session: v1.ClientSessionCapabilities = {};
+  if (features.notices !== false) session.notices = {};
+  if (features.compaction !== false) session.compaction = {};
+  if (features.booleanConfigOptions !== false) session.configOptions = { boolean: {} };
+  if (Object.keys(session).length > 0) capabilities.session = session;
+  return { protocolVersion: 1, clientCapabilities: capabilities, clientInfo };
 }
 
 export interface AgentDescription {
@@ -64,7 +71,21 @@ function readV1Capabilities(raw: unknown): AgentCapabilities {
     prompt: { image: prompt.image === true, audio: prompt.audio === true, embeddedContext: prompt.embeddedContext === true },
     // stdio MCP servers are a v1 baseline every agent supports.
     mcp: { stdio: true, http: mcp.http === true, sse: mcp.sse === true },
+    session: sessionMethods(caps.sessionCapabilities),
+    logout: isJsonObject(caps.auth) && isJsonObject(caps.auth.logout),
     raw: caps,
+  };
+}
+
+/** The optional session methods: present (non-null) markers in both versions. */
+function sessionMethods(raw: unknown): AgentCapabilities["session"] {
+  const markers = isJsonObject(raw) ? raw : {};
+  return {
+    list: isJsonObject(markers.list),
+    resume: isJsonObject(markers.resume),
+    close: isJsonObject(markers.close),
+    delete: isJsonObject(markers.delete),
+    additionalDirectories: isJsonObject(markers.additionalDirectories),
   };
 }
 
@@ -79,6 +100,8 @@ function readV2Capabilities(raw: unknown): AgentCapabilities {
     loadSession: isJsonObject(session.load),
     prompt: { image: isJsonObject(prompt.image), audio: isJsonObject(prompt.audio), embeddedContext: isJsonObject(prompt.embeddedContext) },
     mcp: { stdio: isJsonObject(mcp.stdio), http: isJsonObject(mcp.http), sse: false },
+    session: sessionMethods(caps.session),
+    logout: isJsonObject(caps.auth) && isJsonObject(caps.auth.logout),
     raw: caps,
   };
 }

@@ -6,13 +6,39 @@ import { AcpError, isRpcError, type Connection, type Diagnostic, type RequestCon
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import { BatchedState } from "./state/batched-state.js";
-import { beginTurn, markTurnCancelled, recordPermission, recordTurnEnd } from "./state/reducer.js";
+import {
+  applySessionSetup,
+  beginTurn,
+  markTurnCancelled,
+  recordModeChange,
+  recordPermission,
+  recordTerminal,
+  recordTurnEnd,
+  type SessionSetupFields,
+} from "./state/reducer.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
 import { Turn } from "./turn.js";
-import type { ContentBlock, ModelUpdate, PermissionContext, PermissionOutcome, PermissionRequest, PromptOptions, StopReason } from "./types.js";
+import type { TerminalJSON } from "./state/session-state.js";
+import type {
+  AgentCapabilities,
+  ConfigValue,
+  ContentBlock,
+  ElicitationHandlers,
+  ElicitationResult,
+  FormElicitationRequest,
+  ModelUpdate,
+  PermissionContext,
+  PermissionOutcome,
+  PermissionRequest,
+  PromptOptions,
+  StopReason,
+  TerminalHost,
+  UrlElicitationRequest,
+} from "./types.js";
 
 const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as PermissionOutcome;
 const CANCELLED_RESULT = Object.freeze({ outcome: CANCELLED });
+const ELICITATION_CANCELLED: ElicitationResult = Object.freeze({ action: "cancel" }) as ElicitationResult;
 
 /** Prompt block types the agent must advertise (`promptCapabilities`) before a client sends them. */
 const CAPABILITY_OF_BLOCK: ReadonlyMap<string, string> = new Map([
@@ -27,7 +53,21 @@ export interface SessionHost {
   readonly protocolVersion: ProtocolVersion;
   readonly acceptedPromptBlocks: ReadonlySet<string>;
   readonly requestPermission: ((request: PermissionRequest, context: PermissionContext) => PermissionOutcome | Promise<PermissionOutcome>) | undefined;
+  readonly agentCapabilities: AgentCapabilities;
+  /** The terminal host, when the client advertised terminals to this agent. */
+  readonly terminalHost: TerminalHost | undefined;
+  readonly elicitation: ElicitationHandlers | undefined;
+  /** Model update tags the client did not advertise (v1 notices, compaction): dropped with a diagnostic. */
+  readonly unadvertisedUpdates: ReadonlySet<string>;
   report(diagnostic: Diagnostic): void;
+  /** The session was closed or deleted: stop routing to it. */
+  forget(sessionId: string): void;
+}
+
+/** A terminal this session's agent created. */
+interface TerminalEntry {
+  record: TerminalJSON;
+  released: boolean;
 }
 
 /** A permission request waiting for the application's answer; `cancel` answers it "cancelled". */
@@ -53,12 +93,77 @@ export class ClientSession {
   private readonly applyModelUpdate = (update: ModelUpdate): void => this.apply(update);
 
   /** @internal Created by AgentConnection.newSession / loadSession. */
+  private readonly terminals = new Map<string, TerminalEntry>();
+  private closed = false;
+
   constructor(
     private readonly host: SessionHost,
     readonly sessionId: string,
     private readonly wire: ClientSessionWire,
+    /** The session's working directory (terminals are confined to it). */
+    readonly cwd: string,
   ) {
     this.states = new BatchedState(createSessionState(sessionId, host.protocolVersion));
+  }
+
+  /** @internal The session/new, load or resume result: seeds modes and config options. */
+  applySetup(setup: SessionSetupFields): void {
+    this.states.current = applySessionSetup(this.states.current, setup);
+  }
+
+  /**
+   * Switch the session's mode (`session/set_mode`, v1 only: pinned v2 has no modes). Rejects
+   * with AcpError "InvalidArgument" for a mode the agent did not offer, "Unsupported" on v2.
+   */
+  async setMode(modeId: string): Promise<void> {
+    this.requireOpen("setMode");
+    if (this.host.protocolVersion !== 1) throw new AcpError("Unsupported", `setMode: protocol v${this.host.protocolVersion} has no session modes`);
+    const modes = this.state.modes;
+    if (modes && modes.availableModes.length > 0 && !modes.availableModes.some((mode) => mode.id === modeId)) {
+      throw new AcpError("InvalidArgument", `setMode: the agent offers no mode "${modeId}" (modes: ${modes.availableModes.map((mode) => `"${mode.id}"`).join(", ")})`);
+    }
+    await this.host.connection.request("session/set_mode", { sessionId: this.sessionId, modeId });
+    this.states.current = recordModeChange(this.state, modeId);
+  }
+
+  /**
+   * Set a config option (`session/set_config_option`): a value id for a select option, a boolean
+   * for a boolean option. The agent answers with every option; the state takes them.
+   */
+  async setConfigOption(configId: string, value: ConfigValue): Promise<void> {
+    this.requireOpen("setConfigOption");
+    let params: Record<string, unknown>;
+    if (typeof value === "boolean") {
+      // v1 carries booleans as {type: "boolean", value}; pinned v2 has value ids only ("true"/"false").
+      params = this.host.protocolVersion === 1 ? { sessionId: this.sessionId, configId, type: "boolean", value } : { sessionId: this.sessionId, configId, value: String(value) };
+    } else {
+      params = { sessionId: this.sessionId, configId, value };
+    }
+    const result = await this.host.connection.request("session/set_config_option", params as never);
+    this.states.current = applySessionSetup(this.state, { configOptions: (result as { configOptions: SessionSetupFields["configOptions"] }).configOptions });
+  }
+
+  /**
+   * Close the session (`session/close`): the agent cancels its turn and frees it; this client
+   * releases the session's terminals and stops routing its updates. Needs the agent's `session.close`.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (!this.host.agentCapabilities.session.close) throw new AcpError("Unsupported", "close: the agent did not advertise session close (sessionCapabilities.close / session.close)");
+    await this.host.connection.request("session/close", { sessionId: this.sessionId });
+    this.markClosed();
+  }
+
+  /** @internal Closed or deleted: release terminals, stop routing. */
+  markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.releaseTerminals();
+    this.host.forget(this.sessionId);
+  }
+
+  private requireOpen(call: string): void {
+    if (this.closed) throw new AcpError("ProtocolViolation", `${call}: session ${this.sessionId} was closed`);
   }
 
   /** The session's current state (messages, tool calls, plans, usage, turns), kept by the reducer. */
@@ -150,6 +255,8 @@ export class ClientSession {
     this.states.current = markTurnCancelled(this.states.current);
     const sent = this.host.connection.notify("session/cancel", { sessionId: this.sessionId });
     for (const pending of [...this.pendingPermissions]) pending.cancel();
+    // A cancelled turn's commands stop too; their output stays readable until the agent releases them.
+    this.killTerminals();
     try {
       await sent;
     } catch (error) {
@@ -236,9 +343,137 @@ export class ClientSession {
   /** @internal The connection closed: nothing more will arrive for this session. */
   connectionClosed(): void {
     for (const pending of [...this.pendingPermissions]) pending.cancel();
+    this.releaseTerminals();
+  }
+
+  // ── terminals (v1 terminal/*) ─────────────────────────────────────────────────────────────
+
+  /** @internal `terminal/create` for this session. */
+  async createTerminal(host: TerminalHost, params: { command: string; args?: string[]; env?: { name: string; value: string }[]; cwd?: string | null; outputByteLimit?: number | null }): Promise<{ terminalId: string }> {
+    const args = params.args ?? [];
+    const created = await host.create(
+      { command: params.command, args, env: params.env ?? [], cwd: params.cwd ?? null, outputByteLimit: params.outputByteLimit ?? null },
+      { sessionId: this.sessionId, sessionCwd: this.cwd },
+    );
+    const record: TerminalJSON = { terminalId: created.terminalId, command: params.command, args: [...args], output: "", truncated: false, exitStatus: null };
+    this.terminals.set(created.terminalId, { record, released: false });
+    this.states.current = recordTerminal(this.state, record);
+    return { terminalId: created.terminalId };
+  }
+
+  /** @internal Whether `terminalId` is one of this session's live terminals. */
+  ownsTerminal(terminalId: string): boolean {
+    const entry = this.terminals.get(terminalId);
+    return entry !== undefined && !entry.released;
+  }
+
+  /** @internal Record what the host says about a terminal (after output, wait_for_exit, kill, release). */
+  async snapshotTerminal(host: TerminalHost, terminalId: string): Promise<{ output: string; truncated: boolean; exitStatus: TerminalJSON["exitStatus"] }> {
+    const output = await host.output(terminalId);
+    const entry = this.terminals.get(terminalId);
+    if (entry !== undefined) {
+      entry.record = { ...entry.record, output: output.output, truncated: output.truncated, exitStatus: output.exitStatus };
+      this.states.current = recordTerminal(this.state, entry.record);
+    }
+    return output;
+  }
+
+  /** @internal `terminal/release`: the id is invalid afterwards. */
+  async releaseTerminal(host: TerminalHost, terminalId: string): Promise<void> {
+    const entry = this.terminals.get(terminalId);
+    if (entry === undefined || entry.released) return;
+    try {
+      await this.snapshotTerminal(host, terminalId);
+    } catch {
+      // The last output is a nicety; releasing is what matters.
+    }
+    entry.released = true;
+    await host.release(terminalId);
+  }
+
+  private killTerminals(): void {
+    const host = this.host.terminalHost;
+    if (host === undefined) return;
+    for (const [terminalId, entry] of this.terminals) {
+      if (entry.released || entry.record.exitStatus !== null) continue;
+      Promise.resolve()
+        .then(() => host.kill(terminalId))
+        .catch((error: unknown) => this.reportTerminalFailure("kill", terminalId, error));
+    }
+  }
+
+  private releaseTerminals(): void {
+    const host = this.host.terminalHost;
+    if (host === undefined) return;
+    for (const [terminalId, entry] of this.terminals) {
+      if (entry.released) continue;
+      entry.released = true;
+      Promise.resolve()
+        .then(() => host.release(terminalId))
+        .catch((error: unknown) => this.reportTerminalFailure("release", terminalId, error));
+    }
+  }
+
+  private reportTerminalFailure(action: string, terminalId: string, error: unknown): void {
+    this.host.report({
+      code: "terminal_failed",
+      message: `Could not ${action} terminal ${terminalId} of session ${this.sessionId}: ${error instanceof Error ? error.message : String(error)}`,
+      sessionId: this.sessionId,
+      detail: error,
+    });
+  }
+
+  // ── elicitation (v1 elicitation/create) ───────────────────────────────────────────────────
+
+  /** @internal An elicitation for this session; like a permission request, a cancelled turn answers it `cancel`. */
+  elicit(request: FormElicitationRequest | UrlElicitationRequest, ctx: RequestContext): Promise<ElicitationResult> | ElicitationResult {
+    if (this.activeTurnCancelled) return ELICITATION_CANCELLED;
+    const handlers = this.host.elicitation;
+    const handler = request.mode === "form" ? handlers?.form : handlers?.url;
+    if (handler === undefined) return { action: "decline" } as ElicitationResult;
+    return new Promise((resolve, reject) => {
+      const controller = new AbortController();
+      let settled = false;
+      const pending: PendingPermission = {
+        cancel: () => {
+          if (settled) return;
+          controller.abort(new AcpError("Cancelled", "The turn was cancelled"));
+          finish(ELICITATION_CANCELLED);
+        },
+      };
+      const done = () => {
+        settled = true;
+        this.pendingPermissions.delete(pending);
+        ctx.signal.removeEventListener("abort", pending.cancel);
+      };
+      const finish = (result: ElicitationResult) => {
+        if (settled) return;
+        done();
+        resolve(result);
+      };
+      this.pendingPermissions.add(pending);
+      ctx.signal.addEventListener("abort", pending.cancel, { once: true });
+      Promise.resolve()
+        .then(() => (handler as (r: typeof request, c: PermissionContext) => ElicitationResult | Promise<ElicitationResult>)(request, { signal: controller.signal }))
+        .then(finish, (error: unknown) => {
+          if (settled) return;
+          done();
+          reject(error);
+        });
+    });
   }
 
   private apply(update: ModelUpdate): void {
+    const tag = update.sessionUpdate as string;
+    if (this.host.unadvertisedUpdates.size > 0 && this.host.unadvertisedUpdates.has(tag)) {
+      this.host.report({
+        code: "unadvertised_update",
+        message: `Dropped a ${tag.replace("_acpkit/", "")} update for session ${this.sessionId}: this client did not advertise it`,
+        sessionId: this.sessionId,
+        detail: update,
+      });
+      return;
+    }
     this.states.add(update);
     this.activeTurn?.push(update);
     for (const listener of this.listeners) {

@@ -1,10 +1,47 @@
 // Public shapes of @acpkit/client. The application sees the v2-shaped model whatever version the
 // connection runs (docs/protocol.md §7); v1 wire data is converted by the client-side bridge.
-import type { ContentBlock, Diagnostic, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, ToolCallPatch } from "@acpkit/core";
+import type {
+  AvailableCommand,
+  ConfigOption,
+  ConfigValue,
+  ContentBlock,
+  Diagnostic,
+  ElicitationResult,
+  ElicitationSchema,
+  McpServer,
+  Meta,
+  ModelUpdate,
+  PermissionOption,
+  PermissionOutcome,
+  SessionListEntry,
+  SessionMode,
+  SessionModes,
+  StopReason,
+  TerminalExitStatus,
+  ToolCallPatch,
+} from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 
 // The model's names are core's, shared with @acpkit/agent.
-export type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, ToolCallPatch };
+export type {
+  AvailableCommand,
+  ConfigOption,
+  ConfigValue,
+  ContentBlock,
+  ElicitationResult,
+  ElicitationSchema,
+  McpServer,
+  Meta,
+  ModelUpdate,
+  PermissionOption,
+  PermissionOutcome,
+  SessionListEntry,
+  SessionMode,
+  SessionModes,
+  StopReason,
+  TerminalExitStatus,
+  ToolCallPatch,
+};
 
 /** What a prompt turn ended with. */
 export interface PromptOutcome {
@@ -29,6 +66,10 @@ export interface AgentCapabilities {
   loadSession: boolean;
   prompt: { image: boolean; audio: boolean; embeddedContext: boolean };
   mcp: { stdio: boolean; http: boolean; sse: boolean };
+  /** Optional session methods the agent serves (v1 `sessionCapabilities.*`, v2 `session.*` markers). */
+  session: { list: boolean; resume: boolean; close: boolean; delete: boolean; additionalDirectories: boolean };
+  /** The agent serves `logout` (`auth.logout`). */
+  logout: boolean;
   /** The capability object exactly as the agent sent it (v1 `agentCapabilities` / v2 `capabilities`). */
   raw: Record<string, unknown>;
 }
@@ -64,6 +105,73 @@ export interface FileSystemHandlers {
   writeTextFile?(request: { sessionId: string; path: string; content: string }): void | Promise<void>;
 }
 
+/** What a terminal request is about: the session it belongs to and that session's working directory. */
+export interface TerminalContext {
+  sessionId: string;
+  /** The session's working directory: terminals are confined to it. */
+  sessionCwd: string;
+}
+
+/** `terminal/create` as the application's terminal host receives it. */
+export interface CreateTerminalRequest {
+  command: string;
+  args: string[];
+  env: { name: string; value: string }[];
+  /** Absolute working directory asked for; the session's when null. */
+  cwd: string | null;
+  /** Keep at most this many bytes of output; null for the host's default. */
+  outputByteLimit: number | null;
+}
+
+/** The output of a terminal so far (`terminal/output`). */
+export interface TerminalOutput {
+  output: string;
+  truncated: boolean;
+  exitStatus: TerminalExitStatus | null;
+}
+
+/**
+ * Runs the agent's commands (v1 `terminal/*`); advertised as `clientCapabilities.terminal` when
+ * given. `createNodeTerminalHost` from `@acpkit/client/node` is one for Node. A host throws
+ * `RpcError` to answer with that error (for instance -32602 for a cwd outside the session).
+ */
+export interface TerminalHost {
+  create(request: CreateTerminalRequest, context: TerminalContext): { terminalId: string } | Promise<{ terminalId: string }>;
+  output(terminalId: string): TerminalOutput | Promise<TerminalOutput>;
+  waitForExit(terminalId: string): Promise<TerminalExitStatus>;
+  /** Stop the command; its output stays readable. */
+  kill(terminalId: string): void | Promise<void>;
+  /** Stop the command if it still runs and forget the terminal. */
+  release(terminalId: string): void | Promise<void>;
+}
+
+/** A form elicitation as the application receives it. */
+export interface FormElicitationRequest {
+  mode: "form";
+  sessionId: string | null;
+  toolCallId: string | null;
+  message: string;
+  requestedSchema: ElicitationSchema;
+}
+
+/** A URL elicitation as the application receives it: open `url` for the user. */
+export interface UrlElicitationRequest {
+  mode: "url";
+  sessionId: string | null;
+  toolCallId: string | null;
+  message: string;
+  url: string;
+  elicitationId: string;
+}
+
+/** Answers `elicitation/create` (v1); each mode is advertised only when its handler is given. */
+export interface ElicitationHandlers {
+  form?(request: FormElicitationRequest, context: PermissionContext): ElicitationResult | Promise<ElicitationResult>;
+  url?(request: UrlElicitationRequest, context: PermissionContext): ElicitationResult | Promise<ElicitationResult>;
+  /** `elicitation/complete`: the URL flow of `elicitationId` finished. */
+  complete?(elicitationId: string): void;
+}
+
 /** Options of `connectAgent`. */
 export interface ConnectOptions {
   /**
@@ -79,6 +187,15 @@ export interface ConnectOptions {
   requestPermission?(request: PermissionRequest, context: PermissionContext): PermissionOutcome | Promise<PermissionOutcome>;
   /** File access served to v1 agents; advertised only for the methods given. */
   fs?: FileSystemHandlers;
+  /** Runs the agent's commands (v1 `terminal/*`); advertised only when given. */
+  terminal?: TerminalHost;
+  /** Answers the agent's questions (v1 `elicitation/create`); each mode advertised only when given. */
+  elicitation?: ElicitationHandlers;
+  /**
+   * v1 session updates to advertise (`clientCapabilities.session`): notices, compaction and
+   * boolean config options. All default to true: SessionState keeps each of them.
+   */
+  sessionFeatures?: { notices?: boolean; compaction?: boolean; booleanConfigOptions?: boolean };
   /** Check outgoing messages against the schema (default: on unless NODE_ENV is production). */
   validateOutgoing?: boolean;
   /** v1 bridge: turn every lossy conversion into an error instead of a diagnostic. */
@@ -89,6 +206,11 @@ export interface ConnectOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Aborts the `initialize` request (and closes the connection). */
   signal?: AbortSignal;
+  /**
+   * With `protocolVersion: 2`: when the agent answers the v2 `initialize` with a JSON-RPC error,
+   * retry once offering v1 (a `v2_fallback` diagnostic says so). Default true.
+   */
+  fallbackToV1?: boolean;
 }
 
 /** Options of `AgentConnection.newSession` (`session/new`). */
@@ -103,6 +225,26 @@ export interface NewSessionOptions {
 /** Options of `AgentConnection.loadSession` (`session/load`): the new-session fields plus the id to load. */
 export interface LoadSessionOptions extends NewSessionOptions {
   sessionId: string;
+}
+
+/** Options of `AgentConnection.resumeSession` (`session/resume`): reattach without a replay. */
+export interface ResumeSessionOptions extends LoadSessionOptions {
+  additionalDirectories?: string[];
+}
+
+/** Options of `AgentConnection.listSessions` (`session/list`). */
+export interface ListSessionsOptions {
+  /** Only sessions in this working directory. */
+  cwd?: string;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of `session/list`. */
+export interface SessionList {
+  sessions: SessionListEntry[];
+  /** Set when another page follows. */
+  nextCursor?: string;
 }
 
 /** Options of `ClientSession.prompt`. */

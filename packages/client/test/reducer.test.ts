@@ -191,7 +191,27 @@ describe("plans, usage and other updates (docs/protocol.md §5.3, §4.8)", () =>
     expect(state.sessionInfo).toEqual({ updatedAt: "2026-01-01T00:00:00Z" });
     expect(state.currentModeId).toBe("code");
     expect(state.diagnostics).toEqual([expect.objectContaining({ code: "unknown_update", update: { sessionUpdate: "_acme/progress", pct: 5 } })]);
-    expect(Object.keys(sessionStateToJSON(state))).toEqual(["sessionId", "protocolVersion", "messages", "toolCalls", "plans", "usage", "permissions", "turns"]);
+    const json = sessionStateToJSON(state);
+    expect(Object.keys(json)).toEqual([
+      "sessionId",
+      "protocolVersion",
+      "messages",
+      "toolCalls",
+      "plans",
+      "usage",
+      "permissions",
+      "turns",
+      "configOptions",
+      "availableCommands",
+      "terminals",
+      "notices",
+      "compactions",
+      "modes",
+      "sessionInfo",
+    ]);
+    // A mode seen only through current_mode_update: no list of modes to choose from.
+    expect(json.modes).toEqual({ currentModeId: "code", availableModes: [] });
+    expect(json.sessionInfo).toEqual({ updatedAt: "2026-01-01T00:00:00Z" });
   });
 });
 

@@ -176,7 +176,12 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
       method: "initialize",
       params: {
         protocolVersion: 1,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientCapabilities: {
+          fs: { readTextFile: true, writeTextFile: true },
+          terminal: false,
+          // SessionState keeps notices, compactions and boolean options, so the client advertises them.
+          session: { notices: {}, compaction: {}, configOptions: { boolean: {} } },
+        },
         clientInfo: { name: "acpkit-client", version: "0.1.0" },
       },
     });
@@ -220,6 +225,11 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
         },
       ],
       turns: [{ stopReason: "end_turn" }],
+      configOptions: [],
+      availableCommands: [],
+      terminals: [],
+      notices: [],
+      compactions: [],
     });
   });
 
@@ -285,6 +295,11 @@ describe("docs/protocol.md §6.2 traces, driven by our client", () => {
         },
       ],
       turns: [{ stopReason: "end_turn" }],
+      configOptions: [],
+      availableCommands: [],
+      terminals: [],
+      notices: [],
+      compactions: [],
     });
   });
 });
@@ -433,7 +448,7 @@ describe("§1.2 negotiation from the client side", () => {
     const [init] = run.wire();
     expect(init.params).toEqual({
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, session: { notices: {}, compaction: {}, configOptions: { boolean: {} } } },
       clientInfo: expect.objectContaining({ name: expect.any(String) }),
     });
     expect(officialV1Problem("InitializeRequest", init.params)).toBeUndefined();

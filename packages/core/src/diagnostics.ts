@@ -58,7 +58,10 @@ export type ClientDiagnosticCode =
   | "permission_unhandled" // a permission request with no requestPermission handler; answered "cancelled"
   | "error_after_cancel" // the agent answered a cancelled prompt with an error (C11); shown as cancelled
   | "cancel_not_sent" // session/cancel could not be sent
-  | "listener_error"; // an onUpdate listener threw
+  | "listener_error" // an onUpdate listener threw
+  | "unadvertised_update" // a v1 update kind the client did not advertise (notices, compaction); dropped
+  | "terminal_failed" // killing or releasing a client terminal failed
+  | "v2_fallback"; // the agent refused the v2 initialize; connectAgent retried with v1
 
 /** A diagnostic listener. */
 export type DiagnosticListener = (diagnostic: Diagnostic) => void;

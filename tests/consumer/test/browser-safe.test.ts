@@ -9,12 +9,13 @@ import { describe, expect, it } from "vitest";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
-/** Built files users import from each browser-safe package (the WebSocket package: its browser entry only). */
+/** Built files users import from each browser-safe package (the WebSocket package: its browser entry only; the client: all but its Node entry). */
 const BROWSER_SAFE: Record<string, (file: string) => boolean> = {
   schema: () => true,
   core: () => true,
   agent: () => true,
-  client: () => true,
+  // Its Node-only entry (@acpkit/client/node: the terminal host) lives in dist/node.
+  client: (file) => !file.startsWith("node/"),
   "transport-memory": () => true,
   "transport-websocket": (file) => file === "browser.js" || file === "frame-transport.js",
 };

@@ -1,18 +1,37 @@
 // The client's session model: SessionState, the pure reducer and the contract JSON form.
 export {
+  MAX_STATE_COMPACTIONS,
   MAX_STATE_DIAGNOSTICS,
+  MAX_STATE_NOTICES,
   SessionState,
   createSessionState,
   sessionStateToJSON,
+  type CompactionJSON,
   type DisplayedToolCallStatus,
   type MessageJSON,
   type MessageKind,
+  type ModesJSON,
+  type NoticeJSON,
   type PermissionJSON,
   type PlanJSON,
+  type SessionInfoJSON,
   type SessionStateJSON,
   type StateDiagnostic,
+  type TerminalJSON,
   type ToolCallJSON,
   type TurnJSON,
   type UsageJSON,
 } from "./session-state.js";
-export { PROMPT_MESSAGE_ID_PREFIX, applyUpdate, beginTurn, markTurnCancelled, recordPermission, recordPermissionOutcome, recordTurnEnd } from "./reducer.js";
+export {
+  PROMPT_MESSAGE_ID_PREFIX,
+  applySessionSetup,
+  applyUpdate,
+  beginTurn,
+  markTurnCancelled,
+  recordModeChange,
+  recordPermission,
+  recordPermissionOutcome,
+  recordTerminal,
+  recordTurnEnd,
+  type SessionSetupFields,
+} from "./reducer.js";

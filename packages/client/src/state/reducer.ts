@@ -9,11 +9,17 @@
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
 import { isJsonObject } from "@acpkit/core";
 import type { Meta } from "@acpkit/core";
-import { jsonEqual } from "@acpkit/core/bridge";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, jsonEqual } from "@acpkit/core/bridge";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
 import {
+  type CompactionJSON,
+  MAX_STATE_COMPACTIONS,
   MAX_STATE_DIAGNOSTICS,
+  MAX_STATE_NOTICES,
+  type ModesJSON,
+  type NoticeJSON,
+  type TerminalJSON,
   type MessageKind,
   type MessageRecord,
   type PermissionJSON,
@@ -29,8 +35,6 @@ import {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The custom model update that carries a v1 `current_mode_update` (see @acpkit/core's bridge). */
-const CURRENT_MODE_UPDATE = "_acpkit/current_mode_update";
 
 /** Prefix of the ids given to the prompts the client sent (M11: an echo attaches to them). */
 export const PROMPT_MESSAGE_ID_PREFIX = "acpkit-prompt-";
@@ -69,8 +73,12 @@ function next(state: SessionState, changes: Partial<StateData>): SessionState {
     promptMessage: "promptMessage" in changes ? changes.promptMessage : d.promptMessage,
     sessionInfo: changes.sessionInfo ?? d.sessionInfo,
     currentModeId: "currentModeId" in changes ? changes.currentModeId : d.currentModeId,
+    availableModes: "availableModes" in changes ? changes.availableModes : d.availableModes,
     availableCommands: changes.availableCommands ?? d.availableCommands,
     configOptions: changes.configOptions ?? d.configOptions,
+    terminals: changes.terminals ?? d.terminals,
+    notices: changes.notices ?? d.notices,
+    compactions: changes.compactions ?? d.compactions,
   });
 }
 
@@ -104,8 +112,12 @@ function withHotFields(
     promptMessage,
     sessionInfo: d.sessionInfo,
     currentModeId: d.currentModeId,
+    availableModes: d.availableModes,
     availableCommands: d.availableCommands,
     configOptions: d.configOptions,
+    terminals: d.terminals,
+    notices: d.notices,
+    compactions: d.compactions,
   });
 }
 
@@ -165,6 +177,11 @@ export function applyUpdate(state: SessionState, update: v2.SessionUpdate): Sess
       if (typeof modeId === "string") return next(state, { currentModeId: modeId });
       return withDiagnostic(state, "unknown_update", `${CURRENT_MODE_UPDATE} without a string currentModeId was ignored`, update);
     }
+    case NOTICE_UPDATE:
+      return applyNotice(state, update as unknown as Record<string, unknown>);
+    case COMPACTION_UPDATE:
+    case COMPACTION_SUMMARY_CHUNK:
+      return applyCompaction(state, update as unknown as Record<string, unknown>);
     default:
       return withDiagnostic(state, "unknown_update", `session update ${JSON.stringify(update.sessionUpdate)} is not known; it was ignored`, update);
   }
@@ -467,4 +484,67 @@ function malformed(update: v2.SessionUpdate): string | undefined {
     if (typeof u.used !== "number" || typeof u.size !== "number") return "usage_update: used and size must be numbers";
   }
   return undefined;
+}
+
+/** What a session/new, load or resume result (or session/set_config_option) says about modes and options. */
+export interface SessionSetupFields {
+  modes?: { currentModeId: string; availableModes: readonly ModesJSON["availableModes"][number][] } | null;
+  configOptions?: readonly v2.SessionConfigOption[] | null;
+}
+
+/** Seed or replace the session's modes and config options from a setup result (absent fields stay). */
+export function applySessionSetup(state: SessionState, setup: SessionSetupFields): SessionState {
+  const changes: Partial<Mutable<StateData>> = {};
+  if (setup.modes) {
+    changes.currentModeId = setup.modes.currentModeId;
+    changes.availableModes = setup.modes.availableModes.map((mode) => ({ ...mode }));
+  }
+  if (setup.configOptions) changes.configOptions = [...setup.configOptions];
+  return next(state, changes);
+}
+
+/** The client switched the mode (`session/set_mode` succeeded). */
+export function recordModeChange(state: SessionState, modeId: string): SessionState {
+  return next(state, { currentModeId: modeId });
+}
+
+/** Add or replace the record of one client terminal (by `terminalId`). */
+export function recordTerminal(state: SessionState, terminal: TerminalJSON): SessionState {
+  const terminals = state.data.terminals;
+  const index = terminals.findIndex((existing) => existing.terminalId === terminal.terminalId);
+  const copy = index < 0 ? [...terminals, terminal] : terminals.map((existing, i) => (i === index ? terminal : existing));
+  return next(state, { terminals: copy });
+}
+
+/** The newest `limit` entries of `list` plus `item`. */
+function boundedAppend<T>(list: readonly T[], item: T, limit: number): T[] {
+  return list.length >= limit ? [...list.slice(list.length - limit + 1), item] : [...list, item];
+}
+
+function applyNotice(state: SessionState, update: Record<string, unknown>): SessionState {
+  if (typeof update.title !== "string" || typeof update.severity !== "string") {
+    return withDiagnostic(state, "invalid_update", "a notice without a string severity and title was ignored", update);
+  }
+  const notice: NoticeJSON = { severity: update.severity, title: update.title };
+  if (typeof update.message === "string") notice.message = update.message;
+  return next(state, { notices: boundedAppend(state.data.notices, notice, MAX_STATE_NOTICES) });
+}
+
+/** compaction_update sets status/summary/error; compaction_summary_chunk appends to the summary. */
+function applyCompaction(state: SessionState, update: Record<string, unknown>): SessionState {
+  const id = update.compactionId;
+  if (typeof id !== "string") return withDiagnostic(state, "invalid_update", "a compaction update without a string compactionId was ignored", update);
+  const list = state.data.compactions;
+  const index = list.findIndex((entry) => entry.compactionId === id);
+  const current: CompactionJSON = index < 0 ? { compactionId: id, status: "in_progress", summary: [] } : list[index]!;
+  const changed: CompactionJSON = { ...current };
+  if (update.sessionUpdate === COMPACTION_SUMMARY_CHUNK) {
+    changed.summary = [...current.summary, update.content as v2.ContentBlock];
+  } else {
+    if (typeof update.status === "string") changed.status = update.status;
+    if (Array.isArray(update.summary)) changed.summary = [...(update.summary as v2.ContentBlock[])];
+    if (typeof update.error === "string") changed.error = update.error;
+  }
+  const compactions = index < 0 ? boundedAppend(list, changed, MAX_STATE_COMPACTIONS) : list.map((entry, i) => (i === index ? changed : entry));
+  return next(state, { compactions });
 }

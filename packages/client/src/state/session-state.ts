@@ -65,6 +65,44 @@ export interface PermissionJSON {
   outcome?: v2.RequestPermissionOutcome;
 }
 
+/** The session's modes: present once the agent reported any (v1 only). */
+export interface ModesJSON {
+  currentModeId: string;
+  availableModes: { id: string; name: string; description?: string | null }[];
+}
+
+/** What the session's title and last activity are, from `session_info_update` (fields never sent are absent). */
+export interface SessionInfoJSON {
+  title?: string;
+  updatedAt?: string;
+}
+
+/** A command the agent ran in a client terminal, as the client last saw it. */
+export interface TerminalJSON {
+  terminalId: string;
+  command: string;
+  args: string[];
+  output: string;
+  truncated: boolean;
+  /** `null` while the command runs. */
+  exitStatus: { exitCode: number | null; signal: string | null } | null;
+}
+
+/** A notice the agent showed (v1 `notice`). */
+export interface NoticeJSON {
+  severity: string;
+  title: string;
+  message?: string;
+}
+
+/** A context compaction (v1 `compaction_update` and `compaction_summary_chunk`), by id in first-appearance order. */
+export interface CompactionJSON {
+  compactionId: string;
+  status: string;
+  summary: v2.ContentBlock[];
+  error?: string;
+}
+
 /** One finished turn. */
 export interface TurnJSON {
   stopReason: v2.StopReason;
@@ -80,14 +118,30 @@ export interface SessionStateJSON {
   usage: UsageJSON | null;
   permissions: PermissionJSON[];
   turns: TurnJSON[];
+  /** Absent if the agent has no modes. */
+  modes?: ModesJSON;
+  /** Current values, wire shape. */
+  configOptions: v2.SessionConfigOption[];
+  availableCommands: v2.AvailableCommand[];
+  /** Absent if no `session_info_update` arrived. */
+  sessionInfo?: SessionInfoJSON;
+  terminals: TerminalJSON[];
+  notices: NoticeJSON[];
+  compactions: CompactionJSON[];
 }
 
 /** How many reducer diagnostics a state keeps (the most recent ones); older ones are only counted. */
 export const MAX_STATE_DIAGNOSTICS = 100;
 
+/** How many notices a state keeps (the most recent ones): a peer decides how many it sends. */
+export const MAX_STATE_NOTICES = 100;
+
+/** How many compactions a state keeps (the most recent ones). */
+export const MAX_STATE_COMPACTIONS = 100;
+
 /** Something the reducer ignored, and why (not part of the JSON contract). */
 export interface StateDiagnostic {
-  code: "unknown_update" | "message_kind_mismatch" | "invalid_update";
+  code: "unknown_update" | "message_kind_mismatch" | "invalid_update" | "unadvertised_update";
   message: string;
   update: unknown;
 }
@@ -146,10 +200,16 @@ export interface StateData {
   readonly promptsSent: number;
   /** Position of the current turn's prompt message while an echo may still attach to it (M11). */
   readonly promptMessage: number | undefined;
-  readonly sessionInfo: { readonly title?: string; readonly updatedAt?: string };
+  /** Undefined until the first `session_info_update`. */
+  readonly sessionInfo: SessionInfoJSON | undefined;
   readonly currentModeId: string | undefined;
+  /** From the session/new, load or resume result (v1), undefined when the agent sent none. */
+  readonly availableModes: readonly ModesJSON["availableModes"][number][] | undefined;
   readonly availableCommands: readonly v2.AvailableCommand[];
   readonly configOptions: readonly v2.SessionConfigOption[];
+  readonly terminals: readonly TerminalJSON[];
+  readonly notices: readonly NoticeJSON[];
+  readonly compactions: readonly CompactionJSON[];
 }
 
 /** @internal The key of a message record (for the reducer's keyed lookups). */
@@ -279,14 +339,36 @@ export class SessionState {
     return this.data.diagnosticsDropped;
   }
 
-  /** From `session_info_update` (patch semantics: `null` clears). */
+  /** From `session_info_update` (patch semantics: `null` clears); `{}` until the first one. */
   get sessionInfo(): { readonly title?: string; readonly updatedAt?: string } {
-    return this.data.sessionInfo;
+    return this.data.sessionInfo ?? NO_SESSION_INFO;
   }
 
-  /** From a v1 agent's `current_mode_update` (model: `_acpkit/current_mode_update`). */
+  /** The current mode: from the session/new, load or resume result, then `session/set_mode` and `current_mode_update` (v1). */
   get currentModeId(): string | undefined {
     return this.data.currentModeId;
+  }
+
+  /** The modes, or undefined when the agent reported none. */
+  get modes(): ModesJSON | undefined {
+    const d = this.data;
+    if (d.currentModeId === undefined && d.availableModes === undefined) return undefined;
+    return { currentModeId: d.currentModeId ?? "", availableModes: [...(d.availableModes ?? [])] };
+  }
+
+  /** Commands the agent ran in this client's terminals, in creation order. */
+  get terminals(): readonly TerminalJSON[] {
+    return this.data.terminals;
+  }
+
+  /** The most recent notices (at most MAX_STATE_NOTICES), oldest first. */
+  get notices(): readonly NoticeJSON[] {
+    return this.data.notices;
+  }
+
+  /** The most recent compactions (at most MAX_STATE_COMPACTIONS), by first appearance. */
+  get compactions(): readonly CompactionJSON[] {
+    return this.data.compactions;
   }
 
   get availableCommands(): readonly v2.AvailableCommand[] {
@@ -315,6 +397,8 @@ export class SessionState {
   }
 }
 
+const NO_SESSION_INFO: SessionInfoJSON = Object.freeze({});
+
 /** A state for a session that has seen nothing yet. */
 export function createSessionState(sessionId: string, protocolVersion: ProtocolVersion): SessionState {
   return new SessionState({
@@ -332,21 +416,27 @@ export function createSessionState(sessionId: string, protocolVersion: ProtocolV
     turnFirstToolCall: 0,
     promptsSent: 0,
     promptMessage: undefined,
-    sessionInfo: {},
+    sessionInfo: undefined,
     currentModeId: undefined,
+    availableModes: undefined,
     availableCommands: [],
     configOptions: [],
+    terminals: [],
+    notices: [],
+    compactions: [],
   });
 }
 
 /**
  * The public JSON form of a state: `{ sessionId, protocolVersion, messages, toolCalls, plans,
- * usage, permissions, turns }`. Lists keep first-appearance order; a field never set, or cleared
- * with `null`, is absent; `content` is always an array. Blocks are shared with the updates that
+ * usage, permissions, turns, modes?, configOptions, availableCommands, sessionInfo?, terminals,
+ * notices, compactions }`. Lists keep first-appearance order; a field never set, or cleared with
+ * `null`, is absent; `content` is always an array. Blocks are shared with the updates that
  * carried them (not deep-copied); the message and tool-call objects are frozen.
  */
 export function sessionStateToJSON(state: SessionState): SessionStateJSON {
-  return {
+  const d = state.data;
+  const json: SessionStateJSON = {
     sessionId: state.sessionId,
     protocolVersion: state.protocolVersion,
     messages: state.messages.slice(),
@@ -355,5 +445,14 @@ export function sessionStateToJSON(state: SessionState): SessionStateJSON {
     usage: state.usage,
     permissions: state.permissions.slice(),
     turns: state.turns.slice(),
+    configOptions: d.configOptions.slice(),
+    availableCommands: d.availableCommands.slice(),
+    terminals: d.terminals.slice(),
+    notices: d.notices.slice(),
+    compactions: d.compactions.slice(),
   };
+  const modes = state.modes;
+  if (modes !== undefined) json.modes = modes;
+  if (d.sessionInfo !== undefined) json.sessionInfo = d.sessionInfo;
+  return json;
 }
