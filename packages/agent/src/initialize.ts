@@ -109,6 +109,7 @@ export function initializeResult(version: ProtocolVersion, agent: AgentDefinitio
   const authMethods = agent.authMethods ?? [];
   const info = agent.info ? { agentInfo: agent.info } : {};
   const methods = sessionMethodsOf(agent);
-  if (version === 1) return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad, methods), authMethods: v1AuthMethods(authMethods), ...info };
+  if (version === 1)
+    return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad, methods), authMethods: v1AuthMethods(authMethods), ...info };
   return { protocolVersion: 2, capabilities: v2Capabilities(features, canLoad, methods), authMethods: v2AuthMethods(authMethods), ...info };
 }

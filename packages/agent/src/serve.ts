@@ -273,7 +273,10 @@ class AgentRuntime implements AgentServer {
     return setupResponse(session, setup ?? undefined);
   }
 
-  async #resumeSession(params: v1.ResumeSessionRequest | v2.ResumeSessionRequest, ctx: RequestContext): Promise<v1.ResumeSessionResponse | v2.ResumeSessionResponse> {
+  async #resumeSession(
+    params: v1.ResumeSessionRequest | v2.ResumeSessionRequest,
+    ctx: RequestContext,
+  ): Promise<v1.ResumeSessionResponse | v2.ResumeSessionResponse> {
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);

@@ -59,7 +59,10 @@ export class SessionSettings {
    */
   withValueForRequest(configId: string, value: ConfigValue): ConfigOption[] {
     const index = this.configOptions.findIndex((option) => option.id === configId);
-    if (index < 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for session/set_config_option: the session has no config option "${configId}"`, { path: "/configId" });
+    if (index < 0)
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for session/set_config_option: the session has no config option "${configId}"`, {
+        path: "/configId",
+      });
     const problem = valueProblem(this.configOptions[index]!, value);
     if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for session/set_config_option: ${problem}`, { path: "/value" });
     return this.replaced(index, value);

@@ -308,7 +308,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     const owner = (params: { sessionId: string; terminalId: string }): ClientSession => {
       const session = this.requireSession(params.sessionId);
       if (!session.ownsTerminal(params.terminalId)) {
-        throw new RpcError(ErrorCode.ResourceNotFound, `Unknown terminal "${params.terminalId}" in session ${params.sessionId}`, { terminalId: params.terminalId });
+        throw new RpcError(ErrorCode.ResourceNotFound, `Unknown terminal "${params.terminalId}" in session ${params.sessionId}`, {
+          terminalId: params.terminalId,
+        });
       }
       return session;
     };
@@ -342,7 +344,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
       const common = { sessionId, toolCallId: scoped.toolCallId ?? null, message: params.message };
       let request: Parameters<ClientSession["elicit"]>[0];
       if (params.mode === "form") request = { ...common, mode: "form", requestedSchema: (params as v1.CreateElicitationForm).requestedSchema };
-      else if (params.mode === "url") request = { ...common, mode: "url", url: (params as v1.CreateElicitationUrl).url, elicitationId: (params as v1.CreateElicitationUrl).elicitationId };
+      else if (params.mode === "url")
+        request = { ...common, mode: "url", url: (params as v1.CreateElicitationUrl).url, elicitationId: (params as v1.CreateElicitationUrl).elicitationId };
       // A mode this client does not know: decline rather than guess.
       else return { action: "decline" };
       if (sessionId !== null) return this.requireSession(sessionId).elicit(request, ctx);

@@ -120,7 +120,10 @@ export class ClientSession {
     if (this.host.protocolVersion !== 1) throw new AcpError("Unsupported", `setMode: protocol v${this.host.protocolVersion} has no session modes`);
     const modes = this.state.modes;
     if (modes && modes.availableModes.length > 0 && !modes.availableModes.some((mode) => mode.id === modeId)) {
-      throw new AcpError("InvalidArgument", `setMode: the agent offers no mode "${modeId}" (modes: ${modes.availableModes.map((mode) => `"${mode.id}"`).join(", ")})`);
+      throw new AcpError(
+        "InvalidArgument",
+        `setMode: the agent offers no mode "${modeId}" (modes: ${modes.availableModes.map((mode) => `"${mode.id}"`).join(", ")})`,
+      );
     }
     await this.host.connection.request("session/set_mode", { sessionId: this.sessionId, modeId });
     this.states.current = recordModeChange(this.state, modeId);
@@ -135,7 +138,10 @@ export class ClientSession {
     let params: Record<string, unknown>;
     if (typeof value === "boolean") {
       // v1 carries booleans as {type: "boolean", value}; pinned v2 has value ids only ("true"/"false").
-      params = this.host.protocolVersion === 1 ? { sessionId: this.sessionId, configId, type: "boolean", value } : { sessionId: this.sessionId, configId, value: String(value) };
+      params =
+        this.host.protocolVersion === 1
+          ? { sessionId: this.sessionId, configId, type: "boolean", value }
+          : { sessionId: this.sessionId, configId, value: String(value) };
     } else {
       params = { sessionId: this.sessionId, configId, value };
     }
@@ -149,7 +155,8 @@ export class ClientSession {
    */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (!this.host.agentCapabilities.session.close) throw new AcpError("Unsupported", "close: the agent did not advertise session close (sessionCapabilities.close / session.close)");
+    if (!this.host.agentCapabilities.session.close)
+      throw new AcpError("Unsupported", "close: the agent did not advertise session close (sessionCapabilities.close / session.close)");
     await this.host.connection.request("session/close", { sessionId: this.sessionId });
     this.markClosed();
   }
@@ -181,6 +188,7 @@ export class ClientSession {
    * the turn's updates, await it for the stop reason. One turn at a time (docs/protocol.md O4).
    */
   prompt(content: string | readonly ContentBlock[], options?: PromptOptions): Turn {
+    this.requireOpen("prompt");
     if (this.activeTurn) {
       throw new AcpError(
         "ProtocolViolation",
@@ -349,7 +357,10 @@ export class ClientSession {
   // ── terminals (v1 terminal/*) ─────────────────────────────────────────────────────────────
 
   /** @internal `terminal/create` for this session. */
-  async createTerminal(host: TerminalHost, params: { command: string; args?: string[]; env?: { name: string; value: string }[]; cwd?: string | null; outputByteLimit?: number | null }): Promise<{ terminalId: string }> {
+  async createTerminal(
+    host: TerminalHost,
+    params: { command: string; args?: string[]; env?: { name: string; value: string }[]; cwd?: string | null; outputByteLimit?: number | null },
+  ): Promise<{ terminalId: string }> {
     const args = params.args ?? [];
     const created = await host.create(
       { command: params.command, args, env: params.env ?? [], cwd: params.cwd ?? null, outputByteLimit: params.outputByteLimit ?? null },
@@ -454,7 +465,9 @@ export class ClientSession {
       this.pendingPermissions.add(pending);
       ctx.signal.addEventListener("abort", pending.cancel, { once: true });
       Promise.resolve()
-        .then(() => (handler as (r: typeof request, c: PermissionContext) => ElicitationResult | Promise<ElicitationResult>)(request, { signal: controller.signal }))
+        .then(() =>
+          (handler as (r: typeof request, c: PermissionContext) => ElicitationResult | Promise<ElicitationResult>)(request, { signal: controller.signal }),
+        )
         .then(finish, (error: unknown) => {
           if (settled) return;
           done();

@@ -448,7 +448,11 @@ describe("§1.2 negotiation from the client side", () => {
     const [init] = run.wire();
     expect(init.params).toEqual({
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, session: { notices: {}, compaction: {}, configOptions: { boolean: {} } } },
+      clientCapabilities: {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        session: { notices: {}, compaction: {}, configOptions: { boolean: {} } },
+      },
       clientInfo: expect.objectContaining({ name: expect.any(String) }),
     });
     expect(officialV1Problem("InitializeRequest", init.params)).toBeUndefined();

@@ -106,7 +106,16 @@ function definitionFor(defs: ReturnType<typeof loadDefs>, row: CorpusRow): strin
 
 // Envelope $defs describe JSON-RPC framing, which the official schemas do not define as $defs;
 // they are covered by the v1/v2 example and rejection suites instead.
-const ENVELOPE = ["RequestId", "ErrorCode", "Error", "JsonRpcRequest", "JsonRpcNotification", "JsonRpcSuccessResponse", "JsonRpcErrorResponse", "JsonRpcMessage"];
+const ENVELOPE = [
+  "RequestId",
+  "ErrorCode",
+  "Error",
+  "JsonRpcRequest",
+  "JsonRpcNotification",
+  "JsonRpcSuccessResponse",
+  "JsonRpcErrorResponse",
+  "JsonRpcMessage",
+];
 
 describe("acpkit v1 and the official v1 schema (sdk 2.4.0)", () => {
   it("the oracle file is there and is the stable v1 schema", () => {
@@ -149,9 +158,31 @@ describe("acpkit pinned v2 and the official v2 schema at bae0a2a7 (session metho
     const defs = loadDefs(2);
     const reached = new Set<string>();
     for (const row of V2_SESSION_CORPUS.filter((r) => r.valid)) reachedDefinitions(2, defs, definitionFor(defs, row), row.value, reached);
-    const added = ["LogoutRequest", "LogoutResponse", "ListSessionsRequest", "ListSessionsResponse", "SessionInfo", "ResumeSessionRequest", "ResumeSessionResponse"]
-      .concat(["CloseSessionRequest", "CloseSessionResponse", "DeleteSessionRequest", "DeleteSessionResponse", "SetSessionConfigOptionRequest", "SetSessionConfigOptionResponse"])
-      .concat(["SessionConfigOption", "SessionConfigOptionSelect", "SessionConfigOptionBoolean", "SessionConfigSelectGroup", "AgentAuthCapabilities", "SessionCapabilities"]);
+    const added = [
+      "LogoutRequest",
+      "LogoutResponse",
+      "ListSessionsRequest",
+      "ListSessionsResponse",
+      "SessionInfo",
+      "ResumeSessionRequest",
+      "ResumeSessionResponse",
+    ]
+      .concat([
+        "CloseSessionRequest",
+        "CloseSessionResponse",
+        "DeleteSessionRequest",
+        "DeleteSessionResponse",
+        "SetSessionConfigOptionRequest",
+        "SetSessionConfigOptionResponse",
+      ])
+      .concat([
+        "SessionConfigOption",
+        "SessionConfigOptionSelect",
+        "SessionConfigOptionBoolean",
+        "SessionConfigSelectGroup",
+        "AgentAuthCapabilities",
+        "SessionCapabilities",
+      ]);
     expect(added.filter((name) => !reached.has(name))).toEqual([]);
   });
 });

@@ -320,19 +320,34 @@ const REJECTIONS: Rejection[] = [
   { def: "SetSessionModeResponse", why: "not an object", value: "ok", path: "" },
   { def: "SetSessionConfigOptionRequest", why: "missing value", value: { sessionId: "s", configId: "model" }, path: "/value" },
   { def: "SetSessionConfigOptionTarget", why: "missing configId", value: { sessionId: "s" }, path: "/configId" },
-  { def: "SetSessionConfigOptionBoolean", why: "boolean value as a string", value: { sessionId: "s", configId: "b", type: "boolean", value: "on" }, path: "/value" },
+  {
+    def: "SetSessionConfigOptionBoolean",
+    why: "boolean value as a string",
+    value: { sessionId: "s", configId: "b", type: "boolean", value: "on" },
+    path: "/value",
+  },
   { def: "SetSessionConfigOptionValue", why: "value wrong type", value: { sessionId: "s", configId: "m", value: 3 }, path: "/value" },
   { def: "SetSessionConfigOptionResponse", why: "missing configOptions", value: {}, path: "/configOptions" },
 
   // Notices and compaction
   { def: "SessionUpdateNotice", why: "missing title", value: { sessionUpdate: "notice", severity: "info" }, path: "/title" },
   { def: "SessionUpdateCompactionUpdate", why: "missing status", value: { sessionUpdate: "compaction_update", compactionId: "c" }, path: "/status" },
-  { def: "SessionUpdateCompactionSummaryChunk", why: "missing content", value: { sessionUpdate: "compaction_summary_chunk", compactionId: "c" }, path: "/content" },
+  {
+    def: "SessionUpdateCompactionSummaryChunk",
+    why: "missing content",
+    value: { sessionUpdate: "compaction_summary_chunk", compactionId: "c" },
+    path: "/content",
+  },
   { def: "Notice", why: "missing severity", value: { title: "Heads up" }, path: "/severity" },
   { def: "NoticeSeverity", why: "not a string", value: 3, path: "" },
   { def: "CompactionId", why: "not a string", value: 1, path: "" },
   { def: "CompactionStatus", why: "not a string", value: null, path: "" },
-  { def: "CompactionUpdate", why: "bad summary block", value: { compactionId: "c", status: "completed", summary: [{ type: "text" }] }, path: "/summary/0/text" },
+  {
+    def: "CompactionUpdate",
+    why: "bad summary block",
+    value: { compactionId: "c", status: "completed", summary: [{ type: "text" }] },
+    path: "/summary/0/text",
+  },
   { def: "CompactionSummaryChunk", why: "missing compactionId", value: { content: { type: "text", text: "x" } }, path: "/compactionId" },
 
   // Terminals

@@ -42,7 +42,8 @@ function confinedCwd(requested: string | null, sessionCwd: string): string {
     throw new RpcError(ErrorCode.InvalidParams, `The session's working directory ${sessionCwd} does not exist`, { path: "/cwd" });
   }
   if (requested === null) return root;
-  if (!isAbsolute(requested)) throw new RpcError(ErrorCode.InvalidParams, `terminal/create: cwd must be an absolute path (got ${JSON.stringify(requested)})`, { path: "/cwd" });
+  if (!isAbsolute(requested))
+    throw new RpcError(ErrorCode.InvalidParams, `terminal/create: cwd must be an absolute path (got ${JSON.stringify(requested)})`, { path: "/cwd" });
   let target: string;
   try {
     target = realpathSync(resolve(requested));
@@ -111,7 +112,9 @@ export function createNodeTerminalHost(options: NodeTerminalHostOptions = {}): T
       const child = spawn(request.command, request.args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
       await new Promise<void>((resolveSpawn, rejectSpawn) => {
         child.once("spawn", resolveSpawn);
-        child.once("error", (error) => rejectSpawn(new RpcError(ErrorCode.InternalError, `terminal/create: cannot run ${JSON.stringify(request.command)}: ${error.message}`)));
+        child.once("error", (error) =>
+          rejectSpawn(new RpcError(ErrorCode.InternalError, `terminal/create: cannot run ${JSON.stringify(request.command)}: ${error.message}`)),
+        );
       });
       const output = new OutputBuffer(limit);
       for (const stream of [child.stdout!, child.stderr!]) {

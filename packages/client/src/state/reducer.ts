@@ -35,7 +35,6 @@ import {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-
 /** Prefix of the ids given to the prompts the client sent (M11: an echo attaches to them). */
 export const PROMPT_MESSAGE_ID_PREFIX = "acpkit-prompt-";
 

@@ -17,7 +17,11 @@ const image = { type: "image", data: "aGk=", mimeType: "image/png", uri: "file:/
 const audio = { type: "audio", data: "aGk=", mimeType: "audio/wav" };
 const link = { type: "resource_link", uri: "file:///a.txt", name: "a.txt", mimeType: "text/plain", size: 3, title: "A", description: "file a" };
 const embeddedText = { type: "resource", resource: { uri: "file:///b.txt", text: "b", mimeType: "text/plain" } };
-const embeddedBlob = { type: "resource", resource: { uri: "file:///c.bin", blob: "AA==" }, annotations: { audience: ["user", "assistant"], priority: 0.5, lastModified: "2026-01-01T00:00:00Z" } };
+const embeddedBlob = {
+  type: "resource",
+  resource: { uri: "file:///c.bin", blob: "AA==" },
+  annotations: { audience: ["user", "assistant"], priority: 0.5, lastModified: "2026-01-01T00:00:00Z" },
+};
 const selectOption = {
   type: "select",
   id: "model",
@@ -39,7 +43,13 @@ const groupedSelect = {
   options: [{ group: "basic", name: "Basic", options: [{ value: "low", name: "Low" }] }],
 };
 const booleanOption = { type: "boolean", id: "yolo", name: "Auto-approve", category: "_custom", currentValue: false };
-const modes = { currentModeId: "ask", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code", description: "Edits files" }] };
+const modes = {
+  currentModeId: "ask",
+  availableModes: [
+    { id: "ask", name: "Ask" },
+    { id: "code", name: "Code", description: "Edits files" },
+  ],
+};
 const stdioServer = { name: "fs", command: "/usr/bin/mcp-fs", args: ["--root", "/p"], env: [{ name: "A", value: "1" }] };
 const httpServer = { type: "http", name: "web", url: "https://mcp.example/", headers: [{ name: "Authorization", value: "x" }] };
 const sseServer = { type: "sse", name: "old", url: "https://mcp.example/sse", headers: [] };
@@ -85,11 +95,20 @@ export const V1_CORPUS: CorpusRow[] = [
   row("session/new", "params", "every MCP server kind", { cwd: "/p", mcpServers: [stdioServer, httpServer, sseServer] }),
   row("session/new", "params", "missing mcpServers", { cwd: "/p" }, false),
   row("session/new", "result", "modes and config options", { sessionId: "s1", modes, configOptions: [selectOption, groupedSelect, booleanOption] }),
-  row("session/new", "result", "config option without name", { sessionId: "s1", configOptions: [{ type: "select", id: "m", currentValue: "a", options: [] }] }, false),
+  row(
+    "session/new",
+    "result",
+    "config option without name",
+    { sessionId: "s1", configOptions: [{ type: "select", id: "m", currentValue: "a", options: [] }] },
+    false,
+  ),
   row("session/load", "params", "load", { sessionId: "s1", cwd: "/p", mcpServers: [] }),
   row("session/load", "result", "modes", { modes, configOptions: null }),
   row("session/list", "params", "cursor and cwd", { cwd: "/p", cursor: "c1" }),
-  row("session/list", "result", "a page", { sessions: [{ sessionId: "s1", cwd: "/p", title: "Fix", updatedAt: "2026-11-01T00:00:00Z", additionalDirectories: ["/q"] }], nextCursor: "c2" }),
+  row("session/list", "result", "a page", {
+    sessions: [{ sessionId: "s1", cwd: "/p", title: "Fix", updatedAt: "2026-11-01T00:00:00Z", additionalDirectories: ["/q"] }],
+    nextCursor: "c2",
+  }),
   row("session/list", "result", "entry without cwd", { sessions: [{ sessionId: "s1" }] }, false),
   row("session/resume", "params", "resume", { sessionId: "s1", cwd: "/p", mcpServers: [stdioServer], additionalDirectories: ["/q"] }),
   row("session/resume", "params", "missing cwd", { sessionId: "s1" }, false),
@@ -113,7 +132,15 @@ export const V1_CORPUS: CorpusRow[] = [
   update("user chunk", { sessionUpdate: "user_message_chunk", content: text, messageId: "m0" }),
   update("agent chunk", { sessionUpdate: "agent_message_chunk", content: text }),
   update("thought chunk", { sessionUpdate: "agent_thought_chunk", content: text }),
-  update("tool call", { sessionUpdate: "tool_call", ...toolCall, content: [{ type: "content", content: text }, { type: "diff", path: "/p/a", oldText: "a", newText: "b" }, { type: "terminal", terminalId: "term1" }] }),
+  update("tool call", {
+    sessionUpdate: "tool_call",
+    ...toolCall,
+    content: [
+      { type: "content", content: text },
+      { type: "diff", path: "/p/a", oldText: "a", newText: "b" },
+      { type: "terminal", terminalId: "term1" },
+    ],
+  }),
   update("tool call update", { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", rawOutput: { ok: true } }),
   update("plan", { sessionUpdate: "plan", entries: [{ content: "step", priority: "high", status: "in_progress" }] }),
   update("commands", { sessionUpdate: "available_commands_update", availableCommands: [{ name: "web", description: "Search", input: { hint: "query" } }] }),
@@ -146,7 +173,14 @@ export const V1_CORPUS: CorpusRow[] = [
   row("fs/read_text_file", "result", "content", { content: "a" }),
   row("fs/write_text_file", "params", "write", { sessionId: "s1", path: "/p/a", content: "b" }),
   row("fs/write_text_file", "result", "empty", {}),
-  row("terminal/create", "params", "everything", { sessionId: "s1", command: "ls", args: ["-l"], env: [{ name: "A", value: "1" }], cwd: "/p", outputByteLimit: 1024 }),
+  row("terminal/create", "params", "everything", {
+    sessionId: "s1",
+    command: "ls",
+    args: ["-l"],
+    env: [{ name: "A", value: "1" }],
+    cwd: "/p",
+    outputByteLimit: 1024,
+  }),
   row("terminal/create", "params", "negative limit", { sessionId: "s1", command: "ls", outputByteLimit: -1 }, false),
   row("terminal/create", "result", "id", { terminalId: "term1" }),
   row("terminal/output", "params", "output", { sessionId: "s1", terminalId: "term1" }),
@@ -180,7 +214,13 @@ export const V1_CORPUS: CorpusRow[] = [
       required: ["name"],
     },
   }),
-  row("elicitation/create", "params", "url in request scope", { mode: "url", message: "Log in", requestId: 3, elicitationId: "e1", url: "https://example.com/login" }),
+  row("elicitation/create", "params", "url in request scope", {
+    mode: "url",
+    message: "Log in",
+    requestId: 3,
+    elicitationId: "e1",
+    url: "https://example.com/login",
+  }),
   row("elicitation/create", "params", "form without scope", { mode: "form", message: "m", requestedSchema: {} }, false),
   row("elicitation/create", "params", "url without elicitationId", { mode: "url", message: "m", sessionId: "s1", url: "https://x/" }, false),
   row("elicitation/create", "result", "accept", { action: "accept", content: { name: "x", ratio: 0.5, count: 2, ok: true, tags: ["a"] } }),
@@ -200,7 +240,10 @@ export const V2_SESSION_CORPUS: CorpusRow[] = [
   row("logout", "params", "empty", {}),
   row("logout", "result", "empty", {}),
   row("session/list", "params", "cursor and cwd", { cwd: "/p", cursor: "c1" }),
-  row("session/list", "result", "a page", { sessions: [{ sessionId: "s1", cwd: "/p", title: "Fix", updatedAt: "2026-11-01T00:00:00Z", additionalDirectories: [] }], nextCursor: null }),
+  row("session/list", "result", "a page", {
+    sessions: [{ sessionId: "s1", cwd: "/p", title: "Fix", updatedAt: "2026-11-01T00:00:00Z", additionalDirectories: [] }],
+    nextCursor: null,
+  }),
   row("session/list", "result", "missing sessions", {}, false),
   row("session/resume", "params", "resume", { sessionId: "s1", cwd: "/p", mcpServers: [], additionalDirectories: ["/q"] }),
   row("session/resume", "params", "missing cwd", { sessionId: "s1" }, false),

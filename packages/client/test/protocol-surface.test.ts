@@ -1,0 +1,302 @@
+// The whole protocol surface between acpkit's agent and client: modes, config options, session
+// list/resume/close/delete, logout, available commands, session info, notices, compaction,
+// terminals (a real child process through the Node terminal host) and elicitation, over the
+// memory pair and over stdio (the agent as a child process), with v1 and v2 where both apply.
+import { fileURLToPath } from "node:url";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serveAgent } from "@acpkit/agent";
+import { AcpError, type Diagnostic, RpcError, type Transport } from "@acpkit/core";
+import { createMemoryPair } from "@acpkit/transport-memory";
+import { spawnAgent } from "@acpkit/transport-stdio";
+import { type AgentConnection, type ConnectOptions, connectAgent } from "@acpkit/client";
+import { createNodeTerminalHost } from "@acpkit/client/node";
+import type { ProtocolVersion } from "@acpkit/schema";
+import { afterEach, describe, expect, it } from "vitest";
+import { surfaceAgent } from "../../agent/test/fixtures/surface-agent.mjs";
+import { textOf } from "./harness.js";
+
+type Kind = "memory" | "stdio";
+const stdioFixture = fileURLToPath(new URL("../../agent/test/fixtures/serve-surface-stdio.mjs", import.meta.url));
+const open: AgentConnection[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((agent) => agent.close()));
+});
+
+function transportTo(kind: Kind): { transport: Transport; log: string[] | undefined } {
+  if (kind === "memory") {
+    const [clientSide, agentSide] = createMemoryPair();
+    const agent = surfaceAgent({ RpcError });
+    serveAgent(agentSide, agent);
+    return { transport: clientSide, log: agent.log };
+  }
+  return { transport: spawnAgent(process.execPath, [stdioFixture], { stderr: "ignore", shutdownGraceMs: 500 }), log: undefined };
+}
+
+async function connect(kind: Kind, version: ProtocolVersion, options: ConnectOptions = {}) {
+  const { transport, log } = transportTo(kind);
+  const diagnostics: Diagnostic[] = [];
+  const agent = await connectAgent(transport, { protocolVersion: version, onDiagnostic: (d) => diagnostics.push(d), ...options });
+  open.push(agent);
+  return { agent, log, diagnostics };
+}
+
+const lastMessage = (session: { state: { messages: readonly { kind: string; content: readonly unknown[] }[] } }) =>
+  textOf(session.state.messages.filter((message) => message.kind === "agent_message").at(-1));
+
+describe.each(["memory", "stdio"] as const)("session methods over %s", (kind) => {
+  it("v1: capabilities, modes and config options from session/new, commands right after it", async () => {
+    const { agent } = await connect(kind, 1);
+    expect(agent.agentCapabilities.session).toEqual({ list: true, resume: true, close: true, delete: true, additionalDirectories: false });
+    expect(agent.agentCapabilities.logout).toBe(true);
+    const session = await agent.newSession({ cwd: "/work" });
+    expect(session.state.modes).toEqual({
+      currentModeId: "ask",
+      availableModes: [
+        { id: "ask", name: "Ask", description: "Answers questions" },
+        { id: "code", name: "Code", description: "Edits files" },
+      ],
+    });
+    expect(session.state.configOptions.map((option) => [option.id, option.currentValue])).toEqual([
+      ["model", "fast"],
+      ["yolo", false],
+    ]);
+    // The commands were sent after the session/new answer; a round trip later they are in.
+    await session.prompt("hello");
+    expect(session.state.availableCommands.map((command) => command.name)).toEqual(["web", "test"]);
+    expect(session.state.toJSON().availableCommands).toHaveLength(2);
+  });
+
+  it("v2: markers for the same methods, config options but no modes (pinned v2 has none)", async () => {
+    const { agent } = await connect(kind, 2);
+    expect(agent.protocolVersion).toBe(2);
+    expect(agent.agentCapabilities.session).toEqual({ list: true, resume: true, close: true, delete: true, additionalDirectories: false });
+    expect(agent.agentCapabilities.logout).toBe(true);
+    const session = await agent.newSession({ cwd: "/work" });
+    expect(session.state.modes).toBeUndefined();
+    expect(session.state.toJSON()).not.toHaveProperty("modes");
+    expect(session.state.configOptions.map((option) => option.id)).toEqual(["model", "yolo"]);
+    await expect(session.setMode("code")).rejects.toMatchObject({ code: "Unsupported" });
+  });
+
+  it("v1: set_mode and set_config_option (select and boolean) change the state and reach the agent", async () => {
+    const { agent, log } = await connect(kind, 1);
+    const session = await agent.newSession({ cwd: "/work" });
+    await session.setMode("code");
+    expect(session.state.currentModeId).toBe("code");
+    await expect(session.setMode("nope")).rejects.toMatchObject({ code: "InvalidArgument" });
+    // The agent checks too: a raw request with an unknown mode gets -32602 naming /modeId.
+    await expect(agent.connection.request("session/set_mode", { sessionId: session.sessionId, modeId: "nope" })).rejects.toMatchObject({
+      code: -32602,
+      data: { path: "/modeId" },
+    });
+    await session.setConfigOption("model", "deep");
+    await session.setConfigOption("yolo", true);
+    expect(session.state.configOptions.map((option) => [option.id, option.currentValue])).toEqual([
+      ["model", "deep"],
+      ["yolo", true],
+    ]);
+    await expect(session.setConfigOption("model", "huge")).rejects.toMatchObject({ code: -32602, data: { path: "/value" } });
+    await expect(session.setConfigOption("nope", "x")).rejects.toMatchObject({ code: -32602, data: { path: "/configId" } });
+    if (log) expect(log).toEqual(["mode code", "config model=deep", "config yolo=true"]);
+  });
+
+  it('v2: set_config_option with value ids, a boolean option as "true"', async () => {
+    const { agent } = await connect(kind, 2);
+    const session = await agent.newSession({ cwd: "/work" });
+    await session.setConfigOption("model", "deep");
+    await session.setConfigOption("yolo", true);
+    expect(session.state.configOptions.map((option) => [option.id, option.currentValue])).toEqual([
+      ["model", "deep"],
+      ["yolo", true],
+    ]);
+  });
+
+  it.each([1, 2] as const)("v%s: list (paged), resume, close and delete", async (version) => {
+    const { agent, log } = await connect(kind, version);
+    const first = await agent.newSession({ cwd: "/work" });
+    await agent.newSession({ cwd: "/work" });
+    await agent.newSession({ cwd: "/elsewhere" });
+    await first.prompt("title Fix the build");
+    const page1 = await agent.listSessions({ cwd: "/work" });
+    expect(page1).toEqual({ sessions: [{ sessionId: first.sessionId, cwd: "/work", title: "Fix the build" }], nextCursor: "1" });
+    const page2 = await agent.listSessions({ cwd: "/work", cursor: page1.nextCursor! });
+    expect(page2.sessions.map((entry) => entry.sessionId)).toEqual(["surface_2"]);
+    expect(page2.nextCursor).toBeUndefined();
+
+    await agent.closeSession(first.sessionId);
+    expect(() => first.prompt("hello")).toThrow(AcpError);
+    const resumed = await agent.resumeSession({ sessionId: first.sessionId, cwd: "/work" });
+    // The agent's resume answer puts the session in "code" (v1 only: v2 has no modes).
+    expect(resumed.state.currentModeId).toBe(version === 1 ? "code" : undefined);
+    expect(lastMessage(await resumed.prompt("again").then(() => resumed))).toBe("echo again");
+    await expect(agent.resumeSession({ sessionId: "missing", cwd: "/work" })).rejects.toMatchObject({ code: -32002 });
+
+    await agent.deleteSession("surface_2");
+    expect((await agent.listSessions({ cwd: "/work" })).sessions.map((entry) => entry.sessionId)).toEqual([first.sessionId]);
+    await expect(agent.deleteSession("surface_2")).rejects.toMatchObject({ code: -32002 });
+    if (log) expect(log).toEqual([`close ${first.sessionId}`, `resume ${first.sessionId}`, "delete surface_2"]);
+  });
+
+  it.each([1, 2] as const)("v%s: authenticate and logout", async (version) => {
+    const { agent, log } = await connect(kind, version);
+    expect(agent.authMethods.map((method) => method.id)).toEqual(["token"]);
+    await agent.authenticate("token");
+    await agent.logout();
+    await expect(agent.authenticate("nope")).rejects.toMatchObject({ code: -32602 });
+    if (log) expect(log).toEqual(["authenticate token", "logout"]);
+  });
+});
+
+describe.each(["memory", "stdio"] as const)("turn features over %s", (kind) => {
+  it("v1: mode, config, title, commands, notice and compaction updates from a turn land in SessionState", async () => {
+    const { agent } = await connect(kind, 1);
+    const session = await agent.newSession({ cwd: "/work" });
+    for (const prompt of ["mode code", "config model deep", "title Plan the release", "commands deploy", "notice Rate limited", "compact"]) {
+      expect((await session.prompt(prompt)).stopReason).toBe("end_turn");
+    }
+    const json = session.state.toJSON();
+    expect(json.modes?.currentModeId).toBe("code");
+    expect(json.configOptions.find((option) => option.id === "model")?.currentValue).toBe("deep");
+    expect(json.sessionInfo).toEqual({ title: "Plan the release", updatedAt: "2026-11-23T00:00:00Z" });
+    expect(json.availableCommands).toEqual([{ name: "deploy", description: "The only command" }]);
+    expect(json.notices).toEqual([{ severity: "warning", title: "Rate limited", message: "details" }]);
+    expect(json.compactions).toEqual([
+      {
+        compactionId: expect.any(String),
+        status: "completed",
+        summary: [
+          { type: "text", text: "Summary part 1. " },
+          { type: "text", text: "Part 2." },
+        ],
+      },
+    ]);
+    // Nothing fell through as an unknown update.
+    expect(session.state.diagnostics).toEqual([]);
+  });
+
+  it("v2: v1-only features fail in the agent with Unsupported instead of vanishing", async () => {
+    const { agent } = await connect(kind, 2);
+    const session = await agent.newSession({ cwd: "/work" });
+    for (const prompt of ["mode code", "notice hi", "compact", "terminal echo hi", "elicit"]) {
+      await session.prompt(prompt);
+      expect(lastMessage(session)).toMatch(/^error Unsupported: /);
+    }
+    // What v2 has still works.
+    await session.prompt("title T");
+    expect(session.state.sessionInfo).toEqual({ title: "T", updatedAt: "2026-11-23T00:00:00Z" });
+  });
+
+  it("v1: a client that does not advertise notices makes the agent's notice() fail", async () => {
+    const { agent } = await connect(kind, 1, { sessionFeatures: { notices: false } });
+    const session = await agent.newSession({ cwd: "/work" });
+    await session.prompt("notice hi");
+    expect(lastMessage(session)).toMatch(/^error Unsupported: notice: the client did not advertise/);
+    expect(session.state.notices).toEqual([]);
+  });
+
+  it("v1: a terminal runs a real command in the session's cwd, embedded in a tool call, and is released", async () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "acpkit-term-")));
+    const host = createNodeTerminalHost();
+    const { agent } = await connect(kind, 1, { terminal: host });
+    const session = await agent.newSession({ cwd });
+    expect((await session.prompt(`terminal ${process.execPath} -e process.stdout.write(process.cwd())`)).stopReason).toBe("end_turn");
+    expect(lastMessage(session)).toBe(`exit 0 signal null output ${JSON.stringify(cwd)}`);
+    const [terminal] = session.state.terminals;
+    expect(terminal).toMatchObject({ command: process.execPath, output: cwd, truncated: false, exitStatus: { exitCode: 0, signal: null } });
+    // v1 `terminal` content reaches the model as its terminal item.
+    expect(session.state.toolCalls[0]?.content).toEqual([{ type: "_acpkit/terminal", terminalId: terminal!.terminalId }]);
+    expect(host.size).toBe(0);
+  });
+
+  it("v1: without a terminal host the capability is off and createTerminal fails in the agent", async () => {
+    const { agent } = await connect(kind, 1);
+    const session = await agent.newSession({ cwd: "/work" });
+    await session.prompt("terminal echo hi");
+    expect(lastMessage(session)).toMatch(/^error Unsupported: terminal\/create: the client did not advertise clientCapabilities.terminal/);
+  });
+
+  it("v1: cancelling the turn kills the session's running commands", async () => {
+    const host = createNodeTerminalHost({ killGraceMs: 200 });
+    const { agent } = await connect(kind, 1, { terminal: host });
+    const session = await agent.newSession({ cwd: realpathSync(tmpdir()) });
+    const turn = session.prompt("sleep-terminal");
+    await new Promise<void>((resolve) => {
+      const stop = session.onUpdate((update) => {
+        if (update.sessionUpdate === "tool_call_update") {
+          stop();
+          resolve();
+        }
+      });
+    });
+    await session.cancel();
+    expect((await turn).stopReason).toBe("cancelled");
+    expect(lastMessage(session)).toBe("killed: SIGTERM");
+    await host.closeAll();
+  });
+
+  it("v1: a form elicitation is answered by the handler; after a cancel a pending one is answered cancel", async () => {
+    const seen: unknown[] = [];
+    const { agent } = await connect(kind, 1, {
+      elicitation: {
+        form: (request, context) => {
+          seen.push(request);
+          if (request.message === "Wait")
+            return new Promise((resolve) => context.signal.addEventListener("abort", () => resolve({ action: "accept", content: {} })));
+          return { action: "accept", content: { name: "Ada" } };
+        },
+      },
+    });
+    const session = await agent.newSession({ cwd: "/work" });
+    await session.prompt("elicit");
+    expect(lastMessage(session)).toBe('elicitation accept {"name":"Ada"}');
+    expect(seen[0]).toMatchObject({ mode: "form", sessionId: session.sessionId, message: "Your name?", requestedSchema: { required: ["name"] } });
+
+    const waiting = session.prompt("elicit-wait");
+    while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await session.cancel();
+    expect((await waiting).stopReason).toBe("cancelled");
+    expect(lastMessage(session)).toBe("elicitation cancel");
+  });
+});
+
+describe("connectAgent falls back to v1 when the agent refuses the v2 initialize", () => {
+  it("retries once with v1 params and reports v2_fallback", async () => {
+    const [clientSide, agentSide] = createMemoryPair();
+    const seen: { protocolVersion: unknown; hasV1Fields: boolean }[] = [];
+    agentSide.start({
+      onMessage(text) {
+        const message = JSON.parse(text as string);
+        seen.push({ protocolVersion: message.params.protocolVersion, hasV1Fields: "clientCapabilities" in message.params });
+        const reply =
+          message.params.protocolVersion === 2
+            ? { jsonrpc: "2.0", id: message.id, error: { code: -32602, message: "Invalid params: info is required" } }
+            : { jsonrpc: "2.0", id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } };
+        void agentSide.send(reply as never);
+      },
+      onTransportError() {},
+    });
+    const diagnostics: Diagnostic[] = [];
+    const agent = await connectAgent(clientSide, { protocolVersion: 2, onDiagnostic: (d) => diagnostics.push(d) });
+    open.push(agent);
+    expect(agent.protocolVersion).toBe(1);
+    expect(seen).toEqual([
+      { protocolVersion: 2, hasV1Fields: false },
+      { protocolVersion: 1, hasV1Fields: true },
+    ]);
+    expect(diagnostics.map((d) => d.code)).toContain("v2_fallback");
+  });
+
+  it("does not retry when told not to", async () => {
+    const [clientSide, agentSide] = createMemoryPair();
+    agentSide.start({
+      onMessage(text) {
+        const message = JSON.parse(text as string);
+        void agentSide.send({ jsonrpc: "2.0", id: message.id, error: { code: -32602, message: "no" } } as never);
+      },
+      onTransportError() {},
+    });
+    await expect(connectAgent(clientSide, { protocolVersion: 2, fallbackToV1: false })).rejects.toBeInstanceOf(RpcError);
+  });
+});
