@@ -29,12 +29,26 @@ export interface TranscriptProblem {
 
 /** The result of `validateTranscript`. */
 export interface TranscriptReport {
+  /** No problems (with `strict`, no warnings either). */
   valid: boolean;
   protocolVersion: ProtocolVersion;
   /** How the version was chosen: given with --protocol, or read from initialize. */
   versionSource: "option" | "initialize-response" | "initialize-request" | "default";
   messages: number;
   problems: TranscriptProblem[];
+  /**
+   * What may be fine in a transcript cut short: requests without an answer in it. Problems only
+   * with `strict`.
+   */
+  warnings: TranscriptProblem[];
+  /** `_`-prefixed extension messages seen (their params and results are not checked). */
+  extensions: number;
+}
+
+/** Options of `validateTranscript`. */
+export interface TranscriptOptions {
+  /** An unanswered request is a problem, not a warning (a complete transcript). */
+  strict?: boolean;
 }
 
 type Direction = "client_to_agent" | "agent_to_client";
@@ -103,8 +117,10 @@ function validId(id: unknown): boolean {
  * Check an ndjson transcript (one JSON-RPC message or v2 batch per line, optionally prefixed with
  * `→`/`←`) against the schema of its protocol version; responses are matched to their requests.
  */
-export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto"): TranscriptReport {
+export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto", options: TranscriptOptions = {}): TranscriptReport {
   const problems: TranscriptProblem[] = [];
+  const warnings: TranscriptProblem[] = [];
+  let extensions = 0;
   const parsed: { line: Line; value: unknown }[] = [];
   for (const line of splitLines(text)) {
     try {
@@ -144,6 +160,13 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
         problems.push({ line: lineNo, method, path: "/id", message: "a request id must be a string or an integer (never null)" });
       }
       const info = getMethod(version, method);
+      if (!info && method.startsWith("_")) {
+        // An extension: its params are the extension's business; its answer is matched (so it is
+        // not reported unanswered) but not checked either.
+        extensions++;
+        if (isRequest && validId(message.id)) addOpen(open, message.id, { method, sender, line: lineNo });
+        return;
+      }
       if (!info) {
         // validateParams words the unknown-method message (with a legacy hint when one applies).
         report(lineNo, method, invalidOf(validateParams(version, method, message.params)));
@@ -163,11 +186,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
       report(lineNo, method, invalidOf(info.validateParams(message.params ?? undefined)));
       if (isRequest && validId(message.id)) {
         const requestSender = sender ?? (info.direction === "both" ? undefined : info.direction);
-        const key = idKey(message.id);
-        const list = open.get(key);
-        const entry = { method, sender: requestSender, line: lineNo };
-        if (list) list.push(entry);
-        else open.set(key, [entry]);
+        addOpen(open, message.id, { method, sender: requestSender, line: lineNo });
       }
       return;
     }
@@ -197,7 +216,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
       problems.push({ line: lineNo, method: "", path: "/id", message: `response to id ${JSON.stringify(message.id)} matches no open request` });
       return;
     }
-    if (hasResult) report(lineNo, request.method, invalidOf(validateResult(version, request.method, message.result)));
+    if (hasResult && !request.method.startsWith("_")) report(lineNo, request.method, invalidOf(validateResult(version, request.method, message.result)));
   };
 
   for (const { line, value } of parsed) {
@@ -217,11 +236,24 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
   }
   for (const [, list] of open) {
     for (const request of list) {
-      problems.push({ line: request.line, method: request.method, path: "", message: "request never answered in this transcript" });
+      (options.strict ? problems : warnings).push({
+        line: request.line,
+        method: request.method,
+        path: "",
+        message: "request never answered in this transcript",
+      });
     }
   }
   problems.sort((a, b) => a.line - b.line);
-  return { valid: problems.length === 0, protocolVersion: version, versionSource: detected.source, messages: count, problems };
+  warnings.sort((a, b) => a.line - b.line);
+  return { valid: problems.length === 0, protocolVersion: version, versionSource: detected.source, messages: count, problems, warnings, extensions };
+}
+
+function addOpen(open: Map<string, OpenRequest[]>, id: unknown, entry: OpenRequest): void {
+  const key = idKey(id);
+  const list = open.get(key);
+  if (list) list.push(entry);
+  else open.set(key, [entry]);
 }
 
 function takeOpenRequest(open: Map<string, OpenRequest[]>, id: unknown, responder: Direction | undefined): OpenRequest | undefined {

@@ -2,6 +2,12 @@
 // process and talks ndjson over its stdin/stdout. Closing ends stdin, then sends SIGTERM, then
 // SIGKILL, each after a grace period, and resolves only once the child has exited and was reaped
 // (Node reaps on 'exit'), so no zombie is left behind.
+//
+// Launchers (an npm or npx wrapper, a shell script) start the real agent as *their* child, which
+// inherits the pipes. When the launcher exits first, that grandchild would keep our pipes open and
+// this process alive. So on POSIX the agent gets a process group of its own; the signals go to the
+// whole group, anything left in it after the child exits is stopped too, and the pipes are destroyed
+// once the transport is closed.
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { CloseInfo } from "@acpkit/core";
@@ -23,6 +29,11 @@ export interface SpawnAgentOptions extends NdjsonTransportOptions {
   stderr?: "inherit" | "pipe" | "ignore";
   /** Wait this long after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. Default 2000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * Start the agent in a process group of its own and signal the whole group on close, so a
+   * launcher's children go too (default true; POSIX only). With false only the child is signalled.
+   */
+  processGroup?: boolean;
 }
 
 /** A stdio transport to a child agent process. */
@@ -35,6 +46,8 @@ export class ChildProcessTransport extends NdjsonStreamTransport {
   private outputEnded = false;
   private readonly exited: Promise<CloseInfo>;
   private readonly graceMs: number;
+  /** The child leads a process group of its own (see the top of this file). */
+  private readonly ownGroup: boolean;
 
   constructor(
     readonly child: ChildProcess,
@@ -44,6 +57,7 @@ export class ChildProcessTransport extends NdjsonStreamTransport {
     this.stderr = child.stderr;
     this.pid = child.pid;
     this.graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+    this.ownGroup = usesProcessGroup(options) && child.pid !== undefined;
     this.exited = new Promise((resolve) => {
       child.once("exit", (code, signal) => {
         this.exitInfo = describeExit(code, signal);
@@ -81,12 +95,55 @@ export class ChildProcessTransport extends NdjsonStreamTransport {
     // Refuse sends and end stdin, but keep reading: the child may still print its last lines,
     // and `closed` waits for the exit status.
     this.beginClose(reason);
-    if (this.exitInfo !== undefined) return;
-    if (!(await this.exitWithin(this.graceMs))) {
-      this.child.kill("SIGTERM");
-      if (!(await this.exitWithin(this.graceMs))) this.child.kill("SIGKILL");
+    if (this.exitInfo === undefined && !(await this.exitWithin(this.graceMs))) {
+      this.signal("SIGTERM");
+      if (!(await this.exitWithin(this.graceMs))) this.signal("SIGKILL");
     }
     await this.exited;
+    await this.stopLeftovers();
+  }
+
+  /** Signal the agent: its whole process group when it has one, else the child. */
+  private signal(signal: NodeJS.Signals): void {
+    if (this.ownGroup) {
+      try {
+        process.kill(-this.pid!, signal);
+        return;
+      } catch {
+        // The group is gone already; fall through to the child (a no-op if it exited too).
+      }
+    }
+    this.child.kill(signal);
+  }
+
+  /** Whether any process of the agent's group is still alive (signal 0 only checks). */
+  private groupAlive(): boolean {
+    if (!this.ownGroup) return false;
+    try {
+      process.kill(-this.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The child exited; what it started in its group (a launcher's real agent) is stopped too:
+   * SIGTERM, then SIGKILL after the grace period. Then the pipes are destroyed, so a process that
+   * escaped the group cannot keep this one alive by holding them.
+   */
+  private async stopLeftovers(): Promise<void> {
+    if (this.groupAlive()) {
+      this.signal("SIGTERM");
+      const deadline = Date.now() + this.graceMs;
+      while (this.groupAlive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      if (this.groupAlive()) this.signal("SIGKILL");
+    }
+    // Once closed (stdout drained, or a second after the exit), nothing more is read.
+    await this.closed;
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+    this.child.stdin?.destroy();
   }
 
   private exitWithin(ms: number): Promise<boolean> {
@@ -111,7 +168,12 @@ export class ChildProcessTransport extends NdjsonStreamTransport {
       this.finish(info);
       return;
     }
-    setTimeout(() => this.finish(info), 1000).unref();
+    // stdout is still open after the exit: a process the agent started holds it. Give it a moment
+    // to deliver the last lines, then end the connection and stop what is left of the group.
+    setTimeout(() => {
+      this.finish(info);
+      void this.stopLeftovers();
+    }, 1000).unref();
   }
 }
 
@@ -134,8 +196,14 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
     windowsHide: true,
+    // A process group of its own (POSIX): close can then stop a launcher's children too.
+    detached: usesProcessGroup(options),
   });
   return new ChildProcessTransport(child, options);
+}
+
+function usesProcessGroup(options: SpawnAgentOptions): boolean {
+  return options.processGroup !== false && process.platform !== "win32";
 }
 
 function describeExit(code: number | null, signal: NodeJS.Signals | null): CloseInfo {

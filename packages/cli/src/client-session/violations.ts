@@ -35,6 +35,9 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "cancel_not_sent":
     case "listener_error":
     case "v1_tool_call_missing":
+    case "unadvertised_update": // a notice or compaction the client did not ask for: ignored with a note
+    case "terminal_failed":
+    case "v2_fallback": // the agent refused v2; the run goes on with v1 and says so
       return false;
     default: {
       // Only lossy v1 conversions are left (the assignment fails to compile otherwise): they are

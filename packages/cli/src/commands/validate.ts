@@ -4,11 +4,13 @@ import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
 import { formatProblem, validateTranscript, type TranscriptProtocol } from "../transcript.js";
 
-export const validateUsage = `usage: acpkit validate [--protocol 1|2|auto] [--json] [FILE|-]
+export const validateUsage = `usage: acpkit validate [--protocol 1|2|auto] [--strict] [--json] [FILE|-]
 
 Checks a recorded transcript (one JSON-RPC message or v2 batch per line; lines may start with
 → / ← direction markers) against the ACP schema of its protocol version. Responses are matched
-to their requests by id. Exit 0 valid, 1 invalid, 2 unreadable input.`;
+to their requests by id. Methods starting with "_" are extensions: matched, not checked.
+A request without an answer is a warning (the transcript may be cut short); --strict makes it
+a problem. Exit 0 valid, 1 invalid, 2 unreadable input.`;
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -17,7 +19,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 export async function validateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { protocol: { value: true, choices: ["1", "2", "auto"] }, json: {} });
+  const args = parseArgs(argv, { protocol: { value: true, choices: ["1", "2", "auto"] }, json: {}, strict: {} });
   if (args.positionals.length > 1) throw new UsageError("validate takes at most one FILE");
   const file = args.positionals[0] ?? "-";
   const protocolFlag = flagValue(args, "protocol", "auto");
@@ -38,15 +40,21 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
     return Exit.Usage;
   }
 
-  const report = validateTranscript(text, protocol);
+  const report = validateTranscript(text, protocol, { strict: flagSet(args, "strict") });
   if (flagSet(args, "json")) {
     io.stdout.write(JSON.stringify(report, null, 2) + "\n");
   } else {
     const { out } = io;
     for (const problem of report.problems) io.stdout.write(out.red(formatProblem(problem)) + "\n");
+    for (const warning of report.warnings) io.stdout.write(out.yellow(`warning: ${formatProblem(warning)}`) + "\n");
     const versionNote = report.versionSource === "default" ? " (no initialize found: assumed v1; pass --protocol)" : "";
+    const extras = [
+      report.extensions > 0 ? `${report.extensions} extension message(s) not checked` : "",
+      report.warnings.length > 0 ? `${report.warnings.length} warning(s)` : "",
+    ].filter((part) => part !== "");
+    const extraNote = extras.length > 0 ? ` (${extras.join(", ")})` : "";
     const summary = report.valid
-      ? out.green(`valid: ${report.messages} messages, protocol v${report.protocolVersion}${versionNote}`)
+      ? out.green(`valid: ${report.messages} messages, protocol v${report.protocolVersion}${versionNote}${extraNote}`)
       : out.red(`invalid: ${report.problems.length} problem(s) in ${report.messages} messages, protocol v${report.protocolVersion}${versionNote}`);
     io.stdout.write(summary + "\n");
   }

@@ -1,0 +1,70 @@
+// A launcher (npm/npx wrapper, shell script) whose child keeps the pipes after the launcher exits
+// must not keep the client alive or leave the child running: close signals the agent's whole
+// process group and destroys the pipes.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnAgent } from "@acpkit/transport-stdio";
+import { describe, expect, it } from "vitest";
+
+const launcher = fileURLToPath(new URL("./fixtures/launcher.mjs", import.meta.url));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}
+
+describe.skipIf(process.platform === "win32")("spawnAgent and launchers", () => {
+  it("close stops a launcher's child that ignores stdin EOF and SIGTERM, within the grace periods", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "acpkit-launcher-")), "pid");
+    // The grandchild ignores SIGTERM and never reads stdin: only SIGKILL to the group ends it.
+    const stubborn = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)";
+    const transport = spawnAgent(process.execPath, [launcher, process.execPath, "-e", stubborn], {
+      env: { ...process.env, ACPKIT_TEST_PID_FILE: pidFile },
+      stderr: "ignore",
+      shutdownGraceMs: 200,
+    });
+    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 5000)).toBe(true);
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(grandchild)).toBe(true);
+
+    const started = Date.now();
+    await transport.close("test done");
+    const info = await transport.closed;
+    expect(info.exitCode).toBe(0); // the launcher exited on stdin EOF
+    expect(await until(() => !alive(grandchild), 2000)).toBe(true);
+    // stdin end (launcher exits) → SIGTERM to the group (ignored) → SIGKILL after 200 ms, plus the
+    // second the transport gives a held stdout to drain.
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(transport.child.stdout?.destroyed).toBe(true);
+  });
+
+  it("with processGroup: false the group is not signalled (the old behaviour, for agents that manage their own)", async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), "acpkit-launcher-")), "pid");
+    const transport = spawnAgent(process.execPath, [launcher, process.execPath, "-e", "setTimeout(() => {}, 3000)"], {
+      env: { ...process.env, ACPKIT_TEST_PID_FILE: pidFile },
+      stderr: "ignore",
+      shutdownGraceMs: 200,
+      processGroup: false,
+    });
+    expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", 5000)).toBe(true);
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    await transport.close();
+    expect(alive(grandchild)).toBe(true);
+    process.kill(grandchild, "SIGKILL");
+  });
+});
