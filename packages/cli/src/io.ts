@@ -34,4 +34,6 @@ export const Exit = {
   Failed: 1,
   /** Bad usage; unreadable input. */
   Usage: 2,
+  /** The agent requires authentication and no (or no accepted) `--auth` method was given. */
+  AuthRequired: 3,
 } as const;

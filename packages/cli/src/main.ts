@@ -24,6 +24,13 @@ const commands: Record<string, CommandEntry> = {
       return { run: m.runCommand, usage: m.runUsage };
     },
   },
+  sessions: {
+    summary: "list (or delete) an agent's stored sessions",
+    load: async () => {
+      const m = await import("./commands/sessions.js");
+      return { run: m.sessionsCommand, usage: m.sessionsUsage };
+    },
+  },
   agent: {
     summary: "the built-in test agent on stdio",
     load: async () => {

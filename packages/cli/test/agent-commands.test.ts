@@ -36,7 +36,9 @@ describe.each([1, 2] as const)("slash commands on protocol v%i", (version) => {
     expect(ids.size).toBe(1);
     expect(chunkText(updates, "agent_message_chunk")).toBe(text);
     // On the wire too: v1 chunks carry the (optional) messageId, v2 the required one.
-    const onWire = wire.updates();
+    // (after the command list announced right after session/new)
+    const onWire = wire.updates().filter((u) => u.sessionUpdate !== "available_commands_update");
+    expect(wire.updates()[0]?.sessionUpdate).toBe("available_commands_update");
     expect(onWire.map((u) => u.sessionUpdate)).toEqual(Array(5).fill("agent_message_chunk"));
     expect(onWire.every((u) => u.messageId === [...ids][0])).toBe(true);
   });
@@ -222,7 +224,7 @@ describe("--max-protocol", () => {
     expect(wire.received[0]!.result.agentCapabilities).toBeDefined();
     const { updates, stopReason } = await runPrompt(session, "/permission");
     expect(stopReason).toBe("end_turn");
-    expect(tagRuns(wire.updates())[0]).toBe("tool_call");
+    expect(tagRuns(wire.updates()).slice(0, 2)).toEqual(["available_commands_update", "tool_call"]);
     expect(updates.length).toBeGreaterThan(0);
   });
 

@@ -30,8 +30,9 @@ describe("demo turn", () => {
     });
     const { updates, stopReason } = await runPrompt(session, "Fix the typo please");
     expect(stopReason).toBe("end_turn");
-    // What the v1 client received on the wire.
+    // What the v1 client received on the wire (first the command list announced after session/new).
     expect(tagRuns(wire.updates())).toEqual([
+      "available_commands_update",
       "plan",
       "agent_thought_chunk",
       "plan",

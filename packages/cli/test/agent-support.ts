@@ -74,6 +74,9 @@ export async function startBuiltinAgent(options: StartOptions = {}): Promise<Sta
     },
   });
   session = await agent.newSession({ cwd: options.cwd ?? CWD });
+  // The agent announces its commands right after session/new; wait for that, so every test's
+  // first turn starts from a quiet session and sees only its own updates.
+  await commandsAnnounced(session);
   return {
     agent,
     session,
@@ -83,6 +86,18 @@ export async function startBuiltinAgent(options: StartOptions = {}): Promise<Sta
     agentDiagnostics,
     close: () => agent.close(),
   };
+}
+
+/** Resolves once the session has the agent's `available_commands_update`. */
+export function commandsAnnounced(session: ClientSession): Promise<void> {
+  if (session.state.availableCommands.length > 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = session.onUpdate((update) => {
+      if (update.sessionUpdate !== "available_commands_update") return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 /** Run one prompt to its end; returns the model updates of the turn and the outcome. */

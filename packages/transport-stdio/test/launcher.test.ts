@@ -30,6 +30,8 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 describe.skipIf(process.platform === "win32")("spawnAgent and launchers", () => {
   it("close stops a launcher's child that ignores stdin EOF and SIGTERM, within the grace periods", async () => {
+    // Without the process group, the launcher dies of SIGTERM and its child keeps the pipes (and
+    // runs on): the second test below shows that side.
     const pidFile = join(mkdtempSync(join(tmpdir(), "acpkit-launcher-")), "pid");
     // The grandchild ignores SIGTERM and never reads stdin: only SIGKILL to the group ends it.
     const stubborn = "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)";
@@ -45,17 +47,17 @@ describe.skipIf(process.platform === "win32")("spawnAgent and launchers", () => 
     const started = Date.now();
     await transport.close("test done");
     const info = await transport.closed;
-    expect(info.exitCode).toBe(0); // the launcher exited on stdin EOF
+    expect(info.signal).toBe("SIGTERM"); // the launcher died of the group's SIGTERM
     expect(await until(() => !alive(grandchild), 2000)).toBe(true);
-    // stdin end (launcher exits) → SIGTERM to the group (ignored) → SIGKILL after 200 ms, plus the
-    // second the transport gives a held stdout to drain.
-    expect(Date.now() - started).toBeLessThan(2500);
+    // stdin end → 200 ms → SIGTERM to the group (the launcher dies, its child ignores it) →
+    // 200 ms → SIGKILL.
+    expect(Date.now() - started).toBeLessThan(2000);
     expect(transport.child.stdout?.destroyed).toBe(true);
   });
 
   it("with processGroup: false the group is not signalled (the old behaviour, for agents that manage their own)", async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), "acpkit-launcher-")), "pid");
-    const transport = spawnAgent(process.execPath, [launcher, process.execPath, "-e", "setTimeout(() => {}, 3000)"], {
+    const transport = spawnAgent(process.execPath, [launcher, process.execPath, "-e", "process.on('SIGTERM', () => {}); setTimeout(() => {}, 3000)"], {
       env: { ...process.env, ACPKIT_TEST_PID_FILE: pidFile },
       stderr: "ignore",
       shutdownGraceMs: 200,

@@ -3,8 +3,10 @@
 // with a script every prompt replays the script instead.
 import { readFileSync } from "node:fs";
 import type { AgentDefinition, PromptResult, Turn } from "@acpkit/agent";
+import { ErrorCode, RpcError } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
-import { parseCommand, runCommand } from "./commands.js";
+import { availableCommandList, parseCommand, runCommand } from "./commands.js";
+import { BUILTIN_AUTH_METHODS, BUILTIN_CONFIG_OPTIONS, BUILTIN_MODES } from "./session-features.js";
 import { DEMO_PACE_MS, playDemoTurn } from "./demo-turn.js";
 import type { AgentScript } from "./script.js";
 import { playScript } from "./script-runner.js";
@@ -29,9 +31,27 @@ function packageVersion(): string {
   }
 }
 
+/** What the built-in agent remembers of a session, for session/list, load and resume. */
+interface StoredSession {
+  sessionId: string;
+  cwd: string;
+  title: string | null;
+  updatedAt: string;
+  /** Each turn's prompt and how it ended, replayed by session/load. */
+  turns: { prompt: string; stopReason: string }[];
+}
+
+/** Largest number of turns a session keeps for replay (older ones are let go). */
+const MAX_STORED_TURNS = 1000;
+
+function unknownSession(sessionId: string): RpcError {
+  return new RpcError(ErrorCode.ResourceNotFound, `Unknown session "${sessionId}"`, { sessionId });
+}
+
 /**
  * The built-in agent's definition, for `serveAgent`. Sessions get ids `sess_1`, `sess_2`, … per
- * definition, so serve one definition per connection for reproducible transcripts.
+ * definition, so serve one definition per connection for reproducible transcripts. It serves
+ * every agent method: sessions are kept in memory for list, load, resume and delete.
  *
  * ```ts
  * serveAgent(stdioServer(), createBuiltinAgent({ maxProtocol: 2 }));
@@ -42,25 +62,73 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
   if (maxProtocol !== 1 && maxProtocol !== 2) throw new RangeError(`createBuiltinAgent: maxProtocol must be 1 or 2 (got ${String(maxProtocol)})`);
   const paceMs = options.demoPaceMs ?? DEMO_PACE_MS;
   const script = options.script;
-  const cwds = new Map<string, string>();
+  const stored = new Map<string, StoredSession>();
   let sessions = 0;
+  const setup = () => ({ availableCommands: availableCommandList() });
 
   return {
     info: { name: "acpkit-agent", title: "acpkit built-in agent", version: packageVersion() },
     versions: maxProtocol === 1 ? [1] : [1, 2],
-    features: { prompt: { embeddedContext: true } },
+    features: { loadSession: true, prompt: { embeddedContext: true } },
+    modes: BUILTIN_MODES,
+    configOptions: BUILTIN_CONFIG_OPTIONS,
+    authMethods: BUILTIN_AUTH_METHODS,
+    authenticate() {
+      // Accepts everyone: the method exists so clients can exercise authenticate.
+    },
+    logout() {},
     newSession(request) {
       const sessionId = `sess_${++sessions}`;
-      cwds.set(sessionId, request.cwd);
-      return { sessionId };
+      stored.set(sessionId, { sessionId, cwd: request.cwd, title: null, updatedAt: new Date().toISOString(), turns: [] });
+      return { sessionId, ...setup() };
     },
-    prompt(turn: Turn): PromptResult | Promise<PromptResult> {
-      const cwd = cwds.get(turn.sessionId) ?? process.cwd();
-      if (script) return playScript(turn, script, cwd);
+    loadSession(request, replay) {
+      const session = stored.get(request.sessionId);
+      if (!session) throw unknownSession(request.sessionId);
+      for (const turn of session.turns) {
+        replay.userMessage(turn.prompt);
+        replay.message(`(this turn ended with ${turn.stopReason})`);
+      }
+      return setup();
+    },
+    resumeSession(request) {
+      if (!stored.has(request.sessionId)) throw unknownSession(request.sessionId);
+      return setup();
+    },
+    listSessions(request) {
+      const sessions = [...stored.values()]
+        .filter((session) => request.cwd === null || session.cwd === request.cwd)
+        .map((session) =>
+          session.title === null
+            ? { sessionId: session.sessionId, cwd: session.cwd, updatedAt: session.updatedAt }
+            : { sessionId: session.sessionId, cwd: session.cwd, title: session.title, updatedAt: session.updatedAt },
+        );
+      return { sessions };
+    },
+    deleteSession(request) {
+      if (!stored.delete(request.sessionId)) throw unknownSession(request.sessionId);
+    },
+    async prompt(turn: Turn): Promise<PromptResult> {
+      const session = stored.get(turn.sessionId);
+      const cwd = session?.cwd ?? process.cwd();
       const text = promptText(turn.prompt);
-      const command = parseCommand(text);
-      if (command) return runCommand({ turn, cwd }, command.name, command.argument);
-      return playDemoTurn(turn, { cwd, text, paceMs });
+      const result = await answer(turn, cwd, text);
+      if (session) {
+        const stopReason = turn.cancelled ? "cancelled" : typeof result === "string" ? result : (result?.stopReason ?? "end_turn");
+        session.turns.push({ prompt: text, stopReason });
+        if (session.turns.length > MAX_STORED_TURNS) session.turns.shift();
+        session.updatedAt = new Date().toISOString();
+        const title = text.match(/^\s*\/title\s+(.+)$/)?.[1];
+        if (title !== undefined) session.title = title.trim();
+      }
+      return result;
     },
   };
+
+  function answer(turn: Turn, cwd: string, text: string): PromptResult | Promise<PromptResult> {
+    if (script) return playScript(turn, script, cwd);
+    const command = parseCommand(text);
+    if (command) return runCommand({ turn, cwd }, command.name, command.argument);
+    return playDemoTurn(turn, { cwd, text, paceMs });
+  }
 }

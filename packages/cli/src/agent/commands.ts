@@ -1,11 +1,12 @@
 // The slash commands that drive the built-in agent from a client under test. A prompt whose text
 // starts with "/" is a command; the rest of the text is its argument.
 import { ErrorCode, RpcError } from "@acpkit/core";
-import type { PromptResult, Turn } from "@acpkit/agent";
+import type { AvailableCommand, PromptResult, Turn } from "@acpkit/agent";
 import { untilAborted } from "./pacing.js";
 import { stopReasonProblem } from "./stop-reasons.js";
 import { splitWords } from "./text.js";
 import { editWithPermission, readThroughClient } from "./tools.js";
+import { elicit, playPlan, runTerminal, setConfig, setMode, setTitle, showNotice } from "./session-commands.js";
 
 /** What a command runs with. */
 export interface CommandContext {
@@ -17,6 +18,8 @@ export interface CommandContext {
 interface Command {
   /** How the command is written, for help and errors. */
   synopsis: string;
+  /** One line for the client's command list (`available_commands_update`). */
+  description: string;
   run(context: CommandContext, argument: string): PromptResult | Promise<PromptResult>;
 }
 
@@ -33,6 +36,7 @@ function badArgument(message: string): RpcError {
 
 const commands: Record<string, Command> = {
   echo: {
+    description: "Stream TEXT back as message chunks",
     synopsis: "/echo TEXT",
     run({ turn }, text) {
       if (text.trim() === "") throw badArgument("/echo needs TEXT to echo, e.g. /echo hello world");
@@ -42,6 +46,7 @@ const commands: Record<string, Command> = {
     },
   },
   wait: {
+    description: "Wait until the turn is cancelled",
     synopsis: "/wait",
     async run({ turn }) {
       turn.message().append("Waiting until the turn is cancelled…");
@@ -50,6 +55,7 @@ const commands: Record<string, Command> = {
     },
   },
   permission: {
+    description: "Propose an edit and ask permission for it",
     synopsis: "/permission",
     async run({ turn, cwd }) {
       const result = await editWithPermission(turn, cwd);
@@ -59,6 +65,7 @@ const commands: Record<string, Command> = {
     },
   },
   read: {
+    description: "Read PATH through the client (v1 with fs)",
     synopsis: "/read PATH",
     async run({ turn, cwd }, path) {
       if (path.trim() === "") throw badArgument("/read needs a PATH (absolute, or relative to the session cwd)");
@@ -67,6 +74,7 @@ const commands: Record<string, Command> = {
     },
   },
   stop: {
+    description: "End the turn with REASON",
     synopsis: "/stop REASON",
     run({ turn }, argument) {
       const reason = argument.trim();
@@ -78,12 +86,14 @@ const commands: Record<string, Command> = {
     },
   },
   error: {
+    description: "Fail the prompt with a JSON-RPC error",
     synopsis: "/error",
     run() {
       throw new Error("/error: the prompt handler failed on purpose");
     },
   },
   stream: {
+    description: "Stream N message chunks (benchmarks)",
     synopsis: "/stream N",
     async run({ turn }, argument) {
       const raw = argument.trim();
@@ -104,7 +114,59 @@ const commands: Record<string, Command> = {
       return "end_turn";
     },
   },
+  mode: {
+    description: "Switch the session's mode (v1)",
+    synopsis: "/mode ID",
+    run: ({ turn }, argument) => setMode(turn, argument),
+  },
+  config: {
+    description: "Set a config option",
+    synopsis: "/config ID VALUE",
+    run: ({ turn }, argument) => setConfig(turn, argument),
+  },
+  commands: {
+    description: "Announce the command list again",
+    synopsis: "/commands",
+    run({ turn }) {
+      turn.availableCommands(availableCommandList());
+      turn.message(`${Object.keys(commands).length} commands announced.`);
+      return "end_turn";
+    },
+  },
+  title: {
+    description: "Set the session's title",
+    synopsis: "/title TEXT",
+    run: ({ turn }, argument) => setTitle(turn, argument),
+  },
+  plan: {
+    description: "Play a three-step plan",
+    synopsis: "/plan",
+    run: ({ turn }) => playPlan(turn),
+  },
+  notice: {
+    description: "Show a notice (v1 clients that advertise notices)",
+    synopsis: "/notice TEXT",
+    run: ({ turn }, argument) => showNotice(turn, argument),
+  },
+  terminal: {
+    description: "Run CMD in a client terminal (v1 clients with terminals)",
+    synopsis: "/terminal CMD [ARGS…]",
+    run: ({ turn }, argument) => runTerminal(turn, argument),
+  },
+  elicit: {
+    description: "Ask for your name through a form (v1 clients with elicitation)",
+    synopsis: "/elicit",
+    run: ({ turn }) => elicit(turn),
+  },
 };
+
+/** The commands as the agent announces them in `available_commands_update`. */
+export function availableCommandList(): AvailableCommand[] {
+  return Object.entries(commands).map(([name, command]) => {
+    const hint = command.synopsis.slice(name.length + 1).trim();
+    return hint === "" ? { name, description: command.description } : { name, description: command.description, input: { hint } };
+  });
+}
 
 /** Every command as written, e.g. "/echo TEXT". */
 export const COMMAND_SYNOPSES: readonly string[] = Object.values(commands).map((command) => command.synopsis);

@@ -11,10 +11,17 @@ export function describeTarget(target: AgentTarget): string {
 }
 
 /**
+ * How long the CLI waits at each shutdown step (stdin end → SIGTERM → SIGKILL to the agent's
+ * process group): short, so a command ends within about 2 s of its last turn even when the agent
+ * (or a launcher's child) ignores EOF.
+ */
+export const CLI_SHUTDOWN_GRACE_MS = 700;
+
+/**
  * Open a transport to the agent. A child inherits our stderr, so its log shows next to ours
  * (docs/protocol.md §8.1 S6) and never mixes with the protocol on stdout.
  */
 export async function openTarget(target: AgentTarget): Promise<Transport> {
-  if (target.kind === "command") return spawnAgent(target.command, target.args, { stderr: "inherit" });
+  if (target.kind === "command") return spawnAgent(target.command, target.args, { stderr: "inherit", shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS });
   return connect(target.url, target.token === undefined ? {} : { token: target.token });
 }

@@ -3,22 +3,26 @@
 //
 // Everything that goes wrong is collected as a failure message instead of thrown, so the command
 // can still print the final state (`--json`) and pick the exit code: any failure → exit 1.
-import { isAcpError, isRpcError, type CloseInfo, type Diagnostic } from "@acpkit/core";
+import { ErrorCode, isAcpError, isRpcError, type CloseInfo, type Diagnostic } from "@acpkit/core";
 import {
   connectAgent,
   sessionStateToJSON,
   type AgentConnection,
+  type AuthMethod,
   type ClientSession,
   type PermissionOutcome,
   type PermissionRequest,
   type SessionStateJSON,
   type StopReason,
+  type TerminalHost,
 } from "@acpkit/client";
+import { createNodeTerminalHost } from "@acpkit/client/node";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { CommandIO } from "../io.js";
 import type { PermissionSource, TurnPrinter } from "../render/turn-printer.js";
 import { describeTarget, openTarget, type AgentTarget } from "./agent-target.js";
 import { confinedFileSystem, type FsMode } from "./confined-fs.js";
+import { elicitationHandlers, type ElicitPolicy } from "./elicitation-policy.js";
 import type { LineSource } from "./line-source.js";
 import { askOnTerminal, automaticOutcome, type PermissionPolicy } from "./permission-policy.js";
 import type { PromptSource } from "./prompt-source.js";
@@ -42,6 +46,20 @@ export interface DriveOptions {
   io: CommandIO;
   /** Prefix of stderr messages, e.g. "acpkit run". */
   name: string;
+  /** Authenticate with this method before the session. */
+  auth?: string;
+  /** Switch to this mode once the session exists. */
+  mode?: string;
+  /** Set these config options (id, value) once the session exists, in order. */
+  config?: readonly (readonly [string, string])[];
+  /** "allow" advertises terminals and runs the agent's commands confined to `cwd`. Default deny. */
+  terminal?: "allow" | "deny";
+  /** How elicitations are answered (default decline). */
+  elicit?: ElicitPolicy;
+  /** Load (replay) this session instead of creating one. */
+  load?: string;
+  /** Resume this session (no replay) instead of creating one. */
+  resume?: string;
 }
 
 export interface DriveResult {
@@ -55,6 +73,8 @@ export interface DriveResult {
   failures: string[];
   /** Failures beyond MAX_KEPT_FAILURES: counted, not kept. */
   failuresNotKept?: number;
+  /** Set when the agent required authentication that was not given (the methods it offers). */
+  authRequired?: AuthMethod[];
 }
 
 /** How many failures `driveAgent` keeps and prints; more are only counted (DriveResult.failuresNotKept). */
@@ -106,6 +126,10 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     else io.stderr.write(io.err.dim(`${name}: ${diagnostic.code}: ${diagnostic.message}`) + "\n");
   };
 
+  let terminalHost: (TerminalHost & { closeAll(): Promise<void> }) | undefined;
+  if (options.terminal === "allow") terminalHost = printedTerminals(createNodeTerminalHost(), printer);
+  const elicitation = elicitationHandlers(options.elicit ?? "decline", (question, answer) => printer?.elicitation(question, String(answer.action)));
+
   let agent: AgentConnection;
   try {
     const transport = await openTarget(options.target);
@@ -114,10 +138,13 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
       clientInfo: { name: "acpkit-cli", version: "0.1.0" },
       requestPermission,
       ...(fs ? { fs } : {}),
+      ...(terminalHost ? { terminal: terminalHost } : {}),
+      elicitation,
       onDiagnostic,
     });
   } catch (error) {
     fail(`could not start a session with ${describeTarget(options.target)}: ${describeError(error)}`);
+    await terminalHost?.closeAll();
     return result;
   }
   result.protocolVersion = agent.protocolVersion;
@@ -135,8 +162,34 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   });
 
   try {
-    session = await agent.newSession({ cwd: options.cwd });
-    if (printer) session.onUpdate((update) => printer.update(update));
+    if (options.auth !== undefined) {
+      const known = agent.authMethods.some((method) => method.id === options.auth);
+      if (!known) {
+        result.authRequired = [...agent.authMethods];
+        throw new Error(`--auth ${options.auth}: the agent offers no such method (${describeAuthMethods(agent.authMethods)})`);
+      }
+      await agent.authenticate(options.auth);
+      printer?.note(`authenticated with ${options.auth}`);
+    }
+    try {
+      session = await openSession(agent, options, printer);
+    } catch (error) {
+      if (isRpcError(error) && error.code === ErrorCode.AuthRequired && options.auth === undefined) {
+        result.authRequired = [...agent.authMethods];
+        throw new Error(`Authentication required. ${authHelp(agent.authMethods)}`);
+      }
+      throw error;
+    }
+    if (options.mode !== undefined) {
+      await session.setMode(options.mode);
+      printer?.note(`mode → ${options.mode}`);
+    }
+    for (const [configId, raw] of options.config ?? []) {
+      const option = session.state.configOptions.find((candidate) => candidate.id === configId);
+      const value = option?.type === "boolean" && (raw === "true" || raw === "false") ? raw === "true" : raw;
+      await session.setConfigOption(configId, value);
+      printer?.note(`config ${configId} = ${raw}`);
+    }
     for (let turnNumber = 1; ; turnNumber++) {
       const text = await options.prompts.next(gone.signal);
       if (text === undefined) break;
@@ -163,9 +216,11 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
       }
     }
   } catch (error) {
-    fail(`session/new failed: ${describeError(error, unexpectedClose)}`);
+    const step = options.load !== undefined ? "session/load" : options.resume !== undefined ? "session/resume" : "session/new";
+    fail(error instanceof Error && !isRpcError(error) && !isAcpError(error) ? error.message : `${step} failed: ${describeError(error, unexpectedClose)}`);
   } finally {
     printer?.finish();
+    await terminalHost?.closeAll();
     if (unexpectedClose !== undefined && result.failures.length === 0) {
       fail(`the agent closed the connection: ${unexpectedClose.reason}`);
     }
@@ -180,9 +235,78 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   return result;
 }
 
-/** One sentence for an error: wire errors with their code, closed connections with why. */
+/** The session the run works in: a new one, or the one `--load` / `--resume` names. */
+async function openSession(agent: AgentConnection, options: DriveOptions, printer: TurnPrinter | undefined): Promise<ClientSession> {
+  const subscribe = (session: ClientSession) => {
+    if (printer) session.onUpdate((update) => printer.update(update));
+    return session;
+  };
+  if (options.load !== undefined) {
+    // The replay arrived before session/load answered; it is in the state, so print it from there.
+    const session = await agent.loadSession({ sessionId: options.load, cwd: options.cwd });
+    printer?.note(`loaded session ${options.load}`);
+    printer?.history(session.state.messages);
+    return subscribe(session);
+  }
+  if (options.resume !== undefined) {
+    const session = subscribe(await agent.resumeSession({ sessionId: options.resume, cwd: options.cwd }));
+    printer?.note(`resumed session ${options.resume}`);
+    return session;
+  }
+  return subscribe(await agent.newSession({ cwd: options.cwd }));
+}
+
+/** The agent's authentication methods, one per line, for the "Authentication required" message. */
+function authHelp(methods: readonly AuthMethod[]): string {
+  if (methods.length === 0) return "The agent lists no authentication methods.";
+  return `Run again with --auth METHOD_ID, one of:\n${methods.map((method) => `  ${method.id}  ${method.name}${method.description ? ` — ${method.description}` : ""}`).join("\n")}`;
+}
+
+function describeAuthMethods(methods: readonly AuthMethod[]): string {
+  return methods.length === 0 ? "it lists none" : `it lists ${methods.map((method) => method.id).join(", ")}`;
+}
+
+/** A terminal host that also tells the printer when a command starts and ends. */
+function printedTerminals(host: TerminalHost & { closeAll(): Promise<void> }, printer: TurnPrinter | undefined): TerminalHost & { closeAll(): Promise<void> } {
+  if (printer === undefined) return host;
+  const commands = new Map<string, string>();
+  return {
+    async create(request, context) {
+      const created = await host.create(request, context);
+      const line = [request.command, ...request.args].join(" ");
+      commands.set(created.terminalId, line);
+      printer.terminalStarted(created.terminalId, line);
+      return created;
+    },
+    output: (terminalId) => host.output(terminalId),
+    async waitForExit(terminalId) {
+      const status = await host.waitForExit(terminalId);
+      const output = await host.output(terminalId);
+      printer.terminalExited(commands.get(terminalId) ?? terminalId, status, output.output);
+      return status;
+    },
+    kill: (terminalId) => host.kill(terminalId),
+    release: (terminalId) => host.release(terminalId),
+    closeAll: () => host.closeAll(),
+  };
+}
+
+/** An error's `data` as a short one-line JSON suffix (often the only useful text an agent sends). */
+function dataSuffix(data: unknown): string {
+  if (data === undefined || data === null) return "";
+  let text: string;
+  try {
+    text = typeof data === "string" ? data : JSON.stringify(data);
+  } catch {
+    return "";
+  }
+  if (text === undefined || text === "{}") return "";
+  return ` (data: ${text.length > 500 ? `${text.slice(0, 499)}…` : text})`;
+}
+
+/** One sentence for an error: wire errors with their code and data, closed connections with why. */
 function describeError(error: unknown, close?: CloseInfo): string {
-  if (isRpcError(error)) return `the agent answered with error ${error.code}: ${error.message}`;
+  if (isRpcError(error)) return `the agent answered with error ${error.code}: ${error.message}${dataSuffix(error.data)}`;
   if (isAcpError(error, "ConnectionClosed")) {
     const info = (error.data as CloseInfo | undefined) ?? close;
     return `the connection closed (${info?.reason ?? error.message})`;

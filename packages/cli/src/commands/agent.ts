@@ -28,7 +28,21 @@ usage, end_turn. A prompt that starts with a command drives the agent instead:
   /stop REASON  end the turn with REASON (v1: the five known reasons; v2 also "_custom" ones)
   /error        the handler fails: the prompt gets a JSON-RPC error (-32603)
   /stream N     N agent message chunks of about 40 characters (0..${MAX_STREAM_CHUNKS}), for benchmarks
-A bad argument or unknown command gets a JSON-RPC error -32602 naming the problem.
+  /mode ID      switch the session's mode (ask or code; v1, where modes exist)
+  /config ID VALUE  set a config option (model: standard or thorough)
+  /commands     announce the command list again (available_commands_update)
+  /title TEXT   set the session's title (session_info_update)
+  /plan         a three-step plan that advances to completion
+  /notice TEXT  show a notice (v1 clients that advertise notices)
+  /terminal CMD [ARGS…]  run CMD in a client terminal (v1 clients with terminals), show it in
+                a tool call, wait for it and report its exit code
+  /elicit       ask for a name through a form (v1 clients with form elicitation); echoes the answer
+A bad argument, unknown command or a feature the client lacks gets a JSON-RPC error -32602
+naming the problem.
+
+Sessions: two modes (ask, code), a select config option (model), a test login method that
+accepts anyone, and every session method: list, load (replays the prompts), resume, close,
+delete, logout. Sessions live as long as the process.
 
 A script is {"steps": [...], "stopReason"?: "end_turn"}; each step has one of
   {"update": <v2 session update>}  {"message": "text", "kind"?: "agent"|"thought", "chunks"?: n}

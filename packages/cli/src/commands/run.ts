@@ -13,6 +13,8 @@ import { LineSource } from "../client-session/line-source.js";
 import { PERMISSION_POLICIES, type PermissionPolicy } from "../client-session/permission-policy.js";
 import { linePrompts, listPrompts } from "../client-session/prompt-source.js";
 import { toJsonText } from "../json-output.js";
+import { ELICIT_POLICIES, type ElicitPolicy } from "../client-session/elicitation-policy.js";
+import { publicStateJSON } from "../render/public-state.js";
 
 export const runUsage = `usage: acpkit run [options] -- <agent command…>
        acpkit run [options] --ws URL
@@ -29,11 +31,24 @@ options:
   --cancel-after MS       send session/cancel MS milliseconds after each prompt
   --fs MODE               none | read | write: client file access offered to v1 agents,
                           confined to --cwd (default read)
+  --auth METHOD_ID        authenticate with this method before the session
+  --mode ID               switch the session to this mode first (v1 agents with modes)
+  --config ID=VALUE       set a config option first; repeat for several
+  --terminal allow|deny   allow: advertise terminals and run the agent's commands confined to
+                          --cwd (default deny)
+  --elicit POLICY         decline | cancel | accept-defaults: how the agent's questions are
+                          answered (default decline)
+  --load ID               load (replay) session ID instead of creating one
+  --resume ID             resume session ID (no replay) instead of creating one
   --ws URL                connect to an agent over WebSocket instead of starting a command
   --token T               bearer token for --ws
   --json                  print only the final session state as JSON on stdout
 
-exit codes: 0 every turn ended, 1 the agent failed or broke the protocol, 2 bad usage.`;
+With --protocol 2, an agent that refuses the v2 initialize is retried once with v1 (a note
+says so).
+
+exit codes: 0 every turn ended, 1 the agent failed or broke the protocol, 2 bad usage,
+3 the agent requires authentication (its methods are listed; pass --auth).`;
 
 const FLAGS = {
   protocol: { value: true, choices: ["1", "2"] },
@@ -45,7 +60,23 @@ const FLAGS = {
   ws: { value: true },
   token: { value: true },
   json: {},
+  auth: { value: true },
+  mode: { value: true },
+  config: { value: true, repeat: true },
+  terminal: { value: true, choices: ["allow", "deny"] },
+  elicit: { value: true, choices: ELICIT_POLICIES },
+  load: { value: true },
+  resume: { value: true },
 } as const;
+
+/** `--config ID=VALUE` pairs, in order. */
+function readConfig(args: ParsedArgs): [string, string][] {
+  return (args.flags.get("config") ?? []).map((pair) => {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--config needs ID=VALUE (got "${pair}")`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  });
+}
 
 function readTarget(args: ParsedArgs): AgentTarget {
   const url = flagValue(args, "ws");
@@ -83,6 +114,16 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
   const json = flagSet(args, "json");
   const prompts = args.flags.get("prompt") ?? [];
   const cwd = await readCwd(args, io);
+  const config = readConfig(args);
+  const load = flagValue(args, "load");
+  const resume = flagValue(args, "resume");
+  if (load !== undefined && resume !== undefined) throw new UsageError("give either --load or --resume, not both");
+  const optional = {
+    auth: flagValue(args, "auth"),
+    mode: flagValue(args, "mode"),
+    load,
+    resume,
+  };
 
   const stdinIsTerminal = (io.stdin as { isTTY?: boolean }).isTTY === true;
   if (permission === "ask" && !(stdinIsTerminal && io.stderr.isTTY === true)) {
@@ -100,6 +141,10 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       fs,
       permission,
       ...(cancelAfterMs === undefined ? {} : { cancelAfterMs }),
+      ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
+      config,
+      terminal: flagValue(args, "terminal", "deny") as "allow" | "deny",
+      elicit: flagValue(args, "elicit", "decline") as ElicitPolicy,
       prompts:
         prompts.length > 0
           ? listPrompts(prompts)
@@ -109,7 +154,8 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       io,
       name: "acpkit run",
     });
-    if (json && result.state) io.stdout.write(toJsonText(result.state) + "\n");
+    if (json && result.state) io.stdout.write(toJsonText(publicStateJSON(result.state)) + "\n");
+    if (result.authRequired !== undefined) return Exit.AuthRequired;
     return result.failures.length === 0 ? Exit.Ok : Exit.Failed;
   } finally {
     lines?.close();

@@ -5,8 +5,9 @@
 // Streaming text and whole lines share one output: the printer remembers whether a message or
 // thought is "open" (its text is mid-line) and ends that line before printing anything else.
 import type { Writable } from "node:stream";
-import type { ModelUpdate, PermissionOption, PermissionOutcome, StopReason } from "@acpkit/client";
+import type { MessageJSON, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, TerminalExitStatus } from "@acpkit/client";
 import { ownEntry } from "@acpkit/core";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE } from "@acpkit/core/bridge";
 import type { Style } from "../style.js";
 import { contentBlockText, summarizeToolContent } from "./content-text.js";
 
@@ -87,11 +88,61 @@ export class TurnPrinter {
       case "session_info_update":
         if (typeof u.title === "string") this.line(this.style.dim(`title ${u.title}`));
         return;
-      case "config_option_update":
-        return;
-      default:
-        return this.line(this.style.dim(`· update ${u.sessionUpdate}`));
+      case "config_option_update": {
+        const options = Array.isArray(u.configOptions) ? (u.configOptions as Json[]) : [];
+        return this.line(this.style.dim(`config ${options.map((option) => `${String(option.id)}=${String(option.currentValue)}`).join(" ")}`));
+      }
+      // v1-only updates reach the model under `_acpkit/` tags; people see what they mean.
+      case CURRENT_MODE_UPDATE:
+        return this.line(this.style.cyan(`mode → ${String(u.currentModeId)}`));
+      case NOTICE_UPDATE: {
+        const mark = u.severity === "error" ? this.style.red("✗") : u.severity === "warning" ? this.style.yellow("⚠") : this.style.blue("ℹ");
+        return this.line(`${mark} ${String(u.title)}${typeof u.message === "string" ? this.style.dim(` — ${u.message}`) : ""}`);
+      }
+      case COMPACTION_UPDATE:
+        return this.line(this.style.dim(`compaction ${String(u.status)}${typeof u.error === "string" ? `: ${u.error}` : ""}`));
+      case COMPACTION_SUMMARY_CHUNK:
+        return this.line(this.style.dim(`compaction summary: ${contentBlockText(u.content)}`));
+      default: {
+        // A custom update: its tag, without acpkit's internal prefix.
+        const tag = String(u.sessionUpdate).replace(/^_acpkit\//, "");
+        return this.line(this.style.dim(`· update ${tag}`));
+      }
     }
+  }
+
+  /** Messages of a loaded session (its replayed history), before the new turns. */
+  history(messages: readonly MessageJSON[]): void {
+    for (const message of messages) {
+      const text = message.content.map(contentBlockText).join("");
+      if (message.kind === "user_message") this.line(this.style.dim(`› ${text}`));
+      else if (message.kind === "agent_thought") this.line(this.style.magenta(`💭 ${text}`));
+      else this.line(text);
+    }
+  }
+
+  /** A command the agent started in a client terminal. */
+  terminalStarted(terminalId: string, command: string): void {
+    this.line(`${this.style.yellow("▶ terminal")} ${command} ${this.style.dim(`(${terminalId})`)}`);
+  }
+
+  /** A terminal command ended: how, and the last lines of its output. */
+  terminalExited(command: string, status: TerminalExitStatus, output: string): void {
+    const lines = output
+      .replace(/\n+$/, "")
+      .split("\n")
+      .filter((line) => line !== "");
+    for (const line of lines.slice(-5)) this.line(this.style.dim(`   │ ${line}`));
+    const how = status.signal ? `stopped by ${status.signal}` : `exit ${status.exitCode}`;
+    const text = `■ terminal ${command} ${how}`;
+    this.line(status.exitCode === 0 ? this.style.green(text) : this.style.yellow(text));
+  }
+
+  /** An elicitation the agent sent and how it was answered. */
+  elicitation(question: string, action: string): void {
+    this.line(
+      `${this.style.blue("?")} ${question} → ${action === "accept" ? this.style.green(action) : this.style.yellow(action)} ${this.style.dim("(--elicit)")}`,
+    );
   }
 
   /** A permission request and the answer it got. */

@@ -58,7 +58,15 @@ describe.concurrent("acpkit validate", () => {
   it("exit 0 for a valid v2 transcript read from stdin, version taken from initialize", async () => {
     const { code, stdout } = await runCli(["validate", "--json"], { input: VALID_V2.join("\n") });
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toEqual({ valid: true, protocolVersion: 2, versionSource: "initialize-response", messages: 7, problems: [] });
+    expect(JSON.parse(stdout)).toEqual({
+      valid: true,
+      protocolVersion: 2,
+      versionSource: "initialize-response",
+      messages: 7,
+      problems: [],
+      warnings: [],
+      extensions: 0,
+    });
   });
 
   it("exit 1 for an invalid transcript, each problem on its line", async () => {
@@ -103,5 +111,53 @@ describe.concurrent("acpkit validate", () => {
     const usage = await runCli(["validate", "--protocol", "3", file("valid-v1.ndjson")]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("usage: acpkit validate");
+  });
+});
+
+describe("acpkit validate: the whole v1 surface, extensions and cut-short transcripts", () => {
+  // What a real client/agent pair exchanges beyond the prompt turn, with a `_` extension request
+  // and notification like claude-agent-acp sends, and a request that never got an answer.
+  const SURFACE = [
+    '→ {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true,"session":{"notices":{}},"elicitation":{"form":{}}}}}',
+    '← {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"sessionCapabilities":{"list":{},"close":{}}},"authMethods":[]}}',
+    '→ {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/p","mcpServers":[]}}',
+    '← {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1","modes":{"currentModeId":"ask","availableModes":[{"id":"ask","name":"Ask"},{"id":"code","name":"Code"}]}}}',
+    '→ {"jsonrpc":"2.0","id":2,"method":"session/set_mode","params":{"sessionId":"s1","modeId":"code"}}',
+    '← {"jsonrpc":"2.0","id":2,"result":{}}',
+    '→ {"jsonrpc":"2.0","id":3,"method":"_claude/status","params":{"anything":[1,2,3]}}',
+    '← {"jsonrpc":"2.0","id":3,"result":{"free":"form"}}',
+    '← {"jsonrpc":"2.0","method":"_claude/progress","params":{"pct":5}}',
+    '→ {"jsonrpc":"2.0","id":4,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}',
+    '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"notice","severity":"info","title":"Heads up"}}}',
+    '← {"jsonrpc":"2.0","id":0,"method":"terminal/create","params":{"sessionId":"s1","command":"ls"}}',
+    '→ {"jsonrpc":"2.0","id":0,"result":{"terminalId":"t1"}}',
+  ];
+
+  beforeAll(async () => {
+    await writeFile(file("surface.ndjson"), SURFACE.join("\n") + "\n");
+  });
+
+  it("is valid with one warning: the prompt was cut short; extensions are counted, not checked", async () => {
+    const result = await runCli(["validate", file("surface.ndjson")]);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain("warning: line 10: session/prompt: request never answered in this transcript");
+    expect(result.stdout).toContain("valid: 13 messages, protocol v1 (2 extension message(s) not checked, 1 warning(s))");
+  });
+
+  it("--strict makes the unanswered request a problem (exit 1)", async () => {
+    const result = await runCli(["validate", "--strict", "--json", file("surface.ndjson")]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.problems).toEqual([{ line: 10, method: "session/prompt", path: "", message: "request never answered in this transcript" }]);
+    expect(report.warnings).toEqual([]);
+    expect(report.extensions).toBe(2);
+  });
+
+  it("still checks the standard methods around the extensions", async () => {
+    const broken = SURFACE.map((line) => line.replace('"modeId":"code"', '"modeId":7'));
+    await writeFile(file("surface-broken.ndjson"), broken.join("\n") + "\n");
+    const result = await runCli(["validate", file("surface-broken.ndjson")]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("line 5: session/set_mode /modeId: must be string");
   });
 });
