@@ -6,7 +6,14 @@
 export { main, mainUsage } from "./main.js";
 export { processIO, Exit, type CommandIO } from "./io.js";
 export type { Style } from "./style.js";
-export { formatProblem, validateTranscript, type TranscriptProblem, type TranscriptProtocol, type TranscriptReport } from "./transcript.js";
+export {
+  formatProblem,
+  validateTranscript,
+  type TranscriptOptions,
+  type TranscriptProblem,
+  type TranscriptProtocol,
+  type TranscriptReport,
+} from "./transcript.js";
 export {
   checkScript,
   createBuiltinAgent,

@@ -92,10 +92,11 @@ export class ClientSession {
   // Bound once: the per-update path allocates no closure.
   private readonly applyModelUpdate = (update: ModelUpdate): void => this.apply(update);
 
-  /** @internal Created by AgentConnection.newSession / loadSession. */
+  /** The terminals this session's agent created, by id. */
   private readonly terminals = new Map<string, TerminalEntry>();
   private closed = false;
 
+  /** @internal Created by AgentConnection.newSession / loadSession / resumeSession. */
   constructor(
     private readonly host: SessionHost,
     readonly sessionId: string,

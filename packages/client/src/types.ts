@@ -136,8 +136,11 @@ export interface TerminalOutput {
  * `RpcError` to answer with that error (for instance -32602 for a cwd outside the session).
  */
 export interface TerminalHost {
+  /** Start the command (`terminal/create`) and return the id the agent will use for it. */
   create(request: CreateTerminalRequest, context: TerminalContext): { terminalId: string } | Promise<{ terminalId: string }>;
+  /** The output so far, without waiting (`terminal/output`). */
   output(terminalId: string): TerminalOutput | Promise<TerminalOutput>;
+  /** Resolves when the command exited (`terminal/wait_for_exit`). */
   waitForExit(terminalId: string): Promise<TerminalExitStatus>;
   /** Stop the command; its output stays readable. */
   kill(terminalId: string): void | Promise<void>;
@@ -166,7 +169,9 @@ export interface UrlElicitationRequest {
 
 /** Answers `elicitation/create` (v1); each mode is advertised only when its handler is given. */
 export interface ElicitationHandlers {
+  /** Answer a form: `accept` with the values, `decline`, or `cancel`. Its signal aborts when the turn is cancelled. */
   form?(request: FormElicitationRequest, context: PermissionContext): ElicitationResult | Promise<ElicitationResult>;
+  /** Answer a URL request: `accept` once the user went through the flow, `decline` or `cancel`. */
   url?(request: UrlElicitationRequest, context: PermissionContext): ElicitationResult | Promise<ElicitationResult>;
   /** `elicitation/complete`: the URL flow of `elicitationId` finished. */
   complete?(elicitationId: string): void;

@@ -46,7 +46,7 @@ const lastMessage = (session: { state: { messages: readonly { kind: string; cont
   textOf(session.state.messages.filter((message) => message.kind === "agent_message").at(-1));
 
 describe.each(["memory", "stdio"] as const)("session methods over %s", (kind) => {
-  it("v1: capabilities, modes and config options from session/new, commands right after it", async () => {
+  it("v1: capabilities, modes and config options from session/new (H9), commands right after it (H8)", async () => {
     const { agent } = await connect(kind, 1);
     expect(agent.agentCapabilities.session).toEqual({ list: true, resume: true, close: true, delete: true, additionalDirectories: false });
     expect(agent.agentCapabilities.logout).toBe(true);
@@ -68,7 +68,7 @@ describe.each(["memory", "stdio"] as const)("session methods over %s", (kind) =>
     expect(session.state.toJSON().availableCommands).toHaveLength(2);
   });
 
-  it("v2: markers for the same methods, config options but no modes (pinned v2 has none)", async () => {
+  it("v2: markers for the same methods, config options but no modes (pinned v2 has none; H7)", async () => {
     const { agent } = await connect(kind, 2);
     expect(agent.protocolVersion).toBe(2);
     expect(agent.agentCapabilities.session).toEqual({ list: true, resume: true, close: true, delete: true, additionalDirectories: false });
@@ -80,7 +80,7 @@ describe.each(["memory", "stdio"] as const)("session methods over %s", (kind) =>
     await expect(session.setMode("code")).rejects.toMatchObject({ code: "Unsupported" });
   });
 
-  it("v1: set_mode and set_config_option (select and boolean) change the state and reach the agent", async () => {
+  it("v1: set_mode and set_config_option (select and boolean) change the state and reach the agent (H1, H2)", async () => {
     const { agent, log } = await connect(kind, 1);
     const session = await agent.newSession({ cwd: "/work" });
     await session.setMode("code");
@@ -102,7 +102,7 @@ describe.each(["memory", "stdio"] as const)("session methods over %s", (kind) =>
     if (log) expect(log).toEqual(["mode code", "config model=deep", "config yolo=true"]);
   });
 
-  it('v2: set_config_option with value ids, a boolean option as "true"', async () => {
+  it('v2: set_config_option with value ids, a boolean option as "true" (H3)', async () => {
     const { agent } = await connect(kind, 2);
     const session = await agent.newSession({ cwd: "/work" });
     await session.setConfigOption("model", "deep");
@@ -176,7 +176,7 @@ describe.each(["memory", "stdio"] as const)("turn features over %s", (kind) => {
     expect(session.state.diagnostics).toEqual([]);
   });
 
-  it("v2: v1-only features fail in the agent with Unsupported instead of vanishing", async () => {
+  it("v2: v1-only features fail in the agent with Unsupported instead of vanishing (H7)", async () => {
     const { agent } = await connect(kind, 2);
     const session = await agent.newSession({ cwd: "/work" });
     for (const prompt of ["mode code", "notice hi", "compact", "terminal echo hi", "elicit"]) {
@@ -188,7 +188,7 @@ describe.each(["memory", "stdio"] as const)("turn features over %s", (kind) => {
     expect(session.state.sessionInfo).toEqual({ title: "T", updatedAt: "2026-11-23T00:00:00Z" });
   });
 
-  it("v1: a client that does not advertise notices makes the agent's notice() fail", async () => {
+  it("v1: a client that does not advertise notices makes the agent's notice() fail (Z1)", async () => {
     const { agent } = await connect(kind, 1, { sessionFeatures: { notices: false } });
     const session = await agent.newSession({ cwd: "/work" });
     await session.prompt("notice hi");
@@ -210,14 +210,14 @@ describe.each(["memory", "stdio"] as const)("turn features over %s", (kind) => {
     expect(host.size).toBe(0);
   });
 
-  it("v1: without a terminal host the capability is off and createTerminal fails in the agent", async () => {
+  it("v1: without a terminal host the capability is off and createTerminal fails in the agent (J1)", async () => {
     const { agent } = await connect(kind, 1);
     const session = await agent.newSession({ cwd: "/work" });
     await session.prompt("terminal echo hi");
     expect(lastMessage(session)).toMatch(/^error Unsupported: terminal\/create: the client did not advertise clientCapabilities.terminal/);
   });
 
-  it("v1: cancelling the turn kills the session's running commands", async () => {
+  it("v1: cancelling the turn kills the session's running commands (J3)", async () => {
     const host = createNodeTerminalHost({ killGraceMs: 200 });
     const { agent } = await connect(kind, 1, { terminal: host });
     const session = await agent.newSession({ cwd: realpathSync(tmpdir()) });
@@ -236,7 +236,7 @@ describe.each(["memory", "stdio"] as const)("turn features over %s", (kind) => {
     await host.closeAll();
   });
 
-  it("v1: a form elicitation is answered by the handler; after a cancel a pending one is answered cancel", async () => {
+  it("v1: a form elicitation is answered by the handler; after a cancel a pending one is answered cancel (W2)", async () => {
     const seen: unknown[] = [];
     const { agent } = await connect(kind, 1, {
       elicitation: {
@@ -258,6 +258,63 @@ describe.each(["memory", "stdio"] as const)("turn features over %s", (kind) => {
     await session.cancel();
     expect((await waiting).stopReason).toBe("cancelled");
     expect(lastMessage(session)).toBe("elicitation cancel");
+  });
+});
+
+describe.each(["memory", "stdio"] as const)("closing and capabilities over %s", (kind) => {
+  it("v1: session/close cancels the running turn, which ends cancelled, and the session is gone (H4)", async () => {
+    const { agent } = await connect(kind, 1, { elicitation: { form: () => new Promise(() => {}) } });
+    const session = await agent.newSession({ cwd: "/work" });
+    const turn = session.prompt("elicit-wait");
+    // Wait until the agent is parked on its question.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = agent.connection.request("session/close", { sessionId: session.sessionId });
+    expect((await turn).stopReason).toBe("cancelled");
+    await closing;
+    await expect(agent.connection.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({
+      code: -32002,
+    });
+  });
+
+  it("v1: without elicitation handlers nothing is advertised and the agent's elicit() fails (W1)", async () => {
+    const { agent } = await connect(kind, 1);
+    const session = await agent.newSession({ cwd: "/work" });
+    await session.prompt("elicit");
+    expect(lastMessage(session)).toMatch(/^error Unsupported: elicitation\/create: the client did not advertise clientCapabilities.elicitation.form/);
+  });
+});
+
+describe("a client receiving an update kind it did not advertise (Z2)", () => {
+  it("drops the notice with an unadvertised_update diagnostic and the session goes on", async () => {
+    const [clientSide, agentSide] = createMemoryPair();
+    agentSide.start({
+      onMessage(text) {
+        const message = JSON.parse(text as string);
+        const reply = (result: unknown) => void agentSide.send({ jsonrpc: "2.0", id: message.id, result } as never);
+        if (message.method === "initialize") reply({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] });
+        else if (message.method === "session/new") reply({ sessionId: "z" });
+        else if (message.method === "session/prompt") {
+          const update = (u: unknown) => void agentSide.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "z", update: u } } as never);
+          update({ sessionUpdate: "notice", severity: "info", title: "unasked" });
+          update({ sessionUpdate: "compaction_update", compactionId: "c", status: "in_progress" });
+          update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "still here" } });
+          reply({ stopReason: "end_turn" });
+        }
+      },
+      onTransportError() {},
+    });
+    const diagnostics: Diagnostic[] = [];
+    const agent = await connectAgent(clientSide, { sessionFeatures: { notices: false, compaction: false }, onDiagnostic: (d) => diagnostics.push(d) });
+    open.push(agent);
+    const session = await agent.newSession({ cwd: "/work" });
+    expect((await session.prompt("hi")).stopReason).toBe("end_turn");
+    expect(session.state.notices).toEqual([]);
+    expect(session.state.compactions).toEqual([]);
+    expect(lastMessage(session)).toBe("still here");
+    expect(diagnostics.filter((d) => d.code === "unadvertised_update").map((d) => d.message)).toEqual([
+      "Dropped a notice update for session z: this client did not advertise it",
+      "Dropped a compaction_update update for session z: this client did not advertise it",
+    ]);
   });
 });
 

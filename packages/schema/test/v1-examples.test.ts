@@ -35,8 +35,8 @@ const v2OnlyExamples = examples.filter((example) => !example.versions.includes(1
 
 describe("docs/protocol.md examples tagged v1 or v1+v2 validate against v1", () => {
   it("finds the examples (the extraction did not silently break)", () => {
-    // 14 fenced v1/v1+v2 blocks plus three traces of 2 + 15 + 7 lines.
-    expect(v1Examples.length).toBe(38);
+    // 19 fenced v1/v1+v2 blocks plus four traces of 2 + 6 + 15 + 7 lines.
+    expect(v1Examples.length).toBe(49);
   });
 
   it.each(v1Examples.map((example) => [example.label, example] as const))("%s", (_label, example) => {
