@@ -35,7 +35,7 @@ describe("createNodeTerminalHost", () => {
 
   it("refuses a cwd outside the session (also through a symlink) with -32602 at /cwd (J3)", async () => {
     const host = createNodeTerminalHost();
-    await expect(host.create(run(""), { sessionId: "s1", sessionCwd: join(root, "sub") }).then(() => "ok")).resolves.toBe("ok");
+    await expect(Promise.resolve(host.create(run(""), { sessionId: "s1", sessionCwd: join(root, "sub") })).then(() => "ok")).resolves.toBe("ok");
     await expect(host.create(run("", { cwd: tmpdir() }), { sessionId: "s1", sessionCwd: join(root, "sub") })).rejects.toMatchObject({
       code: -32602,
       data: { path: "/cwd" },
