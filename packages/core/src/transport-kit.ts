@@ -91,3 +91,5 @@ export function deliverMessage(receiver: TransportReceiver, message: string | ob
     }
   }
 }
+
+export { oversizedRequestId, RequestIdScanner } from "./request-id-scanner.js";

@@ -9,7 +9,7 @@
 // Delivery is asynchronous and in order: messages sent in one tick are queued and delivered
 // together on one microtask, so a sender never re-enters the receiver synchronously.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { deliverMessage, encodeMessage, utf8SizeOver } from "@acpkit/core/transport-kit";
+import { deliverMessage, encodeMessage, oversizedRequestId, utf8SizeOver } from "@acpkit/core/transport-kit";
 
 /** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -83,10 +83,12 @@ export class MemoryTransport implements Transport {
     if (this.closeInfo !== undefined) return;
     if (typeof message === "string" && utf8SizeOver(message, this.maxMessageSize) !== undefined) {
       const size = message.length;
+      // A request in it still gets its answer: the Connection answers -32600 under this id.
+      const requestId = oversizedRequestId(message);
       message = new AcpError(
         "MessageTooLarge",
         `incoming message is larger than the ${this.maxMessageSize}-byte limit (at least ${size} bytes); it was discarded`,
-        { data: { limit: this.maxMessageSize } },
+        { data: requestId === undefined ? { limit: this.maxMessageSize } : { limit: this.maxMessageSize, requestId } },
       );
     }
     this.inbox.push(message);

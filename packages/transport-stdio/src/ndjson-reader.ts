@@ -14,7 +14,7 @@
 // because a '\n' byte is never part of a multi-byte character.
 
 import { isUtf8 } from "node:buffer";
-import { RequestIdScanner } from "./request-id-scanner.js";
+import { RequestIdScanner } from "@acpkit/core/transport-kit";
 
 const NEWLINE = 0x0a;
 const NEWLINE_CHAR = "\n";

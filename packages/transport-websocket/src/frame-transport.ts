@@ -6,7 +6,7 @@
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { createDeferred, deliverMessage, encodeMessage, utf8SizeOver, type Deferred } from "@acpkit/core/transport-kit";
+import { createDeferred, deliverMessage, encodeMessage, oversizedRequestId, utf8SizeOver, type Deferred } from "@acpkit/core/transport-kit";
 
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -99,9 +99,11 @@ export class WebSocketTransport implements Transport {
     if (this.closeInfo !== undefined) return;
     const size = byteLength !== undefined ? (byteLength > this.maxMessageSize ? byteLength : undefined) : utf8SizeOver(text, this.maxMessageSize);
     if (size !== undefined) {
+      // A request in it still gets its answer: the Connection answers -32600 under this id.
+      const requestId = oversizedRequestId(text);
       this.deliver(
         new AcpError("MessageTooLarge", `incoming WebSocket message is larger than the ${this.maxMessageSize}-byte limit (${size} bytes); it was discarded`, {
-          data: { size, limit: this.maxMessageSize },
+          data: requestId === undefined ? { size, limit: this.maxMessageSize } : { size, limit: this.maxMessageSize, requestId },
         }),
       );
       return;

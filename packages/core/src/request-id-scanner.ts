@@ -1,5 +1,6 @@
-// Finds the top-level "id" of a JSON-RPC request inside a line too large to keep, so the request
-// can still be answered (with -32600) instead of never. It reads the bytes once as they are
+// Finds the top-level "id" of a JSON-RPC request inside a message too large to keep, so the request
+// can still be answered (with -32600) instead of never. Every transport uses it: stdio feeds the
+// bytes of a line as it discards them, WebSocket and the memory pair the text of a frame. It reads the bytes once as they are
 // discarded and keeps only a few counters and at most MAX_ID_BYTES of the id itself: memory stays
 // bounded whatever the line holds, and nothing recursive runs on the peer's nesting.
 
@@ -11,6 +12,8 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+
+const utf8 = new TextDecoder();
 
 /** The longest id kept; a longer one is not answered (it could not be echoed reliably anyway). */
 const MAX_ID_BYTES = 1024;
@@ -41,6 +44,34 @@ export class RequestIdScanner {
   /** Reads `bytes[from, to)`. */
   feed(bytes: Uint8Array, from: number, to: number): void {
     for (let i = from; i < to; i++) this.step(bytes[i]!);
+  }
+
+  /**
+   * Reads a whole text as its UTF-8 bytes, without copying it: JSON's structure is ASCII, and a
+   * non-ASCII character is stepped through as the bytes it encodes to.
+   */
+  feedText(text: string): void {
+    const length = text.length;
+    for (let i = 0; i < length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit < 0x80) this.step(unit);
+      else if (unit < 0x800) {
+        this.step(0xc0 | (unit >> 6));
+        this.step(0x80 | (unit & 0x3f));
+      } else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < length) {
+        const low = text.charCodeAt(i + 1);
+        const point = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+        this.step(0xf0 | (point >> 18));
+        this.step(0x80 | ((point >> 12) & 0x3f));
+        this.step(0x80 | ((point >> 6) & 0x3f));
+        this.step(0x80 | (point & 0x3f));
+      } else {
+        this.step(0xe0 | (unit >> 12));
+        this.step(0x80 | ((unit >> 6) & 0x3f));
+        this.step(0x80 | (unit & 0x3f));
+      }
+    }
   }
 
   /** The line ended: a number that ran to the end is complete now. */
@@ -136,7 +167,7 @@ export class RequestIdScanner {
 
   private settle(): void {
     this.idDone = true;
-    const text = Buffer.from(this.value!).toString("utf8");
+    const text = utf8.decode(new Uint8Array(this.value!));
     this.value = undefined;
     try {
       const parsed: unknown = JSON.parse(text);
@@ -146,4 +177,15 @@ export class RequestIdScanner {
       // Not a valid JSON string or number: no id to answer under.
     }
   }
+}
+
+/**
+ * The id of the request in `text` (a whole message too large to parse), or undefined when it is
+ * not a request or its id cannot be echoed (null, an object, an unsafe number, over 1 KiB).
+ */
+export function oversizedRequestId(text: string): string | number | undefined {
+  const scanner = new RequestIdScanner();
+  scanner.feedText(text);
+  scanner.finish();
+  return scanner.hasMethod ? scanner.id : undefined;
 }

@@ -1,0 +1,41 @@
+// A request in a WebSocket frame over the message limit (but under the socket's hard cap) is still
+// answered -32600 under its own id, over a real server on 127.0.0.1, and the connection goes on.
+import { Connection, ErrorCode } from "@acpkit/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { listen, type WebSocketListener } from "../src/index.js";
+
+let listener: WebSocketListener | undefined;
+afterEach(async () => {
+  await listener?.close();
+  listener = undefined;
+});
+
+describe("an oversized request over WebSocket", () => {
+  it("gets -32600 under its id; a notification gets nothing; the next request is served", async () => {
+    listener = await listen({
+      maxMessageSize: 1000,
+      onConnection(transport) {
+        const connection = new Connection(transport, { side: "agent", version: 2 });
+        connection.onRequest("session/new", () => ({ sessionId: "s" }));
+      },
+    });
+    const ws = new WebSocket(listener.url, { perMessageDeflate: false });
+    const replies: any[] = [];
+    ws.on("message", (data) => replies.push(JSON.parse(String(data))));
+    await new Promise((resolve) => ws.once("open", resolve));
+    const next = async () => {
+      for (let i = 0; i < 200 && replies.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      return replies.shift();
+    };
+    ws.send(`{"jsonrpc":"2.0","method":"session/new","params":{"cwd":"${"é".repeat(700)}","mcpServers":[]},"id":"big-1"}`);
+    const reply = await next();
+    expect(reply).toMatchObject({ id: "big-1", error: { code: ErrorCode.InvalidRequest } });
+    expect(reply.error.message).toContain("larger than the receiver's size limit");
+    ws.send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"${"x".repeat(1500)}"}}`);
+    ws.send(`{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/p","mcpServers":[]}}`);
+    expect(await next()).toMatchObject({ id: 2, result: { sessionId: "s" } });
+    expect(replies).toEqual([]);
+    ws.close();
+  });
+});
