@@ -33,8 +33,38 @@ export async function relayConnection(socket: WebSocketTransport, command: strin
   else await socket.closeWithCode(agentEndCode(first.info), `agent ended: ${first.info.reason}`);
 }
 
-/** Pass every message `from` receives on to `to`, in arrival order. */
-function forward(from: Transport, to: Transport, fromName: "client" | "agent", log: (message: string) => void): void {
+/**
+ * How many messages may wait to be written to one side before the relay stops reading from the
+ * other (and how few before it reads again). Without this a WebSocket client that stops reading
+ * would make the relay hold everything the agent writes.
+ */
+export const RELAY_HIGH_WATER = 1024;
+export const RELAY_LOW_WATER = 256;
+
+/**
+ * Pass every message `from` receives on to `to`, in arrival order. While more than
+ * RELAY_HIGH_WATER sends to `to` are pending, `from` is paused, so a slow reader on one side slows
+ * the writer on the other side instead of filling this process's memory.
+ */
+export function forward(from: Transport, to: Transport, fromName: "client" | "agent", log: (message: string) => void): void {
+  let pending = 0;
+  let paused = false;
+  const sent = (): void => {
+    pending--;
+    if (paused && pending <= RELAY_LOW_WATER) {
+      paused = false;
+      from.resume?.();
+    }
+  };
+  const send = (value: JsonRpcMessage): void => {
+    pending++;
+    // A rejected send means `to` is closing; its `closed` ends the relay.
+    to.send(value).then(sent, sent);
+    if (!paused && pending >= RELAY_HIGH_WATER && from.pause !== undefined) {
+      paused = true;
+      from.pause();
+    }
+  };
   from.start({
     onMessage(message) {
       let value: unknown;
@@ -47,8 +77,7 @@ function forward(from: Transport, to: Transport, fromName: "client" | "agent", l
           return;
         }
       } else value = message;
-      // A rejected send means `to` is closing; its `closed` ends the relay.
-      to.send(value as JsonRpcMessage).catch(ignore);
+      send(value as JsonRpcMessage);
     },
     onTransportError(error) {
       log(`${fromName} side: ${error.message}`);

@@ -42,6 +42,15 @@ export interface Transport {
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
   /** Close the channel (and, for a child process, end it). Idempotent. */
   close(reason?: string): Promise<void>;
+  /**
+   * Flow control, optional: stop delivering incoming messages until `resume()`, so that the peer's
+   * writes block once the channel's buffers are full. A relay pauses the side it reads from while
+   * the side it writes to is congested, which keeps its memory bounded. Transports that cannot
+   * stop their source (a browser WebSocket) leave these out.
+   */
+  pause?(): void;
+  /** Deliver incoming messages again after `pause()`. */
+  resume?(): void;
   /** Resolves once, when the transport has closed for any reason. Never rejects. */
   readonly closed: Promise<CloseInfo>;
 }

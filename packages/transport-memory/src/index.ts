@@ -34,6 +34,8 @@ export class MemoryTransport implements Transport {
   /** Messages that arrived and wait for delivery (for the next microtask, or for start()). */
   private inbox: (string | object)[] = [];
   private deliveryScheduled = false;
+  /** Set by pause(): arrived messages wait in the inbox until resume(). */
+  private paused = false;
   /** Set when the peer closed: delivered after the inbox drains, so earlier messages arrive first. */
   private pendingClose: CloseInfo | undefined;
   private closeInfo: CloseInfo | undefined;
@@ -113,8 +115,21 @@ export class MemoryTransport implements Transport {
     queueMicrotask(this.deliver);
   }
 
+  /** Hold arrived messages until `resume()` (flow control; the sender is not slowed down). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Deliver held messages again. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.scheduleDelivery();
+  }
+
   private deliver(): void {
     this.deliveryScheduled = false;
+    if (this.paused) return;
     const receiver = this.receiver!;
     const batch = this.inbox;
     this.inbox = [];

@@ -107,3 +107,19 @@ describe("an oversized request in JSON mode", () => {
     ]);
   });
 });
+
+describe("memory flow control", () => {
+  it("holds arrived messages while paused and delivers them in order after resume", async () => {
+    const [a, b] = createMemoryPair();
+    const got: string[] = [];
+    b.start({ onMessage: (text) => got.push(String(text)), onTransportError() {} });
+    b.pause();
+    await a.send({ jsonrpc: "2.0", method: "x", params: { n: 1 } } as never);
+    await a.send({ jsonrpc: "2.0", method: "x", params: { n: 2 } } as never);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(got).toEqual([]);
+    b.resume();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(got.map((text) => JSON.parse(text).params.n)).toEqual([1, 2]);
+  });
+});

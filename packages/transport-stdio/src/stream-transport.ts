@@ -81,6 +81,16 @@ export class NdjsonStreamTransport implements Transport {
     return this.closed.then(() => undefined);
   }
 
+  /** Stop reading input until `resume()`: the peer's writes block once the pipe is full (flow control). */
+  pause(): void {
+    if (!this.isClosed) this.input.pause();
+  }
+
+  /** Read input again after `pause()`. */
+  resume(): void {
+    if (!this.isClosed) this.input.resume();
+  }
+
   /**
    * Start closing: reject further sends, write out what is queued, end the output. Subclasses
    * extend this to stop the peer; they call finish() when the channel is really gone.

@@ -21,6 +21,10 @@ export interface FrameSocket {
   whenDrained(callback: () => void): void;
   /** Begin the closing handshake with `code`; the adapter reports the end through handleClosed. */
   close(code: number, reason: string): void;
+  /** Stop reading incoming frames (flow control), where the socket can; browsers cannot. */
+  pause?(): void;
+  /** Read incoming frames again. */
+  resume?(): void;
 }
 
 /** Options of every WebSocket transport. */
@@ -83,6 +87,16 @@ export class WebSocketTransport implements Transport {
 
   close(reason = "closed locally"): Promise<void> {
     return this.closeWithCode(1000, reason);
+  }
+
+  /** Stop reading frames until `resume()` (Node only: the peer's sends then back up in TCP). */
+  pause(): void {
+    if (this.closeInfo === undefined) this.socket.pause?.();
+  }
+
+  /** Read frames again after `pause()`. */
+  resume(): void {
+    if (this.closeInfo === undefined) this.socket.resume?.();
   }
 
   /** close() with a specific WebSocket close code (e.g. 1001 when a server shuts down). */

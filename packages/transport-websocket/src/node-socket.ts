@@ -56,6 +56,12 @@ export function wrapNodeSocket(ws: WebSocket, stream: Duplex | undefined, option
       }
       stream.once("drain", callback);
     },
+    pause() {
+      ws.pause();
+    },
+    resume() {
+      ws.resume();
+    },
     close(code, reason) {
       ws.close(code, truncateCloseReason(reason));
       // A peer that never answers the close frame must not keep close() waiting for ws's own 30 s.

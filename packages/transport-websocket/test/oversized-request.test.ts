@@ -39,3 +39,26 @@ describe("an oversized request over WebSocket", () => {
     ws.close();
   });
 });
+
+describe("WebSocket flow control (Node)", () => {
+  it("a paused server transport delivers nothing until resumed, then everything in order", async () => {
+    const got: number[] = [];
+    let server: import("../src/index.js").WebSocketTransport | undefined;
+    listener = await listen({
+      onConnection(transport) {
+        server = transport;
+        transport.start({ onMessage: (text) => got.push(JSON.parse(String(text)).params.n), onTransportError() {} });
+        transport.pause();
+      },
+    });
+    const ws = new WebSocket(listener.url, { perMessageDeflate: false });
+    await new Promise((resolve) => ws.once("open", resolve));
+    for (let n = 1; n <= 3; n++) ws.send(JSON.stringify({ jsonrpc: "2.0", method: "x", params: { n } }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(got).toEqual([]);
+    server!.resume();
+    for (let i = 0; i < 100 && got.length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(got).toEqual([1, 2, 3]);
+    ws.close();
+  });
+});
