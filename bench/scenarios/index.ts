@@ -4,6 +4,7 @@ import type { Scenario } from "./config.js";
 import { latencyScenario } from "./latency.js";
 import { memoryScenario } from "./memory.js";
 import { reducerScenario } from "./reducer.js";
+import { slowConsumerScenario } from "./slow-consumer.js";
 import { streamScenario } from "./stream.js";
 import { validateScenario } from "./validate.js";
 
@@ -17,4 +18,5 @@ export const SCENARIOS: readonly Scenario[] = [
   reducerScenario,
   bridgeScenario,
   memoryScenario,
+  slowConsumerScenario,
 ];
