@@ -9,7 +9,13 @@ let failed = 0;
 let skipped = 0;
 let brokenSuites = 0;
 const missing = [];
-const testedDirs = [...readdirSync(join(root, "packages")).map((d) => join("packages", d)), "bench", "examples", join("tests", "consumer")];
+const testedDirs = [
+  ...readdirSync(join(root, "packages")).map((d) => join("packages", d)),
+  "bench",
+  "examples",
+  join("tests", "consumer"),
+  join("tests", "fuzz"),
+];
 for (const dir of testedDirs) {
   const pkgDir = join(root, dir);
   const hasTests = existsSync(join(pkgDir, "test")) && readdirSync(join(pkgDir, "test")).some((f) => f.endsWith(".test.ts"));

@@ -26,7 +26,13 @@ function congestedSink() {
       return new Promise<void>((resolve) => waiting.push(resolve));
     },
   } as unknown as Transport;
-  return { transport, sent, drain: (count: number) => waiting.splice(0, count).forEach((resolve) => resolve()) };
+  return {
+    transport,
+    sent,
+    drain: (count: number) => {
+      for (const resolve of waiting.splice(0, count)) resolve();
+    },
+  };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
