@@ -31,6 +31,13 @@ const commands: Record<string, CommandEntry> = {
       return { run: m.sessionsCommand, usage: m.sessionsUsage };
     },
   },
+  check: {
+    summary: "check an agent against the protocol's requirements",
+    load: async () => {
+      const m = await import("./commands/check.js");
+      return { run: m.checkCommand, usage: m.checkUsage };
+    },
+  },
   agent: {
     summary: "the built-in test agent on stdio",
     load: async () => {

@@ -1,0 +1,414 @@
+// `acpkit check agent`: drives an agent with the raw client (raw-agent.ts), a fresh process per
+// group of requirements so one failure cannot poison the rest, and judges each requirement of
+// requirements.ts: pass, fail (with the wire evidence), skip (with why) or not_tested.
+import { validateParams, type ProtocolVersion } from "@acpkit/schema";
+import { RawAgent, type RecordedLine } from "./raw-agent.js";
+import { AGENT_REQUIREMENTS, requirement, type Tier } from "./requirements.js";
+
+export type CheckStatus = "pass" | "fail" | "skip" | "not_tested";
+
+export interface CheckResult {
+  id: string;
+  tier: Tier;
+  status: CheckStatus;
+  message: string;
+  /** For a failure: the relevant lines of the wire (`→` sent, `←` received). */
+  transcript?: string[];
+}
+
+export interface AgentCheckReport {
+  /** No MUST requirement failed. */
+  conformant: boolean;
+  protocolVersion: ProtocolVersion | null;
+  agent: { name: string; version: string } | null;
+  results: CheckResult[];
+}
+
+export interface AgentCheckOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  protocol: ProtocolVersion;
+  /** How long one answer may take (a prompt gets 20× this). */
+  timeoutMs: number;
+  /** The prompt for the turn and cancel checks. */
+  prompt: string;
+  /** Authenticate with this method before sessions. */
+  auth?: string;
+}
+
+/** The agent could not be started or initialized: `acpkit check` exits 2. */
+export class AgentUnavailable extends Error {}
+
+const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+const CLIENT_INFO = { name: "acpkit-check", version: "0.1.0" };
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+class Results {
+  private readonly byId = new Map<string, CheckResult>();
+  constructor() {
+    for (const req of AGENT_REQUIREMENTS) this.byId.set(req.id, { id: req.id, tier: req.tier, status: "not_tested", message: "not reached" });
+  }
+  set(id: string, status: CheckStatus, message: string, agent?: RawAgent): void {
+    const current = this.byId.get(id)!;
+    // A failure found by one group stays, whatever a later group sees.
+    if (current.status === "fail" && status !== "fail") return;
+    const result: CheckResult = { id, tier: requirement(id).tier, status, message };
+    if (status === "fail" && agent) result.transcript = agent.transcript.slice(-12);
+    this.byId.set(id, result);
+  }
+  pass(id: string, message: string): void {
+    if (this.byId.get(id)!.status === "not_tested") this.set(id, "pass", message);
+  }
+  list(): CheckResult[] {
+    return [...this.byId.values()];
+  }
+}
+
+function initializeParams(version: ProtocolVersion, offered: number = version): Json {
+  return version === 1
+    ? { protocolVersion: offered, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: CLIENT_INFO }
+    : { protocolVersion: offered, capabilities: {}, clientInfo: CLIENT_INFO };
+}
+
+/** The permission question is the client's baseline duty: the checker answers it "cancelled". */
+function clientDuties(agent: RawAgent): void {
+  agent.answerRequest = (method) => (method === "session/request_permission" ? { outcome: { outcome: "cancelled" } } : undefined);
+}
+
+async function start(options: AgentCheckOptions): Promise<{ agent: RawAgent; init: Json }> {
+  const agent = new RawAgent(options.command, options.args, options.cwd);
+  clientDuties(agent);
+  const error = await agent.spawnError;
+  if (error) throw new AgentUnavailable(`could not start ${options.command}: ${error.message}`);
+  const answer = await agent.request("init-1", "initialize", initializeParams(options.protocol), options.timeoutMs);
+  if (!answer || !isObject(answer.result)) {
+    await agent.kill();
+    const why = answer ? `answered ${JSON.stringify(answer.error ?? answer)}` : `no answer within ${options.timeoutMs} ms`;
+    throw new AgentUnavailable(`initialize failed: ${why}${agent.stderr ? `\nagent stderr:\n${agent.stderr.slice(-2000)}` : ""}`);
+  }
+  if (options.auth !== undefined) await agent.request("auth-1", "authenticate", { methodId: options.auth }, options.timeoutMs);
+  return { agent, init: answer.result };
+}
+
+/** Checks every line of a group's wire that concerns all of them: framing, UTF-8, responses, fs/terminal. */
+function checkWire(agent: RawAgent, results: Results): void {
+  const bad = agent.lines.find((line) => !isMessageLine(line));
+  if (bad) results.set("ACPKIT-STDIO-001", "fail", `stdout line is not a JSON-RPC 2.0 message: ${bad.text.slice(0, 200)}`, agent);
+  else results.pass("ACPKIT-STDIO-001", `${agent.lines.length} lines, each one JSON-RPC message`);
+  if (agent.invalidUtf8) results.set("ACPKIT-STDIO-002", "fail", "stdout held bytes that are not UTF-8", agent);
+  else results.pass("ACPKIT-STDIO-002", "all of stdout was UTF-8");
+  // A response: an object with an id and no method.
+  const both = agent.lines.find(
+    (line) => isObject(line.value) && !("method" in line.value) && "id" in line.value && "result" in line.value === "error" in line.value,
+  );
+  if (both)
+    results.set(
+      "ACPKIT-RPC-002",
+      "fail",
+      `a response with ${"result" in (both.value as Json) ? "both result and error" : "neither result nor error"}: ${both.text.slice(0, 200)}`,
+      agent,
+    );
+  else results.pass("ACPKIT-RPC-002", "every response had exactly one of result and error");
+  const client = agent.lines.find((line) => isObject(line.value) && typeof line.value.method === "string" && /^(fs|terminal)\//.test(line.value.method));
+  if (client) results.set("ACPKIT-CAP-001", "fail", `the agent sent ${(client.value as Json).method} though the client advertised no fs or terminal`, agent);
+  else results.pass("ACPKIT-CAP-001", "no fs/* or terminal/* request");
+}
+
+function isMessageLine(line: RecordedLine): boolean {
+  const values = Array.isArray(line.value) ? line.value : [line.value];
+  return values.length > 0 && values.every((value) => isObject(value) && value.jsonrpc === "2.0");
+}
+
+/** Group: JSON-RPC behaviour, errors, and exiting when stdin closes. */
+async function protocolGroup(options: AgentCheckOptions, results: Results): Promise<{ init: Json; version: ProtocolVersion }> {
+  const { agent, init } = await start(options);
+  try {
+    const answered = init.protocolVersion;
+    if (!Number.isInteger(answered)) results.set("ACPKIT-INIT-001", "fail", `protocolVersion ${JSON.stringify(answered)} is not an integer`, agent);
+    else
+      results.pass(
+        "ACPKIT-INIT-001",
+        answered === options.protocol ? `answered ${answered}, as offered` : `answered ${answered} to an offer of ${options.protocol}`,
+      );
+    const version: ProtocolVersion = answered === 2 ? 2 : 1;
+
+    const stringId = "ü-🙂-check";
+    const bigId = 9007199254740991;
+    const unknown1 = await agent.request(stringId, "acpkit/check-unknown-method", {}, options.timeoutMs);
+    const unknown2 = await agent.request(bigId, "acpkit/check-unknown-method", {}, options.timeoutMs);
+    if (!unknown1 || !unknown2) results.set("ACPKIT-RPC-001", "fail", "a request with a unicode or a large integer id got no answer under that id", agent);
+    else results.pass("ACPKIT-RPC-001", "both ids came back exactly");
+    const codes = [unknown1, unknown2].map((answer) => (isObject(answer?.error) ? answer.error.code : undefined));
+    if (codes.every((code) => code === -32601)) results.pass("ACPKIT-RPC-004", "-32601 for an unknown method");
+    else results.set("ACPKIT-RPC-004", "fail", `an unknown method was answered ${JSON.stringify(codes)}, not -32601`, agent);
+
+    let from = agent.lines.length;
+    agent.writeLine('{"jsonrpc":"2.0","id":"parse-1","method":');
+    const parse = await agent.waitFor((value) => value.id === null && isObject(value.error), options.timeoutMs, from);
+    if (parse && isObject((parse.value as Json).error) && ((parse.value as Json).error as Json).code === -32700)
+      results.pass("ACPKIT-RPC-005", "-32700 with id null");
+    else results.set("ACPKIT-RPC-005", "fail", parse ? `answered ${parse.text.slice(0, 200)}` : "a line that is not JSON got no -32700 answer", agent);
+
+    from = agent.lines.length;
+    agent.send({ jsonrpc: "2.0", id: "invalid-1", method: 5 });
+    const invalid = await agent.waitFor((value) => (value.id === "invalid-1" || value.id === null) && isObject(value.error), options.timeoutMs, from);
+    if (invalid && ((invalid.value as Json).error as Json).code === -32600) results.pass("ACPKIT-RPC-006", "-32600 for a method that is not a string");
+    else results.set("ACPKIT-RPC-006", "fail", invalid ? `answered ${invalid.text.slice(0, 200)}` : "an invalid request got no -32600 answer", agent);
+
+    // Notifications, then a request to sync on: nothing may answer the notifications.
+    from = agent.lines.length;
+    agent.send({ jsonrpc: "2.0", method: "_acpkit/check-notification", params: {} });
+    agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: "acpkit-check-no-such-session" } });
+    const sync = await agent.request("sync-1", "acpkit/check-unknown-method", {}, options.timeoutMs);
+    const stray = agent.lines.slice(from).find((line) => isObject(line.value) && !("method" in line.value) && line.value.id !== "sync-1");
+    if (stray) results.set("ACPKIT-RPC-003", "fail", `a notification was answered: ${stray.text.slice(0, 200)}`, agent);
+    else if (sync) results.pass("ACPKIT-RPC-003", "two notifications, no answer");
+    if (sync) results.pass("ACPKIT-RPC-007", "requests after the errors are still answered");
+    else results.set("ACPKIT-RPC-007", "fail", "after the malformed lines the agent stopped answering", agent);
+
+    const extension = await agent.request("ext-1", "_acpkit/check-extension", {}, options.timeoutMs);
+    if (extension) results.pass("ACPKIT-RPC-008", isObject(extension.error) ? `answered error ${extension.error.code}` : "answered a result");
+    else results.set("ACPKIT-RPC-008", "fail", "an extension request got no answer", agent);
+
+    results.set(
+      "ACPKIT-INFO-AGENT",
+      "pass",
+      `agentInfo ${JSON.stringify(init.agentInfo ?? null)}; capabilities ${JSON.stringify(init.agentCapabilities ?? init.capabilities ?? {})}; authMethods ${JSON.stringify(init.authMethods ?? [])}`,
+    );
+    checkWire(agent, results);
+    const exit = await agent.closeStdin(5000);
+    if (exit) results.pass("ACPKIT-EXIT-001", `exited (code ${exit.code}, signal ${exit.signal}) after stdin closed`);
+    else results.set("ACPKIT-EXIT-001", "fail", "still running 5 s after its stdin closed", agent);
+    return { init, version };
+  } finally {
+    await agent.kill();
+  }
+}
+
+async function negotiationGroup(options: AgentCheckOptions, results: Results): Promise<void> {
+  const agent = new RawAgent(options.command, options.args, options.cwd);
+  clientDuties(agent);
+  try {
+    if (await agent.spawnError) return;
+    const answer = await agent.request("init-future", "initialize", initializeParams(options.protocol, 65535), options.timeoutMs);
+    const version = isObject(answer?.result) ? answer.result.protocolVersion : undefined;
+    if (!answer) results.set("ACPKIT-INIT-002", "fail", "no answer to initialize with protocolVersion 65535", agent);
+    else if (isObject(answer.error))
+      results.set(
+        "ACPKIT-INIT-002",
+        "fail",
+        `a version mismatch was answered with error ${answer.error.code}; it must be answered with the latest supported version`,
+        agent,
+      );
+    else if (version === 65535) results.set("ACPKIT-INIT-002", "fail", "the agent echoed protocolVersion 65535, which no agent speaks", agent);
+    else results.pass("ACPKIT-INIT-002", `answered ${JSON.stringify(version)}`);
+    checkWire(agent, results);
+  } finally {
+    await agent.kill();
+  }
+}
+
+/** Sessions of the agent need `session/new`; an agent that demands authentication skips them without --auth. */
+async function newSession(agent: RawAgent, options: AgentCheckOptions, id: string): Promise<Json | string> {
+  const answer = await agent.request(id, "session/new", { cwd: options.cwd, mcpServers: [] }, options.timeoutMs);
+  if (!answer) return "session/new got no answer";
+  if (isObject(answer.error)) {
+    if (answer.error.code === -32000) return "the agent requires authentication (run again with --auth METHOD_ID)";
+    return `session/new failed with ${answer.error.code}: ${String(answer.error.message)}`;
+  }
+  return isObject(answer.result) ? answer.result : "session/new answered no object";
+}
+
+function stopReasonProblem(version: ProtocolVersion, reason: unknown): string | undefined {
+  if (typeof reason !== "string") return `stopReason ${JSON.stringify(reason)} is not a string`;
+  if (V1_STOP_REASONS.has(reason) || (version === 2 && reason.startsWith("_"))) return undefined;
+  return `stopReason "${reason}" is not one of protocol v${version}'s`;
+}
+
+async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, results: Results): Promise<Json | undefined> {
+  const { agent } = await start(options);
+  const sessionIds = ["ACPKIT-SESSION-001", "ACP-PROMPT-001", "ACPKIT-UPDATE-001", "ACPKIT-ORDER-001"];
+  try {
+    const first = await newSession(agent, options, "new-1");
+    const second = await newSession(agent, options, "new-2");
+    if (typeof first === "string" || typeof second === "string") {
+      const why = typeof first === "string" ? first : (second as string);
+      for (const id of sessionIds) results.set(id, why.includes("authentication") ? "skip" : "fail", why, agent);
+      return undefined;
+    }
+    if (typeof first.sessionId === "string" && typeof second.sessionId === "string" && first.sessionId !== second.sessionId) {
+      results.pass("ACPKIT-SESSION-001", `${first.sessionId} and ${second.sessionId}`);
+    } else results.set("ACPKIT-SESSION-001", "fail", `session ids ${JSON.stringify(first.sessionId)} and ${JSON.stringify(second.sessionId)}`, agent);
+
+    const sessionId = first.sessionId as string;
+    const from = agent.lines.length;
+    const response = await agent.request("prompt-1", "session/prompt", { sessionId, prompt: [{ type: "text", text: options.prompt }] }, options.timeoutMs * 20);
+    if (!response) {
+      for (const id of sessionIds.slice(1)) results.set(id, "fail", "session/prompt got no answer", agent);
+      return first;
+    }
+    const responseAt = agent.lines.findIndex((line, index) => index >= from && isObject(line.value) && line.value.id === "prompt-1");
+    const problem = isObject(response.error)
+      ? `session/prompt failed with ${response.error.code}`
+      : stopReasonProblem(version, isObject(response.result) ? response.result.stopReason : undefined);
+    if (problem) results.set("ACP-PROMPT-001", "fail", problem, agent);
+    else results.pass("ACP-PROMPT-001", `stopReason ${JSON.stringify((response.result as Json).stopReason)}`);
+
+    // Every update during the turn is judged; one for another session (an agent may announce
+    // things for any session at any time) is judged for validity only.
+    const updates = agent.lines.slice(from, responseAt).filter((line) => isObject(line.value) && line.value.method === "session/update");
+    const invalid = updates
+      .map((line) => ({ line, check: validateParams(version, "session/update", (line.value as Json).params) }))
+      .find(({ check }) => !check.valid);
+    const ofTurn = updates.filter((line) => ((line.value as Json).params as Json | undefined)?.sessionId === sessionId).length;
+    if (invalid && !invalid.check.valid) {
+      const why = `${invalid.check.errors[0]?.path || "/"}: ${invalid.check.errors[0]?.message}`;
+      results.set("ACPKIT-UPDATE-001", "fail", `an update is not valid v${version} (${why}): ${invalid.line.text.slice(0, 200)}`, agent);
+    } else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid`);
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const late = agent.lines
+      .slice(responseAt + 1)
+      .find((line) => isObject(line.value) && line.value.method === "session/update" && (line.value.params as Json)?.sessionId === sessionId);
+    if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the prompt's response: ${late.text.slice(0, 200)}`, agent);
+    else results.pass("ACPKIT-ORDER-001", "nothing after the response");
+    checkWire(agent, results);
+    return first;
+  } finally {
+    await agent.kill();
+  }
+}
+
+async function cancelGroup(options: AgentCheckOptions, results: Results): Promise<void> {
+  const { agent } = await start(options);
+  try {
+    const session = await newSession(agent, options, "new-1");
+    if (typeof session === "string") {
+      results.set("ACP-CANCEL-001", session.includes("authentication") ? "skip" : "fail", session, agent);
+      return;
+    }
+    const from = agent.lines.length;
+    agent.send({
+      jsonrpc: "2.0",
+      id: "prompt-c",
+      method: "session/prompt",
+      params: { sessionId: session.sessionId, prompt: [{ type: "text", text: options.prompt }] },
+    });
+    await agent.waitFor((value) => value.method === "session/update" || value.id === "prompt-c", 1000, from);
+    if (agent.lines.slice(from).some((line) => isObject(line.value) && line.value.id === "prompt-c")) {
+      results.set("ACP-CANCEL-001", "skip", "the turn ended before the cancel could be sent (use a longer --prompt)");
+      return;
+    }
+    agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: session.sessionId } });
+    const answer = await agent.waitFor((value) => value.id === "prompt-c" && !("method" in value), options.timeoutMs * 20, from);
+    const value = answer?.value as Json | undefined;
+    if (!value) results.set("ACP-CANCEL-001", "fail", "the cancelled prompt was never answered", agent);
+    else if (isObject(value.error))
+      results.set("ACP-CANCEL-001", "fail", `the cancelled prompt was answered with error ${value.error.code}; it must end with stopReason cancelled`, agent);
+    else if ((value.result as Json)?.stopReason !== "cancelled") {
+      results.set("ACP-CANCEL-001", "fail", `the cancelled prompt ended with stopReason ${JSON.stringify((value.result as Json)?.stopReason)}`, agent);
+    } else results.pass("ACP-CANCEL-001", "stopReason cancelled");
+    checkWire(agent, results);
+  } finally {
+    await agent.kill();
+  }
+}
+
+function advertised(init: Json, version: ProtocolVersion) {
+  const caps = (
+    isObject(version === 1 ? init.agentCapabilities : init.capabilities) ? (version === 1 ? init.agentCapabilities : init.capabilities) : {}
+  ) as Json;
+  const session = (isObject(version === 1 ? caps.sessionCapabilities : caps.session) ? (version === 1 ? caps.sessionCapabilities : caps.session) : {}) as Json;
+  return {
+    load: version === 1 ? caps.loadSession === true : isObject(session.load),
+    list: isObject(session.list),
+    close: isObject(session.close),
+  };
+}
+
+async function capabilityGroup(options: AgentCheckOptions, init: Json, version: ProtocolVersion, setup: Json | undefined, results: Results): Promise<void> {
+  const caps = advertised(init, version);
+  const modes = isObject(setup?.modes) ? (setup.modes as Json) : undefined;
+  const select = Array.isArray(setup?.configOptions)
+    ? (setup.configOptions as Json[]).find((option) => option.type === "select" && Array.isArray(option.options))
+    : undefined;
+  if (!caps.load) results.set("ACPKIT-CAP-LOAD", "skip", "loadSession not advertised");
+  if (!caps.list) results.set("ACPKIT-CAP-LIST", "skip", "session list not advertised");
+  if (!caps.close) results.set("ACPKIT-CAP-CLOSE", "skip", "session close not advertised");
+  if (!modes) results.set("ACPKIT-CAP-MODES", "skip", "no modes in the session/new result");
+  if (!select) results.set("ACPKIT-CAP-CONFIG", "skip", "no select config option in the session/new result");
+  if (!caps.load && !caps.list && !caps.close && !modes && !select) return;
+  const { agent } = await start(options);
+  try {
+    const session = await newSession(agent, options, "new-cap");
+    if (typeof session === "string") {
+      for (const id of ["ACPKIT-CAP-LOAD", "ACPKIT-CAP-LIST", "ACPKIT-CAP-CLOSE", "ACPKIT-CAP-MODES", "ACPKIT-CAP-CONFIG"]) results.set(id, "skip", session);
+      return;
+    }
+    const sessionId = session.sessionId as string;
+    const judge = (id: string, answer: Json | undefined, ok: (result: unknown) => boolean, what: string) => {
+      if (answer && !isObject(answer.error) && ok(answer.result)) results.pass(id, `${what} answered`);
+      else results.set(id, "fail", answer ? `${what} answered ${JSON.stringify(answer.error ?? answer.result).slice(0, 200)}` : `${what} got no answer`, agent);
+    };
+    if (modes) {
+      const other = (modes.availableModes as Json[] | undefined)?.find((mode) => mode.id !== modes.currentModeId);
+      if (other)
+        judge(
+          "ACPKIT-CAP-MODES",
+          await agent.request("mode-1", "session/set_mode", { sessionId, modeId: other.id }, options.timeoutMs),
+          () => true,
+          `session/set_mode ${String(other.id)}`,
+        );
+      else results.set("ACPKIT-CAP-MODES", "skip", "only one mode");
+    }
+    if (select) {
+      const values = (select.options as Json[])
+        .flatMap((entry) => (Array.isArray(entry.options) ? (entry.options as Json[]) : [entry]))
+        .map((entry) => entry.value);
+      const other = values.find((value) => value !== select.currentValue);
+      if (other !== undefined) {
+        judge(
+          "ACPKIT-CAP-CONFIG",
+          await agent.request("config-1", "session/set_config_option", { sessionId, configId: select.id, value: other }, options.timeoutMs),
+          (result) => isObject(result) && Array.isArray(result.configOptions),
+          `session/set_config_option ${String(select.id)}=${String(other)}`,
+        );
+      } else results.set("ACPKIT-CAP-CONFIG", "skip", "the select option has one value");
+    }
+    if (caps.list)
+      judge(
+        "ACPKIT-CAP-LIST",
+        await agent.request("list-1", "session/list", {}, options.timeoutMs),
+        (result) => isObject(result) && Array.isArray(result.sessions),
+        "session/list",
+      );
+    if (caps.load) {
+      judge(
+        "ACPKIT-CAP-LOAD",
+        await agent.request("load-1", "session/load", { sessionId, cwd: options.cwd, mcpServers: [] }, options.timeoutMs * 5),
+        () => true,
+        "session/load",
+      );
+    }
+    if (caps.close) judge("ACPKIT-CAP-CLOSE", await agent.request("close-1", "session/close", { sessionId }, options.timeoutMs), () => true, "session/close");
+    checkWire(agent, results);
+  } finally {
+    await agent.kill();
+  }
+}
+
+/** Run every group; throws AgentUnavailable when the agent cannot be started or initialized. */
+export async function checkAgent(options: AgentCheckOptions): Promise<AgentCheckReport> {
+  const results = new Results();
+  const { init, version } = await protocolGroup(options, results);
+  await negotiationGroup(options, results);
+  const setup = await turnGroup(options, version, results);
+  await cancelGroup(options, results);
+  await capabilityGroup(options, init, version, setup, results);
+  const list = results.list();
+  const info = isObject(init.agentInfo) ? { name: String(init.agentInfo.name), version: String(init.agentInfo.version) } : null;
+  return { conformant: !list.some((result) => result.tier === "MUST" && result.status === "fail"), protocolVersion: version, agent: info, results: list };
+}

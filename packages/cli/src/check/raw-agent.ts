@@ -1,0 +1,160 @@
+// The checker's own minimal client: it starts the agent, writes whatever it is told (malformed
+// lines included), and records every byte the agent writes, line by line with the time it came.
+// It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
+import { type ChildProcess, spawn } from "node:child_process";
+
+/** One line the agent wrote on stdout. */
+export interface RecordedLine {
+  at: number;
+  text: string;
+  /** The parsed value, or undefined when the line is not JSON. */
+  value: unknown;
+}
+
+/** How many transcript lines a RawAgent keeps (the newest), for the evidence in failures. */
+const TRANSCRIPT_LINES = 400;
+
+export class RawAgent {
+  readonly lines: RecordedLine[] = [];
+  /** `→ line` sent / `← line` received, the newest TRANSCRIPT_LINES. */
+  readonly transcript: string[] = [];
+  /** Answers the agent's own requests (the checker's client duties); set by the caller. */
+  answerRequest: ((method: string, params: unknown) => unknown) | undefined;
+  /** Bytes of stdout that were not valid UTF-8, if any. */
+  invalidUtf8 = false;
+  stderr = "";
+  private readonly child: ChildProcess;
+  private buffered = Buffer.alloc(0);
+  private readonly started = Date.now();
+  private exitInfo: { code: number | null; signal: string | null } | undefined;
+  private readonly exited: Promise<{ code: number | null; signal: string | null }>;
+  private waiters: (() => void)[] = [];
+  readonly spawnError: Promise<Error | undefined>;
+
+  constructor(command: string, args: readonly string[], cwd: string) {
+    this.child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32" });
+    this.spawnError = new Promise((resolve) => {
+      this.child.once("spawn", () => resolve(undefined));
+      this.child.once("error", (error) => resolve(error));
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve(this.exitInfo);
+        this.wake();
+      });
+    });
+    this.child.stdin!.on("error", () => {});
+    this.child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
+    // stderr is the agent's log; keep the last 64 KiB for the report.
+    this.child.stderr!.on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-65536);
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffered = Buffer.concat([this.buffered, chunk]);
+    let newline: number;
+    while ((newline = this.buffered.indexOf(0x0a)) >= 0) {
+      const bytes = this.buffered.subarray(0, newline);
+      this.buffered = this.buffered.subarray(newline + 1);
+      const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\r$/, "");
+      try {
+        new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch {
+        this.invalidUtf8 = true;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = undefined;
+      }
+      this.lines.push({ at: Date.now() - this.started, text, value });
+      this.note(`← ${text}`);
+      this.autoAnswer(value);
+    }
+    this.wake();
+  }
+
+  private note(line: string): void {
+    this.transcript.push(line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
+    if (this.transcript.length > TRANSCRIPT_LINES) this.transcript.shift();
+  }
+
+  /** A request from the agent: answered by `answerRequest`, or -32601 when it gives nothing. */
+  private autoAnswer(value: unknown): void {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+    const message = value as { id?: unknown; method?: unknown; params?: unknown };
+    if (typeof message.method !== "string" || !("id" in message)) return;
+    const result = this.answerRequest?.(message.method, message.params);
+    if (result === undefined) this.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } });
+    else this.send({ jsonrpc: "2.0", id: message.id, result });
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  get exitStatus(): { code: number | null; signal: string | null } | undefined {
+    return this.exitInfo;
+  }
+
+  /** Write text as one line (or raw bytes, newline included by the caller). */
+  writeLine(text: string): void {
+    this.note(`→ ${text}`);
+    if (this.child.stdin!.writable) this.child.stdin!.write(`${text}\n`);
+  }
+
+  send(message: unknown): void {
+    this.writeLine(JSON.stringify(message));
+  }
+
+  /** The first recorded line from `from` on whose value matches, waiting up to `ms`. */
+  async waitFor(predicate: (value: Record<string, unknown>) => boolean, ms: number, from = 0): Promise<RecordedLine | undefined> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      for (let i = from; i < this.lines.length; i++) {
+        const value = this.lines[i]!.value;
+        if (typeof value === "object" && value !== null && !Array.isArray(value) && predicate(value as Record<string, unknown>)) return this.lines[i];
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || this.exitInfo !== undefined) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 50));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Send a request and wait for the response with the same id. */
+  async request(id: string | number, method: string, params: unknown, ms: number): Promise<Record<string, unknown> | undefined> {
+    const from = this.lines.length;
+    this.send({ jsonrpc: "2.0", id, method, params });
+    const line = await this.waitFor((value) => value.id === id && !("method" in value), ms, from);
+    return line?.value as Record<string, unknown> | undefined;
+  }
+
+  /** End stdin; resolve with the exit status if the agent exits within `ms`. */
+  async closeStdin(ms: number): Promise<{ code: number | null; signal: string | null } | undefined> {
+    this.child.stdin!.end();
+    return Promise.race([this.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref())]);
+  }
+
+  /** Stop the agent for good (its whole process group). */
+  async kill(): Promise<void> {
+    if (this.exitInfo !== undefined) return;
+    try {
+      if (process.platform !== "win32" && this.child.pid !== undefined) process.kill(-this.child.pid, "SIGKILL");
+      else this.child.kill("SIGKILL");
+    } catch {
+      this.child.kill("SIGKILL");
+    }
+    await this.exited;
+  }
+}
