@@ -163,7 +163,7 @@ export const slowConsumerScenario: Scenario = {
   async run(config: BenchConfig): Promise<BenchRecord[]> {
     const n = config.quick ? 20_000 : 1_000_000;
     const pauseMs = config.quick ? 300 : 3_000;
-    const rounds = config.quick ? 1 : 3;
+    const rounds = config.quick ? 2 : 3;
     const records: BenchRecord[] = [];
     for (const channel of CHANNELS) {
       const base = { scenario: "slow-consumer", impl: "acpkit" as const, metric: `${channel}-peak-rss`, unit: "MiB", n, better: "lower" as const };

@@ -78,8 +78,9 @@ describe("acpkit check agent", () => {
 
   it("an agent built with the official SDK (the test fixture that uses every v1 feature): everything but cancel", async () => {
     const { report, status } = await check(["--auth", "key"], [process.execPath, SDK_SURFACE]);
-    // The fixture ignores session/cancel and keeps streaming: recorded in docs/conformance.md.
-    expect(status("ACP-CANCEL-001")).toBe("fail");
+    // The fixture ignores session/cancel: recorded in docs/conformance.md. Its turn takes about
+    // 2 ms, so on a loaded machine it may end before the cancel lands, which is an honest skip.
+    expect(["fail", "skip"]).toContain(status("ACP-CANCEL-001"));
     const otherFailures = report.results.filter((r: any) => r.status === "fail" && r.id !== "ACP-CANCEL-001");
     expect(otherFailures).toEqual([]);
   });
