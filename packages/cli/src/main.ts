@@ -61,6 +61,9 @@ const commands: Record<string, CommandEntry> = {
   },
 };
 
+/** The hidden command that runs `acpkit check client`'s scripted agent. */
+const CHECK_PEER_COMMAND = "__check-peer";
+
 /** The top-level usage text of `acpkit` (the command list). */
 export function mainUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -84,6 +87,11 @@ export async function main(argv: readonly string[], io: CommandIO = processIO())
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     io.stdout.write(`${version}\n`);
     return Exit.Ok;
+  }
+  if (name === CHECK_PEER_COMMAND) {
+    // The scripted agent `acpkit check client` starts behind the client under test (not for people).
+    const { runCheckPeer } = await import("./commands/check.js");
+    return runCheckPeer(rest);
   }
   const entry = commands[name];
   if (!entry) {

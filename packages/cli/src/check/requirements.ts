@@ -60,7 +60,35 @@ export const AGENT_REQUIREMENTS: readonly Requirement[] = [
 ];
 
 export function requirement(id: string): Requirement {
-  const found = AGENT_REQUIREMENTS.find((candidate) => candidate.id === id);
+  const found = AGENT_REQUIREMENTS.find((candidate) => candidate.id === id) ?? CLIENT_REQUIREMENTS.find((candidate) => candidate.id === id);
   if (!found) throw new Error(`internal: no requirement ${id}`);
   return found;
 }
+
+export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
+  r("ACPKIT-CLIENT-STDIO-001", "MUST", "Every line the client writes to the agent is one JSON-RPC 2.0 message.", "docs/protocol.md S3, S5"),
+  r(
+    "ACPKIT-CLIENT-INIT-001",
+    "MUST",
+    "initialize comes first, with an integer protocolVersion and params valid for that version.",
+    "docs/protocol.md N1, N2, N7",
+  ),
+  r(
+    "ACPKIT-CLIENT-INIT-002",
+    "MUST",
+    "When the agent answers a lower version, the client goes on in that version's shapes (or closes).",
+    "docs/protocol.md N3–N5",
+  ),
+  r("ACPKIT-CLIENT-SESSION-001", "MUST", "session/new params are valid: an absolute cwd and an mcpServers list.", "docs/protocol.md §4.1"),
+  r("ACPKIT-CLIENT-PROMPT-001", "MUST", "Prompt content uses only block types the agent advertised (text and resource_link here).", "docs/protocol.md §1.3"),
+  r("ACPKIT-CLIENT-PERM-001", "MUST", "A permission request is answered with one of the offered option ids, or cancelled.", "docs/protocol.md §4.7"),
+  r("ACPKIT-CLIENT-RPC-001", "MUST", "The client answers no notification.", "JSON-RPC 2.0 §4.1"),
+  r("ACPKIT-CLIENT-RPC-002", "MUST", "An agent→client method the client does not serve gets -32601.", "docs/protocol.md D2"),
+  r("ACPKIT-CLIENT-CAP-001", "MUST", "fs/* and terminal/* requests are served only when advertised (-32601 otherwise).", "docs/protocol.md §4.10, J1"),
+  r("ACPKIT-CLIENT-UPDATE-001", "MUST", "An update kind the client does not know does not end the connection.", "docs/protocol.md §3.3"),
+  r("ACPKIT-CLIENT-CANCEL-001", "MUST", "After the client sent session/cancel, a permission request is answered cancelled.", "docs/protocol.md C3"),
+  r("ACPKIT-CLIENT-CANCEL-002", "MUST", "After session/cancel the client keeps taking updates until the prompt's response.", "docs/protocol.md C4"),
+  r("ACPKIT-CLIENT-SLOW-001", "SHOULD", "A prompt that takes long is not given up by the client on its own.", "docs/protocol.md §6.1"),
+  r("ACPKIT-CLIENT-EXIT-001", "MUST", "When the agent exits mid-turn, the client ends (or reports it) within 5 s.", "docs/protocol.md S7"),
+  r("ACPKIT-CLIENT-INFO", "INFO", "What the client says about itself: clientInfo and capabilities.", "docs/protocol.md §1.3"),
+];

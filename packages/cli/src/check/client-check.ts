@@ -1,0 +1,313 @@
+// `acpkit check client`: runs the client under test once per scenario, with `{agent}` in its
+// command line replaced by the scripted checking agent (client-peer.ts), then judges what the
+// agent's log shows the client did. Each requirement: pass, fail (with the wire lines), skip (why).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { validateParams, type ProtocolVersion } from "@acpkit/schema";
+import type { CheckResult, CheckStatus } from "./agent-check.js";
+import { type ClientScenario, PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry } from "./client-peer.js";
+import { CLIENT_REQUIREMENTS, requirement } from "./requirements.js";
+
+export interface ClientCheckOptions {
+  /** The client's command line; the element `{agent}` stands for the checking agent's. */
+  argv: readonly string[];
+  cwd: string;
+  /** How long the slow scenario's prompt takes (ms). */
+  slowMs: number;
+  /** How long one client run may take beyond its scenario's own waits (ms). */
+  timeoutMs: number;
+}
+
+export interface ClientCheckReport {
+  conformant: boolean;
+  protocolVersion: ProtocolVersion | null;
+  client: { name: string; version: string } | null;
+  results: CheckResult[];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** What one client run left behind. */
+interface Run {
+  entries: PeerLogEntry[];
+  /** Messages the client wrote, parsed (undefined where a line was not JSON). */
+  incoming: { t: number; text: string; value: unknown }[];
+  exitCode: number | null;
+  timedOut: boolean;
+  /** ms from the start of the run until the client exited. */
+  exitedAfter: number;
+  output: string;
+}
+
+/** The command line of the checking agent for one scenario. */
+function peerArgv(scenario: ClientScenario, log: string, slowMs: number): string[] {
+  const bin = fileURLToPath(new URL("../bin.js", import.meta.url));
+  return [process.execPath, bin, "__check-peer", "--scenario", scenario, "--log", log, "--slow-ms", String(slowMs)];
+}
+
+async function runScenario(options: ClientCheckOptions, scenario: ClientScenario, dir: string): Promise<Run> {
+  const log = join(dir, `${scenario}.ndjson`);
+  const argv = options.argv.flatMap((part) => (part === "{agent}" ? peerArgv(scenario, log, options.slowMs) : [part]));
+  const started = Date.now();
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdin.end();
+  let output = "";
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-8192));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const limit = options.timeoutMs + (scenario === "slow" ? options.slowMs : 0) + (scenario === "cancel" ? 30_000 : 0);
+  let timedOut = false;
+  const exitCode = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, limit);
+    child.once("error", () => resolve(null));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+  const exitedAfter = Date.now() - started;
+  let entries: PeerLogEntry[] = [];
+  try {
+    entries = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as PeerLogEntry);
+  } catch {
+    entries = [];
+  }
+  const incoming = entries
+    .filter((entry) => entry.dir === "in")
+    .map((entry) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(entry.text);
+      } catch {
+        value = undefined;
+      }
+      return { t: entry.t, text: entry.text, value };
+    });
+  return { entries, incoming, exitCode, timedOut, exitedAfter, output };
+}
+
+class Results {
+  private readonly byId = new Map<string, CheckResult>();
+  constructor() {
+    for (const req of CLIENT_REQUIREMENTS) this.byId.set(req.id, { id: req.id, tier: req.tier, status: "not_tested", message: "not reached" });
+  }
+  set(id: string, status: CheckStatus, message: string, run?: Run): void {
+    if (this.byId.get(id)!.status === "fail" && status !== "fail") return;
+    const result: CheckResult = { id, tier: requirement(id).tier, status, message };
+    if (status === "fail" && run) result.transcript = run.entries.slice(-12).map((entry) => `${entry.dir === "in" ? "←" : "→"} ${entry.text.slice(0, 2000)}`);
+    this.byId.set(id, result);
+  }
+  pass(id: string, message: string): void {
+    if (this.byId.get(id)!.status === "not_tested") this.set(id, "pass", message);
+  }
+  list(): CheckResult[] {
+    return [...this.byId.values()];
+  }
+}
+
+const answerTo = (run: Run, id: string): Json | undefined =>
+  run.incoming.map((line) => line.value).find((value): value is Json => isObject(value) && value.id === id && !("method" in value));
+const requestsOf = (run: Run, method: string): Json[] =>
+  run.incoming.map((line) => line.value).filter((value): value is Json => isObject(value) && value.method === method);
+
+/** Checks every run shares: framing and no answers to notifications. */
+function checkWire(run: Run, results: Results): void {
+  const bad = run.incoming.find((line) => !isObject(line.value) || line.value.jsonrpc !== "2.0");
+  if (bad) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, run);
+  else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-STDIO-001", "every line a JSON-RPC message");
+  const ours = new Set<unknown>(Object.values(PEER_IDS));
+  const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
+  if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, run);
+  else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-001", "no answer to any notification");
+}
+
+function offeredVersion(run: Run): ProtocolVersion | undefined {
+  const init = requestsOf(run, "initialize")[0];
+  const offered = isObject(init?.params) ? init.params.protocolVersion : undefined;
+  return offered === 1 || offered === 2 ? offered : undefined;
+}
+
+function judgeBasic(run: Run, results: Results): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
+  checkWire(run, results);
+  const first = run.incoming[0]?.value;
+  const init = requestsOf(run, "initialize")[0];
+  if (!init || !isObject(first) || first.method !== "initialize") {
+    results.set("ACPKIT-CLIENT-INIT-001", "fail", init ? "initialize was not the first message" : "the client never sent initialize", run);
+    return { version: null, client: null };
+  }
+  const params = isObject(init.params) ? init.params : {};
+  const offered = params.protocolVersion;
+  const shape: ProtocolVersion = offered === 2 ? 2 : 1;
+  const valid = validateParams(shape, "initialize", params);
+  if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, run);
+  else if (!valid.valid)
+    results.set("ACPKIT-CLIENT-INIT-001", "fail", `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`, run);
+  else results.pass("ACPKIT-CLIENT-INIT-001", `offered protocol ${offered}`);
+  const info = isObject(params.clientInfo) ? { name: String(params.clientInfo.name), version: String(params.clientInfo.version) } : null;
+  const caps = (shape === 1 ? params.clientCapabilities : params.capabilities) ?? {};
+  results.set("ACPKIT-CLIENT-INFO", "pass", `clientInfo ${JSON.stringify(params.clientInfo ?? null)}; capabilities ${JSON.stringify(caps)}`);
+
+  const sessionNew = requestsOf(run, "session/new")[0];
+  if (!sessionNew) results.set("ACPKIT-CLIENT-SESSION-001", "fail", "the client never sent session/new", run);
+  else {
+    const check = validateParams(shape, "session/new", sessionNew.params);
+    const cwd = isObject(sessionNew.params) ? sessionNew.params.cwd : undefined;
+    if (!check.valid) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, run);
+    else if (typeof cwd !== "string" || !isAbsolute(cwd)) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `cwd ${JSON.stringify(cwd)} is not absolute`, run);
+    else results.pass("ACPKIT-CLIENT-SESSION-001", `cwd ${cwd}`);
+  }
+
+  const prompts = requestsOf(run, "session/prompt");
+  const blocks = prompts.flatMap((prompt) => (isObject(prompt.params) && Array.isArray(prompt.params.prompt) ? (prompt.params.prompt as Json[]) : []));
+  const foreign = blocks.find((block) => block.type !== "text" && block.type !== "resource_link");
+  if (prompts.length === 0) results.set("ACPKIT-CLIENT-PROMPT-001", "skip", "the client sent no prompt (give it one, e.g. acpkit run --prompt hi)");
+  else if (foreign) results.set("ACPKIT-CLIENT-PROMPT-001", "fail", `a ${String(foreign.type)} block, which the agent did not advertise`, run);
+  else results.pass("ACPKIT-CLIENT-PROMPT-001", `${blocks.length} block(s), all text or resource_link`);
+  if (prompts.length === 0) return { version: shape, client: info };
+
+  const unknown = answerTo(run, PEER_IDS.unknownMethod);
+  if (!unknown) results.set("ACPKIT-CLIENT-UPDATE-001", "fail", "after an unknown update kind the client stopped answering", run);
+  else results.pass("ACPKIT-CLIENT-UPDATE-001", "the connection went on after an unknown update kind");
+  if (unknown && isObject(unknown.error) && unknown.error.code === -32601) results.pass("ACPKIT-CLIENT-RPC-002", "-32601");
+  else results.set("ACPKIT-CLIENT-RPC-002", "fail", unknown ? `answered ${JSON.stringify(unknown.error ?? unknown.result)}` : "never answered", run);
+
+  if (shape === 1) {
+    const fsOffered = isObject(caps) && isObject(caps.fs) && caps.fs.readTextFile === true;
+    const terminalOffered = isObject(caps) && caps.terminal === true;
+    const problems: string[] = [];
+    for (const [id, offeredIt, what] of [
+      [PEER_IDS.fsRead, fsOffered, "fs/read_text_file"],
+      [PEER_IDS.terminal, terminalOffered, "terminal/create"],
+    ] as const) {
+      const answer = answerTo(run, id);
+      const notFound = isObject(answer?.error) && answer.error.code === -32601;
+      if (!answer) problems.push(`${what} was never answered`);
+      else if (offeredIt && notFound) problems.push(`${what} was advertised but answered -32601`);
+      else if (!offeredIt && !notFound) problems.push(`${what} was not advertised but answered ${JSON.stringify(answer.error ?? answer.result).slice(0, 80)}`);
+    }
+    if (problems.length > 0) results.set("ACPKIT-CLIENT-CAP-001", "fail", problems.join("; "), run);
+    else results.pass("ACPKIT-CLIENT-CAP-001", `fs ${fsOffered ? "served" : "refused"}, terminal ${terminalOffered ? "served" : "refused"}, as advertised`);
+  } else results.pass("ACPKIT-CLIENT-CAP-001", "v2 has no fs or terminal; none was asked");
+
+  const permission = answerTo(run, PEER_IDS.permission);
+  const outcome = isObject(permission?.result) && isObject(permission.result.outcome) ? permission.result.outcome : undefined;
+  const ids = PERMISSION_OPTIONS.map((option) => option.optionId);
+  if (!permission) results.set("ACPKIT-CLIENT-PERM-001", "fail", "the permission request was never answered", run);
+  else if (outcome?.outcome === "cancelled" || (outcome?.outcome === "selected" && ids.includes(String(outcome.optionId))))
+    results.pass("ACPKIT-CLIENT-PERM-001", `answered ${JSON.stringify(outcome)}`);
+  else
+    results.set(
+      "ACPKIT-CLIENT-PERM-001",
+      "fail",
+      `answered ${JSON.stringify(permission.result ?? permission.error)}, not one of ${ids.join(", ")} or cancelled`,
+      run,
+    );
+  return { version: shape, client: info };
+}
+
+function judgeLowerVersion(run: Run, results: Results): void {
+  checkWire(run, results);
+  if (offeredVersion(run) !== 2) {
+    results.set("ACPKIT-CLIENT-INIT-002", "skip", "the client offers v1, so no agent can answer lower");
+    return;
+  }
+  const after = run.incoming
+    .map((line) => line.value)
+    .filter((value): value is Json => isObject(value) && typeof value.method === "string" && value.method !== "initialize");
+  const wrong = after
+    .map((message) => ({ message, check: validateParams(1, String(message.method), message.params ?? undefined) }))
+    .find(({ check }) => !check.valid);
+  if (wrong && !wrong.check.valid) {
+    results.set(
+      "ACPKIT-CLIENT-INIT-002",
+      "fail",
+      `after the agent answered v1 the client sent ${String(wrong.message.method)} that is not valid v1: ${wrong.check.errors[0]?.path} ${wrong.check.errors[0]?.message}`,
+      run,
+    );
+  } else
+    results.pass(
+      "ACPKIT-CLIENT-INIT-002",
+      after.length === 0 ? "the client closed after the v1 answer" : `went on in v1 (${after.length} messages, all valid v1)`,
+    );
+}
+
+function judgeCancel(run: Run, results: Results): void {
+  checkWire(run, results);
+  if (requestsOf(run, "session/cancel").length === 0) {
+    const why = "the client never cancelled (run it with a cancel, e.g. acpkit run --cancel-after 300)";
+    results.set("ACPKIT-CLIENT-CANCEL-001", "skip", why);
+    results.set("ACPKIT-CLIENT-CANCEL-002", "skip", why);
+    return;
+  }
+  const answer = answerTo(run, PEER_IDS.permissionAfterCancel);
+  const outcome = isObject(answer?.result) && isObject(answer.result.outcome) ? answer.result.outcome.outcome : undefined;
+  if (!answer) {
+    results.set("ACPKIT-CLIENT-CANCEL-001", "fail", "after the cancel a permission request was never answered", run);
+    results.set("ACPKIT-CLIENT-CANCEL-002", "fail", "after the cancel the client stopped taking the agent's messages", run);
+    return;
+  }
+  results.pass("ACPKIT-CLIENT-CANCEL-002", "updates after the cancel were taken; the client waited for the response");
+  if (outcome === "cancelled") results.pass("ACPKIT-CLIENT-CANCEL-001", "answered cancelled");
+  else
+    results.set(
+      "ACPKIT-CLIENT-CANCEL-001",
+      "fail",
+      `after its cancel the client answered a permission request ${JSON.stringify(answer.result ?? answer.error)}`,
+      run,
+    );
+}
+
+function judgeSlow(run: Run, results: Results, slowMs: number): void {
+  checkWire(run, results);
+  if (requestsOf(run, "session/prompt").length === 0) {
+    results.set("ACPKIT-CLIENT-SLOW-001", "skip", "the client sent no prompt");
+    return;
+  }
+  const answered = run.entries.some((entry) => entry.dir === "out" && entry.text.includes('"stopReason"'));
+  if (answered) results.pass("ACPKIT-CLIENT-SLOW-001", `waited the ${slowMs} ms the prompt took`);
+  else results.set("ACPKIT-CLIENT-SLOW-001", "fail", `the client gave up on a prompt that took ${slowMs} ms (it exited after ${run.exitedAfter} ms)`, run);
+}
+
+function judgeAgentExit(run: Run, results: Results): void {
+  checkWire(run, results);
+  if (requestsOf(run, "session/prompt").length === 0) {
+    results.set("ACPKIT-CLIENT-EXIT-001", "skip", "the client sent no prompt");
+    return;
+  }
+  const agentGoneAt = (run.entries.filter((entry) => entry.dir === "out").at(-1)?.t ?? 0) + 100;
+  if (run.timedOut || run.exitedAfter - agentGoneAt > 5000)
+    results.set("ACPKIT-CLIENT-EXIT-001", "fail", `the client was still running ${run.exitedAfter - agentGoneAt} ms after the agent exited`, run);
+  else
+    results.pass(
+      "ACPKIT-CLIENT-EXIT-001",
+      `the client ended ${Math.max(0, run.exitedAfter - agentGoneAt)} ms after the agent exited (exit code ${run.exitCode})`,
+    );
+}
+
+/** Run every scenario against the client; throws when the command has no `{agent}` placeholder. */
+export async function checkClient(options: ClientCheckOptions): Promise<ClientCheckReport> {
+  const results = new Results();
+  const dir = mkdtempSync(join(tmpdir(), "acpkit-check-client-"));
+  try {
+    const basic = await runScenario(options, "basic", dir);
+    const { version, client } = judgeBasic(basic, results);
+    judgeLowerVersion(await runScenario(options, "lower-version", dir), results);
+    judgeCancel(await runScenario(options, "cancel", dir), results);
+    judgeSlow(await runScenario(options, "slow", dir), results, options.slowMs);
+    judgeAgentExit(await runScenario(options, "agent-exit", dir), results);
+    const list = results.list();
+    return { conformant: !list.some((result) => result.tier === "MUST" && result.status === "fail"), protocolVersion: version, client, results: list };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,157 @@
+// The scripted agent that `acpkit check client` puts behind the client under test (as the hidden
+// command `acpkit __check-peer --scenario NAME --log FILE`). A raw stdio agent with no acpkit
+// runtime: it plays one scenario and logs every line both ways, with the time, to FILE, which the
+// checker judges once the client has exited.
+import { appendFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+export const CLIENT_SCENARIOS = ["basic", "lower-version", "cancel", "slow", "agent-exit"] as const;
+export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
+
+/** One logged line: `in` = written by the client, `out` = written by this agent. */
+export interface PeerLogEntry {
+  t: number;
+  dir: "in" | "out";
+  text: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** Ids of the requests this agent sends, so the checker can find the answers. */
+export const PEER_IDS = {
+  unknownMethod: "check-unknown-method",
+  fsRead: "check-fs-read",
+  terminal: "check-terminal",
+  permission: "check-permission",
+  permissionAfterCancel: "check-permission-after-cancel",
+} as const;
+
+export const PERMISSION_OPTIONS = [
+  { optionId: "check-allow", name: "Allow", kind: "allow_once" },
+  { optionId: "check-reject", name: "Reject", kind: "reject_once" },
+];
+
+export async function runClientPeer(scenario: ClientScenario, logFile: string, slowMs: number): Promise<void> {
+  const started = Date.now();
+  const log = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
+  const send = (message: Json) => {
+    const text = JSON.stringify(message);
+    log("out", text);
+    process.stdout.write(`${text}\n`);
+  };
+  let version = 1;
+  let clientCaps: Json = {};
+  let sessionId = "check-session-1";
+  let cancelled = false;
+  const waiting = new Map<string, (message: Json) => void>();
+  const request = (id: string, method: string, params: Json) =>
+    new Promise<Json>((resolve) => {
+      waiting.set(id, resolve);
+      send({ jsonrpc: "2.0", id, method, params });
+    });
+  const update = (u: Json) => send({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: u } });
+  const chunk = (text: string) =>
+    version === 1
+      ? { sessionUpdate: "agent_message_chunk", content: { type: "text", text } }
+      : { sessionUpdate: "agent_message_chunk", messageId: "check-m1", content: { type: "text", text } };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function prompt(id: unknown): Promise<void> {
+    switch (scenario) {
+      case "basic":
+      case "lower-version": {
+        update(chunk("Checking your client. "));
+        // An update kind no version defines: the client must survive it.
+        update({ sessionUpdate: "_acpkit/check-unknown-update", anything: true });
+        await request(PEER_IDS.unknownMethod, "acpkit/check-unknown", {});
+        if (version === 1) {
+          await request(PEER_IDS.fsRead, "fs/read_text_file", { sessionId, path: "/acpkit-check/nonexistent.txt" });
+          await request(PEER_IDS.terminal, "terminal/create", { sessionId, command: "true" });
+        }
+        await request(PEER_IDS.permission, "session/request_permission", { sessionId, toolCall: { toolCallId: "check-tool" }, options: PERMISSION_OPTIONS });
+        update(chunk("Done."));
+        send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
+        return;
+      }
+      case "cancel": {
+        update(chunk("Working until you cancel… "));
+        for (let i = 0; i < 600 && !cancelled; i++) await sleep(50);
+        if (!cancelled) {
+          send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
+          return;
+        }
+        // After the cancel: more updates (the client must take them) and a permission question
+        // (it must be answered cancelled), then the cancelled response.
+        update(chunk("still finishing up"));
+        await request(PEER_IDS.permissionAfterCancel, "session/request_permission", {
+          sessionId,
+          toolCall: { toolCallId: "check-tool-2" },
+          options: PERMISSION_OPTIONS,
+        });
+        send({ jsonrpc: "2.0", id, result: { stopReason: "cancelled" } });
+        return;
+      }
+      case "slow":
+        await sleep(slowMs);
+        update(chunk("Sorry for the wait."));
+        send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
+        return;
+      case "agent-exit":
+        update(chunk("Going away now."));
+        await sleep(100);
+        process.exit(0);
+    }
+  }
+
+  createInterface({ input: process.stdin }).on("line", (text) => {
+    if (text.trim() === "") return;
+    log("in", text);
+    let message: Json;
+    try {
+      message = JSON.parse(text) as Json;
+    } catch {
+      return;
+    }
+    if (typeof message !== "object" || message === null || Array.isArray(message)) return;
+    if (message.method === undefined) {
+      const resolve = waiting.get(String(message.id));
+      waiting.delete(String(message.id));
+      resolve?.(message);
+      return;
+    }
+    const params = (message.params ?? {}) as Json;
+    switch (message.method) {
+      case "initialize": {
+        const offered = params.protocolVersion;
+        version = scenario === "lower-version" ? 1 : offered === 2 ? 2 : 1;
+        clientCaps = (version === 1 ? params.clientCapabilities : params.capabilities) as Json;
+        void clientCaps;
+        const agentInfo = { name: "acpkit-check-agent", version: "0.1.0" };
+        const result =
+          version === 1
+            ? {
+                protocolVersion: 1,
+                agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
+                authMethods: [],
+                agentInfo,
+              }
+            : { protocolVersion: 2, capabilities: { session: { prompt: {} } }, authMethods: [], agentInfo };
+        send({ jsonrpc: "2.0", id: message.id, result });
+        return;
+      }
+      case "session/new":
+        sessionId = `check-session-${Math.random().toString(36).slice(2, 8)}`;
+        send({ jsonrpc: "2.0", id: message.id, result: { sessionId } });
+        return;
+      case "session/prompt":
+        void prompt(message.id);
+        return;
+      case "session/cancel":
+        cancelled = true;
+        return;
+      default:
+        if ("id" in message) send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
+    }
+  });
+  await new Promise((resolve) => process.stdin.once("end", resolve));
+}

@@ -1,0 +1,86 @@
+// `acpkit check client`, from outside: `acpkit run` passes every MUST (offering v1 and v2); a small
+// client written from scratch passes when correct, and with `--break ID` fails exactly the
+// requirement ID, so every client check is shown able to fail.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { CLIENT_REQUIREMENTS } from "../../src/check/requirements.js";
+import { BIN, runCli } from "../support/cli.js";
+
+const CLIENT = fileURLToPath(new URL("../fixtures/check-target-client.mjs", import.meta.url));
+
+async function check(client: readonly string[]) {
+  const result = await runCli(["check", "client", "--json", "--slow", "1000", "--timeout", "6000", "--", ...client]);
+  let report: any;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`no JSON report (exit ${result.code}): ${result.stderr}`);
+  }
+  return { code: result.code, report, status: (id: string) => report.results.find((r: any) => r.id === id)?.status };
+}
+
+describe.concurrent("acpkit check client", () => {
+  it.each([1, 2])(
+    "acpkit run (offering v%i, cancelling after 300 ms) passes every MUST",
+    async (offer) => {
+      const { code, report } = await check([
+        process.execPath,
+        BIN,
+        "run",
+        "--protocol",
+        String(offer),
+        "--prompt",
+        "hi",
+        "--cancel-after",
+        "300",
+        "--",
+        "{agent}",
+      ]);
+      expect(report.results.filter((r: any) => r.tier === "MUST" && r.status === "fail")).toEqual([]);
+      expect(code).toBe(0);
+      expect(report.client).toEqual({ name: "acpkit-cli", version: "0.1.0" });
+      // Offering v2, the lower-version scenario is exercised (the agent answers 1) and holds.
+      expect(report.results.find((r: any) => r.id === "ACPKIT-CLIENT-INIT-002").status).toBe(offer === 2 ? "pass" : "skip");
+      expect(report.results.map((r: any) => r.id).sort()).toEqual(CLIENT_REQUIREMENTS.map((r) => r.id).sort());
+    },
+    60_000,
+  );
+
+  it("a correct client written from scratch passes every MUST", async () => {
+    const { code, report } = await check([process.execPath, CLIENT, "--offer", "2", "--", "{agent}"]);
+    expect(report.results.filter((r: any) => r.tier === "MUST").map((r: any) => [r.id, r.status])).toEqual(
+      CLIENT_REQUIREMENTS.filter((r) => r.tier === "MUST").map((r) => [r.id, "pass"]),
+    );
+    expect(code).toBe(0);
+  }, 60_000);
+
+  const breakable = CLIENT_REQUIREMENTS.filter((r) => r.tier !== "INFO");
+  it.each(breakable.map((r) => [r.id, r.tier] as const))(
+    "a client that breaks %s is reported failing it (%s)",
+    async (id, tier) => {
+      // fs is a v1 feature: that break needs a v1 connection.
+      const offer = id === "ACPKIT-CLIENT-CAP-001" ? "1" : "2";
+      const { code, report, status } = await check([process.execPath, CLIENT, "--offer", offer, "--break", id, "--", "{agent}"]);
+      expect(status(id)).toBe("fail");
+      expect(report.results.find((r: any) => r.id === id).message).not.toBe("");
+      expect(code).toBe(tier === "MUST" ? 1 : 0);
+    },
+    60_000,
+  );
+
+  it("a client built with the official SDK: every MUST but the cancel duty its app must do itself", async () => {
+    const sdkClient = fileURLToPath(new URL("../fixtures/sdk-client.mjs", import.meta.url));
+    const { code, report, status } = await check([process.execPath, sdkClient, "--", "{agent}"]);
+    // The SDK hands permission questions to the application; after a cancel this one still allows
+    // (recorded in docs/conformance.md with the wire lines).
+    expect(status("ACPKIT-CLIENT-CANCEL-001")).toBe("fail");
+    expect(report.results.filter((r: any) => r.status === "fail" && r.id !== "ACPKIT-CLIENT-CANCEL-001")).toEqual([]);
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it("a client command without {agent} is a usage error", async () => {
+    const result = await runCli(["check", "client", "--", "some-editor", "--agent", "x"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("must contain the argument {agent}");
+  });
+});
