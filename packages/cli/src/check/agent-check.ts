@@ -2,7 +2,7 @@
 // group of requirements so one failure cannot poison the rest, and judges each requirement of
 // requirements.ts: pass, fail (with the wire evidence), skip (with why) or not_tested.
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
-import { RawAgent, type RecordedLine } from "./raw-agent.js";
+import { RawAgent, type RawConnection, RawWsAgent, type RecordedLine } from "./raw-agent.js";
 import { AGENT_REQUIREMENTS, requirement, type Tier } from "./requirements.js";
 
 export type CheckStatus = "pass" | "fail" | "skip" | "not_tested";
@@ -27,6 +27,8 @@ export interface AgentCheckReport {
 export interface AgentCheckOptions {
   command: string;
   args: readonly string[];
+  /** Connect to an agent served over WebSocket instead of starting `command`. */
+  ws?: { url: string; token?: string };
   cwd: string;
   protocol: ProtocolVersion;
   /** How long one answer may take (a prompt gets 20× this). */
@@ -51,7 +53,7 @@ class Results {
   constructor() {
     for (const req of AGENT_REQUIREMENTS) this.byId.set(req.id, { id: req.id, tier: req.tier, status: "not_tested", message: "not reached" });
   }
-  set(id: string, status: CheckStatus, message: string, agent?: RawAgent): void {
+  set(id: string, status: CheckStatus, message: string, agent?: RawConnection): void {
     const current = this.byId.get(id)!;
     // A failure found by one group stays, whatever a later group sees.
     if (current.status === "fail" && status !== "fail") return;
@@ -74,15 +76,23 @@ function initializeParams(version: ProtocolVersion, offered: number = version): 
 }
 
 /** The permission question is the client's baseline duty: the checker answers it "cancelled". */
-function clientDuties(agent: RawAgent): void {
+function clientDuties(agent: RawConnection): void {
   agent.answerRequest = (method) => (method === "session/request_permission" ? { outcome: { outcome: "cancelled" } } : undefined);
 }
 
-async function start(options: AgentCheckOptions): Promise<{ agent: RawAgent; init: Json }> {
-  const agent = new RawAgent(options.command, options.args, options.cwd);
+/** A fresh connection to the agent: a new process, or a new WebSocket. */
+function connectTo(options: AgentCheckOptions): RawConnection {
+  return options.ws ? new RawWsAgent(options.ws.url, options.ws.token) : new RawAgent(options.command, options.args, options.cwd);
+}
+
+async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection; init: Json }> {
+  const agent = connectTo(options);
   clientDuties(agent);
   const error = await agent.spawnError;
-  if (error) throw new AgentUnavailable(`could not start ${options.command}: ${error.message}`);
+  if (error)
+    throw new AgentUnavailable(
+      options.ws ? `could not connect to ${options.ws.url}: ${error.message}` : `could not start ${options.command}: ${error.message}`,
+    );
   const answer = await agent.request("init-1", "initialize", initializeParams(options.protocol), options.timeoutMs);
   if (!answer || !isObject(answer.result)) {
     await agent.kill();
@@ -94,7 +104,7 @@ async function start(options: AgentCheckOptions): Promise<{ agent: RawAgent; ini
 }
 
 /** Checks every line of a group's wire that concerns all of them: framing, UTF-8, responses, fs/terminal. */
-function checkWire(agent: RawAgent, results: Results): void {
+function checkWire(agent: RawConnection, results: Results): void {
   const bad = agent.lines.find((line) => !isMessageLine(line));
   if (bad) results.set("ACPKIT-STDIO-001", "fail", `stdout line is not a JSON-RPC 2.0 message: ${bad.text.slice(0, 200)}`, agent);
   else results.pass("ACPKIT-STDIO-001", `${agent.lines.length} lines, each one JSON-RPC message`);
@@ -179,9 +189,12 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
       `agentInfo ${JSON.stringify(init.agentInfo ?? null)}; capabilities ${JSON.stringify(init.agentCapabilities ?? init.capabilities ?? {})}; authMethods ${JSON.stringify(init.authMethods ?? [])}`,
     );
     checkWire(agent, results);
-    const exit = await agent.closeStdin(5000);
-    if (exit) results.pass("ACPKIT-EXIT-001", `exited (code ${exit.code}, signal ${exit.signal}) after stdin closed`);
-    else results.set("ACPKIT-EXIT-001", "fail", "still running 5 s after its stdin closed", agent);
+    if (!agent.hasStdin) results.set("ACPKIT-EXIT-001", "skip", "over WebSocket there is no stdin to close");
+    else {
+      const exit = await agent.closeStdin(5000);
+      if (exit) results.pass("ACPKIT-EXIT-001", `exited (code ${exit.code}, signal ${exit.signal}) after stdin closed`);
+      else results.set("ACPKIT-EXIT-001", "fail", "still running 5 s after its stdin closed", agent);
+    }
     return { init, version };
   } finally {
     await agent.kill();
@@ -189,7 +202,7 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
 }
 
 async function negotiationGroup(options: AgentCheckOptions, results: Results): Promise<void> {
-  const agent = new RawAgent(options.command, options.args, options.cwd);
+  const agent = connectTo(options);
   clientDuties(agent);
   try {
     if (await agent.spawnError) return;
@@ -212,7 +225,7 @@ async function negotiationGroup(options: AgentCheckOptions, results: Results): P
 }
 
 /** Sessions of the agent need `session/new`; an agent that demands authentication skips them without --auth. */
-async function newSession(agent: RawAgent, options: AgentCheckOptions, id: string): Promise<Json | string> {
+async function newSession(agent: RawConnection, options: AgentCheckOptions, id: string): Promise<Json | string> {
   const answer = await agent.request(id, "session/new", { cwd: options.cwd, mcpServers: [] }, options.timeoutMs);
   if (!answer) return "session/new got no answer";
   if (isObject(answer.error)) {
@@ -322,10 +335,18 @@ function advertised(init: Json, version: ProtocolVersion) {
     isObject(version === 1 ? init.agentCapabilities : init.capabilities) ? (version === 1 ? init.agentCapabilities : init.capabilities) : {}
   ) as Json;
   const session = (isObject(version === 1 ? caps.sessionCapabilities : caps.session) ? (version === 1 ? caps.sessionCapabilities : caps.session) : {}) as Json;
+  const prompt = (version === 1 ? caps.promptCapabilities : session.prompt) as Json | undefined;
+  const on = (key: string) => (version === 1 ? prompt?.[key] === true : isObject(prompt?.[key]));
   return {
     load: version === 1 ? caps.loadSession === true : isObject(session.load),
     list: isObject(session.list),
     close: isObject(session.close),
+    resume: isObject(session.resume),
+    delete: isObject(session.delete),
+    /** Prompt block types beyond text and resource_link that the agent accepts. */
+    blocks: [on("image") ? "image" : undefined, on("audio") ? "audio" : undefined, on("embeddedContext") ? "resource" : undefined].filter(
+      (b): b is string => b !== undefined,
+    ),
   };
 }
 
@@ -338,9 +359,12 @@ async function capabilityGroup(options: AgentCheckOptions, init: Json, version: 
   if (!caps.load) results.set("ACPKIT-CAP-LOAD", "skip", "loadSession not advertised");
   if (!caps.list) results.set("ACPKIT-CAP-LIST", "skip", "session list not advertised");
   if (!caps.close) results.set("ACPKIT-CAP-CLOSE", "skip", "session close not advertised");
+  if (!caps.resume) results.set("ACPKIT-CAP-RESUME", "skip", "session resume not advertised");
+  if (!caps.delete) results.set("ACPKIT-CAP-DELETE", "skip", "session delete not advertised");
+  if (caps.blocks.length === 0) results.set("ACPKIT-CAP-PROMPT", "skip", "no prompt content beyond text and resource_link advertised");
   if (!modes) results.set("ACPKIT-CAP-MODES", "skip", "no modes in the session/new result");
   if (!select) results.set("ACPKIT-CAP-CONFIG", "skip", "no select config option in the session/new result");
-  if (!caps.load && !caps.list && !caps.close && !modes && !select) return;
+  if (!caps.load && !caps.list && !caps.close && !caps.resume && !caps.delete && caps.blocks.length === 0 && !modes && !select) return;
   const { agent } = await start(options);
   try {
     const session = await newSession(agent, options, "new-cap");
@@ -393,7 +417,34 @@ async function capabilityGroup(options: AgentCheckOptions, init: Json, version: 
         "session/load",
       );
     }
+    if (caps.blocks.length > 0) {
+      const samples: Record<string, Json> = {
+        image: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+        audio: { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+        resource: { type: "resource", resource: { uri: "file:///acpkit-check/notes.txt", text: "notes", mimeType: "text/plain" } },
+      };
+      const prompt = [{ type: "text", text: options.prompt }, ...caps.blocks.map((block) => samples[block]!)];
+      const answer = await agent.request("prompt-blocks", "session/prompt", { sessionId, prompt }, options.timeoutMs * 20);
+      if (answer && !(isObject(answer.error) && answer.error.code === -32602))
+        results.pass("ACPKIT-CAP-PROMPT", `a prompt with ${caps.blocks.join(", ")} blocks was accepted`);
+      else
+        results.set(
+          "ACPKIT-CAP-PROMPT",
+          "fail",
+          answer ? `a prompt with the advertised ${caps.blocks.join(", ")} blocks was refused: ${JSON.stringify(answer.error)}` : "the prompt got no answer",
+          agent,
+        );
+    }
     if (caps.close) judge("ACPKIT-CAP-CLOSE", await agent.request("close-1", "session/close", { sessionId }, options.timeoutMs), () => true, "session/close");
+    if (caps.resume)
+      judge(
+        "ACPKIT-CAP-RESUME",
+        await agent.request("resume-1", "session/resume", { sessionId, cwd: options.cwd }, options.timeoutMs * 5),
+        () => true,
+        "session/resume",
+      );
+    if (caps.delete)
+      judge("ACPKIT-CAP-DELETE", await agent.request("delete-1", "session/delete", { sessionId }, options.timeoutMs), () => true, "session/delete");
     checkWire(agent, results);
   } finally {
     await agent.kill();

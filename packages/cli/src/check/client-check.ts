@@ -19,6 +19,8 @@ export interface ClientCheckOptions {
   slowMs: number;
   /** How long one client run may take beyond its scenario's own waits (ms). */
   timeoutMs: number;
+  /** The highest version the checking agent speaks (it answers lower offers with the offer). */
+  maxProtocol: ProtocolVersion;
 }
 
 export interface ClientCheckReport {
@@ -44,14 +46,26 @@ interface Run {
 }
 
 /** The command line of the checking agent for one scenario. */
-function peerArgv(scenario: ClientScenario, log: string, slowMs: number): string[] {
+function peerArgv(scenario: ClientScenario, log: string, options: ClientCheckOptions): string[] {
   const bin = fileURLToPath(new URL("../bin.js", import.meta.url));
-  return [process.execPath, bin, "__check-peer", "--scenario", scenario, "--log", log, "--slow-ms", String(slowMs)];
+  return [
+    process.execPath,
+    bin,
+    "__check-peer",
+    "--scenario",
+    scenario,
+    "--log",
+    log,
+    "--slow-ms",
+    String(options.slowMs),
+    "--max-protocol",
+    String(options.maxProtocol),
+  ];
 }
 
 async function runScenario(options: ClientCheckOptions, scenario: ClientScenario, dir: string): Promise<Run> {
   const log = join(dir, `${scenario}.ndjson`);
-  const argv = options.argv.flatMap((part) => (part === "{agent}" ? peerArgv(scenario, log, options.slowMs) : [part]));
+  const argv = options.argv.flatMap((part) => (part === "{agent}" ? peerArgv(scenario, log, options) : [part]));
   const started = Date.now();
   const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
   child.stdin.end();
@@ -59,7 +73,7 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
   const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-8192));
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
-  const limit = options.timeoutMs + (scenario === "slow" ? options.slowMs : 0) + (scenario === "cancel" ? 30_000 : 0);
+  const limit = options.timeoutMs + (scenario === "slow" ? options.slowMs : 0) + (scenario === "cancel" ? 5_000 : 0);
   let timedOut = false;
   const exitCode = await new Promise<number | null>((resolve) => {
     const timer = setTimeout(() => {
@@ -137,7 +151,7 @@ function offeredVersion(run: Run): ProtocolVersion | undefined {
   return offered === 1 || offered === 2 ? offered : undefined;
 }
 
-function judgeBasic(run: Run, results: Results): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
+function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
   checkWire(run, results);
   const first = run.incoming[0]?.value;
   const init = requestsOf(run, "initialize")[0];
@@ -154,13 +168,15 @@ function judgeBasic(run: Run, results: Results): { version: ProtocolVersion | nu
     results.set("ACPKIT-CLIENT-INIT-001", "fail", `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`, run);
   else results.pass("ACPKIT-CLIENT-INIT-001", `offered protocol ${offered}`);
   const info = isObject(params.clientInfo) ? { name: String(params.clientInfo.name), version: String(params.clientInfo.version) } : null;
+  // What was advertised is in the offered version's shape; what follows is in the agreed version's.
   const caps = (shape === 1 ? params.clientCapabilities : params.capabilities) ?? {};
+  const agreed: ProtocolVersion = shape === 2 && maxProtocol === 2 ? 2 : 1;
   results.set("ACPKIT-CLIENT-INFO", "pass", `clientInfo ${JSON.stringify(params.clientInfo ?? null)}; capabilities ${JSON.stringify(caps)}`);
 
   const sessionNew = requestsOf(run, "session/new")[0];
   if (!sessionNew) results.set("ACPKIT-CLIENT-SESSION-001", "fail", "the client never sent session/new", run);
   else {
-    const check = validateParams(shape, "session/new", sessionNew.params);
+    const check = validateParams(agreed, "session/new", sessionNew.params);
     const cwd = isObject(sessionNew.params) ? sessionNew.params.cwd : undefined;
     if (!check.valid) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, run);
     else if (typeof cwd !== "string" || !isAbsolute(cwd)) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `cwd ${JSON.stringify(cwd)} is not absolute`, run);
@@ -173,7 +189,7 @@ function judgeBasic(run: Run, results: Results): { version: ProtocolVersion | nu
   if (prompts.length === 0) results.set("ACPKIT-CLIENT-PROMPT-001", "skip", "the client sent no prompt (give it one, e.g. acpkit run --prompt hi)");
   else if (foreign) results.set("ACPKIT-CLIENT-PROMPT-001", "fail", `a ${String(foreign.type)} block, which the agent did not advertise`, run);
   else results.pass("ACPKIT-CLIENT-PROMPT-001", `${blocks.length} block(s), all text or resource_link`);
-  if (prompts.length === 0) return { version: shape, client: info };
+  if (prompts.length === 0) return { version: agreed, client: info };
 
   const unknown = answerTo(run, PEER_IDS.unknownMethod);
   if (!unknown) results.set("ACPKIT-CLIENT-UPDATE-001", "fail", "after an unknown update kind the client stopped answering", run);
@@ -181,9 +197,10 @@ function judgeBasic(run: Run, results: Results): { version: ProtocolVersion | nu
   if (unknown && isObject(unknown.error) && unknown.error.code === -32601) results.pass("ACPKIT-CLIENT-RPC-002", "-32601");
   else results.set("ACPKIT-CLIENT-RPC-002", "fail", unknown ? `answered ${JSON.stringify(unknown.error ?? unknown.result)}` : "never answered", run);
 
-  if (shape === 1) {
-    const fsOffered = isObject(caps) && isObject(caps.fs) && caps.fs.readTextFile === true;
-    const terminalOffered = isObject(caps) && caps.terminal === true;
+  if (agreed === 1) {
+    // A v2 offer carries no fs or terminal: a client that was answered v1 must refuse both.
+    const fsOffered = shape === 1 && isObject(caps) && isObject(caps.fs) && caps.fs.readTextFile === true;
+    const terminalOffered = shape === 1 && isObject(caps) && caps.terminal === true;
     const problems: string[] = [];
     for (const [id, offeredIt, what] of [
       [PEER_IDS.fsRead, fsOffered, "fs/read_text_file"],
@@ -212,7 +229,7 @@ function judgeBasic(run: Run, results: Results): { version: ProtocolVersion | nu
       `answered ${JSON.stringify(permission.result ?? permission.error)}, not one of ${ids.join(", ")} or cancelled`,
       run,
     );
-  return { version: shape, client: info };
+  return { version: agreed, client: info };
 }
 
 function judgeLowerVersion(run: Run, results: Results): void {
@@ -300,7 +317,7 @@ export async function checkClient(options: ClientCheckOptions): Promise<ClientCh
   const dir = mkdtempSync(join(tmpdir(), "acpkit-check-client-"));
   try {
     const basic = await runScenario(options, "basic", dir);
-    const { version, client } = judgeBasic(basic, results);
+    const { version, client } = judgeBasic(basic, results, options.maxProtocol);
     judgeLowerVersion(await runScenario(options, "lower-version", dir), results);
     judgeCancel(await runScenario(options, "cancel", dir), results);
     judgeSlow(await runScenario(options, "slow", dir), results, options.slowMs);

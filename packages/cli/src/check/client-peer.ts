@@ -31,7 +31,7 @@ export const PERMISSION_OPTIONS = [
   { optionId: "check-reject", name: "Reject", kind: "reject_once" },
 ];
 
-export async function runClientPeer(scenario: ClientScenario, logFile: string, slowMs: number): Promise<void> {
+export async function runClientPeer(scenario: ClientScenario, logFile: string, slowMs: number, maxProtocol: 1 | 2 = 2): Promise<void> {
   const started = Date.now();
   const log = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
   const send = (message: Json) => {
@@ -75,7 +75,8 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
       }
       case "cancel": {
         update(chunk("Working until you cancel… "));
-        for (let i = 0; i < 600 && !cancelled; i++) await sleep(50);
+        // Up to 5 s for the client's cancel; a client that never cancels gets the cancel checks skipped.
+        for (let i = 0; i < 100 && !cancelled; i++) await sleep(50);
         if (!cancelled) {
           send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
           return;
@@ -123,7 +124,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
     switch (message.method) {
       case "initialize": {
         const offered = params.protocolVersion;
-        version = scenario === "lower-version" ? 1 : offered === 2 ? 2 : 1;
+        version = scenario === "lower-version" || maxProtocol === 1 ? 1 : offered === 2 ? 2 : 1;
         clientCaps = (version === 1 ? params.clientCapabilities : params.capabilities) as Json;
         void clientCaps;
         const agentInfo = { name: "acpkit-check-agent", version: "0.1.0" };

@@ -2,6 +2,7 @@
 // lines included), and records every byte the agent writes, line by line with the time it came.
 // It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
 import { type ChildProcess, spawn } from "node:child_process";
+import { WebSocket } from "ws";
 
 /** One line the agent wrote on stdout. */
 export interface RecordedLine {
@@ -14,7 +15,12 @@ export interface RecordedLine {
 /** How many transcript lines a RawAgent keeps (the newest), for the evidence in failures. */
 const TRANSCRIPT_LINES = 400;
 
-export class RawAgent {
+/**
+ * What the checks need from a connection to the agent: raw writes, every line the agent wrote,
+ * and the client's duties answered. The process and WebSocket variants differ only in how bytes
+ * move and how the agent is let go.
+ */
+export abstract class RawConnection {
   readonly lines: RecordedLine[] = [];
   /** `→ line` sent / `← line` received, the newest TRANSCRIPT_LINES. */
   readonly transcript: string[] = [];
@@ -23,58 +29,64 @@ export class RawAgent {
   /** Bytes of stdout that were not valid UTF-8, if any. */
   invalidUtf8 = false;
   stderr = "";
-  private readonly child: ChildProcess;
+  protected readonly started = Date.now();
+  /** Set once the agent is gone (process exit, socket closed). */
+  protected gone: { code: number | null; signal: string | null } | undefined;
   private buffered = Buffer.alloc(0);
-  private readonly started = Date.now();
-  private exitInfo: { code: number | null; signal: string | null } | undefined;
-  private readonly exited: Promise<{ code: number | null; signal: string | null }>;
   private waiters: (() => void)[] = [];
-  readonly spawnError: Promise<Error | undefined>;
+  /** Resolves with why the agent could not be reached, or undefined once it is. */
+  abstract readonly spawnError: Promise<Error | undefined>;
+  /** Whether the agent can be told "stdin closed" (a process can, a socket cannot). */
+  abstract readonly hasStdin: boolean;
 
-  constructor(command: string, args: readonly string[], cwd: string) {
-    this.child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32" });
-    this.spawnError = new Promise((resolve) => {
-      this.child.once("spawn", () => resolve(undefined));
-      this.child.once("error", (error) => resolve(error));
-    });
-    this.exited = new Promise((resolve) => {
-      this.child.once("exit", (code, signal) => {
-        this.exitInfo = { code, signal };
-        resolve(this.exitInfo);
-        this.wake();
-      });
-    });
-    this.child.stdin!.on("error", () => {});
-    this.child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
-    // stderr is the agent's log; keep the last 64 KiB for the report.
-    this.child.stderr!.on("data", (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-65536);
-    });
+  /** Write one line of text as is. */
+  protected abstract writeRaw(text: string): void;
+  /** End the agent's input; resolve with its exit status if it exits within `ms`. */
+  abstract closeStdin(ms: number): Promise<{ code: number | null; signal: string | null } | undefined>;
+  /** Let the agent go for good. */
+  abstract kill(): Promise<void>;
+
+  /** A text frame (WebSocket): one whole message. */
+  protected onFrame(text: string): void {
+    this.record(text, false);
+    this.wake();
   }
 
-  private onData(chunk: Buffer): void {
+  /** The agent went away. */
+  protected onGone(status: { code: number | null; signal: string | null }): void {
+    this.gone = status;
+    this.wake();
+  }
+
+  protected onData(chunk: Buffer): void {
     this.buffered = Buffer.concat([this.buffered, chunk]);
     let newline: number;
     while ((newline = this.buffered.indexOf(0x0a)) >= 0) {
       const bytes = this.buffered.subarray(0, newline);
       this.buffered = this.buffered.subarray(newline + 1);
       const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\r$/, "");
+      let invalid = false;
       try {
         new TextDecoder("utf-8", { fatal: true }).decode(bytes);
       } catch {
-        this.invalidUtf8 = true;
+        invalid = true;
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = undefined;
-      }
-      this.lines.push({ at: Date.now() - this.started, text, value });
-      this.note(`← ${text}`);
-      this.autoAnswer(value);
+      this.record(text, invalid);
     }
     this.wake();
+  }
+
+  private record(text: string, invalidUtf8: boolean): void {
+    if (invalidUtf8) this.invalidUtf8 = true;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    this.lines.push({ at: Date.now() - this.started, text, value });
+    this.note(`← ${text}`);
+    this.autoAnswer(value);
   }
 
   private note(line: string): void {
@@ -99,13 +111,13 @@ export class RawAgent {
   }
 
   get exitStatus(): { code: number | null; signal: string | null } | undefined {
-    return this.exitInfo;
+    return this.gone;
   }
 
-  /** Write text as one line (or raw bytes, newline included by the caller). */
+  /** Write text as one line (one frame over WebSocket), malformed or not. */
   writeLine(text: string): void {
     this.note(`→ ${text}`);
-    if (this.child.stdin!.writable) this.child.stdin!.write(`${text}\n`);
+    this.writeRaw(text);
   }
 
   send(message: unknown): void {
@@ -121,7 +133,7 @@ export class RawAgent {
         if (typeof value === "object" && value !== null && !Array.isArray(value) && predicate(value as Record<string, unknown>)) return this.lines[i];
       }
       const left = deadline - Date.now();
-      if (left <= 0 || this.exitInfo !== undefined) return undefined;
+      if (left <= 0 || this.gone !== undefined) return undefined;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 50));
         this.waiters.push(() => {
@@ -139,8 +151,40 @@ export class RawAgent {
     const line = await this.waitFor((value) => value.id === id && !("method" in value), ms, from);
     return line?.value as Record<string, unknown> | undefined;
   }
+}
 
-  /** End stdin; resolve with the exit status if the agent exits within `ms`. */
+/** The agent as a child process: stdin/stdout pipes, stderr kept for the report. */
+export class RawAgent extends RawConnection {
+  readonly hasStdin = true;
+  readonly spawnError: Promise<Error | undefined>;
+  private readonly child: ChildProcess;
+  private readonly exited: Promise<{ code: number | null; signal: string | null }>;
+
+  constructor(command: string, args: readonly string[], cwd: string) {
+    super();
+    this.child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32" });
+    this.spawnError = new Promise((resolve) => {
+      this.child.once("spawn", () => resolve(undefined));
+      this.child.once("error", (error) => resolve(error));
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once("exit", (code, signal) => {
+        this.onGone({ code, signal });
+        resolve({ code, signal });
+      });
+    });
+    this.child.stdin!.on("error", () => {});
+    this.child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
+    // stderr is the agent's log; keep the last 64 KiB for the report.
+    this.child.stderr!.on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-65536);
+    });
+  }
+
+  protected writeRaw(text: string): void {
+    if (this.child.stdin!.writable) this.child.stdin!.write(`${text}\n`);
+  }
+
   async closeStdin(ms: number): Promise<{ code: number | null; signal: string | null } | undefined> {
     this.child.stdin!.end();
     return Promise.race([this.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref())]);
@@ -148,7 +192,7 @@ export class RawAgent {
 
   /** Stop the agent for good (its whole process group). */
   async kill(): Promise<void> {
-    if (this.exitInfo !== undefined) return;
+    if (this.gone !== undefined) return;
     try {
       if (process.platform !== "win32" && this.child.pid !== undefined) process.kill(-this.child.pid, "SIGKILL");
       else this.child.kill("SIGKILL");
@@ -156,5 +200,47 @@ export class RawAgent {
       this.child.kill("SIGKILL");
     }
     await this.exited;
+  }
+}
+
+/** An agent served over WebSocket (`--ws URL`): one text frame per message, a fresh socket per group. */
+export class RawWsAgent extends RawConnection {
+  readonly hasStdin = false;
+  readonly spawnError: Promise<Error | undefined>;
+  private readonly socket: WebSocket;
+  private readonly closedPromise: Promise<void>;
+
+  constructor(url: string, token: string | undefined) {
+    super();
+    this.socket = new WebSocket(url, { perMessageDeflate: false, ...(token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } }) });
+    this.spawnError = new Promise((resolve) => {
+      this.socket.once("open", () => resolve(undefined));
+      this.socket.once("error", (error) => resolve(error));
+    });
+    this.closedPromise = new Promise((resolve) => {
+      this.socket.once("close", (code) => {
+        this.onGone({ code, signal: null });
+        resolve();
+      });
+    });
+    this.socket.on("message", (data, isBinary) => {
+      const text = String(data);
+      if (isBinary) this.onFrame(`(binary frame) ${text}`);
+      else this.onFrame(text);
+    });
+  }
+
+  protected writeRaw(text: string): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
+  }
+
+  async closeStdin(): Promise<undefined> {
+    return undefined;
+  }
+
+  async kill(): Promise<void> {
+    if (this.gone !== undefined) return;
+    this.socket.terminate();
+    await this.closedPromise;
   }
 }

@@ -49,6 +49,24 @@ export const AGENT_REQUIREMENTS: readonly Requirement[] = [
   r("ACPKIT-CAP-LOAD", "CAPABILITY", "With loadSession advertised, session/load of a session it created is answered with a result.", "docs/protocol.md §2"),
   r("ACPKIT-CAP-LIST", "CAPABILITY", "With session list advertised, session/list answers a valid page.", "docs/protocol.md H5"),
   r("ACPKIT-CAP-CLOSE", "CAPABILITY", "With session close advertised, session/close of an idle session is answered with a result.", "docs/protocol.md H4"),
+  r(
+    "ACPKIT-CAP-RESUME",
+    "CAPABILITY",
+    "With session resume advertised, session/resume of a session it created is answered with a result.",
+    "docs/protocol.md H6",
+  ),
+  r(
+    "ACPKIT-CAP-DELETE",
+    "CAPABILITY",
+    "With session delete advertised, session/delete of a session it created is answered with a result.",
+    "docs/protocol.md §4.12",
+  ),
+  r(
+    "ACPKIT-CAP-PROMPT",
+    "CAPABILITY",
+    "A prompt with the content types the agent advertises (image, audio, embedded resources) is not refused with -32602.",
+    "docs/protocol.md §1.3",
+  ),
   r("ACPKIT-CAP-MODES", "CAPABILITY", "With modes in the session/new result, session/set_mode to another listed mode succeeds.", "docs/protocol.md H1"),
   r(
     "ACPKIT-CAP-CONFIG",

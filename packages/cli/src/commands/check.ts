@@ -10,6 +10,7 @@ import { Exit, type CommandIO } from "../io.js";
 import { toJsonText } from "../json-output.js";
 
 export const checkUsage = `usage: acpkit check agent [options] -- <agent command…>
+       acpkit check agent [options] --ws URL
        acpkit check client [options] -- <client command with {agent}…>
 
 Checks an agent or a client against the protocol's requirements (docs/conformance.md) and judges
@@ -25,9 +26,12 @@ options (agent):
   --timeout MS       how long one answer may take (default 10000; a prompt gets 20×)
   --prompt TEXT      the prompt of the turn and cancel checks (default "Hello")
   --auth METHOD_ID   authenticate with this method before creating sessions
+  --ws URL           check an agent served over WebSocket (a fresh connection per group)
+  --token T          with --ws: sent as Authorization: Bearer T
   --json             print {conformant, protocolVersion, agent, results: [{id, tier, status, message, transcript?}]}
 
 options (client):
+  --protocol 1|2     the highest version the checking agent speaks (default 2)
   --timeout MS       how long one client run may take (default 20000)
   --slow MS          how long the slow scenario's prompt takes (default 12000)
   --json             print {conformant, protocolVersion, client, results: [...]}
@@ -50,7 +54,7 @@ export async function runCheckPeer(argv: readonly string[]): Promise<number> {
     process.stderr.write(`acpkit __check-peer: needs --scenario (${CLIENT_SCENARIOS.join(", ")}) and --log FILE\n`);
     return Exit.Usage;
   }
-  await runClientPeer(scenario, log, Number(value("--slow-ms") ?? 12_000));
+  await runClientPeer(scenario, log, Number(value("--slow-ms") ?? 12_000), value("--max-protocol") === "1" ? 1 : 2);
   return Exit.Ok;
 }
 
@@ -73,7 +77,7 @@ function printReport(io: CommandIO, title: string, report: { conformant: boolean
 }
 
 async function checkClientCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { json: {}, timeout: { value: true }, slow: { value: true } });
+  const args = parseArgs(argv, { json: {}, timeout: { value: true }, slow: { value: true }, protocol: { value: true, choices: ["1", "2"] } });
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument "${args.positionals[1]}" (put the client command after --)`);
   if (args.rest.length === 0) throw new UsageError("no client: give the client command after --, with {agent} where the agent command goes");
   if (!args.rest.includes("{agent}"))
@@ -83,6 +87,7 @@ async function checkClientCommand(argv: readonly string[], io: CommandIO): Promi
     cwd: io.cwd,
     slowMs: flagInteger(args, "slow") ?? 12_000,
     timeoutMs: flagInteger(args, "timeout") ?? 20_000,
+    maxProtocol: Number(flagValue(args, "protocol", "2")) as 1 | 2,
   });
   if (flagSet(args, "json")) io.stdout.write(toJsonText(report) + "\n");
   else {
@@ -101,6 +106,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     timeout: { value: true },
     prompt: { value: true },
     auth: { value: true },
+    ws: { value: true },
+    token: { value: true },
   });
   const [target, ...extra] = args.positionals;
   if (target !== "agent")
@@ -108,8 +115,13 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
       target === undefined ? "say what to check: acpkit check agent|client -- <command…>" : `acpkit check knows "agent" and "client" (got "${target}")`,
     );
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (put the agent command after --)`);
-  const [command, ...commandArgs] = args.rest;
-  if (command === undefined) throw new UsageError("no agent: give the agent command after --");
+  const url = flagValue(args, "ws");
+  const token = flagValue(args, "token");
+  if (url !== undefined && args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
+  if (url !== undefined && !/^wss?:\/\//.test(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${url}")`);
+  if (token !== undefined && url === undefined) throw new UsageError("--token only applies with --ws");
+  const [command = url, ...commandArgs] = args.rest;
+  if (command === undefined) throw new UsageError("no agent: give the agent command after -- (or --ws URL)");
   const auth = flagValue(args, "auth");
   let report: Awaited<ReturnType<typeof checkAgent>>;
   try {
@@ -121,6 +133,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
       timeoutMs: flagInteger(args, "timeout") ?? 10_000,
       prompt: flagValue(args, "prompt", "Hello"),
       ...(auth === undefined ? {} : { auth }),
+      ...(url === undefined ? {} : { ws: token === undefined ? { url } : { url, token } }),
     });
   } catch (error) {
     if (!(error instanceof AgentUnavailable)) throw error;

@@ -78,6 +78,33 @@ describe.concurrent("acpkit check client", () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it("--protocol 1: a checking agent that speaks only v1 answers acpkit run's v2 offer with 1, and it goes on in v1", async () => {
+    const result = await runCli([
+      "check",
+      "client",
+      "--json",
+      "--protocol",
+      "1",
+      "--slow",
+      "500",
+      "--",
+      process.execPath,
+      BIN,
+      "run",
+      "--protocol",
+      "2",
+      "--prompt",
+      "hi",
+      "--",
+      "{agent}",
+    ]);
+    const report = JSON.parse(result.stdout);
+    expect(report.protocolVersion).toBe(1);
+    expect(report.results.filter((r: any) => r.tier === "MUST" && r.status === "fail")).toEqual([]);
+    // fs was not advertised (a v2 offer carries no fs): the client must refuse it.
+    expect(report.results.find((r: any) => r.id === "ACPKIT-CLIENT-CAP-001")).toMatchObject({ status: "pass", message: expect.stringContaining("fs refused") });
+  }, 60_000);
+
   it("a client command without {agent} is a usage error", async () => {
     const result = await runCli(["check", "client", "--", "some-editor", "--agent", "x"]);
     expect(result.code).toBe(2);

@@ -5,7 +5,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AGENT_REQUIREMENTS } from "../../src/check/requirements.js";
-import { BUILTIN_AGENT, runCli } from "../support/cli.js";
+import { BUILTIN_AGENT, runCli, startCli } from "../support/cli.js";
 
 const TARGET = fileURLToPath(new URL("../fixtures/check-target-agent.mjs", import.meta.url));
 const SDK_SURFACE = fileURLToPath(new URL("../../../client/test/fixtures/sdk-surface-agent.mjs", import.meta.url));
@@ -21,7 +21,7 @@ async function check(args: string[], agent: readonly string[]) {
   return { code: result.code, report, status: (id: string) => report.results.find((r: any) => r.id === id)?.status };
 }
 
-describe("acpkit check agent", () => {
+describe.concurrent("acpkit check agent", () => {
   it.each([1, 2])("acpkit's own agent passes every MUST and CAPABILITY on v%i", async (version) => {
     const { code, report } = await check(["--protocol", String(version)], BUILTIN_AGENT);
     expect(code).toBe(0);
@@ -60,6 +60,24 @@ describe("acpkit check agent", () => {
     },
     20_000,
   );
+
+  it("--ws: an agent served over a real WebSocket (acpkit bridge on 127.0.0.1) is checked a fresh connection per group", async () => {
+    const bridge = startCli(["bridge", "--listen", "127.0.0.1:0", "--", ...BUILTIN_AGENT]);
+    try {
+      const url = await new Promise<string>((resolve) => bridge.stdout!.setEncoding("utf8").once("data", (text: string) => resolve(text.trim())));
+      const result = await runCli(["check", "agent", "--json", "--ws", url]);
+      const report = JSON.parse(result.stdout);
+      expect(result.code).toBe(0);
+      expect(report.conformant).toBe(true);
+      expect(report.results.find((r: any) => r.id === "ACPKIT-EXIT-001")).toMatchObject({
+        status: "skip",
+        message: "over WebSocket there is no stdin to close",
+      });
+      expect(report.results.filter((r: any) => r.tier === "MUST" && r.status !== "pass")).toEqual([]);
+    } finally {
+      bridge.kill();
+    }
+  });
 
   it("an agent that cannot start is exit 2 with the reason", async () => {
     const result = await runCli(["check", "agent", "--", "/nonexistent/acpkit-agent"]);
