@@ -270,17 +270,21 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
     if (problem) results.set("ACP-PROMPT-001", "fail", problem, agent);
     else results.pass("ACP-PROMPT-001", `stopReason ${JSON.stringify((response.result as Json).stopReason)}`);
 
-    // Every update during the turn is judged; one for another session (an agent may announce
-    // things for any session at any time) is judged for validity only.
+    // Every update during the turn is judged: valid for the version, and for a session this
+    // connection has (an agent may report on any of its sessions; one the client never opened is wrong).
+    const known = new Set([sessionId, second.sessionId]);
     const updates = agent.lines.slice(from, responseAt).filter((line) => isObject(line.value) && line.value.method === "session/update");
-    const invalid = updates
+    const problem2 = updates
       .map((line) => ({ line, check: validateParams(version, "session/update", (line.value as Json).params) }))
-      .find(({ check }) => !check.valid);
+      .map(({ line, check }) => {
+        if (!check.valid) return { line, why: `not valid v${version} (${check.errors[0]?.path || "/"}: ${check.errors[0]?.message})` };
+        const named = ((line.value as Json).params as Json).sessionId;
+        return known.has(named) ? undefined : { line, why: `for session ${JSON.stringify(named)}, which this client never opened` };
+      })
+      .find((found) => found !== undefined);
     const ofTurn = updates.filter((line) => ((line.value as Json).params as Json | undefined)?.sessionId === sessionId).length;
-    if (invalid && !invalid.check.valid) {
-      const why = `${invalid.check.errors[0]?.path || "/"}: ${invalid.check.errors[0]?.message}`;
-      results.set("ACPKIT-UPDATE-001", "fail", `an update is not valid v${version} (${why}): ${invalid.line.text.slice(0, 200)}`, agent);
-    } else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid`);
+    if (problem2) results.set("ACPKIT-UPDATE-001", "fail", `an update ${problem2.why}: ${problem2.line.text.slice(0, 200)}`, agent);
+    else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid`);
 
     await new Promise((resolve) => setTimeout(resolve, 300));
     const late = agent.lines
@@ -324,6 +328,15 @@ async function cancelGroup(options: AgentCheckOptions, results: Results): Promis
     else if ((value.result as Json)?.stopReason !== "cancelled") {
       results.set("ACP-CANCEL-001", "fail", `the cancelled prompt ended with stopReason ${JSON.stringify((value.result as Json)?.stopReason)}`, agent);
     } else results.pass("ACP-CANCEL-001", "stopReason cancelled");
+    // A cancelled turn too: nothing of it after its response.
+    if (answer) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const at = agent.lines.indexOf(answer);
+      const late = agent.lines
+        .slice(at + 1)
+        .find((line) => isObject(line.value) && line.value.method === "session/update" && (line.value.params as Json)?.sessionId === session.sessionId);
+      if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the cancelled prompt's response: ${late.text.slice(0, 200)}`, agent);
+    }
     checkWire(agent, results);
   } finally {
     await agent.kill();

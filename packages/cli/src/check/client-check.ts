@@ -274,6 +274,23 @@ function judgeCancel(run: Run, results: Results): void {
     return;
   }
   results.pass("ACPKIT-CLIENT-CANCEL-002", "updates after the cancel were taken; the client waited for the response");
+  // The question asked before the cancel: if it was still pending when the client cancelled, its
+  // answer must be "cancelled" too (an answer given before the cancel may be anything offered).
+  const cancelAt = run.incoming.find((line) => isObject(line.value) && line.value.method === "session/cancel")?.t ?? 0;
+  const pending = run.incoming.find((line) => isObject(line.value) && line.value.id === PEER_IDS.permissionPending && !("method" in line.value));
+  if (pending && pending.t >= cancelAt) {
+    const pendingOutcome =
+      isObject(pending.value) && isObject(pending.value.result) && isObject(pending.value.result.outcome) ? pending.value.result.outcome.outcome : undefined;
+    if (pendingOutcome !== "cancelled") {
+      results.set(
+        "ACPKIT-CLIENT-CANCEL-001",
+        "fail",
+        `a permission request pending at the cancel was answered ${JSON.stringify(isObject(pending.value) ? pending.value.result : undefined)}`,
+        run,
+      );
+      return;
+    }
+  }
   if (outcome === "cancelled") results.pass("ACPKIT-CLIENT-CANCEL-001", "answered cancelled");
   else
     results.set(

@@ -24,6 +24,7 @@ export const PEER_IDS = {
   terminal: "check-terminal",
   permission: "check-permission",
   permissionAfterCancel: "check-permission-after-cancel",
+  permissionPending: "check-permission-pending",
 } as const;
 
 export const PERMISSION_OPTIONS = [
@@ -75,6 +76,12 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
       }
       case "cancel": {
         update(chunk("Working until you cancel… "));
+        // A question the client may still be holding when it cancels: then it must answer "cancelled".
+        void request(PEER_IDS.permissionPending, "session/request_permission", {
+          sessionId,
+          toolCall: { toolCallId: "check-tool-pending" },
+          options: PERMISSION_OPTIONS,
+        });
         // Up to 5 s for the client's cancel; a client that never cancels gets the cancel checks skipped.
         for (let i = 0; i < 100 && !cancelled; i++) await sleep(50);
         if (!cancelled) {
