@@ -3,26 +3,15 @@
 // off, integer/double formats registered, no discriminator option). It shares nothing with
 // acpkit's own schema or validators, so a bug there cannot hide a bug here.
 import { createRequire } from "node:module";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { officialAjv } from "@acpkit/test-support/official-ajv";
 
 const require = createRequire(import.meta.url);
 const officialV1 = require("@agentclientprotocol/sdk/schema/v1/schema.json") as {
   $defs: Record<string, { "x-method"?: string; "x-side"?: string }>;
 };
 
-function integerFormat(min: number, max: number) {
-  return { type: "number" as const, validate: (n: number) => Number.isInteger(n) && n >= min && n <= max };
-}
-
-const ajv = new Ajv2020({ strict: false, allErrors: false });
-ajv.addFormat("int32", integerFormat(-2147483648, 2147483647));
-ajv.addFormat("int64", integerFormat(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
-ajv.addFormat("uint16", integerFormat(0, 65535));
-ajv.addFormat("uint32", integerFormat(0, 4294967295));
-ajv.addFormat("uint64", integerFormat(0, Number.MAX_SAFE_INTEGER));
-ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
-// The schema also uses "uri"; docs/protocol.md §0.1 registers only the numeric formats, so accept any string.
-ajv.addFormat("uri", true);
+const ajv = officialAjv();
 ajv.addSchema(officialV1, "official-v1");
 
 const compiled = new Map<string, ValidateFunction>();

@@ -310,6 +310,15 @@ export class ClientSession {
       });
       return this.answerPermission(request, CANCELLED);
     }
+    return this.askApplication((signal) => ask(request, { signal }), CANCELLED, ctx).then((outcome) => this.answerPermission(request, outcome));
+  }
+
+  /**
+   * Put a question of the agent's to the application (a permission request, an elicitation),
+   * keeping the client's cancel duty: when the turn is cancelled (C3), the agent withdraws the
+   * request or the connection closes, the handler's signal aborts and the answer is `cancelled`.
+   */
+  private askApplication<T>(handler: (signal: AbortSignal) => T | Promise<T>, cancelled: T, ctx: RequestContext): Promise<T> {
     return new Promise((resolve, reject) => {
       const controller = new AbortController();
       let settled = false;
@@ -317,7 +326,7 @@ export class ClientSession {
         cancel: () => {
           if (settled) return;
           controller.abort(new AcpError("Cancelled", "The turn was cancelled"));
-          finish(CANCELLED);
+          finish(cancelled);
         },
       };
       const done = () => {
@@ -325,16 +334,16 @@ export class ClientSession {
         this.pendingPermissions.delete(pending);
         ctx.signal.removeEventListener("abort", pending.cancel);
       };
-      const finish = (outcome: PermissionOutcome) => {
+      const finish = (answer: T) => {
         if (settled) return;
         done();
-        resolve(this.answerPermission(request, outcome));
+        resolve(answer);
       };
       this.pendingPermissions.add(pending);
       // The agent withdrew the request ($/cancel_request, v1) or the connection closed.
       ctx.signal.addEventListener("abort", pending.cancel, { once: true });
       Promise.resolve()
-        .then(() => ask(request, { signal: controller.signal }))
+        .then(() => handler(controller.signal))
         .then(finish, (error: unknown) => {
           if (settled) return;
           done();
@@ -443,38 +452,8 @@ export class ClientSession {
     const handlers = this.host.elicitation;
     const handler = request.mode === "form" ? handlers?.form : handlers?.url;
     if (handler === undefined) return { action: "decline" } as ElicitationResult;
-    return new Promise((resolve, reject) => {
-      const controller = new AbortController();
-      let settled = false;
-      const pending: PendingPermission = {
-        cancel: () => {
-          if (settled) return;
-          controller.abort(new AcpError("Cancelled", "The turn was cancelled"));
-          finish(ELICITATION_CANCELLED);
-        },
-      };
-      const done = () => {
-        settled = true;
-        this.pendingPermissions.delete(pending);
-        ctx.signal.removeEventListener("abort", pending.cancel);
-      };
-      const finish = (result: ElicitationResult) => {
-        if (settled) return;
-        done();
-        resolve(result);
-      };
-      this.pendingPermissions.add(pending);
-      ctx.signal.addEventListener("abort", pending.cancel, { once: true });
-      Promise.resolve()
-        .then(() =>
-          (handler as (r: typeof request, c: PermissionContext) => ElicitationResult | Promise<ElicitationResult>)(request, { signal: controller.signal }),
-        )
-        .then(finish, (error: unknown) => {
-          if (settled) return;
-          done();
-          reject(error);
-        });
-    });
+    const ask = handler as (r: typeof request, c: PermissionContext) => ElicitationResult | Promise<ElicitationResult>;
+    return this.askApplication((signal) => ask(request, { signal }), ELICITATION_CANCELLED, ctx);
   }
 
   private apply(update: ModelUpdate): void {

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv/dist/2020.js";
+import { officialAjv } from "@acpkit/test-support/official-ajv";
 import { describe, expect, it } from "vitest";
 import { type ProtocolVersion, validateDefinition, validateParams, validateResult } from "../src/index.js";
 import { type CorpusRow, V1_CORPUS, V2_SESSION_CORPUS } from "./support/agreement-corpus.js";
@@ -23,18 +24,10 @@ interface OfficialSchema {
 const officialV1Path = require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json");
 const officialV2Path = resolve(here, "oracles/v2-bae0a2a7.schema.json");
 
-/** Ajv as docs/protocol.md §0.1 prescribes for the official files: strict off, numeric formats registered. */
+/** The official file's method → validator table, compiled with the shared oracle Ajv. */
 function officialValidators(path: string, key: string) {
   const schema = JSON.parse(readFileSync(path, "utf8")) as OfficialSchema;
-  const ajv = new Ajv2020({ strict: false });
-  const integer = (min: number, max: number) => ({ type: "number" as const, validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
-  ajv.addFormat("int32", integer(-2147483648, 2147483647));
-  ajv.addFormat("int64", integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
-  ajv.addFormat("uint16", integer(0, 65535));
-  ajv.addFormat("uint32", integer(0, 4294967295));
-  ajv.addFormat("uint64", integer(0, Number.MAX_SAFE_INTEGER));
-  ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
-  ajv.addFormat("uri", true);
+  const ajv = officialAjv();
   ajv.addSchema(schema, key);
   // x-method names the method on both its params and its result $def; the result's name ends in Response.
   const byMethod = new Map<string, ValidateFunction>();
