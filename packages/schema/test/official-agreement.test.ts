@@ -8,7 +8,8 @@ import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import { officialAjv } from "@acpkit/test-support/official-ajv";
+// By path: @acpkit/schema cannot depend on test-support, which depends on core, which depends on schema.
+import { officialAjv } from "../../../test-support/official-ajv.js";
 import { describe, expect, it } from "vitest";
 import { type ProtocolVersion, validateDefinition, validateParams, validateResult } from "../src/index.js";
 import { type CorpusRow, V1_CORPUS, V2_SESSION_CORPUS } from "./support/agreement-corpus.js";

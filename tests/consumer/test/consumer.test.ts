@@ -163,6 +163,12 @@ describe("other module systems and bundlers", () => {
     expect(stdout.trim()).toBe("connectAgent: function; session/cancel valid: true");
   });
 
+  it("the Node-only entry @acpkit/client/node runs a command through the terminal host", async () => {
+    copyFileSync(join(fixtures, "node-terminal.mjs"), join(project, "node-terminal.mjs"));
+    const { stdout } = await inProject(process.execPath, ["node-terminal.mjs"]);
+    expect(stdout.trim()).toBe("from the terminal host; exit 0");
+  });
+
   it("the client and the browser WebSocket transport bundle for the browser without a Node built-in", async () => {
     copyFileSync(join(fixtures, "browser-entry.mjs"), join(project, "browser-entry.mjs"));
     const result = await build({
