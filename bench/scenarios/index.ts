@@ -1,5 +1,7 @@
 // Every scenario, in run order. Kept apart from run.ts so tests can list them without running them.
 import { bridgeScenario } from "./bridge.js";
+import { bundleScenario } from "./bundle.js";
+import { coldStartScenario } from "./cold-start.js";
 import type { Scenario } from "./config.js";
 import { latencyScenario } from "./latency.js";
 import { memoryScenario } from "./memory.js";
@@ -19,4 +21,6 @@ export const SCENARIOS: readonly Scenario[] = [
   bridgeScenario,
   memoryScenario,
   slowConsumerScenario,
+  coldStartScenario,
+  bundleScenario,
 ];

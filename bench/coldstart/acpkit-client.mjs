@@ -1,0 +1,10 @@
+// Cold start, acpkit: spawn the acpkit benchmark agent, initialize, session/new, one turn of 10
+// updates, exit. Run as a fresh process per measurement.
+import { connectAgent } from "@acpkit/client";
+import { spawnAgent } from "@acpkit/transport-stdio";
+
+const agentScript = new URL("../agents/acpkit-agent.mjs", import.meta.url).pathname;
+const agent = await connectAgent(spawnAgent(process.execPath, [agentScript, "stdio"], { stderr: "ignore" }), { validateOutgoing: false });
+const session = await agent.newSession({ cwd: "/" });
+await session.prompt("stream 10");
+await agent.close();

@@ -1,0 +1,63 @@
+// Scenario cold-start: what an editor that spawns an agent per session, or a CLI that starts cold
+// every time, pays. Each run is a fresh client process (coldstart/*-client.mjs) that spawns the
+// agent, initializes, opens a session, runs one 10-update turn and exits; the figure is its wall
+// time. Also the import cost of the client library over bare Node, in a fresh process each time.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { ImplName } from "../lib/impl.js";
+import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
+import { failureReason } from "./alternate.js";
+import type { BenchConfig, Scenario } from "./config.js";
+
+const run = promisify(execFile);
+const dir = fileURLToPath(new URL("../coldstart/", import.meta.url));
+const IMPLS: readonly ImplName[] = ["acpkit", "official", "raw"];
+
+async function wallMs(script: string, args: readonly string[] = []): Promise<number> {
+  const started = process.hrtime.bigint();
+  await run(process.execPath, [`${dir}${script}`, ...args], { cwd: dir });
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+export const coldStartScenario: Scenario = {
+  names: ["cold-start"],
+  impls: IMPLS,
+  async run(config: BenchConfig): Promise<BenchRecord[]> {
+    const rounds = config.quick ? 3 : 15;
+    const records: BenchRecord[] = [];
+    const turn: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
+    const imports: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
+    try {
+      for (let round = 0; round < rounds; round++) {
+        // Interleaved, so a noisy moment hits all three alike.
+        for (const impl of IMPLS) turn[impl]!.push(await wallMs(`${impl}-client.mjs`));
+        for (const impl of IMPLS) {
+          const { stdout } = await run(process.execPath, [`${dir}import-cost.mjs`, impl === "raw" ? "none" : impl], { cwd: dir });
+          imports[impl]!.push(Number(stdout.trim()));
+        }
+      }
+    } catch (error) {
+      for (const impl of IMPLS)
+        records.push(skippedRecord({ scenario: "cold-start", impl, metric: "spawn-to-exit", unit: "ms", n: 1, better: "lower" }, failureReason(error)));
+      return records;
+    }
+    for (const impl of IMPLS) {
+      records.push(recordFromSamples({ scenario: "cold-start", impl, metric: "spawn-to-exit", unit: "ms", n: 1, better: "lower" }, turn[impl]!));
+      // raw imports nothing: its figure is the floor of an empty dynamic-import block.
+      records.push(
+        recordFromSamples(
+          { scenario: "cold-start", impl, metric: "import", unit: "ms", n: 1, better: "lower" },
+          imports[impl]!.map((ms) => Math.max(ms, 0.001)),
+        ),
+      );
+    }
+    config.log(`  cold-start: acpkit ${median(turn.acpkit!)} ms, official ${median(turn.official!)} ms, raw ${median(turn.raw!)} ms`);
+    return records;
+  },
+};
+
+function median(values: readonly number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(0);
+}
