@@ -11,6 +11,8 @@ import { chunkText, chunkUpdate, parseStreamCount, sessionIds } from "../lib/fix
 export const VALIDATE_OUTGOING = process.env.ACPKIT_BENCH_VALIDATE_OUTGOING === "1";
 
 const FLUSH_EVERY = Number(process.env.ACPKIT_BENCH_FLUSH_EVERY ?? 256);
+/** The naive-agent scenario: "messages" makes every chunk a `turn.message(text)` of its own, never awaited. */
+const NAIVE = process.env.ACPKIT_BENCH_NAIVE;
 
 function promptCount(turn) {
   const first = turn.prompt[0];
@@ -27,6 +29,10 @@ export function acpkitAgentDefinition(versions = [1, 2]) {
     async prompt(turn) {
       const count = promptCount(turn);
       if (count === 0) return "end_turn";
+      if (NAIVE === "messages") {
+        for (let i = 0; i < count; i++) turn.message(chunkText(i));
+        return "end_turn";
+      }
       const message = turn.message();
       for (let i = 0; i < count; i++) {
         message.append(chunkText(i));

@@ -5,6 +5,7 @@ import { coldStartScenario } from "./cold-start.js";
 import type { Scenario } from "./config.js";
 import { latencyScenario } from "./latency.js";
 import { memoryScenario } from "./memory.js";
+import { naiveAgentScenario } from "./naive-agent.js";
 import { reducerScenario } from "./reducer.js";
 import { slowConsumerScenario } from "./slow-consumer.js";
 import { streamScenario } from "./stream.js";
@@ -23,4 +24,5 @@ export const SCENARIOS: readonly Scenario[] = [
   slowConsumerScenario,
   coldStartScenario,
   bundleScenario,
+  naiveAgentScenario,
 ];

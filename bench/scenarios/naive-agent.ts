@@ -1,0 +1,82 @@
+// Scenario naive-agent: an agent written the obvious way, streaming without ever awaiting
+// `turn.flush()` — every chunk its own `turn.message(text)`, or every chunk appended to one
+// handle — against the idiomatic handle that flushes every 256 chunks. Over stdio to a raw client
+// that reads as fast as it can: the agent's wall time from prompt to response and its peak
+// resident memory (VmHWM, Linux only).
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { streamPrompt } from "../lib/fixtures.mjs";
+import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
+import { failureReason } from "./alternate.js";
+import type { BenchConfig, Scenario } from "./config.js";
+
+const AGENT = fileURLToPath(new URL("../agents/acpkit-agent.mjs", import.meta.url));
+const MB = 1024 * 1024;
+const PATTERNS = {
+  handle: {},
+  "naive-appends": { ACPKIT_BENCH_FLUSH_EVERY: "Infinity" },
+  "naive-messages": { ACPKIT_BENCH_NAIVE: "messages" },
+} as const;
+type Pattern = keyof typeof PATTERNS;
+
+async function runPattern(pattern: Pattern, n: number): Promise<{ ms: number; peak: number }> {
+  const agent = spawn(process.execPath, [AGENT, "stdio"], { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, ...PATTERNS[pattern] } });
+  try {
+    let buffered = "";
+    let started = 0n;
+    const done = new Promise<number>((resolve) => {
+      agent.stdout!.setEncoding("utf8").on("data", (text: string) => {
+        buffered += text;
+        let newline: number;
+        while ((newline = buffered.indexOf("\n")) >= 0) {
+          const line = buffered.slice(0, newline);
+          buffered = buffered.slice(newline + 1);
+          if (line.startsWith('{"jsonrpc":"2.0","id":1,')) {
+            started = process.hrtime.bigint();
+            agent.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "bench-session-1", prompt: [{ type: "text", text: streamPrompt(n) }] } })}\n`);
+          } else if (line.startsWith('{"jsonrpc":"2.0","id":2,')) resolve(Number(process.hrtime.bigint() - started) / 1e6);
+        }
+      });
+    });
+    agent.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 2, capabilities: {} } })}\n`);
+    agent.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/", mcpServers: [] } })}\n`);
+    const ms = await done;
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${agent.pid}/status`, "utf8"))?.[1];
+    return { ms, peak: Number(kb) * 1024 };
+  } finally {
+    agent.kill();
+  }
+}
+
+export const naiveAgentScenario: Scenario = {
+  names: ["naive-agent"],
+  impls: ["acpkit"],
+  async run(config: BenchConfig): Promise<BenchRecord[]> {
+    const n = config.quick ? 20_000 : 500_000;
+    const rounds = config.quick ? 2 : 3;
+    const records: BenchRecord[] = [];
+    for (const pattern of Object.keys(PATTERNS) as Pattern[]) {
+      const base = { scenario: "naive-agent", impl: "acpkit" as const, n, better: "lower" as const };
+      if (!existsSync("/proc/self/status")) {
+        records.push(skippedRecord({ ...base, metric: `${pattern}-peak-rss`, unit: "MiB" }, "needs Linux /proc"));
+        continue;
+      }
+      const times: number[] = [];
+      const peaks: number[] = [];
+      try {
+        for (let round = 0; round < rounds; round++) {
+          const result = await runPattern(pattern, n);
+          times.push(result.ms);
+          peaks.push(result.peak / MB);
+          config.log(`  naive-agent ${pattern} round ${round + 1}: ${n} chunks in ${result.ms.toFixed(0)} ms, agent peak RSS ${(result.peak / MB).toFixed(0)} MiB`);
+        }
+        records.push(recordFromSamples({ ...base, metric: `${pattern}-time`, unit: "ms" }, times));
+        records.push(recordFromSamples({ ...base, metric: `${pattern}-peak-rss`, unit: "MiB" }, peaks));
+      } catch (error) {
+        records.push(skippedRecord({ ...base, metric: `${pattern}-time`, unit: "ms" }, failureReason(error)));
+      }
+    }
+    return records;
+  },
+};
