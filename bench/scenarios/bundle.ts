@@ -38,8 +38,18 @@ export const bundleScenario: Scenario = {
       try {
         // Built twice: a bundle is deterministic, so the second build checks that it is.
         const sizes = [await bundleSize(entry), await bundleSize(entry)];
-        records.push(recordFromSamples({ ...base, metric: "minified" }, sizes.map((size) => size.bytes / 1000)));
-        records.push(recordFromSamples({ ...base, metric: "gzip" }, sizes.map((size) => size.gzip / 1000)));
+        records.push(
+          recordFromSamples(
+            { ...base, metric: "minified" },
+            sizes.map((size) => size.bytes / 1000),
+          ),
+        );
+        records.push(
+          recordFromSamples(
+            { ...base, metric: "gzip" },
+            sizes.map((size) => size.gzip / 1000),
+          ),
+        );
         config.log(`  bundle ${impl}: ${(sizes[0]!.bytes / 1000).toFixed(0)} KB minified, ${(sizes[0]!.gzip / 1000).toFixed(1)} KB gzip`);
       } catch (error) {
         records.push(skippedRecord({ ...base, metric: "minified" }, failureReason(error)), skippedRecord({ ...base, metric: "gzip" }, failureReason(error)));

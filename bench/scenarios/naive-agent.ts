@@ -34,7 +34,9 @@ async function runPattern(pattern: Pattern, n: number): Promise<{ ms: number; pe
           buffered = buffered.slice(newline + 1);
           if (line.startsWith('{"jsonrpc":"2.0","id":1,')) {
             started = process.hrtime.bigint();
-            agent.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "bench-session-1", prompt: [{ type: "text", text: streamPrompt(n) }] } })}\n`);
+            agent.stdin!.write(
+              `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "bench-session-1", prompt: [{ type: "text", text: streamPrompt(n) }] } })}\n`,
+            );
           } else if (line.startsWith('{"jsonrpc":"2.0","id":2,')) resolve(Number(process.hrtime.bigint() - started) / 1e6);
         }
       });
@@ -69,7 +71,9 @@ export const naiveAgentScenario: Scenario = {
           const result = await runPattern(pattern, n);
           times.push(result.ms);
           peaks.push(result.peak / MB);
-          config.log(`  naive-agent ${pattern} round ${round + 1}: ${n} chunks in ${result.ms.toFixed(0)} ms, agent peak RSS ${(result.peak / MB).toFixed(0)} MiB`);
+          config.log(
+            `  naive-agent ${pattern} round ${round + 1}: ${n} chunks in ${result.ms.toFixed(0)} ms, agent peak RSS ${(result.peak / MB).toFixed(0)} MiB`,
+          );
         }
         records.push(recordFromSamples({ ...base, metric: `${pattern}-time`, unit: "ms" }, times));
         records.push(recordFromSamples({ ...base, metric: `${pattern}-peak-rss`, unit: "MiB" }, peaks));
