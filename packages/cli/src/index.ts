@@ -13,7 +13,7 @@ export {
   type TranscriptProblem,
   type TranscriptProtocol,
   type TranscriptReport,
-} from "./transcript.js";
+} from "@acpkit/schema";
 export {
   checkScript,
   createBuiltinAgent,

@@ -52,6 +52,13 @@ const commands: Record<string, CommandEntry> = {
       return { run: m.validateCommand, usage: m.validateUsage };
     },
   },
+  inspect: {
+    summary: "a web inspector for an agent (or, with --tap, for an editor's traffic)",
+    load: async () => {
+      const m = await import("./commands/inspect.js");
+      return { run: m.inspectCommand, usage: m.inspectUsage };
+    },
+  },
   bridge: {
     summary: "serve a stdio agent over WebSocket",
     load: async () => {

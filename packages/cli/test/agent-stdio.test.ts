@@ -9,7 +9,7 @@ import { connectAgent } from "@acpkit/client";
 import { NdjsonStreamTransport } from "@acpkit/transport-stdio";
 import { agentCommand } from "../src/commands/agent.js";
 import { createStyle } from "../src/style.js";
-import { validateTranscript } from "../src/transcript.js";
+import { validateTranscript } from "@acpkit/schema";
 
 const bin = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 

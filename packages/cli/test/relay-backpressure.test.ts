@@ -2,7 +2,7 @@
 // to one side, it stops reading the other side (pause), and reads again once they drained.
 import type { JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
 import { describe, expect, it } from "vitest";
-import { forward, RELAY_HIGH_WATER, RELAY_LOW_WATER } from "../src/relay.js";
+import { forwardMessages as forward, RELAY_HIGH_WATER, RELAY_LOW_WATER } from "@acpkit/transport-stdio";
 
 /** The side the relay reads from: records pause/resume. */
 function source() {

@@ -22,3 +22,16 @@ export {
 } from "./registry.js";
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
 export { isJsonObject, ownEntry } from "./json-object.js";
+export {
+  AGENT_MARK,
+  CLIENT_MARK,
+  TranscriptChecker,
+  formatProblem,
+  parseTranscriptLine,
+  validateTranscript,
+  type TranscriptDirection,
+  type TranscriptOptions,
+  type TranscriptProblem,
+  type TranscriptProtocol,
+  type TranscriptReport,
+} from "./transcript.js";

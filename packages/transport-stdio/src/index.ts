@@ -5,3 +5,4 @@ export { stdioServer, ProcessStdioTransport, type StdioServerOptions } from "./s
 export { NdjsonStreamTransport, DEFAULT_MAX_MESSAGE_SIZE, type NdjsonTransportOptions } from "./stream-transport.js";
 export { NdjsonReader, type NdjsonReaderEvents } from "./ndjson-reader.js";
 export { NdjsonWriter } from "./ndjson-writer.js";
+export { relayConnection, forward as forwardMessages, RELAY_HIGH_WATER, RELAY_LOW_WATER, type RelayPeer } from "./relay.js";

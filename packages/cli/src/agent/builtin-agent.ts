@@ -20,6 +20,11 @@ export interface BuiltinAgentOptions {
   script?: AgentScript;
   /** Pause between the demo turn's stages in ms (default 40); 0 makes it instant. */
   demoPaceMs?: number;
+  /**
+   * Pause between the chunks of `/stream` and `/echo` in ms (default 0), so a person or a test can
+   * watch a turn stream and cancel it mid-way.
+   */
+  chunkDelayMs?: number;
 }
 
 function packageVersion(): string {
@@ -128,7 +133,7 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
   function answer(turn: Turn, cwd: string, text: string): PromptResult | Promise<PromptResult> {
     if (script) return playScript(turn, script, cwd);
     const command = parseCommand(text);
-    if (command) return runCommand({ turn, cwd }, command.name, command.argument);
+    if (command) return runCommand({ turn, cwd, chunkDelayMs: options.chunkDelayMs ?? 0 }, command.name, command.argument);
     return playDemoTurn(turn, { cwd, text, paceMs });
   }
 }

@@ -2,7 +2,7 @@
 // starts with "/" is a command; the rest of the text is its argument.
 import { ErrorCode, RpcError } from "@acpkit/core";
 import type { AvailableCommand, PromptResult, Turn } from "@acpkit/agent";
-import { untilAborted } from "./pacing.js";
+import { sleep, untilAborted } from "./pacing.js";
 import { stopReasonProblem } from "./stop-reasons.js";
 import { splitWords } from "./text.js";
 import { editWithPermission, readThroughClient } from "./tools.js";
@@ -13,6 +13,8 @@ export interface CommandContext {
   turn: Turn;
   /** The session's working directory (from session/new). */
   cwd: string;
+  /** Pause between streamed chunks (`/stream`, `/echo`) in ms; 0 streams at full speed. */
+  chunkDelayMs: number;
 }
 
 interface Command {
@@ -30,6 +32,12 @@ const STREAM_FLUSH_EVERY = 256;
 /** 40 characters of filler; each `/stream` chunk is its number plus a slice of this. */
 const STREAM_FILLER = "the quick brown fox jumps over the lazy dog ".repeat(2);
 
+/** Send what is queued, then wait `ms`; false when the turn was cancelled meanwhile. */
+async function paced(turn: Turn, ms: number): Promise<boolean> {
+  await turn.flush();
+  return !turn.cancelled && (await sleep(ms, turn.signal));
+}
+
 function badArgument(message: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, message, { path: "/prompt" });
 }
@@ -38,10 +46,13 @@ const commands: Record<string, Command> = {
   echo: {
     description: "Stream TEXT back as message chunks",
     synopsis: "/echo TEXT",
-    run({ turn }, text) {
+    async run({ turn, chunkDelayMs }, text) {
       if (text.trim() === "") throw badArgument("/echo needs TEXT to echo, e.g. /echo hello world");
       const message = turn.message();
-      for (const piece of splitWords(text)) message.append(piece);
+      for (const piece of splitWords(text)) {
+        message.append(piece);
+        if (chunkDelayMs > 0 && !(await paced(turn, chunkDelayMs))) return "cancelled";
+      }
       return "end_turn";
     },
   },
@@ -95,7 +106,7 @@ const commands: Record<string, Command> = {
   stream: {
     description: "Stream N message chunks (benchmarks)",
     synopsis: "/stream N",
-    async run({ turn }, argument) {
+    async run({ turn, chunkDelayMs }, argument) {
       const raw = argument.trim();
       if (!/^\d+$/.test(raw) || Number(raw) > MAX_STREAM_CHUNKS) {
         throw badArgument(`/stream needs N, a whole number of chunks from 0 to ${MAX_STREAM_CHUNKS} (got ${JSON.stringify(raw)})`);
@@ -105,6 +116,10 @@ const commands: Record<string, Command> = {
       for (let i = 0; i < count; i++) {
         const label = `${i} `;
         message.append(label + STREAM_FILLER.slice(0, Math.max(0, 40 - label.length)));
+        if (chunkDelayMs > 0) {
+          if (!(await paced(turn, chunkDelayMs))) return "cancelled";
+          continue;
+        }
         // The writer never blocks the caller; waiting now and then is what applies backpressure.
         if (i % STREAM_FLUSH_EVERY === STREAM_FLUSH_EVERY - 1) {
           await turn.flush();

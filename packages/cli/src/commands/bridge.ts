@@ -8,7 +8,7 @@ import { isAcpError } from "@acpkit/core";
 import { listen, type WebSocketListener } from "@acpkit/transport-websocket";
 import { flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
-import { relayConnection } from "../relay.js";
+import { relayConnection } from "@acpkit/transport-stdio";
 
 /** How many connections (each an agent process) `acpkit bridge` serves at once unless told otherwise. */
 export const DEFAULT_MAX_CONNECTIONS = 16;
@@ -28,7 +28,7 @@ The URL is printed on stdout; connections are logged on stderr. Stop with Ctrl-C
 export const TOKEN_ENV = "ACPKIT_BRIDGE_TOKEN";
 
 /** The token from --token, --token-file or ACPKIT_BRIDGE_TOKEN (in that order), if any. */
-async function bridgeToken(flag: string | undefined, file: string | undefined, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function bridgeToken(flag: string | undefined, file: string | undefined, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (flag !== undefined && file !== undefined) throw new UsageError("give the token once: --token or --token-file, not both");
   let token = flag;
   if (file !== undefined) {
@@ -55,7 +55,7 @@ export function parseListenAddress(value: string): { host: string; port: number 
 }
 
 /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
-function stopRequested(): Promise<string> {
+export function stopRequested(): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off("SIGINT", stop);

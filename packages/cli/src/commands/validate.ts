@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
-import { formatProblem, validateTranscript, type TranscriptProtocol } from "../transcript.js";
+import { formatProblem, validateTranscript, type TranscriptProtocol } from "@acpkit/schema";
 
 export const validateUsage = `usage: acpkit validate [--protocol 1|2|auto] [--strict] [--json] [FILE|-]
 

@@ -1,11 +1,15 @@
-// The stdio ⇄ WebSocket relay behind `acpkit bridge` (a relay, not the v1 ⇄ v2 bridge of
-// @acpkit/core/bridge): one relayed connection has a WebSocket client on one side and a freshly started stdio agent on the
-// other. Each message is parsed once (both transports take message values) and passed on in the
+// The relay behind `acpkit bridge` and `acpkit inspect` (a relay, not the v1 ⇄ v2 bridge of
+// @acpkit/core/bridge): one relayed connection has a client transport (a WebSocket) on one side
+// and a freshly started stdio agent on the other. Each message is parsed once (both transports take message values) and passed on in the
 // order it arrived; the relay neither validates nor changes it, so the two peers negotiate the
 // protocol version between themselves. Whichever side goes away first takes the other one along.
 import type { CloseInfo, JsonRpcMessage, Transport } from "@acpkit/core";
-import { spawnAgent } from "@acpkit/transport-stdio";
-import type { WebSocketTransport } from "@acpkit/transport-websocket";
+import { spawnAgent } from "./spawn-agent.js";
+
+/** The client side of a relay: any transport; one that can close with a code (a WebSocket) says why. */
+export interface RelayPeer extends Transport {
+  closeWithCode?(code: number, reason: string): Promise<void>;
+}
 
 /** The JSON-RPC answer to a line that is not JSON (docs/protocol.md §8.1 S8). */
 const PARSE_ERROR = {
@@ -19,8 +23,9 @@ const ignore = (): void => {};
 /**
  * Relay between `socket` and a new child `command args`; resolves once both are closed.
  * `log` receives one line per noteworthy event (start failure, framing problems, who closed).
+ * When the agent ends first, a WebSocket peer is closed with 1000 (clean exit) or 1011.
  */
-export async function relayConnection(socket: WebSocketTransport, command: string, args: readonly string[], log: (message: string) => void): Promise<void> {
+export async function relayConnection(socket: RelayPeer, command: string, args: readonly string[], log: (message: string) => void): Promise<void> {
   const agent = spawnAgent(command, args, { stderr: "inherit" });
   forward(socket, agent, "client", log);
   forward(agent, socket, "agent", log);
@@ -30,7 +35,8 @@ export async function relayConnection(socket: WebSocketTransport, command: strin
   ]);
   log(`${first.side === "client" ? "client disconnected" : "agent ended"}: ${first.info.reason}`);
   if (first.side === "client") await agent.close("the WebSocket client disconnected");
-  else await socket.closeWithCode(agentEndCode(first.info), `agent ended: ${first.info.reason}`);
+  else if (socket.closeWithCode !== undefined) await socket.closeWithCode(agentEndCode(first.info), `agent ended: ${first.info.reason}`);
+  else await socket.close(`agent ended: ${first.info.reason}`);
 }
 
 /**

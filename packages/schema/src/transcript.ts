@@ -7,8 +7,9 @@
 // docs/protocol.md's traces (`→` client to agent, `←` agent to client); with them the id spaces are
 // kept apart exactly. Without them a response is matched to the request of that id whose method
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
-import { isJsonObject } from "@acpkit/core";
-import { getMethod, validateParams, validateResult, type ProtocolVersion, type ValidationError } from "@acpkit/schema";
+import { isJsonObject } from "./json-object.js";
+import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./registry.js";
+import type { ValidationError } from "./validation-result.js";
 
 /** The version to check a transcript against, or `"auto"` to read it from `initialize`. */
 export type TranscriptProtocol = ProtocolVersion | "auto";
@@ -51,7 +52,9 @@ export interface TranscriptOptions {
   strict?: boolean;
 }
 
-type Direction = "client_to_agent" | "agent_to_client";
+/** Who sent a transcript line: `→` marks the client, `←` the agent. */
+export type TranscriptDirection = "client_to_agent" | "agent_to_client";
+type Direction = TranscriptDirection;
 
 interface OpenRequest {
   method: string;
@@ -60,8 +63,10 @@ interface OpenRequest {
   line: number;
 }
 
-const CLIENT_MARK = "→";
-const AGENT_MARK = "←";
+/** The marker of a line the client sent. */
+export const CLIENT_MARK = "→";
+/** The marker of a line the agent sent. */
+export const AGENT_MARK = "←";
 
 interface Line {
   number: number;
@@ -73,13 +78,8 @@ function splitLines(text: string): Line[] {
   const lines: Line[] = [];
   const raw = text.split("\n");
   for (let i = 0; i < raw.length; i++) {
-    let json = raw[i]!.replace(/\r$/, "").trim();
-    if (json === "") continue;
-    let sender: Direction | undefined;
-    if (json.startsWith(CLIENT_MARK)) sender = "client_to_agent";
-    else if (json.startsWith(AGENT_MARK)) sender = "agent_to_client";
-    if (sender) json = json.slice(1).trim();
-    lines.push({ number: i + 1, sender, json });
+    const { sender, json } = parseTranscriptLine(raw[i]!);
+    if (json !== "") lines.push({ number: i + 1, sender, json });
   }
   return lines;
 }
@@ -119,8 +119,6 @@ function validId(id: unknown): boolean {
  */
 export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto", options: TranscriptOptions = {}): TranscriptReport {
   const problems: TranscriptProblem[] = [];
-  const warnings: TranscriptProblem[] = [];
-  let extensions = 0;
   const parsed: { line: Line; value: unknown }[] = [];
   for (const line of splitLines(text)) {
     try {
@@ -129,27 +127,111 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
       problems.push({ line: line.number, method: "", path: "", message: `not valid JSON (${(error as Error).message})` });
     }
   }
-
+  // The whole text is at hand, so the version is read from it before any message is checked.
   const detected = protocol === "auto" ? detectVersion(parsed) : { version: protocol, source: "option" as const };
-  const version = detected.version;
-  const open = new Map<string, OpenRequest[]>();
-  let count = 0;
-
-  const report = (line: number, method: string, errors: readonly ValidationError[], prefix = "") => {
-    for (const e of errors) {
-      const problem: TranscriptProblem = { line, method, path: prefix + e.path, message: e.message };
-      if (e.legacyShape !== undefined) problem.legacyShape = e.legacyShape;
-      if (e.expected !== undefined) problem.expected = e.expected;
-      problems.push(problem);
-    }
+  const checker = new TranscriptChecker(detected.version);
+  for (const { line, value } of parsed) problems.push(...checker.check(line.number, line.sender, value));
+  const unanswered = checker.unanswered();
+  const warnings: TranscriptProblem[] = [];
+  (options.strict ? problems : warnings).push(...unanswered);
+  problems.sort((a, b) => a.line - b.line);
+  warnings.sort((a, b) => a.line - b.line);
+  return {
+    valid: problems.length === 0,
+    protocolVersion: detected.version,
+    versionSource: detected.source,
+    messages: checker.messages,
+    problems,
+    warnings,
+    extensions: checker.extensions,
   };
+}
 
-  const checkMessage = (lineNo: number, sender: Direction | undefined, message: unknown) => {
-    count++;
+/**
+ * Checks a transcript one message at a time, as it is recorded (the inspector's wire view) or
+ * read (`validateTranscript`). It remembers the open requests so each response is checked
+ * against its request's method. Given no version, it follows the transcript: the version the
+ * initialize request offers, then the one its response accepts (v1 until either is seen).
+ */
+export class TranscriptChecker {
+  /** Messages checked so far (a batch counts each entry). */
+  messages = 0;
+  /** `_`-prefixed extension messages seen. */
+  extensions = 0;
+  #version: ProtocolVersion;
+  readonly #follow: boolean;
+  readonly #open = new Map<string, OpenRequest[]>();
+  readonly #initializeIds = new Set<string>();
+  readonly #fromMessage: boolean;
+
+  /**
+   * `version`: check against it (default: follow the transcript). `pathsFromMessage`: problem
+   * paths start at the message (`/params/…`, `/result/…`) instead of at its params or result, as
+   * a viewer showing the whole message wants.
+   */
+  constructor(version?: ProtocolVersion, options: { pathsFromMessage?: boolean } = {}) {
+    this.#version = version ?? 1;
+    this.#follow = version === undefined;
+    this.#fromMessage = options.pathsFromMessage ?? false;
+  }
+
+  /** The version messages are checked against now. */
+  get protocolVersion(): ProtocolVersion {
+    return this.#version;
+  }
+
+  /** Requests sent and not answered so far, one problem each. */
+  unanswered(): TranscriptProblem[] {
+    const problems: TranscriptProblem[] = [];
+    for (const list of this.#open.values()) {
+      for (const request of list) problems.push({ line: request.line, method: request.method, path: "", message: "request never answered in this transcript" });
+    }
+    return problems;
+  }
+
+  /** Check one parsed line (a message or a v2 batch) sent by `sender`; returns its problems. */
+  check(lineNo: number, sender: TranscriptDirection | undefined, value: unknown): TranscriptProblem[] {
+    const problems: TranscriptProblem[] = [];
+    if (Array.isArray(value)) {
+      if (this.#version === 1) problems.push({ line: lineNo, method: "", path: "", message: "batch arrays do not exist in protocol v1" });
+      else if (value.length === 0) problems.push({ line: lineNo, method: "", path: "", message: "an empty batch is invalid" });
+      else for (const entry of value) this.#checkMessage(problems, lineNo, sender, entry);
+    } else {
+      this.#checkMessage(problems, lineNo, sender, value);
+    }
+    return problems;
+  }
+
+  #followVersion(message: Record<string, unknown>): void {
+    if (!this.#follow) return;
+    if (message.method === "initialize" && isJsonObject(message.params)) {
+      this.#initializeIds.add(idKey(message.id));
+      const offered = message.params.protocolVersion;
+      if (offered === 1 || offered === 2) this.#version = offered;
+    } else if ("result" in message && this.#initializeIds.has(idKey(message.id)) && isJsonObject(message.result)) {
+      const accepted = message.result.protocolVersion;
+      if (accepted === 1 || accepted === 2) this.#version = accepted;
+    }
+  }
+
+  #checkMessage(problems: TranscriptProblem[], lineNo: number, sender: Direction | undefined, message: unknown): void {
+    this.messages++;
+    const report = (method: string, errors: readonly ValidationError[], member: "params" | "result") => {
+      const prefix = this.#fromMessage ? `/${member}` : "";
+      for (const e of errors) {
+        const problem: TranscriptProblem = { line: lineNo, method, path: prefix + e.path, message: e.message };
+        if (e.legacyShape !== undefined) problem.legacyShape = e.legacyShape;
+        if (e.expected !== undefined) problem.expected = e.expected;
+        problems.push(problem);
+      }
+    };
     if (!isJsonObject(message)) {
       problems.push({ line: lineNo, method: "", path: "", message: "not a JSON-RPC message object" });
       return;
     }
+    this.#followVersion(message);
+    const version = this.#version;
+    const open = this.#open;
     if (message.jsonrpc !== "2.0") {
       problems.push({ line: lineNo, method: typeof message.method === "string" ? message.method : "", path: "/jsonrpc", message: 'must be "2.0"' });
     }
@@ -163,13 +245,13 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
       if (!info && method.startsWith("_")) {
         // An extension: its params are the extension's business; its answer is matched (so it is
         // not reported unanswered) but not checked either.
-        extensions++;
+        this.extensions++;
         if (isRequest && validId(message.id)) addOpen(open, message.id, { method, sender, line: lineNo });
         return;
       }
       if (!info) {
         // validateParams words the unknown-method message (with a legacy hint when one applies).
-        report(lineNo, method, invalidOf(validateParams(version, method, message.params)));
+        report(method, invalidOf(validateParams(version, method, message.params)), "params");
         return;
       }
       if (isRequest !== (info.kind === "request")) {
@@ -183,7 +265,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
       if (sender && info.direction !== "both" && info.direction !== sender) {
         problems.push({ line: lineNo, method, path: "", message: `${method} is sent ${info.direction.replace(/_/g, " ")}, not ${sender.replace(/_/g, " ")}` });
       }
-      report(lineNo, method, invalidOf(info.validateParams(message.params ?? undefined)));
+      report(method, invalidOf(info.validateParams(message.params ?? undefined)), "params");
       if (isRequest && validId(message.id)) {
         const requestSender = sender ?? (info.direction === "both" ? undefined : info.direction);
         addOpen(open, message.id, { method, sender: requestSender, line: lineNo });
@@ -216,37 +298,18 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
       problems.push({ line: lineNo, method: "", path: "/id", message: `response to id ${JSON.stringify(message.id)} matches no open request` });
       return;
     }
-    if (hasResult && !request.method.startsWith("_")) report(lineNo, request.method, invalidOf(validateResult(version, request.method, message.result)));
-  };
+    if (hasResult && !request.method.startsWith("_")) report(request.method, invalidOf(validateResult(version, request.method, message.result)), "result");
+  }
+}
 
-  for (const { line, value } of parsed) {
-    if (Array.isArray(value)) {
-      if (version === 1) {
-        problems.push({ line: line.number, method: "", path: "", message: "batch arrays do not exist in protocol v1" });
-        continue;
-      }
-      if (value.length === 0) {
-        problems.push({ line: line.number, method: "", path: "", message: "an empty batch is invalid" });
-        continue;
-      }
-      for (const entry of value) checkMessage(line.number, line.sender, entry);
-    } else {
-      checkMessage(line.number, line.sender, value);
-    }
-  }
-  for (const [, list] of open) {
-    for (const request of list) {
-      (options.strict ? problems : warnings).push({
-        line: request.line,
-        method: request.method,
-        path: "",
-        message: "request never answered in this transcript",
-      });
-    }
-  }
-  problems.sort((a, b) => a.line - b.line);
-  warnings.sort((a, b) => a.line - b.line);
-  return { valid: problems.length === 0, protocolVersion: version, versionSource: detected.source, messages: count, problems, warnings, extensions };
+/** Split a transcript line into its direction marker (if any) and its JSON text. */
+export function parseTranscriptLine(text: string): { sender: TranscriptDirection | undefined; json: string } {
+  let json = text.replace(/\r$/, "").trim();
+  let sender: Direction | undefined;
+  if (json.startsWith(CLIENT_MARK)) sender = "client_to_agent";
+  else if (json.startsWith(AGENT_MARK)) sender = "agent_to_client";
+  if (sender) json = json.slice(1).trim();
+  return { sender, json };
 }
 
 function addOpen(open: Map<string, OpenRequest[]>, id: unknown, entry: OpenRequest): void {
