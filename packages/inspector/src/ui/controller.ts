@@ -21,6 +21,7 @@ import { ACP_PATH, EVENTS_PATH, TOKEN_PARAM, type InspectorInfo, type TapEvent }
 import { PageFiles, simulatedTerminals } from "./browser-host.js";
 import { replayTranscript, SessionReplayer } from "./replay.js";
 import { tappedTransport } from "./tapped-transport.js";
+import { TimelineOrder } from "./timeline-order.js";
 import { WireLog } from "./wire-log.js";
 
 /** The client capabilities the Connect form toggles. */
@@ -50,7 +51,7 @@ export interface SessionView {
   live?: ClientSession;
   recorded?: SessionState;
   /** Timeline order: first appearance of each message, tool call and plan. */
-  order: Map<string, number>;
+  order: TimelineOrder;
   turnRunning: boolean;
   lastStopReason?: string;
   lastError?: string;
@@ -77,7 +78,6 @@ export class Controller {
   /** What the page shows: the live connection, an imported transcript, or the tap. */
   source: "live" | "import" | "tap";
   #cardIds = 0;
-  #orderCounter = 0;
   readonly #listeners = new Set<() => void>();
   #frame: number | undefined;
   #tapReplayer: SessionReplayer | undefined;
@@ -122,7 +122,7 @@ export class Controller {
   /** The state a session view shows now. */
   stateOf(view: SessionView): SessionState | undefined {
     const state = view.live?.state ?? view.recorded;
-    if (state !== undefined) this.#stamp(view, state);
+    if (state !== undefined) view.order.stamp(state);
     return state;
   }
 
@@ -248,10 +248,10 @@ export class Controller {
   // ── sessions ─────────────────────────────────────────────────────────────────────────────
 
   #adopt(session: ClientSession): void {
-    const view: SessionView = { sessionId: session.sessionId, live: session, order: new Map(), turnRunning: false };
-    session.onUpdate((update) => {
-      const key = updateKey(update as { sessionUpdate: string; messageId?: string | null; toolCallId?: string });
-      if (key !== undefined && !view.order.has(key)) view.order.set(key, ++this.#orderCounter);
+    const view: SessionView = { sessionId: session.sessionId, live: session, order: new TimelineOrder(), turnRunning: false };
+    session.onUpdate(() => {
+      // Stamped per update, so the timeline follows arrival even within one animation frame.
+      view.order.stamp(session.state);
       this.changed();
     });
     this.sessions.set(session.sessionId, view);
@@ -350,8 +350,8 @@ export class Controller {
     void this.disconnect();
     this.reset("import");
     const result = replayTranscript(text, this.wire);
-    for (const { sessionId, state } of result.sessions) {
-      const view: SessionView = { sessionId, recorded: state, order: new Map(), turnRunning: false };
+    for (const { sessionId, state, order } of result.sessions) {
+      const view: SessionView = { sessionId, recorded: state, order, turnRunning: false };
       this.sessions.set(sessionId, view);
       this.currentSessionId = sessionId;
     }
@@ -385,8 +385,8 @@ export class Controller {
         } catch {
           // Not JSON: the wire view already marks it.
         }
-        for (const { sessionId, state } of this.#tapReplayer!.sessions()) {
-          const view: SessionView = this.sessions.get(sessionId) ?? { sessionId, order: new Map(), turnRunning: false };
+        for (const { sessionId, state, order } of this.#tapReplayer!.sessions()) {
+          const view: SessionView = this.sessions.get(sessionId) ?? { sessionId, order, turnRunning: false };
           view.recorded = state;
           if (!this.sessions.has(sessionId)) {
             this.sessions.set(sessionId, view);
@@ -396,36 +396,5 @@ export class Controller {
       }
     }
     this.changed();
-  }
-
-  /** Give every timeline item that has no place yet the next one (items arrive in state order). */
-  #stamp(view: SessionView, state: SessionState): void {
-    for (const message of state.messages) {
-      const key = `m:${message.messageId}`;
-      if (!view.order.has(key)) view.order.set(key, ++this.#orderCounter);
-    }
-    for (const toolCall of state.toolCalls) {
-      const key = `t:${toolCall.toolCallId}`;
-      if (!view.order.has(key)) view.order.set(key, ++this.#orderCounter);
-    }
-    for (const plan of state.plans) {
-      const key = `p:${plan.id}`;
-      if (!view.order.has(key)) view.order.set(key, ++this.#orderCounter);
-    }
-  }
-}
-
-/** The timeline key an update introduces, if any. */
-function updateKey(update: { sessionUpdate: string; messageId?: string | null; toolCallId?: string }): string | undefined {
-  switch (update.sessionUpdate) {
-    case "agent_message_chunk":
-    case "agent_thought_chunk":
-    case "user_message_chunk":
-      return update.messageId ? `m:${update.messageId}` : undefined;
-    case "tool_call":
-    case "tool_call_update":
-      return update.toolCallId ? `t:${update.toolCallId}` : undefined;
-    default:
-      return undefined;
   }
 }

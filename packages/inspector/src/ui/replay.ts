@@ -15,12 +15,15 @@ import {
 } from "@acpkit/client";
 import { ClientSideV1Bridge, toolCallPatchFromV1 } from "@acpkit/core/bridge";
 import { parseTranscriptLine, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
+import { TimelineOrder } from "./timeline-order.js";
 import type { WireLog } from "./wire-log.js";
 
 /** A session rebuilt from a transcript. */
 export interface ReplayedSession {
   sessionId: string;
   state: SessionState;
+  /** The order its timeline items appeared in the record. */
+  order: TimelineOrder;
 }
 
 /** What an import produced. */
@@ -51,24 +54,29 @@ export const MAX_IMPORT_BYTES = 64 * 1024 * 1024;
  */
 export class SessionReplayer {
   protocolVersion: ProtocolVersion = 1;
-  readonly #sessions = new Map<string, { state: SessionState; bridge: ClientSideV1Bridge | undefined }>();
+  readonly #sessions = new Map<string, { state: SessionState; bridge: ClientSideV1Bridge | undefined; order: TimelineOrder }>();
   readonly #pending = new Map<string, Pending>();
 
   /** The sessions seen so far, in order of first appearance. */
   sessions(): ReplayedSession[] {
-    return [...this.#sessions].map(([sessionId, entry]) => ({ sessionId, state: entry.state }));
+    return [...this.#sessions].map(([sessionId, entry]) => ({ sessionId, state: entry.state, order: entry.order }));
   }
 
   /** Feed one parsed line (a message or a batch) sent in `direction`. */
   add(value: unknown, direction: "client_to_agent" | "agent_to_client"): void {
     for (const message of Array.isArray(value) ? value : [value]) if (isObject(message)) this.#apply(message, direction);
+    for (const entry of this.#sessions.values()) entry.order.stamp(entry.state);
   }
 
   #session(sessionId: string) {
     let entry = this.#sessions.get(sessionId);
     if (entry === undefined) {
       const version = this.protocolVersion;
-      entry = { state: createSessionState(sessionId, version), bridge: version === 1 ? new ClientSideV1Bridge({ sessionId }) : undefined };
+      entry = {
+        state: createSessionState(sessionId, version),
+        bridge: version === 1 ? new ClientSideV1Bridge({ sessionId }) : undefined,
+        order: new TimelineOrder(),
+      };
       this.#sessions.set(sessionId, entry);
     }
     return entry;

@@ -6,12 +6,17 @@ import type { ElicitationResult, FormElicitationRequest, UrlElicitationRequest }
 import type { Controller, ElicitationCard } from "../controller.js";
 
 export function Cards({ controller }: { controller: Controller }) {
+  const view = controller.currentSession;
+  const toolCalls = view === undefined ? [] : (controller.stateOf(view)?.toolCalls ?? []);
+  // A permission request may carry only the tool call's id; its title is in the session state.
+  const titleOf = (toolCall: { toolCallId: string; title?: string | null }) =>
+    toolCall.title ?? toolCalls.find((known) => known.toolCallId === toolCall.toolCallId)?.title ?? toolCall.toolCallId;
   return (
     <div class="cards">
       {controller.permissions.map((card) => (
         <div key={card.id} class="card permission" data-testid="permission-card">
           <div>
-            The agent asks permission: <strong>{card.request.toolCall.title ?? card.request.toolCall.toolCallId}</strong>
+            The agent asks permission: <strong>{titleOf(card.request.toolCall)}</strong>
           </div>
           <div class="row">
             {card.request.options.map((option) => (

@@ -15,10 +15,9 @@ export function Timeline({ controller, view }: { controller: Controller; view: S
   const state = controller.stateOf(view);
   if (state === undefined) return null;
   const items: Item[] = [];
-  for (const message of state.messages)
-    items.push({ key: `m:${message.messageId}`, order: view.order.get(`m:${message.messageId}`) ?? 0, type: "message", message });
-  for (const tool of state.toolCalls) items.push({ key: `t:${tool.toolCallId}`, order: view.order.get(`t:${tool.toolCallId}`) ?? 0, type: "tool", tool });
-  for (const plan of state.plans) items.push({ key: `p:${plan.id}`, order: view.order.get(`p:${plan.id}`) ?? 0, type: "plan", plan });
+  for (const message of state.messages) items.push({ key: `m:${message.messageId}`, order: view.order.of(`m:${message.messageId}`), type: "message", message });
+  for (const tool of state.toolCalls) items.push({ key: `t:${tool.toolCallId}`, order: view.order.of(`t:${tool.toolCallId}`), type: "tool", tool });
+  for (const plan of state.plans) items.push({ key: `p:${plan.id}`, order: view.order.of(`p:${plan.id}`), type: "plan", plan });
   items.sort((a, b) => a.order - b.order);
   const turns = state.turns;
   return (
