@@ -2,7 +2,7 @@
 // prepack check), the tarballs are installed with plain npm into an empty project outside the
 // workspace, and that project runs the README's tour snippets, type-checks a TypeScript consumer,
 // require()s a package from CommonJS, bundles the client for the browser and runs the CLI.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -210,6 +210,34 @@ describe("the installed CLI", () => {
     const { stdout } = await inProject("npx", ["--no-install", "acpkit", "validate", "session.ndjson"]);
     expect(stdout).toMatch(/valid/);
     await expect(inProject("npx", ["--no-install", "acpkit", "validate", "missing.ndjson"])).rejects.toThrow(/failed/);
+  });
+});
+
+describe("the installed inspector", () => {
+  it("acpkit inspect serves its built page from the installed package", async () => {
+    expect(existsSync(join(project, "node_modules", "@acpkit", "inspector", "dist", "ui", "app.js"))).toBe(true);
+    const bin = join(project, "node_modules", "@acpkit", "cli", "dist", "bin.js");
+    const child = spawn(process.execPath, [bin, "inspect", "--no-open", "--", process.execPath, "-e", "process.stdin.resume()"], { cwd: project });
+    try {
+      let out = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.setEncoding("utf8").on("data", (text: string) => {
+          out += text;
+          const match = /^inspector: (\S+)$/m.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`acpkit inspect exited with ${code}`)));
+      });
+      const { origin } = new URL(url);
+      const page = await fetch(`${origin}/`);
+      expect(page.status).toBe(200);
+      const script = await fetch(`${origin}/app.js`);
+      expect(script.status).toBe(200);
+      expect((await script.text()).length).toBeGreaterThan(10_000);
+      expect((await fetch(`${origin}/api/info`)).status).toBe(401);
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });
 

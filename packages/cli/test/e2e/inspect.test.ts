@@ -177,6 +177,77 @@ describe("acpkit inspect", () => {
     60_000,
   );
 
+  it.skipIf(!existsSync(CHROMIUM))(
+    "shows the rest of the surface: login, plans, config, elicitation forms, terminals, attachments, list and close (needs /usr/bin/chromium)",
+    async (context) => {
+      const { url } = await startInspect(context, ["--protocol", "1", "--", ...BUILTIN_AGENT]);
+      const { page, requests, errors } = await openPage(url);
+      const prompt = async (text: string) => {
+        const before = await page.getByTestId("stop-reason").count();
+        await page.getByTestId("prompt-input").fill(text);
+        await page.getByTestId("send").click();
+        return before;
+      };
+      const turnEnded = () => page.locator("[data-testid=turn-running]").waitFor({ state: "detached" });
+      try {
+        await page.getByTestId("initialize").click();
+        await page.getByRole("button", { name: /Authenticate: Test login/ }).click();
+        await page.locator('[data-testid=wire-row][data-method="authenticate"][data-direction=agent_to_client]').waitFor();
+        await page.getByTestId("new-session").click();
+        await page.getByTestId("config-model").waitFor();
+        await page.getByTestId("config-model").selectOption("thorough");
+        await page.locator('[data-testid=wire-row][data-method="session/set_config_option"][data-direction=agent_to_client]').waitFor();
+        expect(await page.getByTestId("config-model").inputValue()).toBe("thorough");
+
+        await prompt("/plan");
+        await turnEnded();
+        await expect.poll(() => page.locator("[data-testid=plan] li[data-status=completed]").count()).toBe(3);
+
+        // An elicitation form built from the agent's schema: the default filled in, then changed.
+        await prompt("/elicit");
+        const form = page.getByTestId("elicitation-card");
+        await form.waitFor();
+        expect(await form.getByLabel("Your name").inputValue()).toBe("Ada");
+        await form.getByLabel("Your name").fill("Grace");
+        await form.getByLabel("Subscribe to updates").check();
+        await page.screenshot({ path: join(SHOTS, "inspector-elicitation.png") });
+        await form.getByRole("button", { name: "Accept" }).click();
+        await expect.poll(() => page.getByTestId("timeline").innerText()).toContain('Elicitation answered: accept {"name":"Grace","subscribe":true}');
+
+        // The page runs no commands: its terminal says so and exits 127, shown in the tool call.
+        await prompt("/terminal ls -l");
+        await page.getByTestId("terminal").waitFor();
+        await expect.poll(() => page.getByTestId("terminal").innerText()).toContain("this terminal is simulated");
+        await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("exited with code 127");
+
+        // A file attached as a resource_link.
+        const attachment = join(workDir, "notes.txt");
+        await import("node:fs/promises").then((fs) => fs.writeFile(attachment, "remember the milk\n"));
+        await page.getByTestId("attach").setInputFiles(attachment);
+        await page.getByLabel("attach as").selectOption("resource_link");
+        await prompt("/echo attached");
+        await turnEnded();
+        const sentPrompt = await page.locator('[data-testid=wire-row][data-method="session/prompt"][data-direction=client_to_agent]').last();
+        await sentPrompt.locator("button").click();
+        expect(await sentPrompt.locator("pre").innerText()).toContain('"type": "resource_link"');
+        await expect.poll(() => page.getByTestId("user-message").last().innerText()).toContain("notes.txt");
+
+        // List, then close.
+        await page.getByTestId("list-sessions").click();
+        await expect.poll(() => page.getByTestId("listed-sessions").innerText()).toMatch(/sess_1/);
+        await page.getByTestId("open-sessions").getByRole("button", { name: "Close" }).click();
+        await page.locator('[data-testid=wire-row][data-method="session/close"][data-direction=agent_to_client]').waitFor();
+        await expect.poll(() => page.getByTestId("open-sessions").locator("li").count()).toBe(0);
+        expect(await page.getByTestId("wire-summary").innerText()).toContain("0 with problems");
+        expect(errors).toEqual([]);
+        expect(onlyOwnServer(requests, url)).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+    60_000,
+  );
+
   it("refuses the API and the WebSocket without the token (401), and a foreign Origin (403)", async (context) => {
     const { url } = await startInspect(context, ["--", ...BUILTIN_AGENT]);
     const { origin, port, searchParams } = new URL(url);

@@ -120,6 +120,7 @@ function Field({
   if (choices !== undefined) {
     return (
       <select
+        id={id}
         name={name}
         required={required}
         value={value === undefined ? "" : String(value)}
@@ -157,6 +158,7 @@ function Field({
   }
   return (
     <input
+      id={id}
       name={name}
       required={required}
       value={value === undefined ? "" : String(value)}

@@ -2,6 +2,7 @@
 // their status, content, diffs and terminal output, plans with each entry's status, notices, and
 // how the last turn ended. Items appear in the order they first arrived.
 import type { ContentBlock, MessageJSON, PlanJSON, SessionState, TerminalJSON, ToolCallJSON } from "@acpkit/client";
+import { TERMINAL_CONTENT_TYPE } from "@acpkit/core/bridge";
 import type { Controller, SessionView } from "../controller.js";
 import { diffLines } from "../diff.js";
 
@@ -148,7 +149,8 @@ function ToolCall({ tool, state }: { tool: ToolCallJSON; state: SessionState }) 
       {tool.content.map((content, index) => {
         const raw = content as { type: string; content?: ContentBlock; path?: string; oldText?: string | null; newText?: string; terminalId?: string };
         if (raw.type === "diff") return <Diff key={index} path={raw.path ?? ""} oldText={raw.oldText} newText={raw.newText ?? ""} />;
-        if (raw.type === "terminal")
+        // v1 terminal content is held in the model under acpkit's extension type.
+        if (raw.type === "terminal" || raw.type === TERMINAL_CONTENT_TYPE)
           return <Terminal key={index} terminal={state.terminals.find((entry) => entry.terminalId === raw.terminalId)} id={raw.terminalId ?? ""} />;
         if (raw.type === "content" && raw.content !== undefined) return <Blocks key={index} blocks={[raw.content]} />;
         return <pre key={index}>{JSON.stringify(content, null, 2)}</pre>;
