@@ -8,6 +8,7 @@ import { spawnAgent } from "./spawn-agent.js";
 
 /** The client side of a relay: any transport; one that can close with a code (a WebSocket) says why. */
 export interface RelayPeer extends Transport {
+  /** Close with a WebSocket close code and reason (1000 when the agent exited cleanly, 1011 when not). */
   closeWithCode?(code: number, reason: string): Promise<void>;
 }
 
@@ -45,6 +46,7 @@ export async function relayConnection(socket: RelayPeer, command: string, args: 
  * would make the relay hold everything the agent writes.
  */
 export const RELAY_HIGH_WATER = 1024;
+/** How few pending sends let the relay read from the other side again (see RELAY_HIGH_WATER). */
 export const RELAY_LOW_WATER = 256;
 
 /**

@@ -52,6 +52,7 @@ export interface TapGapEvent {
   missed: number;
 }
 
+/** One frame of `/events`: a line the tap saw, a status, or a gap. */
 export type TapEvent = TapMessageEvent | TapStatusEvent | TapGapEvent;
 
 /** The query parameter (and `Authorization: Bearer` alternative) that carries the launch token. */
