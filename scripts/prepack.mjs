@@ -20,8 +20,10 @@ function fail(why) {
 const src = join(packageDir, "src");
 const dist = join(packageDir, "dist");
 if (!existsSync(join(dist, "index.js"))) fail("dist/index.js is missing: the package is not built.");
-for (const source of files(src).filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))) {
-  const built = join(dist, relative(src, source)).replace(/\.ts$/, ".js");
+// src/ui (the inspector's page) is bundled into one file, dist/ui/app.js, rather than compiled file by file.
+const bundledUi = join(src, "ui");
+for (const source of files(src).filter((file) => /\.tsx?$/.test(file) && !file.endsWith(".d.ts"))) {
+  const built = source.startsWith(bundledUi + "/") ? join(dist, "ui", "app.js") : join(dist, relative(src, source)).replace(/\.ts$/, ".js");
   if (!existsSync(built)) fail(`${relative(packageDir, built)} is missing (built from ${relative(packageDir, source)}).`);
   if (statSync(built).mtimeMs < statSync(source).mtimeMs) fail(`${relative(packageDir, built)} is older than ${relative(packageDir, source)}.`);
 }
