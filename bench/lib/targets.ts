@@ -47,6 +47,24 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
       check(`reducer ${target}: ns/update at ${sizes.at(-1)?.metric ?? "largest"} / at ${sizes[0]?.metric ?? "smallest"}`, sizes.at(-1), sizes[0], "<=", 1.5),
     );
   }
+  // An agent that never awaits turn.flush(): its held updates (agent/src/held-updates.ts) must
+  // cost at most 2× the memory and 1.5× the time of the idiomatic handle flushed every 256.
+  for (const pattern of ["naive-appends", "naive-messages"]) {
+    for (const [metric, bound] of [
+      ["time", 1.5],
+      ["peak-rss", 2],
+    ] as const) {
+      checks.push(
+        check(
+          `naive-agent ${pattern} ${metric} / handle ${metric}`,
+          find(records, "naive-agent", "acpkit", `${pattern}-${metric}`),
+          find(records, "naive-agent", "acpkit", `handle-${metric}`),
+          "<=",
+          bound,
+        ),
+      );
+    }
+  }
   const ratio = find(records, "bridge", "acpkit", "ratio-to-plain-v1");
   checks.push(
     ratio && ratio.value !== null

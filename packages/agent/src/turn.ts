@@ -90,6 +90,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
       return Promise.resolve(CANCELLED);
     }
     if (this.cancelledByClient) return Promise.resolve(CANCELLED);
+    this.releaseHeld();
     let params: PermissionParams;
     try {
       params = this.scope.wire.permissionParams(request, this.tracker);
@@ -126,12 +127,14 @@ export class TurnImpl extends UpdateWriter implements Turn {
     const params: v1.ReadTextFileRequest = { sessionId: this.sessionId, path: request.path };
     if (request.line != null) params.line = request.line;
     if (request.limit != null) params.limit = request.limit;
+    this.releaseHeld();
     const result = await this.scope.connection.request("fs/read_text_file", params, { signal: this.signal });
     return result.content;
   }
 
   async writeTextFile(request: { path: string; content: string }): Promise<void> {
     this.requireClientFs("fs/write_text_file", this.client.canWriteTextFile, "writeTextFile");
+    this.releaseHeld();
     await this.scope.connection.request(
       "fs/write_text_file",
       { sessionId: this.sessionId, path: request.path, content: request.content },
@@ -146,6 +149,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
     if (request.env !== undefined) params.env = request.env.map((variable) => ({ name: variable.name, value: variable.value }));
     if (request.cwd != null) params.cwd = request.cwd;
     if (request.outputByteLimit != null) params.outputByteLimit = request.outputByteLimit;
+    this.releaseHeld();
     const result = await this.scope.connection.request("terminal/create", params, { signal: this.signal });
     return new TerminalHandleImpl(this.scope.connection, this.sessionId, result.terminalId);
   }
@@ -175,6 +179,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
   /** An elicitation is a question like a permission request: a cancelled turn answers it `cancel` without waiting. */
   private askElicitation(params: v1.CreateElicitationRequest): Promise<ElicitationResult> {
     if (this.cancelledByClient) return Promise.resolve(ELICITATION_CANCELLED);
+    this.releaseHeld();
     return new Promise<ElicitationResult>((resolve, reject) => {
       let settled = false;
       const resolveCancelled = () => finish(() => resolve(ELICITATION_CANCELLED));

@@ -29,6 +29,7 @@ import type {
   ToolCallStart,
   UsageReport,
 } from "./types.js";
+import { DRAIN_BATCH, DRAIN_TEXT_BUDGET, HELD_HIGH_WATER, HOLD_AFTER, HeldUpdates } from "./held-updates.js";
 import { WriteTracker } from "./write-tracker.js";
 
 /** Per-session id counters. Ids are never reused within a session (docs/protocol.md M1, T8). */
@@ -86,9 +87,11 @@ class MessageHandleImpl implements MessageHandle {
     this.chunkTag = `${kind}_chunk`;
   }
   append(block: ContentBlock | string): void {
+    if (typeof block === "string" && this.writer.joinHeldText(this.chunkTag, this.messageId, block)) return;
     this.writer.send({ sessionUpdate: this.chunkTag, messageId: this.messageId, content: toBlock(block) } as ModelUpdate);
   }
   replace(content: readonly ContentBlock[] | string): void {
+    if (typeof content === "string" && this.writer.holdWholeText(this.kind, this.messageId, content)) return;
     this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, content: toBlocks(content) } as ModelUpdate);
   }
   setMeta(meta: Meta | null): void {
@@ -157,6 +160,16 @@ export class UpdateWriter implements SessionWriter {
   protected isOpen = true;
   // Made on the first write: a turn that sends nothing (a quick answer) never needs one.
   private writes: WriteTracker | undefined;
+  /** Updates handed to the transport in the current tick (reset by a microtask). */
+  private burst = 0;
+  /** Updates held back while the transport catches up (held-updates.ts); undefined when none are. */
+  private held: HeldUpdates | undefined;
+  /** Settles when the held updates were all handed to the transport. */
+  private draining: Promise<void> | undefined;
+  private warnedBacklog = false;
+  private readonly endBurst = (): void => {
+    this.burst = 0;
+  };
 
   constructor(
     protected readonly scope: WriterScope,
@@ -192,7 +205,71 @@ export class UpdateWriter implements SessionWriter {
       });
       return;
     }
+    if (this.held !== undefined) return this.hold(update);
+    if (this.burst === 0) {
+      // The first update of a tick: if the transport has not accepted the previous tick's yet,
+      // it is congested, and this one waits with the rest instead of queuing as a line.
+      if (this.writes !== undefined && !this.writes.isIdle) return this.hold(update);
+      queueMicrotask(this.endBurst);
+    }
+    if (++this.burst > HOLD_AFTER) return this.hold(update);
     this.scope.wire.sendUpdate(update, this.replay, this.tracker);
+  }
+
+  /** A plain text append joined straight into the held updates, if they are being held and it fits (held-updates.ts). */
+  joinHeldText(sessionUpdate: string, messageId: string, text: string): boolean {
+    return this.isOpen && this.held !== undefined && this.held.joinText(sessionUpdate, messageId, text);
+  }
+
+  /** A whole plain text message held without building its update, if updates are being held. */
+  holdWholeText(kind: string, messageId: string, text: string): boolean {
+    if (!this.isOpen || this.held === undefined) return false;
+    this.held.pushWholeText(kind, messageId, text);
+    this.warnIfBacklogged();
+    return true;
+  }
+
+  private hold(update: ModelUpdate): void {
+    if (this.held === undefined) {
+      this.held = new HeldUpdates();
+      this.draining = this.drainHeld();
+    }
+    this.held.push(update);
+    this.warnIfBacklogged();
+  }
+
+  private warnIfBacklogged(): void {
+    if (!this.warnedBacklog && this.held!.size > HELD_HIGH_WATER) {
+      this.warnedBacklog = true;
+      this.scope.report({
+        code: "updates_backlog",
+        message: `More than ${HELD_HIGH_WATER} updates of session ${this.sessionId} are waiting to be written: the turn sends faster than the client reads. Await turn.flush() every few hundred updates so the agent waits for the client instead of holding them in memory.`,
+        sessionId: this.sessionId,
+      });
+    }
+  }
+
+  /** Hand the held updates to the transport a batch at a time, each batch once the previous one was accepted. */
+  private async drainHeld(): Promise<void> {
+    const tracker = this.tracker;
+    // Let the burst that started holding finish first.
+    await Promise.resolve();
+    while (this.held !== undefined && this.held.size > 0) {
+      await tracker.idle();
+      for (const update of this.held.take(DRAIN_BATCH, DRAIN_TEXT_BUDGET)) this.scope.wire.sendUpdate(update, this.replay, tracker);
+    }
+    this.held = undefined;
+    this.draining = undefined;
+  }
+
+  /**
+   * Hand every held update to the transport now, ignoring backpressure: a request or the response
+   * of this turn must not overtake them (docs/protocol.md O1, O3).
+   */
+  protected releaseHeld(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    for (const update of held.take(held.size)) this.scope.wire.sendUpdate(update, this.replay, this.tracker);
   }
 
   message(content?: readonly ContentBlock[] | string): MessageHandle {
@@ -294,6 +371,7 @@ export class UpdateWriter implements SessionWriter {
   }
 
   flush(): Promise<void> {
+    if (this.draining !== undefined) return this.draining.then(() => this.flush());
     return this.writes === undefined ? Promise.resolve() : this.writes.idle();
   }
 
@@ -304,6 +382,8 @@ export class UpdateWriter implements SessionWriter {
    */
   close(): Promise<void> | undefined {
     this.isOpen = false;
+    // Held updates still drain with backpressure; the response waits for them.
+    if (this.draining !== undefined) return this.flush();
     const writes = this.writes;
     return writes === undefined || writes.isIdle ? undefined : writes.idle();
   }

@@ -26,6 +26,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "outgoing_invalid":
     case "turn_closed":
     case "write_failed":
+    case "updates_backlog":
     case "handler_error_after_cancel":
     case "unknown_update":
     case "message_kind_mismatch":

@@ -1,0 +1,209 @@
+// What a turn's writer does with updates it cannot hand to the transport at once. An agent that
+// streams without ever awaiting `turn.flush()` (the obvious loop of `append` or `message` calls)
+// would otherwise pile every update up as a serialized line in the transport's queue. Past a burst
+// of HOLD_AFTER updates in one tick, or while the transport still has not accepted earlier ones,
+// updates are held here instead: an append to the same message or tool call as the update held
+// just before it joins that update (the client sees the same text, in fewer chunks), and held
+// updates go to the transport in batches, each batch waiting until the previous one was accepted.
+import type { ModelUpdate } from "./types.js";
+
+/** Updates one tick may hand to the transport before later ones are held (idiomatic code flushes far sooner). */
+export const HOLD_AFTER = 1024;
+/** Held updates sent per batch; the next batch waits until the transport accepted this one. */
+export const DRAIN_BATCH = 512;
+/**
+ * Longest text (UTF-16 units) one joined append grows to; the next append starts a new update, so
+ * joining never makes a line a client might refuse as too long.
+ */
+export const MAX_JOINED_TEXT = 64 * 1024;
+/** Distinct held updates beyond which the writer says once that the agent should await `turn.flush()`. */
+export const HELD_HIGH_WATER = 10_000;
+
+type Chunk = { sessionUpdate: string; messageId?: string; toolCallId?: string; content: unknown; _meta?: unknown };
+
+const TEXT_CHUNKS = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]);
+
+/** The text of a plain text block (no annotations, no _meta), else undefined. */
+function plainText(block: unknown): string | undefined {
+  if (typeof block !== "object" || block === null) return undefined;
+  const keys = Object.keys(block);
+  const value = block as { type?: unknown; text?: unknown };
+  return keys.length === 2 && value.type === "text" && typeof value.text === "string" ? value.text : undefined;
+}
+
+/** The text an append carries, when it can join another append to the same target. */
+function appendedText(update: Chunk): string | undefined {
+  if (update._meta !== undefined) return undefined;
+  if (TEXT_CHUNKS.has(update.sessionUpdate)) return plainText(update.content);
+  if (update.sessionUpdate === "tool_call_content_chunk") {
+    const item = update.content as { type?: unknown; content?: unknown } | null;
+    if (typeof item === "object" && item !== null && Object.keys(item).length === 2 && item.type === "content") return plainText(item.content);
+  }
+  return undefined;
+}
+
+function sameTarget(a: Chunk, b: Chunk): boolean {
+  return a.sessionUpdate === b.sessionUpdate && a.messageId === b.messageId && a.toolCallId === b.toolCallId;
+}
+
+/** A copy of `update` carrying `text`, and the text block inside it (the caller's update is never changed). */
+function ownCopy(update: Chunk, text: string): { update: ModelUpdate; block: { type: "text"; text: string } } {
+  const block = { type: "text" as const, text };
+  const content = update.sessionUpdate === "tool_call_content_chunk" ? { type: "content", content: block } : block;
+  return { update: { ...update, content } as unknown as ModelUpdate, block };
+}
+
+/** The length of an update's text, when it is a text chunk (what makes joined updates big). */
+function textLength(update: ModelUpdate): number {
+  const content = (update as unknown as Chunk).content as { text?: unknown; content?: { text?: unknown } } | undefined;
+  const text = content?.text ?? content?.content?.text;
+  return typeof text === "string" ? text.length : 0;
+}
+
+const WHOLE_MESSAGES = new Set(["agent_message", "agent_thought", "user_message"]);
+
+/**
+ * A held text update in the least memory: one object instead of the update, its content and its
+ * block. The agent that piles up distinct messages holds hundreds of thousands of these.
+ */
+class HeldText {
+  constructor(
+    readonly sessionUpdate: string,
+    readonly messageId: string,
+    readonly text: string,
+    /** A whole message (`agent_message`: content is a one-block array) rather than a chunk. */
+    readonly whole: boolean,
+  ) {}
+
+  toUpdate(): ModelUpdate {
+    const block = { type: "text", text: this.text };
+    return { sessionUpdate: this.sessionUpdate, messageId: this.messageId, content: this.whole ? [block] : block } as unknown as ModelUpdate;
+  }
+}
+
+/** The compact form of a plain text message update (no _meta, one plain text block), if it has one. */
+function compactText(update: Chunk): HeldText | undefined {
+  if (typeof update.messageId !== "string" || Object.keys(update).length !== 3) return undefined;
+  if (TEXT_CHUNKS.has(update.sessionUpdate)) {
+    const text = plainText(update.content);
+    return text === undefined ? undefined : new HeldText(update.sessionUpdate, update.messageId, text, false);
+  }
+  if (WHOLE_MESSAGES.has(update.sessionUpdate) && Array.isArray(update.content) && update.content.length === 1) {
+    const text = plainText(update.content[0]);
+    return text === undefined ? undefined : new HeldText(update.sessionUpdate, update.messageId, text, true);
+  }
+  return undefined;
+}
+
+/** How many UTF-16 units of text one drain batch hands to the transport at most (besides DRAIN_BATCH). */
+export const DRAIN_TEXT_BUDGET = 256 * 1024;
+
+/** The held updates of one writer, in order, with appends to the same target joined. */
+export class HeldUpdates {
+  readonly #items: (ModelUpdate | HeldText)[] = [];
+  #next = 0;
+  /** The texts joined into the last held update so far (joined into one string when it closes). */
+  #pieces: string[] | undefined;
+  #piecesLength = 0;
+  /** The text block of the last held update once it is our own copy. */
+  #ownBlock: { type: "text"; text: string } | undefined;
+  /** Appends joined into an earlier held update so far. */
+  joined = 0;
+
+  get size(): number {
+    return this.#items.length - this.#next;
+  }
+
+  push(update: ModelUpdate): void {
+    const text = appendedText(update as unknown as Chunk);
+    const last = this.size > 0 ? this.#items[this.#items.length - 1]! : undefined;
+    if (
+      text !== undefined &&
+      last !== undefined &&
+      this.#pieces !== undefined &&
+      this.#piecesLength + text.length <= MAX_JOINED_TEXT &&
+      sameTarget(last as unknown as Chunk, update as unknown as Chunk)
+    ) {
+      if (this.#ownBlock === undefined) {
+        const copy = ownCopy(last as unknown as Chunk, "");
+        this.#items[this.#items.length - 1] = copy.update;
+        this.#ownBlock = copy.block;
+      }
+      this.#pieces.push(text);
+      this.#piecesLength += text.length;
+      this.joined++;
+      return;
+    }
+    this.#close();
+    if (text !== undefined) {
+      // Chunks stay whole updates while later appends may join them (ownCopy needs the original).
+      this.#items.push(update);
+      this.#pieces = [text];
+      this.#piecesLength = text.length;
+      return;
+    }
+    this.#items.push(compactText(update as unknown as Chunk) ?? update);
+  }
+
+  /** Hold a whole plain text message without building its update first (the writer's fast path). */
+  pushWholeText(sessionUpdate: string, messageId: string, text: string): void {
+    this.#close();
+    this.#items.push(new HeldText(sessionUpdate, messageId, text, true));
+  }
+
+  /**
+   * Join `text` to the last held update when it is an append of `sessionUpdate` to `messageId`
+   * that can take it; false when it cannot (the caller then holds a whole update). Lets a plain
+   * string append skip building an update object that would only be joined and dropped.
+   */
+  joinText(sessionUpdate: string, messageId: string, text: string): boolean {
+    if (this.#pieces === undefined || this.size === 0 || this.#piecesLength + text.length > MAX_JOINED_TEXT) return false;
+    const last = this.#items[this.#items.length - 1] as unknown as Chunk;
+    if (last.sessionUpdate !== sessionUpdate || last.messageId !== messageId) return false;
+    if (this.#ownBlock === undefined) {
+      const copy = ownCopy(last, "");
+      this.#items[this.#items.length - 1] = copy.update;
+      this.#ownBlock = copy.block;
+    }
+    this.#pieces.push(text);
+    this.#piecesLength += text.length;
+    this.joined++;
+    return true;
+  }
+
+  /** Take up to `count` updates from the front, stopping early once `textBudget` units of text were taken. */
+  take(count: number, textBudget = Number.POSITIVE_INFINITY): ModelUpdate[] {
+    this.#close();
+    const batch: ModelUpdate[] = [];
+    let text = 0;
+    while (this.#next < this.#items.length && batch.length < count && text < textBudget) {
+      const item = this.#items[this.#next++]!;
+      if (item instanceof HeldText) {
+        text += item.text.length;
+        batch.push(item.toUpdate());
+      } else {
+        text += textLength(item);
+        batch.push(item);
+      }
+    }
+    if (this.#next === this.#items.length) {
+      this.#items.length = 0;
+      this.#next = 0;
+    } else if (this.#next > 65_536) {
+      this.#items.splice(0, this.#next);
+      this.#next = 0;
+    }
+    return batch;
+  }
+
+  /**
+   * The last update takes no more joins: its text becomes one flat string (a long chain of `+=`
+   * would keep every small piece alive until it is written).
+   */
+  #close(): void {
+    if (this.#ownBlock !== undefined) this.#ownBlock.text = this.#pieces!.join("");
+    this.#ownBlock = undefined;
+    this.#pieces = undefined;
+    this.#piecesLength = 0;
+  }
+}
