@@ -1,6 +1,7 @@
 // `pnpm bench [--quick] [--only=name,name] [--out=file.json]`: runs every scenario for acpkit, the official SDK and
 // the raw ceiling, prints a table and the target ratios, and writes bench/results/latest.json.
 import os from "node:os";
+import { writeCharts } from "./charts.js";
 import { checkTargets, printTargets } from "./lib/targets.js";
 import { printTable, writeResults, type BenchRecord } from "./lib/report.js";
 import { FAILED_PREFIX } from "./scenarios/alternate.js";
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
   const file = writeResults(out, records);
   writeResults(out.replace(/\.json$/, "-targets.json"), { machine: machineDescription(), quick, date: new Date().toISOString(), targets });
   log(`\nwrote ${file} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  // A full run (every scenario, full sizes) redraws the charts docs/performance.md shows.
+  if (!quick && only === undefined) log(`drew ${writeCharts(records).length} charts in docs/images/bench`);
   const failed = records.filter((r) => r.skipped?.startsWith(FAILED_PREFIX));
   if (failed.length > 0) {
     console.error(`\n${failed.length} measurement(s) failed:\n  ${failed.map((r) => `${r.scenario}/${r.metric}/${r.impl}: ${r.skipped}`).join("\n  ")}`);

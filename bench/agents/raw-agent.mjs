@@ -1,10 +1,27 @@
-// Process entry for the raw-ceiling agent. Usage: node raw-agent.mjs stdio | ws (ws prints `port <n>`).
+// Process entry for the raw-ceiling agent. Usage: node raw-agent.mjs stdio | stdio-naive | ws (ws prints `port <n>`).
+// stdio: what a careful hand-written agent does — lines are gathered into one string and written
+// once it reaches 64 KiB (and when a message has been handled), so a stream costs one write per
+// ~64 KiB. stdio-naive: one write() per message, the first round's ceiling.
 import { handleRawMessage } from "./raw-app.mjs";
 
+const COALESCE_BYTES = 64 * 1024;
 const mode = process.argv[2] ?? "stdio";
-if (mode === "stdio") {
+if (mode === "stdio" || mode === "stdio-naive") {
   const out = process.stdout;
-  const send = (message) => out.write(JSON.stringify(message) + "\n");
+  let gathered = "";
+  const flush = () => {
+    if (gathered === "") return true;
+    const ok = out.write(gathered);
+    gathered = "";
+    return ok;
+  };
+  const send =
+    mode === "stdio-naive"
+      ? (message) => out.write(JSON.stringify(message) + "\n")
+      : (message) => {
+          gathered += JSON.stringify(message) + "\n";
+          return gathered.length < COALESCE_BYTES || flush();
+        };
   const drained = () => new Promise((resolve) => out.once("drain", resolve));
   let pending = "";
   let queue = Promise.resolve();
@@ -15,7 +32,7 @@ if (mode === "stdio") {
     for (const line of lines) {
       if (!line) continue;
       const message = JSON.parse(line);
-      queue = queue.then(() => handleRawMessage(message, send, drained));
+      queue = queue.then(() => handleRawMessage(message, send, drained)).then(flush);
     }
   });
   process.stdin.on("end", () => queue.then(() => process.exit(0)));

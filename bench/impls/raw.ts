@@ -44,7 +44,7 @@ class RawPeer {
   }
 }
 
-async function openRaw(channel: Channel): Promise<BenchSession> {
+async function openRaw(channel: Channel, stdioMode: "stdio" | "stdio-naive" = "stdio"): Promise<BenchSession> {
   const state = new AppTextState();
   let stop = async () => {};
   let peer: RawPeer;
@@ -59,7 +59,7 @@ async function openRaw(channel: Channel): Promise<BenchSession> {
       queueMicrotask(() => void handleRawMessage(JSON.parse(line), toClient, async () => {}));
     }, state);
   } else if (channel === "stdio") {
-    const child = spawnAgent(agentScript("raw-agent.mjs"), ["stdio"]);
+    const child = spawnAgent(agentScript("raw-agent.mjs"), [stdioMode]);
     stop = () => stopAgent(child);
     peer = new RawPeer((line) => child.stdin.write(line + "\n"), state);
     let pendingText = "";
@@ -109,8 +109,16 @@ async function openRaw(channel: Channel): Promise<BenchSession> {
   };
 }
 
+/** The raw ceiling: over stdio its agent gathers lines into ~64 KiB writes. */
 export const rawImpl: ClientImpl = {
   name: "raw",
   unavailable: async () => undefined,
-  open: openRaw,
+  open: (channel) => openRaw(channel),
+};
+
+/** The first round's raw pair, kept for comparison: one write() per message over stdio. */
+export const rawNaiveImpl: ClientImpl = {
+  name: "raw-naive",
+  unavailable: async () => undefined,
+  open: (channel) => openRaw(channel, "stdio-naive"),
 };

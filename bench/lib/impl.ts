@@ -1,7 +1,7 @@
 // What every implementation (acpkit, the official SDK, the raw ceiling) provides to the scenarios:
 // a client-side session on a channel whose agent follows the fixture protocol (lib/fixtures.mjs).
 
-export type ImplName = "acpkit" | "official" | "raw";
+export type ImplName = "acpkit" | "official" | "raw" | "raw-naive";
 export type Channel = "memory" | "stdio" | "websocket";
 
 /** One client connection with one session, already initialized. */

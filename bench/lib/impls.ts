@@ -9,5 +9,7 @@ export async function loadImpl(name: ImplName): Promise<ClientImpl> {
       return (await import("../impls/official.js")).officialImpl;
     case "raw":
       return (await import("../impls/raw.js")).rawImpl;
+    case "raw-naive":
+      return (await import("../impls/raw.js")).rawNaiveImpl;
   }
 }

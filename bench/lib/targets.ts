@@ -26,7 +26,9 @@ function check(target: string, a: BenchRecord | undefined, b: BenchRecord | unde
 export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
   const checks: TargetCheck[] = [
     check("stream-stdio acpkit / official", find(records, "stream-stdio", "acpkit"), find(records, "stream-stdio", "official"), ">=", 3),
-    check("stream-stdio acpkit / raw", find(records, "stream-stdio", "acpkit"), find(records, "stream-stdio", "raw"), ">=", 0.5),
+    // raw gathers its lines into ~64 KiB writes (the real ceiling); raw-naive writes per message.
+    check("stream-stdio acpkit / raw (coalescing)", find(records, "stream-stdio", "acpkit"), find(records, "stream-stdio", "raw"), ">=", 0.8),
+    check("stream-websocket acpkit / raw", find(records, "stream-websocket", "acpkit"), find(records, "stream-websocket", "raw"), ">=", 0.8),
     check("stream-memory acpkit / official", find(records, "stream-memory", "acpkit"), find(records, "stream-memory", "official"), ">=", 4),
     // The official SDK has its own WebSocket transport (experimental/ws-client + AcpServer), so
     // the bound is 2× it rather than 50% of raw.

@@ -7,10 +7,14 @@ import type { StreamMeasurement } from "../lib/measure.js";
 import { alternateRounds, availableImpls } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
 
-const IMPLS: readonly ImplName[] = ["acpkit", "official", "raw"];
+/** Over stdio the first round's raw pair (one write per message) runs too, for comparison. */
+function implsFor(channel: Channel): readonly ImplName[] {
+  return channel === "stdio" ? ["acpkit", "official", "raw", "raw-naive"] : ["acpkit", "official", "raw"];
+}
 
 export function streamScenario(channel: Channel): Scenario {
   const scenario = `stream-${channel}`;
+  const IMPLS = implsFor(channel);
   return {
     names: [scenario],
     impls: IMPLS,

@@ -44,7 +44,7 @@ describe("pnpm bench --quick", () => {
   it("writes one well-formed record per scenario, metric and implementation", () => {
     expect(Array.isArray(records)).toBe(true);
     for (const record of records) {
-      expect(["acpkit", "official", "raw"]).toContain(record.impl);
+      expect(["acpkit", "official", "raw", "raw-naive"]).toContain(record.impl);
       expect(typeof record.scenario).toBe("string");
       expect(typeof record.unit).toBe("string");
       expect(record.n).toBeGreaterThan(0);
