@@ -33,6 +33,7 @@ export function acpkitVitestConfig(packageDir: string) {
     test: {
       root: packageDir,
       include: ["test/**/*.test.ts"],
+      setupFiles: [join(repoRoot, "test-support", "load-all-versions.ts")],
       testTimeout: 30_000,
       hookTimeout: 30_000,
       passWithNoTests: true,

@@ -7,7 +7,7 @@ import { serveAcpkitAgent, servePlainV1Agent } from "./acpkit-app.mjs";
 const [mode = "stdio", variant = "default"] = process.argv.slice(2);
 if (mode === "stdio") {
   const transport = stdioServer();
-  if (variant === "plain-v1") servePlainV1Agent(transport);
+  if (variant === "plain-v1") await servePlainV1Agent(transport);
   else serveAcpkitAgent(transport, variant === "v2-only" ? [2] : [1, 2]);
   await transport.closed;
   process.exit(0);

@@ -3,7 +3,7 @@
 // an acpkit agent streams a message; it flushes every 256 chunks so memory stays bounded under
 // backpressure, as a well-behaved agent would.
 import { serveAgent } from "@acpkit/agent";
-import { Connection } from "@acpkit/core";
+import { Connection, loadProtocolVersion } from "@acpkit/core";
 import { chunkText, chunkUpdate, parseStreamCount, sessionIds } from "../lib/fixtures.mjs";
 
 /** Incoming validation stays on at both ends (as in the official SDK); the development-mode
@@ -51,7 +51,9 @@ export function serveAcpkitAgent(transport, versions) {
  * A v1 agent on acpkit's core Connection with no agent runtime and no bridge: it writes v1
  * `session/update` params directly. The bridge scenario's "plain v1" baseline.
  */
-export function servePlainV1Agent(transport) {
+export async function servePlainV1Agent(transport) {
+  // A Connection driven by hand loads its version's validators itself (serveAgent would).
+  await loadProtocolVersion(1);
   const connection = new Connection(transport, { side: "agent", version: 1, requireInitialize: true, validateOutgoing: VALIDATE_OUTGOING });
   connection.onRequest("initialize", () => ({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] }));
   const nextSessionId = sessionIds();

@@ -3,7 +3,9 @@
 import {
   AcpError,
   Connection,
+  isJsonObject,
   isRpcError,
+  loadProtocolVersion,
   DiagnosticEmitter,
   ErrorCode,
   acceptedPromptBlocks,
@@ -426,6 +428,9 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   let description: AgentDescription;
   let offered: ProtocolVersion = offer;
   const requestOptions = options.signal ? { signal: options.signal } : undefined;
+  // The validators of the version we offer load while initialize is on its way (only the
+  // negotiated version's are ever needed; see @acpkit/schema/lazy).
+  void loadProtocolVersion(offer).catch(() => {});
   try {
     let result: unknown;
     try {
@@ -442,6 +447,8 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
       offered = 1;
       result = await connection.request("initialize", initializeParams(1, options), requestOptions);
     }
+    const answered = isJsonObject(result) ? result.protocolVersion : undefined;
+    if (answered === 1 || answered === 2) await loadProtocolVersion(answered);
     description = readInitializeResult(result);
     connection.setVersion(description.protocolVersion);
   } catch (error) {

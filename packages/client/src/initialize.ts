@@ -1,7 +1,7 @@
 // The client half of version negotiation (docs/protocol.md §1.2): offer the highest version with that
 // version's fields only, then read the answer with the answered version's schema.
 import { AcpError, isJsonObject } from "@acpkit/core";
-import { validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
+import { validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema/lazy";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation } from "./types.js";
 
 type Json = Record<string, unknown>;

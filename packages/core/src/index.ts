@@ -52,7 +52,7 @@ export {
   type DiagnosticListener,
 } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
-export { schemaRegistry, type MethodRegistry } from "./registry.js";
+export { isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodRegistry } from "./registry.js";
 export { acceptedPromptBlocks, isJsonObject, ownEntry, type PromptContentSupport } from "./json.js";
 export {
   JsonRpcKind,

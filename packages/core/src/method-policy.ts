@@ -4,7 +4,7 @@
 import { AcpError } from "./errors.js";
 import { describeValidation, firstError } from "./wire-errors.js";
 import type { Side } from "./method-types.js";
-import { KNOWN_VERSIONS, type MethodInfo, type MethodRegistry, type ProtocolVersion } from "./registry.js";
+import { KNOWN_VERSIONS, isProtocolVersionLoaded, schemaRegistry, type MethodInfo, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 
 /** The v1 notification that asks the peer to stop working on one of our requests (docs/protocol.md §4.9). */
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";
@@ -46,6 +46,12 @@ export class MethodPolicy {
     if (this.currentVersion === version) return;
     if (this.currentVersion !== undefined) {
       throw new AcpError("ProtocolViolation", `The connection already speaks protocol v${this.currentVersion}; it cannot switch to v${version}`);
+    }
+    if (this.registry === schemaRegistry && !isProtocolVersionLoaded(version)) {
+      throw new AcpError(
+        "Unsupported",
+        `Protocol v${version}'s validators are not loaded: await loadProtocolVersion(${version}) before setVersion (connectAgent and serveAgent do this themselves)`,
+      );
     }
     this.currentVersion = version;
   }

@@ -27,8 +27,7 @@ export interface MethodTableEntry {
   method: string;
   direction: MethodDirection;
   kind: MethodKind;
+  /** The $def of the params: its validator is `validators[paramsType]` once the version is loaded. */
   paramsType: string;
   resultType?: string;
-  params: CompiledValidator;
-  result?: CompiledValidator;
 }

@@ -1,37 +1,14 @@
 // @acpkit/schema: generated TypeScript types, standalone validators and the method registry
 // for ACP v1 and v2 (docs/architecture.md §2). No Node built-ins: runs in browsers too.
+//
+// This entry loads both versions' validators when it is imported, so every function works at
+// once. `@acpkit/schema/lazy` has the same exports and loads a version's validators only when
+// `loadProtocolVersion` asks for them (what the agent and client runtimes use).
+import * as v1Validators from "./generated/v1/validators.js";
+import * as v2Validators from "./generated/v2/validators.js";
+import { provideValidators, type VersionValidators } from "./registry.js";
 
-/** Types of ACP v1 (`v1.SessionUpdate`, `v1.MethodMap`, …). */
-export type * as v1 from "./generated/v1/types.js";
-/** Types of pinned ACP v2 (`v2.SessionUpdate`, `v2.MethodMap`, …); open unions end in an `…Unknown` variant. */
-export type * as v2 from "./generated/v2/types.js";
+provideValidators(1, v1Validators as unknown as VersionValidators);
+provideValidators(2, v2Validators as unknown as VersionValidators);
 
-export type { ValidationError, ValidationResult } from "./validation-result.js";
-export type { MethodDirection, MethodKind } from "./compiled-validator.js";
-export {
-  PROTOCOL_VERSIONS,
-  checkOutgoing,
-  getMethod,
-  isProtocolVersion,
-  methods,
-  validateDefinition,
-  validateParams,
-  validateResult,
-  type MethodInfo,
-  type ProtocolVersion,
-} from "./registry.js";
-export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
-export { isJsonObject, ownEntry } from "./json-object.js";
-export {
-  AGENT_MARK,
-  CLIENT_MARK,
-  TranscriptChecker,
-  formatProblem,
-  parseTranscriptLine,
-  validateTranscript,
-  type TranscriptDirection,
-  type TranscriptOptions,
-  type TranscriptProblem,
-  type TranscriptProtocol,
-  type TranscriptReport,
-} from "./transcript.js";
+export * from "./lazy.js";

@@ -2,15 +2,20 @@
 // per version from the generated tables. Validating a valid value costs one generated
 // validator call (plus, on v2, the legacy scan for the few methods whose open unions accept
 // legacy shapes) and returns the shared frozen VALID: nothing is allocated on success.
+//
+// The method tables (names, directions, kinds) are small and always here. The validators are
+// most of the package's code, so each version's are a module of their own, loaded by
+// `loadProtocolVersion` (a dynamic import: a separate chunk for bundlers) when that version is
+// negotiated. The package's root entry loads both at once, for tools that validate anything
+// anytime; the agent and client runtimes use the `@acpkit/schema/lazy` entry and load only the
+// version they speak.
 
 import { toValidationErrors } from "./ajv-errors.js";
 import type { CompiledValidator, MethodDirection, MethodKind, MethodTableEntry } from "./compiled-validator.js";
 import { findReservedOpenValues, type OpenValuePlan } from "./conformance.js";
 import { methodTable as v1Table } from "./generated/v1/methods.js";
-import * as v1Validators from "./generated/v1/validators.js";
 import { methodTable as v2Table } from "./generated/v2/methods.js";
 import { openValuePlan as v2OpenValues } from "./generated/v2/open-values.js";
-import * as v2Validators from "./generated/v2/validators.js";
 import { detectLegacyMethod, detectLegacyResult, detectLegacyShape, scanLegacyEvenWhenValid } from "./legacy.js";
 import { invalid, VALID, type ValidationError, type ValidationResult } from "./validation-result.js";
 
@@ -40,11 +45,58 @@ export interface MethodInfo {
   validateResult?(result: unknown): ValidationResult;
 }
 
+/** One version's validators, by $def name. */
+export type VersionValidators = Readonly<Record<string, CompiledValidator | undefined>>;
+
 interface VersionTables {
   methods: ReadonlyMap<string, MethodInfo>;
-  validators: Readonly<Record<string, CompiledValidator | undefined>>;
   /** Where open values sit, for the `_` rule; only pinned v2 has that rule (docs/protocol.md §3.3). */
   openValues?: OpenValuePlan;
+}
+
+const loadedValidators: { [V in ProtocolVersion]?: VersionValidators } = {};
+const loadingValidators: { [V in ProtocolVersion]?: Promise<void> } = {};
+const LOADED: Promise<void> = Promise.resolve();
+
+/** Whether `version`'s validators are loaded (validation in that version works synchronously). */
+export function isProtocolVersionLoaded(version: ProtocolVersion): boolean {
+  return loadedValidators[version] !== undefined;
+}
+
+/**
+ * Load `version`'s validators (once; later calls share the first). Until they are loaded,
+ * validating anything in that version throws an Error saying to call this first. The agent and
+ * client runtimes call it during `initialize`; the root `@acpkit/schema` entry has both loaded.
+ */
+export function loadProtocolVersion(version: ProtocolVersion): Promise<void> {
+  if (loadedValidators[version] !== undefined) return LOADED;
+  if (!isProtocolVersion(version))
+    return Promise.reject(new RangeError(`unsupported protocol version ${JSON.stringify(version)} (acpkit speaks ${PROTOCOL_VERSIONS.join(" and ")})`));
+  // Literal specifiers, so bundlers see both imports and give each version a chunk of its own.
+  const load = version === 1 ? import("./generated/v1/validators.js") : import("./generated/v2/validators.js");
+  return (loadingValidators[version] ??= load.then((validators) => provideValidators(version, validators as unknown as VersionValidators)));
+}
+
+/** Hand over a version's validators that were imported statically (the root entry does this). */
+export function provideValidators(version: ProtocolVersion, validators: VersionValidators): void {
+  loadedValidators[version] ??= validators;
+}
+
+function validatorsOf(version: ProtocolVersion): VersionValidators {
+  const validators = loadedValidators[version];
+  if (validators === undefined) {
+    throw new Error(
+      `The protocol v${version} validators are not loaded: await loadProtocolVersion(${version}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize; the root @acpkit/schema entry loads both)`,
+    );
+  }
+  return validators;
+}
+
+/** The validator of $def `name` in `version` (throws when the version is not loaded). */
+function validatorNamed(version: ProtocolVersion, name: string): CompiledValidator {
+  const validate = validatorsOf(version)[name];
+  if (validate === undefined) throw new Error(`the generated v${version} validators have no ${name}`);
+  return validate;
 }
 
 function hasOwn(object: object, key: string): boolean {
@@ -57,7 +109,10 @@ function schemaFailure(validate: CompiledValidator, legacyShape: ValidationError
 }
 
 function makeMethodInfo(version: ProtocolVersion, entry: MethodTableEntry): MethodInfo {
-  const { method, params, result } = entry;
+  const { method } = entry;
+  // Looked up on first use: the version's validators may be loaded after the table was built.
+  let params: CompiledValidator | undefined;
+  let result: CompiledValidator | undefined;
   const scanValidParams = scanLegacyEvenWhenValid(version, method, "params");
   const info: MethodInfo = {
     method,
@@ -66,6 +121,7 @@ function makeMethodInfo(version: ProtocolVersion, entry: MethodTableEntry): Meth
     paramsType: entry.paramsType,
     ...(entry.resultType ? { resultType: entry.resultType } : {}),
     validateParams(value: unknown): ValidationResult {
+      params ??= validatorNamed(version, entry.paramsType);
       if (params(value)) {
         if (!scanValidParams) return VALID;
         const legacyShape = detectLegacyShape(version, method, value);
@@ -74,9 +130,11 @@ function makeMethodInfo(version: ProtocolVersion, entry: MethodTableEntry): Meth
       return schemaFailure(params, detectLegacyShape(version, method, value));
     },
   };
-  if (result) {
+  const resultType = entry.resultType;
+  if (resultType !== undefined) {
     const scanValidResult = scanLegacyEvenWhenValid(version, method, "result");
     info.validateResult = (value: unknown): ValidationResult => {
+      result ??= validatorNamed(version, resultType);
       if (result(value)) {
         if (!scanValidResult) return VALID;
         const legacyShape = detectLegacyResult(version, method, value);
@@ -88,10 +146,10 @@ function makeMethodInfo(version: ProtocolVersion, entry: MethodTableEntry): Meth
   return Object.freeze(info);
 }
 
-function buildTables(version: ProtocolVersion, table: readonly MethodTableEntry[], validators: object, openValues?: OpenValuePlan): VersionTables {
+function buildTables(version: ProtocolVersion, table: readonly MethodTableEntry[], openValues?: OpenValuePlan): VersionTables {
   const methods = new Map<string, MethodInfo>();
   for (const entry of table) methods.set(entry.method, makeMethodInfo(version, entry));
-  return { methods, validators: validators as VersionTables["validators"], ...(openValues ? { openValues } : {}) };
+  return { methods, ...(openValues ? { openValues } : {}) };
 }
 
 let tables: Record<ProtocolVersion, VersionTables> | undefined;
@@ -99,8 +157,8 @@ let tables: Record<ProtocolVersion, VersionTables> | undefined;
 /** Built on first use, so importing the package costs nothing until a validator is needed. */
 function tablesFor(version: ProtocolVersion): VersionTables | undefined {
   tables ??= {
-    1: buildTables(1, v1Table, v1Validators),
-    2: buildTables(2, v2Table, v2Validators, v2OpenValues),
+    1: buildTables(1, v1Table),
+    2: buildTables(2, v2Table, v2OpenValues),
   };
   return isProtocolVersion(version) ? tables[version] : undefined;
 }
@@ -153,7 +211,8 @@ export function validateResult(version: ProtocolVersion, method: string, result:
 export function validateDefinition(version: ProtocolVersion, name: string, value: unknown): ValidationResult {
   const found = tablesFor(version);
   if (!found) return unsupportedVersion(version);
-  const validate = hasOwn(found.validators, name) ? found.validators[name] : undefined;
+  const validators = validatorsOf(version);
+  const validate = hasOwn(validators, name) ? validators[name] : undefined;
   if (!validate) return invalid([{ path: "", message: `unknown definition ${JSON.stringify(name)} in protocol v${version}` }]);
   return validate(value) ? VALID : invalid(toValidationErrors(validate.errors));
 }
@@ -172,6 +231,6 @@ export function checkOutgoing(version: ProtocolVersion, method: string, part: "p
   const schemaResult = part === "params" ? info.validateParams(value) : validateResult(version, method, value);
   if (!schemaResult.valid || !found.openValues) return schemaResult;
   const typeName = part === "params" ? info.paramsType : info.resultType!;
-  const reserved = findReservedOpenValues(found.openValues, found.validators, typeName, value);
+  const reserved = findReservedOpenValues(found.openValues, validatorsOf(version), typeName, value);
   return reserved.length > 0 ? invalid(reserved) : VALID;
 }

@@ -1,0 +1,54 @@
+// @acpkit/schema/lazy loads nothing up front: in a fresh process (the test setup of every other
+// test loads both versions), validation in an unloaded version throws a clear error, the method
+// tables work without loading, loadProtocolVersion loads one version (once, shared), and the root
+// entry loads both.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+
+async function inFreshProcess(script: string): Promise<unknown> {
+  expect(existsSync(`${DIST}lazy.js`), "@acpkit/schema is built").toBe(true);
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: DIST });
+  return JSON.parse(stdout);
+}
+
+describe("@acpkit/schema/lazy", () => {
+  it("validates a version only once it is loaded, and loads each version separately", async () => {
+    const report = await inFreshProcess(`
+      import * as lazy from "./lazy.js";
+      const out = { before: [lazy.isProtocolVersionLoaded(1), lazy.isProtocolVersionLoaded(2)] };
+      out.kind = lazy.getMethod(2, "session/prompt").kind;
+      try { lazy.validateParams(2, "session/cancel", { sessionId: "s" }); out.threw = null; } catch (error) { out.threw = error.message; }
+      const first = lazy.loadProtocolVersion(2);
+      out.shared = first === lazy.loadProtocolVersion(2);
+      await first;
+      out.after = [lazy.isProtocolVersionLoaded(1), lazy.isProtocolVersionLoaded(2)];
+      out.valid = lazy.validateParams(2, "session/cancel", { sessionId: "s" }).valid;
+      out.invalid = lazy.validateParams(2, "session/cancel", {}).valid;
+      await lazy.loadProtocolVersion(3).catch((error) => { out.bad = error.constructor.name; });
+      console.log(JSON.stringify(out));
+    `);
+    expect(report).toEqual({
+      before: [false, false],
+      kind: "request",
+      threw: expect.stringContaining("await loadProtocolVersion(2) first"),
+      shared: true,
+      after: [false, true],
+      valid: true,
+      invalid: false,
+      bad: "RangeError",
+    });
+  });
+
+  it("the root entry has both versions loaded at import", async () => {
+    const report = await inFreshProcess(`
+      import * as root from "./index.js";
+      console.log(JSON.stringify([root.isProtocolVersionLoaded(1), root.isProtocolVersionLoaded(2), root.validateParams(1, "session/cancel", { sessionId: "s" }).valid]));
+    `);
+    expect(report).toEqual([true, true, true]);
+  });
+});
