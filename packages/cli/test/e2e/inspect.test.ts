@@ -232,9 +232,12 @@ describe("acpkit inspect", () => {
         expect(await sentPrompt.locator("pre").innerText()).toContain('"type": "resource_link"');
         await expect.poll(() => page.getByTestId("user-message").last().innerText()).toContain("notes.txt");
 
-        // List, then close.
+        // List, load a listed session (its history is replayed into the page), then close.
         await page.getByTestId("list-sessions").click();
         await expect.poll(() => page.getByTestId("listed-sessions").innerText()).toMatch(/sess_1/);
+        await page.getByTestId("listed-sessions").getByRole("button", { name: "Load" }).click();
+        await page.locator('[data-testid=wire-row][data-method="session/load"][data-direction=agent_to_client]').waitFor();
+        await expect.poll(() => page.getByTestId("user-message").allInnerTexts()).toContain("/plan");
         await page.getByTestId("open-sessions").getByRole("button", { name: "Close" }).click();
         await page.locator('[data-testid=wire-row][data-method="session/close"][data-direction=agent_to_client]').waitFor();
         await expect.poll(() => page.getByTestId("open-sessions").locator("li").count()).toBe(0);
@@ -301,8 +304,16 @@ describe("acpkit inspect", () => {
         await expect.poll(() => page.locator('[data-testid=wire-row][data-method="session/prompt"]').count()).toBe(2);
         await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("hello through the tap");
         expect(await page.getByTestId("wire-summary").innerText()).toContain("0 with problems");
+
+        // A message that breaks the schema is relayed as it is, and the page marks it with the JSON path of the problem.
+        send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: 42 } });
+        const bad = page.locator('[data-testid=wire-row][data-method="session/cancel"][data-problems="1"]');
+        await bad.waitFor();
+        expect(await bad.getByTestId("problem").innerText()).toMatch(/^\/params\/sessionId /);
+        await expect.poll(() => page.getByTestId("wire-summary").innerText()).toContain("1 with problems");
         expect(await page.getByTestId("prompt-input").count()).toBe(0); // read-only
         await page.screenshot({ path: join(SHOTS, "inspector-tap.png") });
+        expect(lines().join("\n")).not.toContain('"sessionId":42'); // the agent ignored it; nothing was answered
 
         child.stdin!.end();
         const [code] = await once(child, "exit");

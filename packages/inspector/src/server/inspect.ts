@@ -4,8 +4,8 @@
 // it records and validates the traffic itself.
 import { relayConnection } from "@acpkit/transport-stdio";
 import { wrapNodeSocket } from "@acpkit/transport-websocket";
-import { ACP_PATH, TOKEN_PARAM } from "../shared/protocol.js";
-import { startServer } from "./http-server.js";
+import { ACP_PATH, TOKEN_PARAM, type InspectorMode } from "../shared/protocol.js";
+import { startServer, type InspectorServer, type SocketHandler } from "./http-server.js";
 import { newToken } from "./token.js";
 import { packageVersion } from "./version.js";
 
@@ -55,42 +55,55 @@ export function pageUrl(origin: string, token: string): string {
   return `${origin}/?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
 }
 
-/** Serve the inspector page for `command args` until `close()`. */
-export async function startInspector(options: InspectorOptions): Promise<Inspector> {
-  const log = options.log ?? (() => {});
-  const args = options.args ?? [];
+/**
+ * Check the access options and start the server for one mode, with the page's start-up facts
+ * (`GET /api/info`) taken from `options`. Shared by `startInspector` and `startTap`.
+ */
+export async function serveMode(
+  mode: InspectorMode,
+  options: Omit<InspectorOptions, "maxConnections">,
+  sockets: Readonly<Record<string, SocketHandler>>,
+): Promise<{ server: InspectorServer; token: string }> {
   const access = resolveAccess(options.host, options.token);
-  const maxConnections = options.maxConnections ?? 4;
-  let active = 0;
-  let connections = 0;
   const server = await startServer({
     host: access.host,
     port: options.port ?? 0,
     token: access.token,
     info: {
-      mode: "inspect",
-      agentCommand: [options.command, ...args],
+      mode,
+      agentCommand: [options.command, ...(options.args ?? [])],
       protocolVersion: options.protocolVersion ?? 2,
       cwd: process.cwd(),
       version: packageVersion(),
     },
-    log,
-    sockets: {
-      [ACP_PATH](socket, request) {
-        const number = ++connections;
-        const transport = wrapNodeSocket(socket, request.socket);
-        if (active >= maxConnections) {
-          log(`page connection ${number} refused: ${active} agents already run (at most ${maxConnections})`);
-          void transport.closeWithCode(1013, `at most ${maxConnections} agents at once; close another inspector tab`);
-          return;
-        }
-        active++;
-        log(`page connection ${number}: starting ${[options.command, ...args].join(" ")}`);
-        void relayConnection(transport, options.command, args, (message) => log(`page connection ${number}: ${message}`)).finally(() => {
-          active--;
-        });
-      },
+    log: options.log ?? (() => {}),
+    sockets,
+  });
+  return { server, token: access.token };
+}
+
+/** Serve the inspector page for `command args` until `close()`. */
+export async function startInspector(options: InspectorOptions): Promise<Inspector> {
+  const log = options.log ?? (() => {});
+  const args = options.args ?? [];
+  const maxConnections = options.maxConnections ?? 4;
+  let active = 0;
+  let connections = 0;
+  const { server, token } = await serveMode("inspect", options, {
+    [ACP_PATH](socket, request) {
+      const number = ++connections;
+      const transport = wrapNodeSocket(socket, request.socket);
+      if (active >= maxConnections) {
+        log(`page connection ${number} refused: ${active} agents already run (at most ${maxConnections})`);
+        void transport.closeWithCode(1013, `at most ${maxConnections} agents at once; close another inspector tab`);
+        return;
+      }
+      active++;
+      log(`page connection ${number}: starting ${[options.command, ...args].join(" ")}`);
+      void relayConnection(transport, options.command, args, (message) => log(`page connection ${number}: ${message}`)).finally(() => {
+        active--;
+      });
     },
   });
-  return { url: pageUrl(server.origin, access.token), token: access.token, port: server.port, close: () => server.close() };
+  return { url: pageUrl(server.origin, token), token, port: server.port, close: () => server.close() };
 }

@@ -6,10 +6,8 @@ import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { EVENTS_PATH } from "../shared/protocol.js";
 import { EventLog, type EventLogLimits } from "./event-log.js";
-import { startServer } from "./http-server.js";
-import { pageUrl, resolveAccess, type Inspector, type InspectorOptions } from "./inspect.js";
+import { pageUrl, serveMode, type Inspector, type InspectorOptions } from "./inspect.js";
 import { DEFAULT_MAX_OBSERVED_LINE, LineObserver } from "./line-observer.js";
-import { packageVersion } from "./version.js";
 
 /** Options of `startTap`. */
 export interface TapOptions extends Omit<InspectorOptions, "maxConnections"> {
@@ -43,27 +41,13 @@ export async function startTap(options: TapOptions): Promise<Tap> {
   const args = options.args ?? [];
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const access = resolveAccess(options.host, options.token);
   const record = new EventLog(options.limits);
-  const server = await startServer({
-    host: access.host,
-    port: options.port ?? 0,
-    token: access.token,
-    info: {
-      mode: "tap",
-      agentCommand: [options.command, ...args],
-      protocolVersion: options.protocolVersion ?? 2,
-      cwd: process.cwd(),
-      version: packageVersion(),
-    },
-    log,
-    sockets: {
-      [EVENTS_PATH](socket) {
-        const stop = record.follow({ send: (text) => socket.send(text), backlog: () => socket.bufferedAmount });
-        socket.on("close", stop);
-        // The page only listens; anything it sends is ignored.
-        socket.on("message", () => {});
-      },
+  const { server, token } = await serveMode("tap", options, {
+    [EVENTS_PATH](socket) {
+      const stop = record.follow({ send: (text) => socket.send(text), backlog: () => socket.bufferedAmount });
+      socket.on("close", stop);
+      // The page only listens; anything it sends is ignored.
+      socket.on("message", () => {});
     },
   });
 
@@ -114,8 +98,8 @@ export async function startTap(options: TapOptions): Promise<Tap> {
   output.on("error", (error) => log(`writing to the client failed: ${error.message}`));
 
   return {
-    url: pageUrl(server.origin, access.token),
-    token: access.token,
+    url: pageUrl(server.origin, token),
+    token,
     port: server.port,
     agentExit,
     async close() {
