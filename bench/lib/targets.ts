@@ -67,6 +67,15 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
       );
     }
   }
+  checks.push(
+    check(
+      "scale-websocket prompt p99 acpkit / official (1,000 sessions)",
+      find(records, "scale-websocket", "acpkit", "prompt-p99"),
+      find(records, "scale-websocket", "official", "prompt-p99"),
+      "<=",
+      0.5,
+    ),
+  );
   // An absolute bound: the browser client's initial load (the validators are lazy chunks).
   const initial = find(records, "bundle", "acpkit", "gzip");
   checks.push(

@@ -7,6 +7,7 @@ import { latencyScenario } from "./latency.js";
 import { memoryScenario } from "./memory.js";
 import { naiveAgentScenario } from "./naive-agent.js";
 import { reducerScenario } from "./reducer.js";
+import { scaleWebSocketScenario } from "./scale-websocket.js";
 import { slowConsumerScenario } from "./slow-consumer.js";
 import { streamScenario } from "./stream.js";
 import { validateScenario } from "./validate.js";
@@ -25,4 +26,5 @@ export const SCENARIOS: readonly Scenario[] = [
   coldStartScenario,
   bundleScenario,
   naiveAgentScenario,
+  scaleWebSocketScenario,
 ];
