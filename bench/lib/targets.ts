@@ -69,6 +69,35 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
   }
   checks.push(
     check(
+      "cold-start acpkit / raw (spawn to exit)",
+      find(records, "cold-start", "acpkit", "spawn-to-exit"),
+      find(records, "cold-start", "raw", "spawn-to-exit"),
+      "<=",
+      1.25,
+    ),
+    check(
+      "cold-start acpkit / official (spawn to exit)",
+      find(records, "cold-start", "acpkit", "spawn-to-exit"),
+      find(records, "cold-start", "official", "spawn-to-exit"),
+      "<=",
+      0.6,
+    ),
+  );
+  const importCost = find(records, "cold-start", "acpkit", "import");
+  checks.push(
+    importCost && importCost.value !== null
+      ? { target: "cold-start import of client + stdio, ms (absolute)", ratio: importCost.value, bound: 15, op: "<=", pass: importCost.value <= 15 }
+      : {
+          target: "cold-start import of client + stdio, ms (absolute)",
+          ratio: null,
+          bound: 15,
+          op: "<=",
+          pass: null,
+          note: importCost?.skipped ?? "scenario not run",
+        },
+  );
+  checks.push(
+    check(
       "scale-websocket prompt p99 acpkit / official (1,000 sessions)",
       find(records, "scale-websocket", "acpkit", "prompt-p99"),
       find(records, "scale-websocket", "official", "prompt-p99"),
