@@ -232,15 +232,16 @@ describe("acpkit inspect", () => {
         expect(await sentPrompt.locator("pre").innerText()).toContain('"type": "resource_link"');
         await expect.poll(() => page.getByTestId("user-message").last().innerText()).toContain("notes.txt");
 
-        // List, load a listed session (its history is replayed into the page), then close.
+        // List, close the open session, then load it from the list: its history is replayed into the page.
         await page.getByTestId("list-sessions").click();
         await expect.poll(() => page.getByTestId("listed-sessions").innerText()).toMatch(/sess_1/);
-        await page.getByTestId("listed-sessions").getByRole("button", { name: "Load" }).click();
-        await page.locator('[data-testid=wire-row][data-method="session/load"][data-direction=agent_to_client]').waitFor();
-        await expect.poll(() => page.getByTestId("user-message").allInnerTexts()).toContain("/plan");
         await page.getByTestId("open-sessions").getByRole("button", { name: "Close" }).click();
         await page.locator('[data-testid=wire-row][data-method="session/close"][data-direction=agent_to_client]').waitFor();
         await expect.poll(() => page.getByTestId("open-sessions").locator("li").count()).toBe(0);
+        await page.getByTestId("listed-sessions").getByRole("button", { name: "Load" }).click();
+        await page.locator('[data-testid=wire-row][data-method="session/load"][data-direction=agent_to_client]').waitFor();
+        await expect.poll(() => page.getByTestId("user-message").allInnerTexts()).toContain("/plan");
+        await expect.poll(() => page.getByTestId("open-sessions").locator("li").count()).toBe(1);
         expect(await page.getByTestId("wire-summary").innerText()).toContain("0 with problems");
         expect(errors).toEqual([]);
         expect(onlyOwnServer(requests, url)).toEqual([]);
