@@ -10,7 +10,7 @@ export type * as v1 from "./generated/v1/types.js";
 export type * as v2 from "./generated/v2/types.js";
 
 export type { ValidationError, ValidationResult } from "./validation-result.js";
-export type { MethodDirection, MethodKind } from "./compiled-validator.js";
+export type { AjvErrorObject, CompiledValidator, MethodDirection, MethodKind } from "./compiled-validator.js";
 export {
   PROTOCOL_VERSIONS,
   checkOutgoing,
