@@ -19,4 +19,4 @@ export {
   type TapMessageEvent,
   type TapStatusEvent,
   type WireDirection,
-} from "./shared/protocol.js";
+} from "./common/protocol.js";

@@ -2,7 +2,7 @@
 // the pages that are open. Both are bounded: the record keeps the newest events up to a count and
 // a byte budget, and a page that reads too slowly is skipped (told how many it missed) instead of
 // queuing without end in this process.
-import type { TapEvent, TapMessageEvent, TapStatusEvent } from "../shared/protocol.js";
+import type { TapEvent, TapMessageEvent, TapStatusEvent } from "../common/protocol.js";
 
 /** A page following the record: `send` writes one event; `backlog` says how many bytes wait unsent. */
 export interface EventSubscriber {

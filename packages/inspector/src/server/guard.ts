@@ -6,7 +6,7 @@
 // token (it reads it from its own URL), but the same Host and Origin rules apply to it.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { TOKEN_PARAM } from "../shared/protocol.js";
+import { TOKEN_PARAM } from "../common/protocol.js";
 
 /** Whether a request may proceed, or the status and reason to refuse it with. */
 export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; reason: string };

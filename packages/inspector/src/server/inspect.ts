@@ -4,7 +4,7 @@
 // it records and validates the traffic itself.
 import { relayConnection } from "@acpkit/transport-stdio";
 import { wrapNodeSocket } from "@acpkit/transport-websocket";
-import { ACP_PATH, TOKEN_PARAM, type InspectorMode } from "../shared/protocol.js";
+import { ACP_PATH, TOKEN_PARAM, type InspectorMode } from "../common/protocol.js";
 import { startServer, type InspectorServer, type SocketHandler } from "./http-server.js";
 import { newToken } from "./token.js";
 import { packageVersion } from "./version.js";

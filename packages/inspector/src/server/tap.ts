@@ -4,7 +4,7 @@
 // filling this process). A copy of each line goes to the event log, which the page shows live.
 import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { EVENTS_PATH } from "../shared/protocol.js";
+import { EVENTS_PATH } from "../common/protocol.js";
 import { EventLog, type EventLogLimits } from "./event-log.js";
 import { pageUrl, serveMode, type Inspector, type InspectorOptions } from "./inspect.js";
 import { DEFAULT_MAX_OBSERVED_LINE, LineObserver } from "./line-observer.js";

@@ -17,7 +17,7 @@ import {
   type UrlElicitationRequest,
 } from "@acpkit/client";
 import { connect } from "@acpkit/transport-websocket/browser";
-import { ACP_PATH, EVENTS_PATH, TOKEN_PARAM, type InspectorInfo, type TapEvent } from "../shared/protocol.js";
+import { ACP_PATH, EVENTS_PATH, TOKEN_PARAM, type InspectorInfo, type TapEvent } from "../common/protocol.js";
 import { PageFiles, simulatedTerminals } from "./browser-host.js";
 import { replayTranscript, SessionReplayer } from "./replay.js";
 import { tappedTransport } from "./tapped-transport.js";

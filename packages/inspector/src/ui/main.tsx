@@ -1,7 +1,7 @@
 // The inspector page's entry: read the token from the URL, ask the server what it is serving, and
 // draw the app (which, in tap mode, starts following the tap's record).
 import { render } from "preact";
-import { INFO_PATH, TOKEN_PARAM, type InspectorInfo } from "../shared/protocol.js";
+import { INFO_PATH, TOKEN_PARAM, type InspectorInfo } from "../common/protocol.js";
 import { App } from "./components/app.js";
 import { Controller } from "./controller.js";
 

@@ -4,7 +4,7 @@
 // `acpkit validate`). Notes (diagnostics, tap status) sit in between. Bounded: the oldest entries
 // are let go past MAX_WIRE_ENTRIES, and the count of those is shown.
 import { AGENT_MARK, CLIENT_MARK, TranscriptChecker, type TranscriptProblem } from "@acpkit/schema";
-import type { WireDirection } from "../shared/protocol.js";
+import type { WireDirection } from "../common/protocol.js";
 
 /** How many entries the page keeps. */
 export const MAX_WIRE_ENTRIES = 20_000;
