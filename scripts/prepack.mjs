@@ -1,7 +1,7 @@
 // prepack for every published package (run by `pnpm pack` / `pnpm publish` in the package's folder):
 // refuses to pack a package whose dist/ is missing or older than its src/, and puts the
 // repository's LICENSE into the tarball.
-import { copyFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const packageDir = process.cwd();
@@ -20,11 +20,27 @@ function fail(why) {
 const src = join(packageDir, "src");
 const dist = join(packageDir, "dist");
 if (!existsSync(join(dist, "index.js"))) fail("dist/index.js is missing: the package is not built.");
-// src/ui (the inspector's page) is bundled into one file, dist/ui/app.js, rather than compiled file by file.
+// What a source file becomes depends on the build: a package built with scripts/bundle-package.mjs
+// has a .d.ts per source and bundled JavaScript entries; the others a .js per source. src/ui (the
+// inspector's page) is bundled into one file, dist/ui/app.js.
+const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+const bundled = manifest.scripts?.build?.includes("bundle-package.mjs") ?? false;
 const bundledUi = join(src, "ui");
-for (const source of files(src).filter((file) => /\.tsx?$/.test(file) && !file.endsWith(".d.ts"))) {
-  const built = source.startsWith(bundledUi + "/") ? join(dist, "ui", "app.js") : join(dist, relative(src, source)).replace(/\.ts$/, ".js");
+const sources = files(src).filter((file) => /\.tsx?$/.test(file) && !file.endsWith(".d.ts"));
+function builtFrom(source) {
+  if (source.startsWith(bundledUi + "/")) return join(dist, "ui", "app.js");
+  return join(dist, relative(src, source)).replace(/\.tsx?$/, bundled ? ".d.ts" : ".js");
+}
+for (const source of sources) {
+  const built = builtFrom(source);
   if (!existsSync(built)) fail(`${relative(packageDir, built)} is missing (built from ${relative(packageDir, source)}).`);
   if (statSync(built).mtimeMs < statSync(source).mtimeMs) fail(`${relative(packageDir, built)} is older than ${relative(packageDir, source)}.`);
+}
+if (bundled) {
+  // A bundle holds every source, so each entry must be newer than the newest source.
+  const newest = Math.max(...sources.map((source) => statSync(source).mtimeMs));
+  for (const entry of files(dist).filter((file) => file.endsWith(".js"))) {
+    if (statSync(entry).mtimeMs < newest) fail(`${relative(packageDir, entry)} is older than the newest source in src/.`);
+  }
 }
 copyFileSync(join(root, "LICENSE"), join(packageDir, "LICENSE"));

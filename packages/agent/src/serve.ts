@@ -16,8 +16,6 @@ import {
 } from "@acpkit/core";
 import { mcpServersFromV1 } from "@acpkit/core/bridge";
 import {
-  isProtocolVersionLoaded,
-  loadProtocolVersion,
   validateParams,
   type ProtocolVersion,
   type ValidationError,
@@ -25,6 +23,7 @@ import {
   type v2,
 } from "@acpkit/schema/lazy";
 import { initializeResult, readClientInfo } from "./initialize.js";
+import { loadOnInitialize } from "./load-on-initialize.js";
 import { SessionSettings } from "./session-settings.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { type AgentSideConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
@@ -138,32 +137,6 @@ function checkDefinition(agent: AgentDefinition): void {
 }
 
 /**
- * `transport`, started only once the validators of every version the agent speaks are loaded
- * (@acpkit/schema loads them on demand): a client's `initialize` can then be answered at once,
- * and anything it sends right behind it is read in order. Until then incoming data waits in the
- * transport (a pipe, a socket). Once loaded, later connections start at once.
- */
-function readyFor(transport: Transport, versions: readonly ProtocolVersion[]): Transport {
-  if (versions.every(isProtocolVersionLoaded)) return transport;
-  const ready = Promise.all(versions.map(loadProtocolVersion));
-  return {
-    start(receiver) {
-      ready.then(
-        () => transport.start(receiver),
-        (error: unknown) => void transport.close(`the protocol validators could not be loaded: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    },
-    send: (message) => transport.send(message),
-    close: (reason) => transport.close(reason),
-    ...(transport.pause ? { pause: () => transport.pause!() } : {}),
-    ...(transport.resume ? { resume: () => transport.resume!() } : {}),
-    get closed() {
-      return transport.closed;
-    },
-  };
-}
-
-/**
  * One agent connection: the state `serveAgent` keeps (negotiated version, client, sessions,
  * authentication) and one method per protocol method it answers.
  */
@@ -188,7 +161,7 @@ class AgentRuntime implements AgentServer {
     this.#acceptedBlocks = acceptedPromptBlocks(agent.features?.prompt);
     this.#authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
     if (options.onDiagnostic) this.#diagnostics.subscribe(options.onDiagnostic);
-    const connection = new Connection(readyFor(transport, this.#versions), {
+    const connection = new Connection(loadOnInitialize(transport, this.#versions, () => this.#version !== undefined), {
       side: "agent",
       requireInitialize: true,
       ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),

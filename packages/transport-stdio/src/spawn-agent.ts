@@ -8,10 +8,20 @@
 // this process alive. So on POSIX the agent gets a process group of its own; the signals go to the
 // whole group, anything left in it after the child exits is stopped too, and the pipes are destroyed
 // once the transport is closed.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import type { CloseInfo } from "@acpkit/core";
 import { NdjsonStreamTransport, validateMaxMessageSize, type NdjsonTransportOptions } from "./stream-transport.js";
+
+// node:child_process pulls in net, stream and dgram: a few milliseconds at import that an agent
+// (which only serves its own stdio) never needs. So it is loaded on the first spawn, synchronously.
+const requireBuiltin = createRequire(import.meta.url);
+let childProcessModule: typeof import("node:child_process") | undefined;
+function childProcess(): typeof import("node:child_process") {
+  childProcessModule ??= requireBuiltin("node:child_process") as typeof import("node:child_process");
+  return childProcessModule;
+}
 
 /** Default wait between shutdown steps (stdin closed → SIGTERM → SIGKILL). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2000;
@@ -191,7 +201,7 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
   validateMaxMessageSize(options.maxMessageSize);
   const grace = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   if (!Number.isFinite(grace) || grace < 0) throw new RangeError(`shutdownGraceMs must be a non-negative number, got ${String(grace)}`);
-  const child = spawn(command, args, {
+  const child = childProcess().spawn(command, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ["pipe", "pipe", options.stderr ?? "inherit"],

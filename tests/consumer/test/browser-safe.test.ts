@@ -9,7 +9,11 @@ import { describe, expect, it } from "vitest";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
-/** Built files users import from each browser-safe package (the WebSocket package: its browser entry only; the client: all but its Node entry). */
+/**
+ * Built files users import from each browser-safe package (the WebSocket package: its browser entry
+ * and the chunks it shares with the Node entry; the client: all but its Node entry). Packages are
+ * bundled per entry (scripts/bundle-package.mjs): code shared by two entries sits in dist/chunks.
+ */
 const BROWSER_SAFE: Record<string, (file: string) => boolean> = {
   schema: () => true,
   core: () => true,
@@ -17,7 +21,7 @@ const BROWSER_SAFE: Record<string, (file: string) => boolean> = {
   // Its Node-only entry (@acpkit/client/node: the terminal host) lives in dist/node.
   client: (file) => !file.startsWith("node/"),
   "transport-memory": () => true,
-  "transport-websocket": (file) => file === "browser.js" || file === "frame-transport.js",
+  "transport-websocket": (file) => file === "browser.js" || file.startsWith("chunks/"),
 };
 
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));
@@ -49,7 +53,7 @@ describe("browser-safe packages import nothing from Node", () => {
   });
 
   it("the scan finds a Node import when there is one (the Node entry of the WebSocket transport)", () => {
-    const server = join(repoRoot, "packages", "transport-websocket", "dist", "server.js");
+    const server = join(repoRoot, "packages", "transport-websocket", "dist", "index.js");
     expect(existsSync(server)).toBe(true);
     const specifiers = [...readFileSync(server, "utf8").matchAll(SPECIFIER)].map((match) => match[1]);
     expect(specifiers).toContain("node:http");
