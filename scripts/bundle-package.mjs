@@ -52,6 +52,10 @@ const result = await build({
   target: "es2022",
   packages: "external",
   external: ["node:*"],
+  // @acpkit/schema is mostly generated validator code (~400 KB per version), which a starting
+  // process parses in full when it loads a version: minified, loading v1 takes ~20% less time.
+  // Names are kept so classes and functions still say what they are in a stack trace.
+  ...(manifest.name === "@acpkit/schema" ? { minify: true, keepNames: true } : {}),
   sourcemap: true,
   sourcesContent: true,
   metafile: true,
