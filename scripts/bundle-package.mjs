@@ -53,9 +53,12 @@ const result = await build({
   packages: "external",
   external: ["node:*"],
   // @acpkit/schema is mostly generated validator code (~400 KB per version), which a starting
-  // process parses in full when it loads a version: minified, loading v1 takes ~20% less time.
-  // Names are kept so classes and functions still say what they are in a stack trace.
-  ...(manifest.name === "@acpkit/schema" ? { minify: true, keepNames: true } : {}),
+  // process parses in full when it loads a version: without whitespace there is less to parse
+  // (v1's chunk: 371 KB instead of 575 KB; loading it took ~20% less time in a quiet measurement,
+  // within the noise on a busy machine). Names are not mangled, so stack traces
+  // stay readable, and no keepNames wrappers are added, which would stop a consumer's bundler from
+  // dropping the exports it does not use (the browser bundle grew by 2.5 KB gzip with them).
+  ...(manifest.name === "@acpkit/schema" ? { minifyWhitespace: true, minifySyntax: true } : {}),
   sourcemap: true,
   sourcesContent: true,
   metafile: true,
