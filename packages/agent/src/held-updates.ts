@@ -5,6 +5,7 @@
 // updates are held here instead: an append to the same message or tool call as the update held
 // just before it joins that update (the client sees the same text, in fewer chunks), and held
 // updates go to the transport in batches, each batch waiting until the previous one was accepted.
+import { messageIdFor, messageNumberOf } from "./message-ids.js";
 import type { ModelUpdate } from "./types.js";
 
 /** Updates one tick may hand to the transport before later ones are held (idiomatic code flushes far sooner). */
@@ -81,6 +82,47 @@ class HeldText {
   }
 }
 
+/**
+ * Consecutive whole plain text messages of one kind whose ids are consecutive (`msg_7`, `msg_8`, …):
+ * what `turn.message(text)` in a loop produces. Held as the first number and the texts, so each
+ * message costs the held agent an array slot, not an object and an id string.
+ */
+class HeldTextRun {
+  readonly texts: string[] = [];
+  /** Texts at the front already taken. */
+  taken = 0;
+
+  constructor(
+    readonly sessionUpdate: string,
+    /** The number of the message at texts[0]. */
+    public first: number,
+  ) {}
+
+  /** Whether `messageId` is the id right after this run's last message. */
+  continuesWith(sessionUpdate: string, messageId: string): boolean {
+    return sessionUpdate === this.sessionUpdate && messageNumberOf(messageId) === this.first + this.texts.length;
+  }
+
+  get remaining(): number {
+    return this.texts.length - this.taken;
+  }
+
+  /** The next message of the run as its update, and the length of its text. */
+  takeOne(): { update: ModelUpdate; length: number } {
+    const text = this.texts[this.taken]!;
+    const update = { sessionUpdate: this.sessionUpdate, messageId: messageIdFor(this.first + this.taken), content: [{ type: "text", text }] };
+    this.taken++;
+    // A run that keeps growing while it drains drops what was taken, so it never holds more than
+    // twice what is still waiting.
+    if (this.taken >= 4096 && this.taken * 2 >= this.texts.length) {
+      this.texts.splice(0, this.taken);
+      this.first += this.taken;
+      this.taken = 0;
+    }
+    return { update: update as unknown as ModelUpdate, length: text.length };
+  }
+}
+
 /** The compact form of a plain text message update (no _meta, one plain text block), if it has one. */
 function compactText(update: Chunk): HeldText | undefined {
   if (typeof update.messageId !== "string" || Object.keys(update).length !== 3) return undefined;
@@ -100,8 +142,10 @@ export const DRAIN_TEXT_BUDGET = 256 * 1024;
 
 /** The held updates of one writer, in order, with appends to the same target joined. */
 export class HeldUpdates {
-  readonly #items: (ModelUpdate | HeldText)[] = [];
+  readonly #items: (ModelUpdate | HeldText | HeldTextRun)[] = [];
   #next = 0;
+  /** Updates held (a run counts each of its messages). */
+  #count = 0;
   /** The texts joined into the last held update so far (joined into one string when it closes). */
   #pieces: string[] | undefined;
   #piecesLength = 0;
@@ -111,7 +155,7 @@ export class HeldUpdates {
   joined = 0;
 
   get size(): number {
-    return this.#items.length - this.#next;
+    return this.#count;
   }
 
   push(update: ModelUpdate): void {
@@ -120,6 +164,7 @@ export class HeldUpdates {
     if (
       text !== undefined &&
       last !== undefined &&
+      !(last instanceof HeldTextRun) &&
       this.#pieces !== undefined &&
       this.#piecesLength + text.length <= MAX_JOINED_TEXT &&
       sameTarget(last as unknown as Chunk, update as unknown as Chunk)
@@ -135,6 +180,7 @@ export class HeldUpdates {
       return;
     }
     this.#close();
+    this.#count++;
     if (text !== undefined) {
       // Chunks stay whole updates while later appends may join them (ownCopy needs the original).
       this.#items.push(update);
@@ -148,7 +194,20 @@ export class HeldUpdates {
   /** Hold a whole plain text message without building its update first (the writer's fast path). */
   pushWholeText(sessionUpdate: string, messageId: string, text: string): void {
     this.#close();
-    this.#items.push(new HeldText(sessionUpdate, messageId, text, true));
+    this.#count++;
+    const last = this.size > 1 ? this.#items[this.#items.length - 1] : undefined;
+    if (last instanceof HeldTextRun && last.continuesWith(sessionUpdate, messageId)) {
+      last.texts.push(text);
+      return;
+    }
+    const number = messageNumberOf(messageId);
+    if (number === undefined) {
+      this.#items.push(new HeldText(sessionUpdate, messageId, text, true));
+      return;
+    }
+    const run = new HeldTextRun(sessionUpdate, number);
+    run.texts.push(text);
+    this.#items.push(run);
   }
 
   /**
@@ -157,6 +216,7 @@ export class HeldUpdates {
    * string append skip building an update object that would only be joined and dropped.
    */
   joinText(sessionUpdate: string, messageId: string, text: string): boolean {
+    // (#pieces is set only while the last held item is a chunk update, never a run.)
     if (this.#pieces === undefined || this.size === 0 || this.#piecesLength + text.length > MAX_JOINED_TEXT) return false;
     const last = this.#items[this.#items.length - 1] as unknown as Chunk;
     if (last.sessionUpdate !== sessionUpdate || last.messageId !== messageId) return false;
@@ -177,7 +237,17 @@ export class HeldUpdates {
     const batch: ModelUpdate[] = [];
     let text = 0;
     while (this.#next < this.#items.length && batch.length < count && text < textBudget) {
-      const item = this.#items[this.#next++]!;
+      const item = this.#items[this.#next]!;
+      if (item instanceof HeldTextRun) {
+        while (item.remaining > 0 && batch.length < count && text < textBudget) {
+          const next = item.takeOne();
+          text += next.length;
+          batch.push(next.update);
+        }
+        if (item.remaining === 0) this.#next++;
+        continue;
+      }
+      this.#next++;
       if (item instanceof HeldText) {
         text += item.text.length;
         batch.push(item.toUpdate());
@@ -186,6 +256,7 @@ export class HeldUpdates {
         batch.push(item);
       }
     }
+    this.#count -= batch.length;
     if (this.#next === this.#items.length) {
       this.#items.length = 0;
       this.#next = 0;

@@ -30,6 +30,7 @@ import type {
   UsageReport,
 } from "./types.js";
 import { DRAIN_BATCH, DRAIN_TEXT_BUDGET, HELD_HIGH_WATER, HOLD_AFTER, HeldUpdates } from "./held-updates.js";
+import { messageIdFor } from "./message-ids.js";
 import { WriteTracker } from "./write-tracker.js";
 
 /** Per-session id counters. Ids are never reused within a session (docs/protocol.md M1, T8). */
@@ -39,7 +40,7 @@ export class SessionIds {
   private readonly toolCallIds = new Set<string>();
 
   nextMessageId(): string {
-    return `msg_${++this.messageCounter}`;
+    return messageIdFor(++this.messageCounter);
   }
 
   /** A fresh tool call id, or `requested` after checking it was never used in this session. */

@@ -8,6 +8,7 @@ import { createMemoryPair } from "@acpkit/transport-memory";
 import { describe, expect, it } from "vitest";
 import { serveAgent, type AgentDefinition, type Turn } from "../src/index.js";
 import { HELD_HIGH_WATER, HOLD_AFTER, HeldUpdates, MAX_JOINED_TEXT } from "../src/held-updates.js";
+import { messageIdFor, messageNumberOf } from "../src/message-ids.js";
 import type { ModelUpdate } from "../src/types.js";
 
 async function run(promptHandler: (turn: Turn) => Promise<"end_turn"> | "end_turn", answerPermission = false) {
@@ -137,5 +138,57 @@ describe("HeldUpdates", () => {
     expect(all).toHaveLength(3);
     for (const update of all) expect(update.content.text.length).toBeLessThanOrEqual(MAX_JOINED_TEXT);
     expect(all.map((update) => update.content.text).join("")).toBe(piece.repeat(count));
+  });
+
+  it("holds consecutive whole messages as a run and gives back the same updates, in order, across partial takes", () => {
+    const held = new HeldUpdates();
+    const whole = (id: string, text: string) => ({ sessionUpdate: "agent_message", messageId: id, content: [{ type: "text", text }] });
+    // msg_1…msg_3 (a run), a custom id, msg_4…msg_5 (a new run: the custom id broke the first),
+    // a thought msg_6 (another kind), msg_8 (not consecutive), and a non-canonical spelling.
+    const pushed = [
+      ["agent_message", "msg_1", "a"],
+      ["agent_message", "msg_2", "b"],
+      ["agent_message", "msg_3", "c"],
+      ["agent_message", "greeting", "d"],
+      ["agent_message", "msg_4", "e"],
+      ["agent_message", "msg_5", "f"],
+      ["agent_thought", "msg_6", "g"],
+      ["agent_message", "msg_8", "h"],
+      ["agent_message", "msg_09", "i"],
+    ] as const;
+    for (const [kind, id, text] of pushed) held.pushWholeText(kind, id, text);
+    expect(held.size).toBe(pushed.length);
+    const taken = [...held.take(2), ...held.take(3), ...held.take(100)];
+    expect(held.size).toBe(0);
+    expect(taken).toEqual(pushed.map(([kind, id, text]) => ({ ...whole(id, text), sessionUpdate: kind })));
+  });
+
+  it("a run that grows while it drains keeps every message, and a chunk append after it is held apart", () => {
+    const held = new HeldUpdates();
+    let next = 1;
+    const push = (count: number) => {
+      for (let i = 0; i < count; i++, next++) held.pushWholeText("agent_message", messageIdFor(next), `t${next}`);
+    };
+    const out: any[] = [];
+    push(10_000);
+    out.push(...held.take(6_000));
+    push(5_000);
+    out.push(...held.take(6_000));
+    push(3);
+    held.push(chunk(messageIdFor(next - 1), "+"));
+    expect(held.size).toBe(10_000 + 5_000 + 3 + 1 - 12_000);
+    out.push(...held.take(held.size));
+    expect(out).toHaveLength(15_004);
+    expect(out.slice(0, -1).map((update) => update.messageId)).toEqual(Array.from({ length: 15_003 }, (_, i) => messageIdFor(i + 1)));
+    expect(out.slice(0, -1).map((update) => update.content[0].text)).toEqual(Array.from({ length: 15_003 }, (_, i) => `t${i + 1}`));
+    expect(out.at(-1)).toEqual(chunk(messageIdFor(15_003), "+"));
+  });
+
+  it("reads back only the canonical message ids it hands out", () => {
+    expect(messageIdFor(42)).toBe("msg_42");
+    expect(messageNumberOf("msg_42")).toBe(42);
+    for (const id of ["msg_042", "msg_0", "msg_1e3", "msg_", "msg_-1", "msg_1.5", "message_1", "msg_99999999999999999999"]) {
+      expect(messageNumberOf(id), id).toBeUndefined();
+    }
   });
 });
