@@ -33,12 +33,7 @@ export function loadOnInitialize(transport: Transport, versions: readonly Protoc
   };
 }
 
-function holdingReceiver(
-  transport: Transport,
-  receiver: TransportReceiver,
-  versions: readonly ProtocolVersion[],
-  done: () => boolean,
-): TransportReceiver {
+function holdingReceiver(transport: Transport, receiver: TransportReceiver, versions: readonly ProtocolVersion[], done: () => boolean): TransportReceiver {
   let held: Held[] = [];
   let loading = false;
 

@@ -15,13 +15,7 @@ import {
   type Transport,
 } from "@acpkit/core";
 import { mcpServersFromV1 } from "@acpkit/core/bridge";
-import {
-  validateParams,
-  type ProtocolVersion,
-  type ValidationError,
-  type v1,
-  type v2,
-} from "@acpkit/schema/lazy";
+import { validateParams, type ProtocolVersion, type ValidationError, type v1, type v2 } from "@acpkit/schema/lazy";
 import { initializeResult, readClientInfo } from "./initialize.js";
 import { loadOnInitialize } from "./load-on-initialize.js";
 import { SessionSettings } from "./session-settings.js";
@@ -161,12 +155,15 @@ class AgentRuntime implements AgentServer {
     this.#acceptedBlocks = acceptedPromptBlocks(agent.features?.prompt);
     this.#authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
     if (options.onDiagnostic) this.#diagnostics.subscribe(options.onDiagnostic);
-    const connection = new Connection(loadOnInitialize(transport, this.#versions, () => this.#version !== undefined), {
-      side: "agent",
-      requireInitialize: true,
-      ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
-      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
-    });
+    const connection = new Connection(
+      loadOnInitialize(transport, this.#versions, () => this.#version !== undefined),
+      {
+        side: "agent",
+        requireInitialize: true,
+        ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
+        ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+      },
+    );
     this.connection = connection;
     this.closed = connection.closed;
     connection.onDiagnostic(this.#report);

@@ -24,7 +24,12 @@ async function probe(messages: unknown[], preload: boolean): Promise<Report> {
   return JSON.parse(stdout) as Report;
 }
 
-const initialize = (id: number, protocolVersion: unknown) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, clientCapabilities: {} } });
+const initialize = (id: number, protocolVersion: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, clientCapabilities: {} },
+});
 const newSession = (id: number) => ({ jsonrpc: "2.0", id, method: "session/new", params: { cwd: "/", mcpServers: [] } });
 
 describe("validators are loaded for the version initialize negotiates", () => {
