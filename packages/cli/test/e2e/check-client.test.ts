@@ -4,19 +4,12 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CLIENT_REQUIREMENTS } from "../../src/check/requirements.js";
-import { BIN, runCli } from "../support/cli.js";
+import { BIN, runCheck, runCli } from "../support/cli.js";
 
 const CLIENT = fileURLToPath(new URL("../fixtures/check-target-client.mjs", import.meta.url));
 
-async function check(client: readonly string[]) {
-  const result = await runCli(["check", "client", "--json", "--slow", "1000", "--timeout", "6000", "--", ...client]);
-  let report: any;
-  try {
-    report = JSON.parse(result.stdout);
-  } catch {
-    throw new Error(`no JSON report (exit ${result.code}): ${result.stderr}`);
-  }
-  return { code: result.code, report, status: (id: string) => report.results.find((r: any) => r.id === id)?.status };
+function check(client: readonly string[]) {
+  return runCheck(["check", "client", "--json", "--slow", "1000", "--timeout", "6000", "--", ...client]);
 }
 
 describe.concurrent("acpkit check client", () => {

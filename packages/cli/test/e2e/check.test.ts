@@ -5,20 +5,13 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AGENT_REQUIREMENTS } from "../../src/check/requirements.js";
-import { BUILTIN_AGENT, runCli, startCli } from "../support/cli.js";
+import { BUILTIN_AGENT, runCheck, runCli, startCli } from "../support/cli.js";
 
 const TARGET = fileURLToPath(new URL("../fixtures/check-target-agent.mjs", import.meta.url));
 const SDK_SURFACE = fileURLToPath(new URL("../../../client/test/fixtures/sdk-surface-agent.mjs", import.meta.url));
 
-async function check(args: string[], agent: readonly string[]) {
-  const result = await runCli(["check", "agent", "--json", "--timeout", "1000", ...args, "--", ...agent]);
-  let report: any;
-  try {
-    report = JSON.parse(result.stdout);
-  } catch {
-    throw new Error(`no JSON report (exit ${result.code}): ${result.stderr}`);
-  }
-  return { code: result.code, report, status: (id: string) => report.results.find((r: any) => r.id === id)?.status };
+function check(args: string[], agent: readonly string[]) {
+  return runCheck(["check", "agent", "--json", "--timeout", "1000", ...args, "--", ...agent]);
 }
 
 describe.concurrent("acpkit check agent", () => {

@@ -71,3 +71,22 @@ export async function runJson(args: readonly string[], options: CliOptions = {})
   }
   return { ...result, state };
 }
+
+/** What `acpkit check … --json` reported: exit code, the parsed report and a status lookup by requirement id. */
+export interface CheckRun {
+  code: number | null;
+  report: any;
+  status(id: string): string | undefined;
+}
+
+/** Runs `acpkit check …` with `--json` among `args` and parses its report (failing with stderr when there is none). */
+export async function runCheck(args: readonly string[]): Promise<CheckRun> {
+  const result = await runCli(args);
+  let report: any;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    throw new Error(`no JSON report (exit ${result.code}): ${result.stderr}`);
+  }
+  return { code: result.code, report, status: (id: string) => report.results.find((r: any) => r.id === id)?.status };
+}
