@@ -54,7 +54,8 @@ function holdingReceiver(transport: Transport, receiver: TransportReceiver, vers
     }
     loading = true;
     held.push(item);
-    // Stop reading while the validators compile; what already arrived waits in `held`.
+    // Stop reading while the validators compile; what already arrived waits in `held`. (The
+    // Connection above never pauses its transport, so this pause and its resume are the only ones.)
     transport.pause?.();
     loadProtocolVersion(version).then(release, (error: unknown) => {
       held = [];
