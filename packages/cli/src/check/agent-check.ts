@@ -287,9 +287,7 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
     else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid`);
 
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const late = agent.lines
-      .slice(responseAt + 1)
-      .find((line) => isObject(line.value) && line.value.method === "session/update" && (line.value.params as Json)?.sessionId === sessionId);
+    const late = agent.lines.slice(responseAt + 1).find((line) => isTurnUpdate(line.value, sessionId));
     if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the prompt's response: ${late.text.slice(0, 200)}`, agent);
     else results.pass("ACPKIT-ORDER-001", "nothing after the response");
     checkWire(agent, results);
@@ -297,6 +295,21 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
   } finally {
     await agent.kill();
   }
+}
+
+/**
+ * Session-level updates: they describe the session, not a turn, and may come at any time
+ * (docs/protocol.md O5), so one after a prompt's response is no late update of that turn (O1).
+ */
+const SESSION_LEVEL_UPDATES = new Set(["usage_update", "available_commands_update", "session_info_update", "current_mode_update", "config_option_update"]);
+
+/** A `session/update` for `sessionId` that belongs to a turn (ACPKIT-ORDER-001 looks for these after the response). */
+function isTurnUpdate(value: unknown, sessionId: unknown): boolean {
+  if (!isObject(value) || value.method !== "session/update") return false;
+  const params = value.params as Json | undefined;
+  if (params?.sessionId !== sessionId) return false;
+  const kind = (params.update as Json | undefined)?.sessionUpdate;
+  return !(typeof kind === "string" && SESSION_LEVEL_UPDATES.has(kind));
 }
 
 async function cancelGroup(options: AgentCheckOptions, results: Results): Promise<void> {
@@ -332,9 +345,7 @@ async function cancelGroup(options: AgentCheckOptions, results: Results): Promis
     if (answer) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const at = agent.lines.indexOf(answer);
-      const late = agent.lines
-        .slice(at + 1)
-        .find((line) => isObject(line.value) && line.value.method === "session/update" && (line.value.params as Json)?.sessionId === session.sessionId);
+      const late = agent.lines.slice(at + 1).find((line) => isTurnUpdate(line.value, session.sessionId));
       if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the cancelled prompt's response: ${late.text.slice(0, 200)}`, agent);
     }
     checkWire(agent, results);

@@ -47,7 +47,12 @@ export const AGENT_REQUIREMENTS: readonly Requirement[] = [
     "Every session/update sent during a turn is valid for the negotiated version and names a session the client opened.",
     "docs/protocol.md §4.2",
   ),
-  r("ACPKIT-ORDER-001", "MUST", "No update of a turn arrives after the turn's session/prompt response.", "docs/protocol.md O1"),
+  r(
+    "ACPKIT-ORDER-001",
+    "MUST",
+    "No update of a turn arrives after the turn's session/prompt response (session-level updates such as available_commands_update may come at any time).",
+    "docs/protocol.md O1, O5",
+  ),
   r("ACP-CANCEL-001", "MUST", "After session/cancel the turn ends with stopReason cancelled (never an error).", "docs/protocol.md C7"),
   r("ACPKIT-CAP-001", "MUST", "The agent sends no fs/* or terminal/* request to a client that did not advertise them.", "docs/protocol.md §4.10, J1"),
   r("ACPKIT-EXIT-001", "SHOULD", "The agent exits within 5 s after its stdin closes.", "docs/protocol.md S7"),

@@ -87,6 +87,14 @@ describe.concurrent("acpkit check agent", () => {
     expect(result.stdout).toMatch(/not conformant: 1 MUST requirement\(s\) failed\n$/);
   });
 
+  it("a session-level update after a prompt's response (available_commands_update) is not a late update of the turn", async () => {
+    const { code, status, report } = await check([], [process.execPath, TARGET, "--late-commands"]);
+    expect(status("ACPKIT-ORDER-001")).toBe("pass");
+    expect(status("ACP-CANCEL-001")).toBe("pass");
+    expect(report.results.filter((r: any) => r.status === "fail")).toEqual([]);
+    expect(code).toBe(0);
+  });
+
   it("an agent built with the official SDK (the test fixture that uses every v1 feature): everything but cancel", async () => {
     const { report, status } = await check(["--auth", "key"], [process.execPath, SDK_SURFACE]);
     // The fixture ignores session/cancel: recorded in docs/conformance.md. Its turn takes about
