@@ -308,7 +308,7 @@ function isTurnUpdate(value: unknown, sessionId: unknown): boolean {
   if (!isObject(value) || value.method !== "session/update") return false;
   const params = value.params as Json | undefined;
   if (params?.sessionId !== sessionId) return false;
-  const kind = (params.update as Json | undefined)?.sessionUpdate;
+  const kind = (params?.update as Json | undefined)?.sessionUpdate;
   return !(typeof kind === "string" && SESSION_LEVEL_UPDATES.has(kind));
 }
 
