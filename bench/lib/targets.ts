@@ -24,30 +24,28 @@ function check(target: string, a: BenchRecord | undefined, b: BenchRecord | unde
 }
 
 /** An absolute bound on one record's value (the "ratio" column then shows the value itself). */
-function atMost(target: string, record: BenchRecord | undefined, bound: number): TargetCheck {
-  if (record === undefined || record.value === null) return { target, ratio: null, bound, op: "<=", pass: null, note: record?.skipped ?? "scenario not run" };
-  return { target, ratio: record.value, bound, op: "<=", pass: record.value <= bound };
+function bounded(target: string, record: BenchRecord | undefined, op: ">=" | "<=", bound: number): TargetCheck {
+  if (record === undefined || record.value === null) return { target, ratio: null, bound, op, pass: null, note: record?.skipped ?? "scenario not run" };
+  return { target, ratio: record.value, bound, op, pass: op === ">=" ? record.value >= bound : record.value <= bound };
 }
 
 export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
+  /** acpkit's record in `scenario` (its `metric`, when given) over the same record of `other`. */
+  const versus = (target: string, scenario: string, other: ImplName, op: ">=" | "<=", bound: number, metric?: string): TargetCheck =>
+    check(target, find(records, scenario, "acpkit", metric), find(records, scenario, other, metric), op, bound);
+
   const checks: TargetCheck[] = [
-    check("stream-stdio acpkit / official", find(records, "stream-stdio", "acpkit"), find(records, "stream-stdio", "official"), ">=", 3),
+    versus("stream-stdio acpkit / official", "stream-stdio", "official", ">=", 3),
     // raw gathers its lines into ~64 KiB writes (the real ceiling); raw-naive writes per message.
-    check("stream-stdio acpkit / raw (coalescing)", find(records, "stream-stdio", "acpkit"), find(records, "stream-stdio", "raw"), ">=", 0.8),
-    check("stream-websocket acpkit / raw", find(records, "stream-websocket", "acpkit"), find(records, "stream-websocket", "raw"), ">=", 0.8),
-    check("stream-memory acpkit / official", find(records, "stream-memory", "acpkit"), find(records, "stream-memory", "official"), ">=", 4),
+    versus("stream-stdio acpkit / raw (coalescing)", "stream-stdio", "raw", ">=", 0.8),
+    versus("stream-websocket acpkit / raw", "stream-websocket", "raw", ">=", 0.8),
+    versus("stream-memory acpkit / official", "stream-memory", "official", ">=", 4),
     // The official SDK has its own WebSocket transport (experimental/ws-client + AcpServer), so
     // the issue's bound is 2× it rather than 50% of raw.
-    check(
-      "stream-websocket acpkit / official (its own WebSocket transport)",
-      find(records, "stream-websocket", "acpkit"),
-      find(records, "stream-websocket", "official"),
-      ">=",
-      2,
-    ),
-    check("latency-stdio p50 acpkit / official", find(records, "latency-stdio", "acpkit", "p50"), find(records, "latency-stdio", "official", "p50"), "<=", 0.5),
-    check("latency-stdio p99 acpkit / official", find(records, "latency-stdio", "acpkit", "p99"), find(records, "latency-stdio", "official", "p99"), "<=", 1),
-    check("validate acpkit / official", find(records, "validate", "acpkit"), find(records, "validate", "official"), ">=", 3),
+    versus("stream-websocket acpkit / official (its own WebSocket transport)", "stream-websocket", "official", ">=", 2),
+    versus("latency-stdio p50 acpkit / official", "latency-stdio", "official", "<=", 0.5, "p50"),
+    versus("latency-stdio p99 acpkit / official", "latency-stdio", "official", "<=", 1, "p99"),
+    versus("validate acpkit / official", "validate", "official", ">=", 3),
   ];
   for (const target of ["message", "toolcall"]) {
     const sizes = records.filter((r) => r.scenario === "reducer" && r.metric.startsWith(`${target}@`)).sort((a, b) => a.n - b.n);
@@ -74,56 +72,25 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
     }
   }
   checks.push(
-    check(
-      "cold-start acpkit / raw (spawn to exit)",
-      find(records, "cold-start", "acpkit", "spawn-to-exit"),
-      find(records, "cold-start", "raw", "spawn-to-exit"),
-      "<=",
-      1.25,
-    ),
-    check(
-      "cold-start acpkit / official (spawn to exit)",
-      find(records, "cold-start", "acpkit", "spawn-to-exit"),
-      find(records, "cold-start", "official", "spawn-to-exit"),
-      "<=",
-      0.6,
-    ),
-  );
-  checks.push(atMost("cold-start import of client + stdio, ms (absolute)", find(records, "cold-start", "acpkit", "import"), 15));
-  checks.push(
-    check(
-      "scale-websocket prompt p99 acpkit / official (1,000 sessions)",
-      find(records, "scale-websocket", "acpkit", "prompt-p99"),
-      find(records, "scale-websocket", "official", "prompt-p99"),
-      "<=",
-      0.5,
-    ),
-  );
-  // The browser client's initial load (the validators are lazy chunks).
-  checks.push(atMost("bundle acpkit initial load, KB gzip (absolute)", find(records, "bundle", "acpkit", "gzip"), 30));
-  const ratio = find(records, "bridge", "acpkit", "ratio-to-plain-v1");
-  checks.push(
-    ratio && ratio.value !== null
-      ? { target: "bridge: bridged / plain v1", ratio: ratio.value, bound: 0.8, op: ">=", pass: ratio.value >= 0.8 }
-      : { target: "bridge: bridged / plain v1", ratio: null, bound: 0.8, op: ">=", pass: null, note: ratio?.skipped ?? "scenario not run" },
-  );
-  checks.push(
-    check(
-      "memory heap growth acpkit / official",
-      find(records, "memory", "acpkit", "heap-growth"),
-      find(records, "memory", "official", "heap-growth"),
-      "<=",
-      0.25,
-    ),
+    versus("cold-start acpkit / raw (spawn to exit)", "cold-start", "raw", "<=", 1.25, "spawn-to-exit"),
+    versus("cold-start acpkit / official (spawn to exit)", "cold-start", "official", "<=", 0.6, "spawn-to-exit"),
+    bounded("cold-start import of client + stdio, ms (absolute)", find(records, "cold-start", "acpkit", "import"), "<=", 15),
+    versus("scale-websocket prompt p99 acpkit / official (1,000 sessions)", "scale-websocket", "official", "<=", 0.5, "prompt-p99"),
+    // The browser client's initial load (the validators are lazy chunks).
+    bounded("bundle acpkit initial load, KB gzip (absolute)", find(records, "bundle", "acpkit", "gzip"), "<=", 30),
+    // The bridge scenario records the ratio itself.
+    bounded("bridge: bridged / plain v1", find(records, "bridge", "acpkit", "ratio-to-plain-v1"), ">=", 0.8),
+    versus("memory heap growth acpkit / official", "memory", "official", "<=", 0.25, "heap-growth"),
   );
   // Informational: the same peak without the young generation, whose size V8 picks from the
   // allocation rate; this is the part the client holds on to.
-  const outside = check(
+  const outside = versus(
     "memory heap growth outside the young generation acpkit / official (info)",
-    find(records, "memory", "acpkit", "heap-growth-outside-young-gen"),
-    find(records, "memory", "official", "heap-growth-outside-young-gen"),
+    "memory",
+    "official",
     "<=",
     0.25,
+    "heap-growth-outside-young-gen",
   );
   checks.push({ ...outside, note: outside.note ?? "informational, not the issue's target" });
   return checks;
