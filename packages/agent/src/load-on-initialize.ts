@@ -71,7 +71,18 @@ function holdingReceiver(transport: Transport, receiver: TransportReceiver, vers
     if (!loading) transport.resume?.();
   };
 
-  return { onMessage: (message) => take({ message }), onTransportError: (error) => take({ error }) };
+  // Once the version is known and nothing is held, every message goes straight through: this runs
+  // per incoming message for the life of the connection, so that path allocates nothing.
+  return {
+    onMessage: (message) => {
+      if (!loading && done()) receiver.onMessage(message);
+      else take({ message });
+    },
+    onTransportError: (error) => {
+      if (!loading) receiver.onTransportError(error);
+      else held.push({ error });
+    },
+  };
 }
 
 /**
