@@ -1,25 +1,32 @@
-// Bundles a library package's JavaScript: one file per public entry (the `exports` of its
-// package.json) plus shared chunks, instead of one file per source module. Run in the package's
-// folder after `tsc --emitDeclarationOnly` has written the .d.ts files.
+// Bundles a library package's JavaScript: one self-contained file per public entry (the `exports`
+// of its package.json), instead of one file per source module. Run in the package's folder after
+// `tsc --emitDeclarationOnly` has written the .d.ts files.
 //
-// Why: Node pays per module it resolves, reads and compiles. Importing @acpkit/client and
-// @acpkit/transport-stdio meant about 60 files and ~46 ms; bundled, the same import is a handful of
-// files (docs/performance.md, "import"). Every entry of a package is built in one pass with code
-// splitting, so a module that two entries share (say the error classes of @acpkit/core and
-// @acpkit/core/transport-kit) exists once and `instanceof` holds across entries. Other packages,
-// @acpkit/* included, stay external: each is its own bundle, loaded once.
+// Why: Node pays per module file it resolves, reads and compiles (about half a millisecond each
+// on the benchmark machine, more for a bare `@acpkit/...` specifier). Importing @acpkit/client and
+// @acpkit/transport-stdio meant about 60 files and ~46 ms file by file, 9 files with esbuild's
+// shared chunks, and 6 files now (docs/performance.md, "import").
+//
+// The one rule: an import of a module that is itself an entry of the package stays an import of
+// that entry's file (`@acpkit/core/transport-kit` imports the error classes from `./index.js`), so
+// code two entries share exists once and `instanceof` holds across entries. Any other module that
+// ends up in two entries fails the build with the module named: import it through an entry
+// instead. Other packages, @acpkit/* included, stay imports: each is its own bundle, loaded once.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { build } from "esbuild";
 
 const packageDir = process.cwd();
 const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
 const dist = join(packageDir, "dist");
 
-// Modules loaded with a dynamic import() that users may also import by path: as entries they keep
-// a stable name (dist/generated/v1/validators.js) instead of a hashed chunk name.
+// Entries that are not in `exports`: the validators, which are loaded by a dynamic import() and
+// keep a stable name (dist/generated/v1/validators.js), and a module two public entries share when
+// neither entry exports all of what the other uses from it (the browser and Node WebSocket entries
+// share the frame transport).
 const EXTRA_ENTRIES = {
   "@acpkit/schema": ["src/generated/v1/validators.ts", "src/generated/v2/validators.ts"],
+  "@acpkit/transport-websocket": ["src/frame-transport.ts"],
 };
 
 /** Every `./dist/….js` an `exports` condition points at, whatever the nesting of conditions. */
@@ -36,37 +43,78 @@ function sourceOf(target) {
 }
 
 const entries = [...new Set([...exportTargets(manifest.exports), ...(EXTRA_ENTRIES[manifest.name] ?? []).map((path) => `./dist/${path.slice(4, -3)}.js`)])];
-const entryPoints = entries.map(sourceOf);
 
-const result = await build({
-  entryPoints,
-  outbase: join(packageDir, "src"),
-  outdir: dist,
-  entryNames: "[dir]/[name]",
-  chunkNames: "chunks/[name]-[hash]",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  // "neutral": no Node or browser assumptions are added; node: built-ins stay imports.
-  platform: "neutral",
-  target: "es2022",
-  packages: "external",
-  external: ["node:*"],
-  // @acpkit/schema is mostly generated validator code (~400 KB per version), which a starting
-  // process parses in full when it loads a version: without whitespace there is less to parse
-  // (v1's chunk: 371 KB instead of 575 KB; loading it took ~20% less time in a quiet measurement,
-  // within the noise on a busy machine). Names are not mangled, so stack traces
-  // stay readable, and no keepNames wrappers are added, which would stop a consumer's bundler from
-  // dropping the exports it does not use (the browser bundle grew by 2.5 KB gzip with them).
-  ...(manifest.name === "@acpkit/schema" ? { minifyWhitespace: true, minifySyntax: true } : {}),
-  sourcemap: true,
-  sourcesContent: true,
-  metafile: true,
-  logLevel: "warning",
-  tsconfig: join(packageDir, "tsconfig.build.json"),
-});
+const entrySources = new Map(entries.map((target) => [sourceOf(target), join(packageDir, target)]));
 
-const written = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"));
+/** The source file a relative import names (`./errors.js` is src/errors.ts), if it exists. */
+function sourceFileOf(resolveDir, specifier) {
+  const base = resolve(resolveDir, specifier);
+  const candidates = base.endsWith(".js") ? [`${base.slice(0, -3)}.ts`, `${base.slice(0, -3)}.tsx`, base] : [base, `${base}.ts`, `${base}.tsx`];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+}
+
+/** Keeps an import of another entry's module as an import of that entry's output file. */
+function entryBoundary(entrySource) {
+  const outputDir = dirname(entrySources.get(entrySource));
+  return {
+    name: "entry-boundary",
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = sourceFileOf(args.resolveDir, args.path);
+        if (target === undefined || target === entrySource || !entrySources.has(target)) return undefined;
+        const path = relative(outputDir, entrySources.get(target));
+        return { path: path.startsWith(".") ? path : `./${path}`, external: true };
+      });
+    },
+  };
+}
+
+const results = [];
+for (const [entrySource, outfile] of entrySources) {
+  const result = await build({
+    entryPoints: [entrySource],
+    outfile,
+    bundle: true,
+    format: "esm",
+    // "neutral": no Node or browser assumptions are added; node: built-ins stay imports.
+    platform: "neutral",
+    target: "es2022",
+    packages: "external",
+    external: ["node:*"],
+    plugins: [entryBoundary(entrySource)],
+    // @acpkit/schema is mostly generated validator code (~400 KB per version), which a starting
+    // process parses in full when it loads a version: without whitespace there is less to parse
+    // (v1's file: 371 KB instead of 575 KB; loading it took ~20% less time in a quiet measurement,
+    // within the noise on a busy machine). Names are not mangled, so stack traces stay readable,
+    // and no keepNames wrappers are added, which would stop a consumer's bundler from dropping the
+    // exports it does not use (the browser bundle grew by 2.5 KB gzip with them).
+    ...(manifest.name === "@acpkit/schema" ? { minifyWhitespace: true, minifySyntax: true } : {}),
+    sourcemap: true,
+    sourcesContent: true,
+    metafile: true,
+    logLevel: "warning",
+    tsconfig: join(packageDir, "tsconfig.build.json"),
+  });
+  results.push({ entrySource, result });
+}
+
+// Which entries each of the package's own modules was copied into.
+const copies = new Map();
+for (const { entrySource, result } of results) {
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      if (bytesInOutput === 0 || !input.startsWith("src/")) continue;
+      copies.set(input, [...(copies.get(input) ?? []), relative(packageDir, entrySource)]);
+    }
+  }
+}
+const duplicated = [...copies].filter(([, into]) => into.length > 1);
+if (duplicated.length > 0) {
+  const list = duplicated.map(([input, into]) => `  ${input} is in ${into.join(" and ")}`).join("\n");
+  throw new Error(`bundle-package ${manifest.name}: modules copied into more than one entry (import them through an entry):\n${list}`);
+}
+
+const written = results.flatMap(({ result }) => Object.keys(result.metafile.outputs)).filter((file) => file.endsWith(".js"));
 for (const target of entries) {
   const file = join(packageDir, target);
   if (!existsSync(file) || statSync(file).size === 0) throw new Error(`bundle-package ${manifest.name}: ${target} was not written`);

@@ -6,7 +6,9 @@
  *
  * @module
  */
-import { AcpError } from "./errors.js";
+// Through the main entry, not ./errors.js: each entry is bundled on its own, and importing the
+// classes from the entry that owns them keeps one copy (scripts/bundle-package.mjs).
+import { AcpError } from "./index.js";
 import type { TransportReceiver } from "./transport.js";
 
 /**

@@ -6,7 +6,9 @@
 // `loadProtocolVersion` asks for them (what the agent and client runtimes use).
 import * as v1Validators from "./generated/v1/validators.js";
 import * as v2Validators from "./generated/v2/validators.js";
-import { provideValidators, type VersionValidators } from "./registry.js";
+// From ./lazy.js, the entry that owns the registry, so both entries share one registry (each entry
+// is bundled on its own; scripts/bundle-package.mjs).
+import { provideValidators, type VersionValidators } from "./lazy.js";
 
 provideValidators(1, v1Validators as unknown as VersionValidators);
 provideValidators(2, v2Validators as unknown as VersionValidators);

@@ -16,6 +16,7 @@ export {
   checkOutgoing,
   isProtocolVersionLoaded,
   loadProtocolVersion,
+  provideValidators,
   getMethod,
   isProtocolVersion,
   methods,

@@ -77,7 +77,11 @@ export function loadProtocolVersion(version: ProtocolVersion): Promise<void> {
   return (loadingValidators[version] ??= load.then((validators) => provideValidators(version, validators as unknown as VersionValidators)));
 }
 
-/** Hand over a version's validators that were imported statically (the root entry does this). */
+/**
+ * Hand over a version's validators that were imported statically instead of through
+ * `loadProtocolVersion`: the root `@acpkit/schema` entry does this for both versions when it is
+ * imported. The first validators handed over for a version are the ones used.
+ */
 export function provideValidators(version: ProtocolVersion, validators: VersionValidators): void {
   loadedValidators[version] ??= validators;
 }

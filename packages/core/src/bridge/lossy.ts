@@ -1,6 +1,7 @@
 // What the v1⇄v2 bridge cannot carry across is reported, never dropped silently (docs/protocol.md §7).
 import type { Diagnostic } from "../diagnostics.js";
-import { AcpError } from "../errors.js";
+// Through the main entry, not ../errors.js: one copy of the error classes across bundled entries.
+import { AcpError } from "../index.js";
 
 /** Why a conversion lost or approximated something; the codes of docs/protocol.md §7.1. */
 export type LossyCode =

@@ -2,7 +2,8 @@
 // capabilities, auth methods, MCP servers, prompts, permission options and stop reasons.
 // Each takes `LossyOptions` (or a reporter) and reports what the target version cannot carry.
 import type { Meta } from "../model.js";
-import { AcpError } from "../errors.js";
+// Through the main entry, not ../errors.js: one copy of the error classes across bundled entries.
+import { AcpError } from "../index.js";
 import { contentBlocksToV1, tagOf } from "./content.js";
 import { type LossyOptions, type LossyReporter, toReporter } from "./lossy.js";
 import { V2_STOP_REASON_META_KEY } from "./model-names.js";
