@@ -10,18 +10,19 @@ import { describe, expect, it } from "vitest";
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /**
- * Built files users import from each browser-safe package (the WebSocket package: its browser entry
- * and the chunks it shares with the Node entry; the client: all but its Node entry). Packages are
- * bundled per entry (scripts/bundle-package.mjs): code shared by two entries sits in dist/chunks.
+ * Built files users import from each browser-safe package: every file, except the client's
+ * Node-only entry, and for the WebSocket package its browser entry and the package files that
+ * entry imports (packages are bundled one file per entry, and an entry imports the modules it
+ * shares with another from that entry's file: scripts/bundle-package.mjs).
  */
-const BROWSER_SAFE: Record<string, (file: string) => boolean> = {
-  schema: () => true,
-  core: () => true,
-  agent: () => true,
+const BROWSER_SAFE: Record<string, (dist: string) => string[]> = {
+  schema: (dist) => jsFiles(dist),
+  core: (dist) => jsFiles(dist),
+  agent: (dist) => jsFiles(dist),
   // Its Node-only entry (@acpkit/client/node: the terminal host) lives in dist/node.
-  client: (file) => !file.startsWith("node/"),
-  "transport-memory": () => true,
-  "transport-websocket": (file) => file === "browser.js" || file.startsWith("chunks/"),
+  client: (dist) => jsFiles(dist).filter((file) => !relative(dist, file).startsWith("node/")),
+  "transport-memory": (dist) => jsFiles(dist),
+  "transport-websocket": (dist) => withRelativeImports(join(dist, "browser.js")),
 };
 
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));
@@ -35,11 +36,26 @@ function jsFiles(dir: string): string[] {
   });
 }
 
+/** `entry` and every file it reaches through relative imports (static or dynamic). */
+function withRelativeImports(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    expect(existsSync(file), `${relative(repoRoot, file)} exists`).toBe(true);
+    seen.add(file);
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(SPECIFIER)) {
+      if (specifier!.startsWith("./") || specifier!.startsWith("../")) visit(join(dirname(file), specifier!));
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
+
 describe("browser-safe packages import nothing from Node", () => {
-  it.each(Object.entries(BROWSER_SAFE))("@acpkit/%s", (name, include) => {
+  it.each(Object.entries(BROWSER_SAFE))("@acpkit/%s", (name, filesOf) => {
     const dist = join(repoRoot, "packages", name, "dist");
     expect(existsSync(join(dist, "index.js")), `${name} is built`).toBe(true);
-    const files = jsFiles(dist).filter((file) => include(relative(dist, file)));
+    const files = filesOf(dist);
     expect(files.length).toBeGreaterThan(0);
     const found: string[] = [];
     for (const file of files) {
@@ -57,5 +73,11 @@ describe("browser-safe packages import nothing from Node", () => {
     expect(existsSync(server)).toBe(true);
     const specifiers = [...readFileSync(server, "utf8").matchAll(SPECIFIER)].map((match) => match[1]);
     expect(specifiers).toContain("node:http");
+  });
+
+  it("follows the browser entry of the WebSocket transport into the file it shares with the Node entry", () => {
+    const dist = join(repoRoot, "packages", "transport-websocket", "dist");
+    const files = withRelativeImports(join(dist, "browser.js")).map((file) => relative(dist, file));
+    expect(files).toEqual(["browser.js", "frame-transport.js"]);
   });
 });

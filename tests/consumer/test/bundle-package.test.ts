@@ -1,0 +1,69 @@
+// scripts/bundle-package.mjs on a throwaway two-entry package: an import of another entry's module
+// stays an import of that entry's file, and a module copied into both entries fails the build
+// with its name (the rule that keeps one copy of the error classes across @acpkit/core's entries).
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const script = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "scripts", "bundle-package.mjs");
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A package with entries `.` (src/index.ts) and `./extra` (src/extra.ts) and the given sources. */
+function fixturePackage(sources: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "acpkit-bundle-"));
+  made.push(dir);
+  const manifest = { name: "@fixture/two-entries", type: "module", exports: { ".": "./dist/index.js", "./extra": "./dist/extra.js" } };
+  writeFileSync(join(dir, "package.json"), JSON.stringify(manifest));
+  writeFileSync(join(dir, "tsconfig.build.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext" } }));
+  mkdirSync(join(dir, "src"));
+  for (const [name, text] of Object.entries(sources)) writeFileSync(join(dir, "src", name), text);
+  return dir;
+}
+
+const SHARED = "export class FixtureError extends Error {}\n";
+
+describe("scripts/bundle-package.mjs", () => {
+  it("keeps an import of another entry as an import of that entry's file", async () => {
+    expect(existsSync(script)).toBe(true);
+    const dir = fixturePackage({
+      "shared.ts": SHARED,
+      "index.ts": 'export { FixtureError } from "./shared.js";\n',
+      "extra.ts": 'import { FixtureError } from "./index.js";\nexport const fail = () => new FixtureError("x");\n',
+    });
+    const { stdout } = await run(process.execPath, [script], { cwd: dir });
+    expect(stdout).toContain("2 entries, 2 files");
+    const index = readFileSync(join(dir, "dist", "index.js"), "utf8");
+    const extra = readFileSync(join(dir, "dist", "extra.js"), "utf8");
+    expect(index).toMatch(/class (FixtureError )?extends Error/);
+    expect(extra).toMatch(/from\s*"\.\/index\.js"/);
+    expect(extra).not.toMatch(/extends Error/);
+    // Both entries hand out the same class at run time.
+    const fromExtra = await import(join(dir, "dist", "extra.js"));
+    const fromIndex = await import(join(dir, "dist", "index.js"));
+    expect(fromExtra.fail()).toBeInstanceOf(fromIndex.FixtureError);
+  });
+
+  it("fails, naming the module and both entries, when a module would be copied into two entries", async () => {
+    const dir = fixturePackage({
+      "shared.ts": SHARED,
+      "index.ts": 'export { FixtureError } from "./shared.js";\n',
+      "extra.ts": 'import { FixtureError } from "./shared.js";\nexport const fail = () => new FixtureError("x");\n',
+    });
+    const failure = await run(process.execPath, [script], { cwd: dir }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure, "the build failed").toBeDefined();
+    expect(failure!.code).not.toBe(0);
+    expect(failure!.stderr).toContain("src/shared.ts is in src/index.ts and src/extra.ts");
+  });
+});
