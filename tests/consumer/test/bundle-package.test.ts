@@ -35,8 +35,8 @@ describe("scripts/bundle-package.mjs", () => {
   it("keeps an import of another entry as an import of that entry's file", async () => {
     expect(existsSync(script)).toBe(true);
     const dir = fixturePackage({
-      "shared.ts": SHARED,
-      "index.ts": 'export { FixtureError } from "./shared.js";\n',
+      "common.ts": SHARED,
+      "index.ts": 'export { FixtureError } from "./common.js";\n',
       "extra.ts": 'import { FixtureError } from "./index.js";\nexport const fail = () => new FixtureError("x");\n',
     });
     const { stdout } = await run(process.execPath, [script], { cwd: dir });
@@ -54,9 +54,9 @@ describe("scripts/bundle-package.mjs", () => {
 
   it("fails, naming the module and both entries, when a module would be copied into two entries", async () => {
     const dir = fixturePackage({
-      "shared.ts": SHARED,
-      "index.ts": 'export { FixtureError } from "./shared.js";\n',
-      "extra.ts": 'import { FixtureError } from "./shared.js";\nexport const fail = () => new FixtureError("x");\n',
+      "common.ts": SHARED,
+      "index.ts": 'export { FixtureError } from "./common.js";\n',
+      "extra.ts": 'import { FixtureError } from "./common.js";\nexport const fail = () => new FixtureError("x");\n',
     });
     const failure = await run(process.execPath, [script], { cwd: dir }).then(
       () => undefined,
@@ -64,6 +64,6 @@ describe("scripts/bundle-package.mjs", () => {
     );
     expect(failure, "the build failed").toBeDefined();
     expect(failure!.code).not.toBe(0);
-    expect(failure!.stderr).toContain("src/shared.ts is in src/index.ts and src/extra.ts");
+    expect(failure!.stderr).toContain("src/common.ts is in src/index.ts and src/extra.ts");
   });
 });
