@@ -36,22 +36,24 @@ function exportTargets(value) {
   return [];
 }
 
-function sourceOf(target) {
-  const base = join(packageDir, "src", target.slice("./dist/".length, -".js".length));
-  for (const extension of [".ts", ".tsx"]) if (existsSync(base + extension)) return base + extension;
-  throw new Error(`bundle-package ${manifest.name}: no source for ${target} (looked for ${relative(packageDir, base)}.ts)`);
-}
-
-const entries = [...new Set([...exportTargets(manifest.exports), ...(EXTRA_ENTRIES[manifest.name] ?? []).map((path) => `./dist/${path.slice(4, -3)}.js`)])];
-
-const entrySources = new Map(entries.map((target) => [sourceOf(target), join(packageDir, target)]));
-
 /** The source file a relative import names (`./errors.js` is src/errors.ts), if it exists. */
 function sourceFileOf(resolveDir, specifier) {
   const base = resolve(resolveDir, specifier);
   const candidates = base.endsWith(".js") ? [`${base.slice(0, -3)}.ts`, `${base.slice(0, -3)}.tsx`, base] : [base, `${base}.ts`, `${base}.tsx`];
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
+
+/** The source of an entry (`./dist/bridge/index.js` is src/bridge/index.ts). */
+function sourceOf(target) {
+  const source = sourceFileOf(join(packageDir, "src"), target.slice("./dist/".length));
+  if (source === undefined || source.endsWith(".js"))
+    throw new Error(`bundle-package ${manifest.name}: no source for ${target} (looked for src/${target.slice(7, -3)}.ts)`);
+  return source;
+}
+
+const entries = [...new Set([...exportTargets(manifest.exports), ...(EXTRA_ENTRIES[manifest.name] ?? []).map((path) => `./dist/${path.slice(4, -3)}.js`)])];
+
+const entrySources = new Map(entries.map((target) => [sourceOf(target), join(packageDir, target)]));
 
 /** Keeps an import of another entry's module as an import of that entry's output file. */
 function entryBoundary(entrySource) {

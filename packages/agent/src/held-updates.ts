@@ -63,6 +63,12 @@ function textLength(update: ModelUpdate): number {
 
 const WHOLE_MESSAGES = new Set(["agent_message", "agent_thought", "user_message"]);
 
+/** The update of a text update held in compact form: a whole message's content is a one-block array. */
+function textUpdate(sessionUpdate: string, messageId: string, text: string, whole: boolean): ModelUpdate {
+  const block = { type: "text", text };
+  return { sessionUpdate, messageId, content: whole ? [block] : block } as unknown as ModelUpdate;
+}
+
 /**
  * A held text update in the least memory: one object instead of the update, its content and its
  * block. The agent that piles up distinct messages holds hundreds of thousands of these.
@@ -77,8 +83,7 @@ class HeldText {
   ) {}
 
   toUpdate(): ModelUpdate {
-    const block = { type: "text", text: this.text };
-    return { sessionUpdate: this.sessionUpdate, messageId: this.messageId, content: this.whole ? [block] : block } as unknown as ModelUpdate;
+    return textUpdate(this.sessionUpdate, this.messageId, this.text, this.whole);
   }
 }
 
@@ -110,7 +115,7 @@ class HeldTextRun {
   /** The next message of the run as its update, and the length of its text. */
   takeOne(): { update: ModelUpdate; length: number } {
     const text = this.texts[this.taken]!;
-    const update = { sessionUpdate: this.sessionUpdate, messageId: messageIdFor(this.first + this.taken), content: [{ type: "text", text }] };
+    const update = textUpdate(this.sessionUpdate, messageIdFor(this.first + this.taken), text, true);
     this.taken++;
     // A run that keeps growing while it drains drops what was taken, so it never holds more than
     // twice what is still waiting.
@@ -119,7 +124,7 @@ class HeldTextRun {
       this.first += this.taken;
       this.taken = 0;
     }
-    return { update: update as unknown as ModelUpdate, length: text.length };
+    return { update, length: text.length };
   }
 }
 

@@ -6,7 +6,16 @@
 // connection, so it loads only the version `initialize` negotiates. Everything behind that
 // `initialize` waits in arrival order until the load finished, so the connection sees exactly the
 // sequence it would have seen with everything preloaded.
-import { isProtocolVersionLoaded, loadProtocolVersion, negotiateVersion, type AcpError, type Transport, type TransportReceiver } from "@acpkit/core";
+import {
+  isJsonObject,
+  isProtocolVersionLoaded,
+  loadProtocolVersion,
+  negotiateVersion,
+  requestedVersionOf,
+  type AcpError,
+  type Transport,
+  type TransportReceiver,
+} from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema/lazy";
 
 type Held = { message: string | object } | { error: AcpError };
@@ -100,11 +109,8 @@ function versionToLoad(message: string | object, versions: readonly ProtocolVers
       return undefined;
     }
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { method, params } = value as { method?: unknown; params?: unknown };
-  if (method !== "initialize") return undefined;
-  const requested = typeof params === "object" && params !== null ? (params as { protocolVersion?: unknown }).protocolVersion : undefined;
-  const result = negotiateVersion(requested, versions);
+  if (!isJsonObject(value) || value.method !== "initialize") return undefined;
+  const result = negotiateVersion(requestedVersionOf(value.params), versions);
   if (!result.ok || isProtocolVersionLoaded(result.version)) return undefined;
   return result.version;
 }

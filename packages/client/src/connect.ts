@@ -17,6 +17,7 @@ import {
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, NOTICE_UPDATE } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
+import { isProtocolVersion } from "@acpkit/schema/lazy";
 import { initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
 import { ClientSession, type SessionHost } from "./session.js";
 import { V2ClientSessionWire, type ClientSessionWire, type WireUpdate } from "./session-wire.js";
@@ -448,7 +449,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
       result = await connection.request("initialize", initializeParams(1, options), requestOptions);
     }
     const answered = isJsonObject(result) ? result.protocolVersion : undefined;
-    if (answered === 1 || answered === 2) await loadProtocolVersion(answered);
+    if (isProtocolVersion(answered)) await loadProtocolVersion(answered);
     description = readInitializeResult(result);
     connection.setVersion(description.protocolVersion);
   } catch (error) {

@@ -1,7 +1,7 @@
 // The client half of version negotiation (docs/protocol.md §1.2): offer the highest version with that
 // version's fields only, then read the answer with the answered version's schema.
 import { AcpError, isJsonObject } from "@acpkit/core";
-import { validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema/lazy";
+import { isProtocolVersion, validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema/lazy";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation } from "./types.js";
 
 type Json = Record<string, unknown>;
@@ -39,12 +39,12 @@ export interface AgentDescription {
 /** Read the agent's answer; throws AcpError("VersionUnsupported" | "ProtocolViolation"). */
 export function readInitializeResult(result: unknown): AgentDescription {
   const answered = isJsonObject(result) ? result.protocolVersion : undefined;
-  if (answered !== 1 && answered !== 2) {
+  if (!isProtocolVersion(answered)) {
     throw new AcpError("VersionUnsupported", `The agent answered protocol version ${JSON.stringify(answered)}; this client speaks 1 and 2`, {
       data: { protocolVersion: answered },
     });
   }
-  const version = answered as ProtocolVersion;
+  const version = answered;
   const checked = validateResult(version, "initialize", result);
   if (!checked.valid) {
     const first = checked.errors[0]!;

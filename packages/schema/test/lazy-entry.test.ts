@@ -51,4 +51,19 @@ describe("@acpkit/schema/lazy", () => {
     `);
     expect(report).toEqual([true, true, true]);
   });
+
+  it("provideValidators registers a version once: the first validators handed over stay", async () => {
+    const report = await inFreshProcess(`
+      import * as lazy from "./lazy.js";
+      import * as v2 from "./generated/v2/validators.js";
+      lazy.provideValidators(2, v2);
+      const out = { loaded: lazy.isProtocolVersionLoaded(2), before: lazy.validateParams(2, "session/cancel", {}).valid };
+      lazy.provideValidators(2, {});
+      out.after = lazy.validateParams(2, "session/cancel", { sessionId: "s" }).valid;
+      await lazy.loadProtocolVersion(2);
+      out.stillInvalid = lazy.validateParams(2, "session/cancel", {}).valid;
+      console.log(JSON.stringify(out));
+    `);
+    expect(report).toEqual({ loaded: true, before: false, after: true, stillInvalid: false });
+  });
 });
