@@ -9,19 +9,10 @@
 // whole group, anything left in it after the child exits is stopped too, and the pipes are destroyed
 // once the transport is closed.
 import type { ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import type { CloseInfo } from "@acpkit/core";
+import { childProcess } from "./node-builtins.js";
 import { NdjsonStreamTransport, validateMaxMessageSize, type NdjsonTransportOptions } from "./stream-transport.js";
-
-// node:child_process pulls in net, stream and dgram: a few milliseconds at import that an agent
-// (which only serves its own stdio) never needs. So it is loaded on the first spawn, synchronously.
-const requireBuiltin = createRequire(import.meta.url);
-let childProcessModule: typeof import("node:child_process") | undefined;
-function childProcess(): typeof import("node:child_process") {
-  childProcessModule ??= requireBuiltin("node:child_process") as typeof import("node:child_process");
-  return childProcessModule;
-}
 
 /** Default wait between shutdown steps (stdin closed → SIGTERM → SIGKILL). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2000;
@@ -174,7 +165,8 @@ export class ChildProcessTransport extends NdjsonStreamTransport {
   private finishWhenDrained(): void {
     const info = this.exitInfo;
     if (info === undefined) return;
-    if (this.outputEnded) {
+    // Never started: nobody reads stdout, so it never ends and no line waits to be delivered.
+    if (this.outputEnded || !this.isStarted) {
       this.finish(info);
       return;
     }

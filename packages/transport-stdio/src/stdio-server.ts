@@ -1,7 +1,7 @@
 // stdioServer(): the agent side of stdio (docs/protocol.md §8.1 S1, S5). The agent reads requests from
 // its own stdin and writes only protocol lines to its stdout; anything else would corrupt the
 // stream for the client, so console output is moved to stderr by default.
-import { format } from "node:util";
+import { formatLikeConsole } from "./node-builtins.js";
 import { NdjsonStreamTransport, type NdjsonTransportOptions } from "./stream-transport.js";
 
 /** Options of `stdioServer`. */
@@ -49,7 +49,7 @@ function redirectConsoleToStderr(): void {
   if (consoleRedirected) return;
   consoleRedirected = true;
   const toStderr = (...args: unknown[]): void => {
-    process.stderr.write(format(...args) + "\n");
+    process.stderr.write(formatLikeConsole(...args) + "\n");
   };
   console.log = toStderr;
   console.info = toStderr;

@@ -72,6 +72,11 @@ export class NdjsonStreamTransport implements Transport {
     this.input.once("end", this.onEnd);
   }
 
+  /** Whether start() was called, i.e. someone reads what arrives. */
+  protected get isStarted(): boolean {
+    return this.receiver !== undefined;
+  }
+
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     return this.writer.send(message);
   }

@@ -1,7 +1,10 @@
 // The shared transport suite over a REAL child process (test-support/fixtures/stdio-peer.mjs,
 // which runs the built stdioServer()), plus what only stdio has: raw line framing from a real
 // pipe, stderr, the stdin → SIGTERM → SIGKILL shutdown and exit reporting.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { Connection } from "@acpkit/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
@@ -101,6 +104,13 @@ describe("spawnAgent lifecycle", () => {
     await peer.close();
     expect(await peer.closed).toMatchObject({ exitCode: 0, signal: null, reason: "agent process exited with code 0" });
     expect(isRunning(peer.pid!)).toBe(false);
+  });
+
+  it("a transport that was never started still closes when its child exits (nobody reads stdout)", async () => {
+    const probe = join(import.meta.dirname, "fixtures", "unstarted-close.mjs");
+    expect(existsSync(probe)).toBe(true);
+    const { stdout } = await promisify(execFile)(process.execPath, [probe], { cwd: join(import.meta.dirname, "..") });
+    expect(JSON.parse(stdout)).toMatchObject({ exitCode: 0, signal: null, reason: "agent process exited with code 0" });
   });
 
   it("a child that ignores SIGTERM gets SIGKILL after the grace period, and is reaped (no zombie)", async () => {
