@@ -25,9 +25,21 @@ const dist = join(packageDir, "dist");
 // neither entry exports all of what the other uses from it (the browser and Node WebSocket entries
 // share the frame transport).
 const EXTRA_ENTRIES = {
-  "@acpkit/schema": ["src/generated/v1/validators.ts", "src/generated/v2/validators.ts"],
+  "@acpkit/schema": ["v1", "v2"].flatMap((version) => ["validators", "agent-receives", "client-receives"].map((name) => `src/generated/${version}/${name}.ts`)),
   "@acpkit/transport-websocket": ["src/frame-transport.ts"],
 };
+
+// The one exception to the rule above: modules an entry carries its own copy of, cut down to what
+// that entry uses, instead of importing the entry that has all of them. The generated validators
+// are pure functions, and the agent-receives/client-receives entries exist to load less of them.
+const OWN_COPY_ALLOWED = {
+  "@acpkit/schema": /^src\/generated\/v\d+\/validators\.ts$/,
+};
+
+/** Whether entries may each carry a copy of `source` (absolute path). */
+function ownCopyAllowed(source) {
+  return OWN_COPY_ALLOWED[manifest.name]?.test(relative(packageDir, source).split("\\").join("/")) ?? false;
+}
 
 /** Every `./dist/….js` an `exports` condition points at, whatever the nesting of conditions. */
 function exportTargets(value) {
@@ -63,12 +75,17 @@ function entryBoundary(entrySource) {
     setup(builder) {
       builder.onResolve({ filter: /^\.\.?\// }, (args) => {
         const target = sourceFileOf(args.resolveDir, args.path);
-        if (target === undefined || target === entrySource || !entrySources.has(target)) return undefined;
+        if (target === undefined || target === entrySource || !entrySources.has(target) || ownCopyAllowed(target)) return undefined;
         const path = relative(outputDir, entrySources.get(target));
         return { path: path.startsWith(".") ? path : `./${path}`, external: true };
       });
     },
   };
+}
+
+/** The generated validator modules (src/generated/v{1,2}/: all of them, and each side's part). */
+function isGeneratedValidators(source) {
+  return /[\\/]src[\\/]generated[\\/]v\d+[\\/](validators|agent-receives|client-receives)\.ts$/.test(source);
 }
 
 const results = [];
@@ -91,6 +108,10 @@ for (const [entrySource, outfile] of entrySources) {
     // and no keepNames wrappers are added, which would stop a consumer's bundler from dropping the
     // exports it does not use (the browser bundle grew by 2.5 KB gzip with them).
     ...(manifest.name === "@acpkit/schema" ? { minifyWhitespace: true, minifySyntax: true } : {}),
+    // The generated validators' names say nothing anyway (validate52, vErrors, instancePath), so
+    // there they are shortened too: v1's file goes from 362 KB to 254 KB, and loading it in a fresh
+    // process took 4.2 ms instead of 4.8 ms. Exported names stay as they are.
+    ...(isGeneratedValidators(entrySource) ? { minifyIdentifiers: true } : {}),
     sourcemap: true,
     sourcesContent: true,
     metafile: true,
@@ -105,7 +126,7 @@ const copies = new Map();
 for (const { entrySource, result } of results) {
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      if (bytesInOutput === 0 || !input.startsWith("src/")) continue;
+      if (bytesInOutput === 0 || !input.startsWith("src/") || ownCopyAllowed(join(packageDir, input))) continue;
       copies.set(input, [...(copies.get(input) ?? []), relative(packageDir, entrySource)]);
     }
   }

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { emitMethods } from "./emit-methods.js";
 import { emitOpenValues } from "./emit-open-values.js";
+import { emitReceiverValidators } from "./emit-receiver-validators.js";
 import { emitTypes } from "./emit-types.js";
 import { emitValidators } from "./emit-validators.js";
 import { SchemaModel } from "./schema-model.js";
@@ -23,6 +24,8 @@ export function generateVersion(model: SchemaModel, version: string): Map<string
     [`${version}/validators.ts`, emitValidators(model, version)],
     [`${version}/methods.ts`, emitMethods(model, version)],
     [`${version}/open-values.ts`, emitOpenValues(model, version)],
+    [`${version}/agent-receives.ts`, emitReceiverValidators(model, version, "agent")],
+    [`${version}/client-receives.ts`, emitReceiverValidators(model, version, "client")],
   ]);
 }
 

@@ -5,7 +5,8 @@
 // milliseconds at startup (both: about 18 ms). An agent that speaks v1 and v2 serves one of them per
 // connection, so it loads only the version `initialize` negotiates. Everything behind that
 // `initialize` waits in arrival order until the load finished, so the connection sees exactly the
-// sequence it would have seen with everything preloaded.
+// sequence it would have seen with everything preloaded. An agent that does not check what it sends
+// loads only the part of the version's validators for what an agent receives.
 import {
   isJsonObject,
   isProtocolVersionLoaded,
@@ -16,21 +17,23 @@ import {
   type Transport,
   type TransportReceiver,
 } from "@acpkit/core";
-import type { ProtocolVersion } from "@acpkit/schema/lazy";
+import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/lazy";
 
 type Held = { message: string | object } | { error: AcpError };
 
 /**
  * `transport`, wrapped so that an incoming `initialize` is delivered only once the validators of the
  * version it negotiates (against `versions`) are loaded. `negotiated()` says when the connection has
- * its version: from then on messages pass straight through without being looked at.
+ * its version: from then on messages pass straight through without being looked at. With `side`,
+ * only that side's part of the version's validators is loaded (`loadProtocolVersion(version, side)`).
  */
-export function loadOnInitialize(transport: Transport, versions: readonly ProtocolVersion[], negotiated: () => boolean): Transport {
-  const allLoaded = (): boolean => versions.every(isProtocolVersionLoaded);
+export function loadOnInitialize(transport: Transport, versions: readonly ProtocolVersion[], negotiated: () => boolean, side?: ReceivingSide): Transport {
+  const loaded = (version: ProtocolVersion): boolean => isProtocolVersionLoaded(version, side);
+  const allLoaded = (): boolean => versions.every(loaded);
   if (allLoaded()) return transport;
   return {
     start(receiver) {
-      transport.start(holdingReceiver(transport, receiver, versions, () => negotiated() || allLoaded()));
+      transport.start(holdingReceiver(transport, receiver, versions, side, () => negotiated() || allLoaded()));
     },
     send: (message) => transport.send(message),
     close: (reason) => transport.close(reason),
@@ -42,7 +45,13 @@ export function loadOnInitialize(transport: Transport, versions: readonly Protoc
   };
 }
 
-function holdingReceiver(transport: Transport, receiver: TransportReceiver, versions: readonly ProtocolVersion[], done: () => boolean): TransportReceiver {
+function holdingReceiver(
+  transport: Transport,
+  receiver: TransportReceiver,
+  versions: readonly ProtocolVersion[],
+  side: ReceivingSide | undefined,
+  done: () => boolean,
+): TransportReceiver {
   let held: Held[] = [];
   let loading = false;
 
@@ -56,7 +65,7 @@ function holdingReceiver(transport: Transport, receiver: TransportReceiver, vers
       held.push(item);
       return;
     }
-    const version = "message" in item && !done() ? versionToLoad(item.message, versions) : undefined;
+    const version = "message" in item && !done() ? versionToLoad(item.message, versions, side) : undefined;
     if (version === undefined) {
       deliver(item);
       return;
@@ -66,7 +75,7 @@ function holdingReceiver(transport: Transport, receiver: TransportReceiver, vers
     // Stop reading while the validators compile; what already arrived waits in `held`. (The
     // Connection above never pauses its transport, so this pause and its resume are the only ones.)
     transport.pause?.();
-    loadProtocolVersion(version).then(release, (error: unknown) => {
+    loadProtocolVersion(version, side).then(release, (error: unknown) => {
       held = [];
       void transport.close(`the protocol v${version} validators could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
     });
@@ -99,7 +108,7 @@ function holdingReceiver(transport: Transport, receiver: TransportReceiver, vers
  * request negotiates, when it is not loaded yet. Anything else (other methods, batches, text that
  * is not JSON) needs none before initialization and passes at once.
  */
-function versionToLoad(message: string | object, versions: readonly ProtocolVersion[]): ProtocolVersion | undefined {
+function versionToLoad(message: string | object, versions: readonly ProtocolVersion[], side: ReceivingSide | undefined): ProtocolVersion | undefined {
   let value: unknown = message;
   if (typeof message === "string") {
     if (!message.includes('"initialize"')) return undefined;
@@ -111,6 +120,6 @@ function versionToLoad(message: string | object, versions: readonly ProtocolVers
   }
   if (!isJsonObject(value) || value.method !== "initialize") return undefined;
   const result = negotiateVersion(requestedVersionOf(value.params), versions);
-  if (!result.ok || isProtocolVersionLoaded(result.version)) return undefined;
+  if (!result.ok || isProtocolVersionLoaded(result.version, side)) return undefined;
   return result.version;
 }

@@ -3,6 +3,7 @@
 // per-turn behaviour lives in turn.ts and writer.ts.
 import {
   Connection,
+  defaultValidateOutgoing,
   DiagnosticEmitter,
   acceptedPromptBlocks,
   ErrorCode,
@@ -155,12 +156,14 @@ class AgentRuntime implements AgentServer {
     this.#acceptedBlocks = acceptedPromptBlocks(agent.features?.prompt);
     this.#authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
     if (options.onDiagnostic) this.#diagnostics.subscribe(options.onDiagnostic);
+    const validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
+    // Checking what we send needs all of a version's validators; checking what we receive only the agent's part.
     const connection = new Connection(
-      loadOnInitialize(transport, this.#versions, () => this.#version !== undefined),
+      loadOnInitialize(transport, this.#versions, () => this.#version !== undefined, validateOutgoing ? undefined : "agent"),
       {
         side: "agent",
         requireInitialize: true,
-        ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
+        validateOutgoing,
         ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
       },
     );

@@ -3,6 +3,7 @@
 import {
   AcpError,
   Connection,
+  defaultValidateOutgoing,
   isJsonObject,
   isRpcError,
   loadProtocolVersion,
@@ -418,9 +419,12 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   const offer = options.protocolVersion ?? 1;
   if (offer !== 1 && offer !== 2)
     throw new AcpError("VersionUnsupported", `connectAgent: cannot offer protocol version ${JSON.stringify(offer)}; this client speaks 1 and 2`);
+  const validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
+  // Checking what we send needs all of a version's validators; checking what we receive only the client's part.
+  const side = validateOutgoing ? undefined : "client";
   const connection = new Connection(transport, {
     side: "client",
-    ...(options.validateOutgoing === undefined ? {} : { validateOutgoing: options.validateOutgoing }),
+    validateOutgoing,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
   });
   const diagnostics = new DiagnosticEmitter();
@@ -431,7 +435,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   const requestOptions = options.signal ? { signal: options.signal } : undefined;
   // The validators of the version we offer load while initialize is on its way (only the
   // negotiated version's are ever needed; see @acpkit/schema/lazy).
-  void loadProtocolVersion(offer).catch(() => {});
+  void loadProtocolVersion(offer, side).catch(() => {});
   try {
     let result: unknown;
     try {
@@ -449,7 +453,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
       result = await connection.request("initialize", initializeParams(1, options), requestOptions);
     }
     const answered = isJsonObject(result) ? result.protocolVersion : undefined;
-    if (isProtocolVersion(answered)) await loadProtocolVersion(answered);
+    if (isProtocolVersion(answered)) await loadProtocolVersion(answered, side);
     description = readInitializeResult(result);
     connection.setVersion(description.protocolVersion);
   } catch (error) {

@@ -79,7 +79,12 @@ export interface ConnectionOptions<S extends Side = Side> {
   requestTimeoutMs?: number | null;
 }
 
-function defaultValidateOutgoing(): boolean {
+/**
+ * Whether a Connection validates what it sends when `validateOutgoing` is not given: yes, unless
+ * `process.env.NODE_ENV === "production"`. The runtimes use it to decide which validators to load
+ * (outgoing checks need all of a version's, incoming ones only their side's part).
+ */
+export function defaultValidateOutgoing(): boolean {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   return env?.NODE_ENV !== "production";
 }
@@ -119,9 +124,9 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
       throw new TypeError(`Connection: options.side must be "agent" or "client", got ${JSON.stringify(options.side)}`);
     }
     this.#transport = transport;
-    this.#policy = new MethodPolicy(options.side, options.registry ?? schemaRegistry);
-    this.#gate = new InitializeGate(options.requireInitialize ?? false);
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
+    this.#policy = new MethodPolicy(options.side, options.registry ?? schemaRegistry, this.#validateOutgoing);
+    this.#gate = new InitializeGate(options.requireInitialize ?? false);
     const isClosed = () => this.#closeInfo !== undefined;
     const requestTimeoutMs = options.requestTimeoutMs === undefined ? DEFAULT_REQUEST_TIMEOUT_MS : options.requestTimeoutMs;
     if (requestTimeoutMs !== null && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
@@ -168,6 +173,9 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     if (this.#validateOutgoing) {
       const invalid = this.#policy.checkOutgoing(method, "params", params, "request");
       if (invalid !== undefined) return Promise.reject(invalid);
+    } else {
+      const refused = this.#policy.requestDirectionRefusal(method);
+      if (refused !== undefined) return Promise.reject(refused);
     }
     return this.#outgoing.send(method, params, options);
   }

@@ -13,6 +13,7 @@ export type * from "./model.js";
 export {
   Connection,
   CANCEL_REQUEST_METHOD,
+  defaultValidateOutgoing,
   closedError,
   type ConnectionOptions,
   type RequestOptions,

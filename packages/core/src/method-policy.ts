@@ -32,6 +32,8 @@ export class MethodPolicy {
   constructor(
     readonly side: Side,
     readonly registry: MethodRegistry,
+    /** Whether outgoing messages are checked too, which needs all of a version's validators, not only this side's part. */
+    readonly checksOutgoing = true,
   ) {}
 
   get version(): ProtocolVersion | undefined {
@@ -47,10 +49,11 @@ export class MethodPolicy {
     if (this.currentVersion !== undefined) {
       throw new AcpError("ProtocolViolation", `The connection already speaks protocol v${this.currentVersion}; it cannot switch to v${version}`);
     }
-    if (this.registry === schemaRegistry && !isProtocolVersionLoaded(version)) {
+    if (this.registry === schemaRegistry && !isProtocolVersionLoaded(version, this.checksOutgoing ? undefined : this.side)) {
+      const load = this.checksOutgoing ? `loadProtocolVersion(${version})` : `loadProtocolVersion(${version}, "${this.side}")`;
       throw new AcpError(
         "Unsupported",
-        `Protocol v${version}'s validators are not loaded: await loadProtocolVersion(${version}) before setVersion (connectAgent and serveAgent do this themselves)`,
+        `Protocol v${version}'s validators are not loaded: await ${load} before setVersion (connectAgent and serveAgent do this themselves)`,
       );
     }
     this.currentVersion = version;
@@ -76,6 +79,21 @@ export class MethodPolicy {
   /** True when this side may send a method flowing `direction`. */
   sends(direction: MethodInfo["direction"]): boolean {
     return direction === "both" || direction === (this.side === "agent" ? "agent_to_client" : "client_to_agent");
+  }
+
+  /**
+   * Why this side may not send request `method` at all (it flows the other way), if it may not.
+   * Checked even when outgoing messages are not validated: such a request is always a bug, and its
+   * answer could not be validated with only this side's validators loaded.
+   */
+  requestDirectionRefusal(method: string): AcpError | undefined {
+    const version = this.currentVersion;
+    if (version === undefined) return undefined;
+    const info = this.info(method);
+    if (info === undefined || info.kind !== "request" || this.sends(info.direction)) return undefined;
+    return new AcpError("OutgoingInvalid", `Cannot send ${method} from the ${this.side}: it goes ${info.direction.replaceAll("_", " ")}`, {
+      data: { method, version, part: "params" },
+    });
   }
 
   /**

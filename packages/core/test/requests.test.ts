@@ -136,6 +136,22 @@ describe("development-mode outgoing validation", () => {
     expect((await transport.next()).params.prompt).toBe("not an array");
   });
 
+  it("still refuses a request that flows the other way when validateOutgoing is off, sending nothing", async () => {
+    // Such a request is always a bug, and only this side's part of the validators may be loaded,
+    // which has no validator for the answer.
+    const transport = new ScriptedTransport();
+    const agent = new Connection(transport, { side: "agent", version: 1, validateOutgoing: false });
+    // @ts-expect-error session/prompt goes from client to agent
+    const error = await agent.request("session/prompt", { sessionId: "s", prompt: [] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "OutgoingInvalid", message: "Cannot send session/prompt from the agent: it goes client to agent" });
+    // Its own requests and extension requests still go out unchecked.
+    void agent.request("fs/read_text_file", { sessionId: "s", path: "relative is not checked" });
+    void agent.request("_vendor/ask", {});
+    expect((await transport.next()).method).toBe("fs/read_text_file");
+    expect((await transport.next()).method).toBe("_vendor/ask");
+    expect(transport.sent).toHaveLength(2);
+  });
+
   it("lets _ extension methods through unchecked", async () => {
     const { transport, connection } = scripted({ side: "client", version: 2 });
     await connection.notify("_vendor/hello", { anything: [1, 2] });

@@ -25,6 +25,7 @@ export {
   validateResult,
   type MethodInfo,
   type ProtocolVersion,
+  type ReceivingSide,
   type VersionValidators,
 } from "./registry.js";
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";

@@ -54,27 +54,63 @@ interface VersionTables {
   openValues?: OpenValuePlan;
 }
 
+/**
+ * The side of a connection whose incoming messages are validated: an agent receives the params of
+ * what a client sends and the results of its own requests, a client the reverse.
+ */
+export type ReceivingSide = "agent" | "client";
+
 const loadedValidators: { [V in ProtocolVersion]?: VersionValidators } = {};
 const loadingValidators: { [V in ProtocolVersion]?: Promise<void> } = {};
+// One side's part of a version's validators (generated/vN/{agent,client}-receives.ts): what a
+// connection that does not check its own outgoing messages needs. Used only while the whole
+// version is not loaded.
+const loadedParts: { [V in ProtocolVersion]?: { [S in ReceivingSide]?: VersionValidators } } = {};
+const loadingParts: { [V in ProtocolVersion]?: { [S in ReceivingSide]?: Promise<void> } } = {};
 const LOADED: Promise<void> = Promise.resolve();
 
-/** Whether `version`'s validators are loaded (validation in that version works synchronously). */
-export function isProtocolVersionLoaded(version: ProtocolVersion): boolean {
-  return loadedValidators[version] !== undefined;
+function isReceivingSide(value: unknown): value is ReceivingSide {
+  return value === "agent" || value === "client";
+}
+
+/**
+ * Whether `version`'s validators are loaded (validation in that version works synchronously).
+ * With `side`: whether what that side receives can be validated (its part, or everything, is loaded).
+ */
+export function isProtocolVersionLoaded(version: ProtocolVersion, side?: ReceivingSide): boolean {
+  return loadedValidators[version] !== undefined || (side !== undefined && loadedParts[version]?.[side] !== undefined);
 }
 
 /**
  * Load `version`'s validators (once; later calls share the first). Until they are loaded,
  * validating anything in that version throws an Error saying to call this first. The agent and
  * client runtimes call it during `initialize`; the root `@acpkit/schema` entry has both loaded.
+ *
+ * With `side`, only the validators of what that side receives are loaded (v1: about a third of
+ * the code for an agent, two thirds for a client): enough for a connection that validates incoming
+ * messages but not its own outgoing ones, which is what the runtimes load in production. Anything
+ * else in that version (`validateDefinition`, `checkOutgoing`, the other side's messages) then
+ * throws until the whole version is loaded.
  */
-export function loadProtocolVersion(version: ProtocolVersion): Promise<void> {
-  if (loadedValidators[version] !== undefined) return LOADED;
+export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSide): Promise<void> {
+  if (isProtocolVersionLoaded(version, side)) return LOADED;
   if (!isProtocolVersion(version))
     return Promise.reject(new RangeError(`unsupported protocol version ${JSON.stringify(version)} (acpkit speaks ${PROTOCOL_VERSIONS.join(" and ")})`));
-  // Literal specifiers, so bundlers see both imports and give each version a chunk of its own.
+  if (side !== undefined) {
+    if (!isReceivingSide(side)) return Promise.reject(new RangeError(`side must be "agent" or "client", got ${JSON.stringify(side)}`));
+    const loading = (loadingParts[version] ??= {});
+    return (loading[side] ??= importPart(version, side).then((validators) => {
+      (loadedParts[version] ??= {})[side] = validators as unknown as VersionValidators;
+    }));
+  }
+  // Literal specifiers, so bundlers see every import and give each module a chunk of its own.
   const load = version === 1 ? import("./generated/v1/validators.js") : import("./generated/v2/validators.js");
   return (loadingValidators[version] ??= load.then((validators) => provideValidators(version, validators as unknown as VersionValidators)));
+}
+
+function importPart(version: ProtocolVersion, side: ReceivingSide): Promise<unknown> {
+  if (version === 1) return side === "agent" ? import("./generated/v1/agent-receives.js") : import("./generated/v1/client-receives.js");
+  return side === "agent" ? import("./generated/v2/agent-receives.js") : import("./generated/v2/client-receives.js");
 }
 
 /**
@@ -96,8 +132,19 @@ function validatorsOf(version: ProtocolVersion): VersionValidators {
   return validators;
 }
 
-/** The validator of $def `name` in `version` (throws when the version is not loaded). */
+/** The validator of $def `name` in `version`, from everything or a loaded side's part (throws when neither has it). */
 function validatorNamed(version: ProtocolVersion, name: string): CompiledValidator {
+  if (loadedValidators[version] === undefined) {
+    const parts = loadedParts[version];
+    const validate = parts?.agent?.[name] ?? parts?.client?.[name];
+    if (validate !== undefined) return validate;
+    if (parts !== undefined) {
+      const sides = (Object.keys(parts) as ReceivingSide[]).join(" and ");
+      throw new Error(
+        `The protocol v${version} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${version}) loads all of the version's validators`,
+      );
+    }
+  }
   const validate = validatorsOf(version)[name];
   if (validate === undefined) throw new Error(`the generated v${version} validators have no ${name}`);
   return validate;

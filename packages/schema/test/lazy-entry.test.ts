@@ -44,6 +44,43 @@ describe("@acpkit/schema/lazy", () => {
     });
   });
 
+  it("loadProtocolVersion(version, side) loads only what that side receives; the rest says it is not loaded", async () => {
+    const report = await inFreshProcess(`
+      import * as lazy from "./lazy.js";
+      const probe = (run) => { try { return run(); } catch (error) { return error.message; } };
+      await lazy.loadProtocolVersion(1, "agent");
+      const out = { loaded: [lazy.isProtocolVersionLoaded(1), lazy.isProtocolVersionLoaded(1, "agent"), lazy.isProtocolVersionLoaded(1, "client")] };
+      // An agent receives session/prompt params and the results of its own requests.
+      out.prompt = lazy.validateParams(1, "session/prompt", { sessionId: "s", prompt: [] }).valid;
+      out.badPrompt = lazy.validateParams(1, "session/prompt", { sessionId: "s" }).errors.map((e) => e.message);
+      out.permissionResult = lazy.validateResult(1, "session/request_permission", { outcome: { outcome: "cancelled" } }).valid;
+      // What a client receives (session/update) and whole-version checks are not there.
+      out.update = probe(() => lazy.validateParams(1, "session/update", { sessionId: "s", update: {} }));
+      out.definition = probe(() => lazy.validateDefinition(1, "ContentBlock", { type: "text", text: "x" }));
+      out.bad = await lazy.loadProtocolVersion(1, "server").catch((error) => error.constructor.name + ": " + error.message);
+      await lazy.loadProtocolVersion(1, "client");
+      out.updateAfterClient = lazy.validateParams(1, "session/update", { sessionId: "s", update: {} }).valid;
+      await lazy.loadProtocolVersion(1);
+      out.definitionAfterAll = lazy.validateDefinition(1, "ContentBlock", { type: "text", text: "x" }).valid;
+      out.v2 = [lazy.isProtocolVersionLoaded(2, "agent"), lazy.isProtocolVersionLoaded(2, "client")];
+      console.log(JSON.stringify(out));
+    `);
+    expect(report).toEqual({
+      loaded: [false, true, false],
+      prompt: true,
+      badPrompt: [expect.stringContaining("prompt")],
+      permissionResult: true,
+      update: expect.stringMatching(
+        /^The protocol v1 validator of SessionNotification is not loaded: only what the agent receives is\. await loadProtocolVersion\(1\)/,
+      ),
+      definition: expect.stringContaining("await loadProtocolVersion(1) first"),
+      bad: 'RangeError: side must be "agent" or "client", got "server"',
+      updateAfterClient: false,
+      definitionAfterAll: true,
+      v2: [false, false],
+    });
+  });
+
   it("the root entry has both versions loaded at import", async () => {
     const report = await inFreshProcess(`
       import * as root from "./index.js";
