@@ -29,16 +29,19 @@ const EXTRA_ENTRIES = {
   "@acpkit/transport-websocket": ["src/frame-transport.ts"],
 };
 
-// The one exception to the rule above: modules an entry carries its own copy of, cut down to what
-// that entry uses, instead of importing the entry that has all of them. The generated validators
-// are pure functions, and the agent-receives/client-receives entries exist to load less of them.
+// The one exception to the rule above: entries that carry their own copy of a module, cut down to
+// what they use, instead of importing the entry that has all of it. The generated validators are
+// pure functions, and the agent-receives/client-receives entries exist to load less of them; every
+// other importer of the validators (the registry's dynamic import) still imports their entry.
 const OWN_COPY_ALLOWED = {
-  "@acpkit/schema": /^src\/generated\/v\d+\/validators\.ts$/,
+  "@acpkit/schema": { entries: /^src\/generated\/v\d+\/(agent|client)-receives\.ts$/, module: /^src\/generated\/v\d+\/validators\.ts$/ },
 };
 
-/** Whether entries may each carry a copy of `source` (absolute path). */
-function ownCopyAllowed(source) {
-  return OWN_COPY_ALLOWED[manifest.name]?.test(relative(packageDir, source).split("\\").join("/")) ?? false;
+/** Whether `entrySource` may carry its own copy of module `source` (absolute paths). */
+function ownCopyAllowed(entrySource, source) {
+  const allowed = OWN_COPY_ALLOWED[manifest.name];
+  const path = (file) => relative(packageDir, file).split("\\").join("/");
+  return allowed !== undefined && allowed.entries.test(path(entrySource)) && allowed.module.test(path(source));
 }
 
 /** Every `./dist/….js` an `exports` condition points at, whatever the nesting of conditions. */
@@ -75,7 +78,7 @@ function entryBoundary(entrySource) {
     setup(builder) {
       builder.onResolve({ filter: /^\.\.?\// }, (args) => {
         const target = sourceFileOf(args.resolveDir, args.path);
-        if (target === undefined || target === entrySource || !entrySources.has(target) || ownCopyAllowed(target)) return undefined;
+        if (target === undefined || target === entrySource || !entrySources.has(target) || ownCopyAllowed(entrySource, target)) return undefined;
         const path = relative(outputDir, entrySources.get(target));
         return { path: path.startsWith(".") ? path : `./${path}`, external: true };
       });
@@ -126,7 +129,7 @@ const copies = new Map();
 for (const { entrySource, result } of results) {
   for (const output of Object.values(result.metafile.outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      if (bytesInOutput === 0 || !input.startsWith("src/") || ownCopyAllowed(join(packageDir, input))) continue;
+      if (bytesInOutput === 0 || !input.startsWith("src/") || ownCopyAllowed(entrySource, join(packageDir, input))) continue;
       copies.set(input, [...(copies.get(input) ?? []), relative(packageDir, entrySource)]);
     }
   }

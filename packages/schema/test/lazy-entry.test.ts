@@ -3,7 +3,7 @@
 // tables work without loading, loadProtocolVersion loads one version (once, shared), and the root
 // entry loads both.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -17,6 +17,19 @@ async function inFreshProcess(script: string): Promise<unknown> {
 }
 
 describe("@acpkit/schema/lazy", () => {
+  it("keeps every version's validators (and each side's part) out of its own file: each is a module it imports on demand", () => {
+    const lazy = readFileSync(`${DIST}lazy.js`, "utf8");
+    const validators = readFileSync(`${DIST}generated/v1/validators.js`, "utf8");
+    expect(validators.length).toBeGreaterThan(100_000);
+    for (const version of ["v1", "v2"])
+      for (const name of ["validators", "agent-receives", "client-receives"]) {
+        expect(existsSync(`${DIST}generated/${version}/${name}.js`)).toBe(true);
+        expect(lazy).toContain(`import("./generated/${version}/${name}.js")`);
+      }
+    // A bundled-in copy would make the entry as large as the validators themselves.
+    expect(lazy.length).toBeLessThan(validators.length / 4);
+  });
+
   it("validates a version only once it is loaded, and loads each version separately", async () => {
     const report = await inFreshProcess(`
       import * as lazy from "./lazy.js";
