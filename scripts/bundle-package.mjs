@@ -41,7 +41,7 @@ const OWN_COPY_ALLOWED = {
 function ownCopyAllowed(entrySource, source) {
   const allowed = OWN_COPY_ALLOWED[manifest.name];
   const path = (file) => relative(packageDir, file).split("\\").join("/");
-  return allowed !== undefined && allowed.entries.test(path(entrySource)) && allowed.module.test(path(source));
+  return (allowed?.entries.test(path(entrySource)) && allowed.module.test(path(source))) ?? false;
 }
 
 /** Every `./dist/….js` an `exports` condition points at, whatever the nesting of conditions. */
