@@ -1,6 +1,6 @@
 // A command running on the client (v1 terminal/*), as Turn.createTerminal returns it. Each method
 // is one request; `release` is idempotent so cleanup code can call it unconditionally.
-import { TERMINAL_CONTENT_TYPE } from "@acpkit/core/bridge";
+import { TERMINAL_CONTENT_TYPE } from "@acpkit/core";
 import type { AgentSideConnection } from "./session-wire.js";
 import type { TerminalExitStatus, TerminalHandle, TerminalOutput, ToolCallContent } from "./types.js";
 

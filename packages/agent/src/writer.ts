@@ -2,8 +2,7 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import { AcpError, type Diagnostic, type MessageKind } from "@acpkit/core";
-import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE } from "@acpkit/core/bridge";
+import { AcpError, COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, type Diagnostic, type MessageKind } from "@acpkit/core";
 import type { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type {

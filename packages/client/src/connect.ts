@@ -2,6 +2,9 @@
 // session/update notifications and requests to the ClientSession they belong to.
 import {
   AcpError,
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  NOTICE_UPDATE,
   Connection,
   defaultValidateOutgoing,
   isJsonObject,
@@ -16,7 +19,6 @@ import {
   type Transport,
 } from "@acpkit/core";
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
-import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, NOTICE_UPDATE } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { isProtocolVersion } from "@acpkit/schema/lazy";
 import { initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
@@ -39,7 +41,7 @@ import type {
   SessionList,
   TerminalHost,
 } from "./types.js";
-import { V1ClientSessionWire, mcpServersForV1 } from "./v1-wire.js";
+import { V1ClientSessionWire, loadV1Bridge, mcpServersForV1, type BridgeModule } from "./v1-wire.js";
 
 /** A connection to an initialized agent. */
 export interface AgentConnection {
@@ -108,6 +110,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     private readonly offered: ProtocolVersion,
     private readonly options: ConnectOptions,
     private readonly diagnostics: DiagnosticEmitter,
+    /** `@acpkit/core/bridge` on a v1 connection (loaded by connectAgent), undefined on v2. */
+    private readonly bridge: BridgeModule | undefined,
   ) {
     this.protocolVersion = description.protocolVersion;
     this.agentCapabilities = description.agentCapabilities;
@@ -263,7 +267,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   private setupParams(options: NewSessionOptions): v1.NewSessionRequest | v2.NewSessionRequest {
     const servers: McpServer[] = options.mcpServers ?? [];
     const meta = options._meta === undefined ? {} : { _meta: options._meta as Meta | null };
-    if (this.protocolVersion === 1) return { cwd: options.cwd, mcpServers: mcpServersForV1(servers, this.lossyOptions()), ...meta };
+    if (this.protocolVersion === 1) return { cwd: options.cwd, mcpServers: mcpServersForV1(servers, this.lossyOptions(), this.bridge!), ...meta };
     return { cwd: options.cwd, mcpServers: servers, ...meta };
   }
 
@@ -277,7 +281,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   }
 
   private createSession(sessionId: string, cwd: string): ClientSession {
-    const wire: ClientSessionWire = this.protocolVersion === 2 ? new V2ClientSessionWire(sessionId) : new V1ClientSessionWire(sessionId, this.lossyOptions());
+    const wire: ClientSessionWire =
+      this.protocolVersion === 2 ? new V2ClientSessionWire(sessionId) : new V1ClientSessionWire(sessionId, this.lossyOptions(), this.bridge!);
     return new ClientSession(this, sessionId, wire, cwd);
   }
 
@@ -436,6 +441,9 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   // The validators of the version we offer load while initialize is on its way (only the
   // negotiated version's are ever needed; see @acpkit/schema/lazy).
   void loadProtocolVersion(offer, side).catch(() => {});
+  // Likewise the v1 bridge, which a v2 connection never needs (so a v2 client never loads it).
+  if (offer === 1) void loadV1Bridge().catch(() => {});
+  let bridge: BridgeModule | undefined;
   try {
     let result: unknown;
     try {
@@ -453,12 +461,15 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
       result = await connection.request("initialize", initializeParams(1, options), requestOptions);
     }
     const answered = isJsonObject(result) ? result.protocolVersion : undefined;
-    if (isProtocolVersion(answered)) await loadProtocolVersion(answered, side);
+    if (isProtocolVersion(answered)) {
+      const [, loadedBridge] = await Promise.all([loadProtocolVersion(answered, side), answered === 1 ? loadV1Bridge() : undefined]);
+      bridge = loadedBridge;
+    }
     description = readInitializeResult(result);
     connection.setVersion(description.protocolVersion);
   } catch (error) {
     await connection.close(error instanceof Error ? error.message : "initialize failed");
     throw error;
   }
-  return new AgentConnectionImpl(connection, description, offered, options, diagnostics);
+  return new AgentConnectionImpl(connection, description, offered, options, diagnostics, bridge);
 }

@@ -2,10 +2,23 @@
 // §7.2): id-less chunks get synthesized message ids (B2), `tool_call` becomes the creating
 // `tool_call_update`, `plan` becomes plan "main" (B6), terminal items become "_acpkit/terminal"
 // (B7). Outgoing prompts drop blocks v1 cannot carry (reported).
-import { ClientSideV1Bridge, mcpServersToV1, type LossyOptions, type V1BridgeOptions } from "@acpkit/core/bridge";
+import type { ClientSideV1Bridge, LossyOptions, V1BridgeOptions } from "@acpkit/core/bridge";
 import type { v1, v2 } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
+
+/**
+ * `@acpkit/core/bridge`, loaded only once a connection speaks v1 (`loadV1Bridge`): a v2 client
+ * never loads or bundles it.
+ */
+export type BridgeModule = typeof import("@acpkit/core/bridge");
+
+let bridgeModule: Promise<BridgeModule> | undefined;
+
+/** Load the v1 bridge (once; later calls share the first). */
+export function loadV1Bridge(): Promise<BridgeModule> {
+  return (bridgeModule ??= import("@acpkit/core/bridge"));
+}
 
 export class V1ClientSessionWire implements ClientSessionWire {
   readonly version = 1 as const;
@@ -14,8 +27,9 @@ export class V1ClientSessionWire implements ClientSessionWire {
   constructor(
     private readonly sessionId: string,
     lossy: Omit<V1BridgeOptions, "sessionId">,
+    bridge: BridgeModule,
   ) {
-    this.bridge = new ClientSideV1Bridge({ ...lossy, sessionId });
+    this.bridge = new bridge.ClientSideV1Bridge({ ...lossy, sessionId });
   }
 
   // A v1 connection validated these against the v1 schema, so they are v1 shapes.
@@ -46,6 +60,6 @@ export class V1ClientSessionWire implements ClientSessionWire {
 }
 
 /** MCP servers for a v1 `session/new` / `session/load` (stdio loses its tag; others reported). */
-export function mcpServersForV1(servers: readonly McpServer[], lossy: LossyOptions): v1.McpServer[] {
-  return mcpServersToV1(servers, lossy);
+export function mcpServersForV1(servers: readonly McpServer[], lossy: LossyOptions, bridge: BridgeModule): v1.McpServer[] {
+  return bridge.mcpServersToV1(servers, lossy);
 }

@@ -54,7 +54,8 @@ export {
 } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
 export { isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodRegistry } from "./registry.js";
-export { acceptedPromptBlocks, isJsonObject, ownEntry, type PromptContentSupport } from "./json.js";
+export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, type PromptContentSupport } from "./json.js";
+export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";
 export {
   JsonRpcKind,
   classifyMessage,

@@ -24,3 +24,22 @@ export function acceptedPromptBlocks(support: PromptContentSupport | null | unde
   if (support?.embeddedContext) accepted.add("resource");
   return accepted;
 }
+
+/** Structural equality of JSON values (key order ignored; `undefined` members equal absent ones). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const keysA = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const keysB = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  if (keysA.length !== keysB.length) return false;
+  for (const key of keysA) if (!jsonEqual(ra[key], rb[key])) return false;
+  return true;
+}

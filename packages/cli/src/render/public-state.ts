@@ -2,7 +2,7 @@
 // internal model names replaced by the protocol's own (a v1 terminal item travels through the
 // model as `_acpkit/terminal`; on paper it is a `terminal` item).
 import type { SessionStateJSON } from "@acpkit/client";
-import { TERMINAL_CONTENT_TYPE } from "@acpkit/core/bridge";
+import { TERMINAL_CONTENT_TYPE } from "@acpkit/core";
 
 export function publicStateJSON(state: SessionStateJSON): SessionStateJSON {
   let changed = false;

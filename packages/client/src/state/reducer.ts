@@ -9,7 +9,7 @@
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
 import { isJsonObject } from "@acpkit/core";
 import type { Meta } from "@acpkit/core";
-import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, jsonEqual } from "@acpkit/core/bridge";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, jsonEqual } from "@acpkit/core";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
 import {

@@ -3,9 +3,14 @@
 // block / item types, custom annotation roles), which v1 cannot carry, and v1's `terminal` item,
 // which pinned v2 does not have and the client model keeps as a custom item (B7).
 // Values are passed through by reference whenever nothing needs to change: no copying per chunk.
+import type { v1, v2 } from "@acpkit/schema";
+// jsonEqual lives in core's root entry (a client's reducer needs it without the bridge); imported
+// through it so that it exists once.
+import { jsonEqual } from "../index.js";
 import type { LossyReporter } from "./lossy.js";
 import { TERMINAL_CONTENT_TYPE } from "./model-names.js";
-import type { v1, v2 } from "@acpkit/schema";
+
+export { jsonEqual };
 
 /**
  * The text of a union tag. Generated v2 types give unknown tags a branded type (so a `switch`
@@ -98,23 +103,4 @@ export function toolCallContentFromV1(item: v1.ToolCallContent): v2.ToolCallCont
 export function toolCallContentsFromV1(items: readonly v1.ToolCallContent[]): v2.ToolCallContent[] {
   if (!items.some((item) => item.type === "terminal")) return items as v2.ToolCallContent[];
   return items.map(toolCallContentFromV1);
-}
-
-/** Structural equality of JSON values (key order ignored; `undefined` members equal absent ones). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const keysA = Object.keys(ra).filter((k) => ra[k] !== undefined);
-  const keysB = Object.keys(rb).filter((k) => rb[k] !== undefined);
-  if (keysA.length !== keysB.length) return false;
-  for (const key of keysA) if (!jsonEqual(ra[key], rb[key])) return false;
-  return true;
 }

@@ -1,20 +1,11 @@
 // Names the model uses for things only v1 has, and the ids the bridge invents (architecture §4,
 // docs/protocol.md B2, B6, B7). Custom values start with `_` as pinned v2 requires of extensions.
 
-/** The custom tool-call content type that stands for a v1 `terminal` item (docs/protocol.md B7). */
-export const TERMINAL_CONTENT_TYPE = "_acpkit/terminal";
+// The model's own names for v1-only things are in core's root entry (model-tags.ts); imported
+// through it so that they exist once (scripts/bundle-package.mjs).
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "../index.js";
 
-/** The custom model update that carries a v1 `current_mode_update` (architecture §4). */
-export const CURRENT_MODE_UPDATE = "_acpkit/current_mode_update";
-
-/** The custom model update that carries a v1 `notice` (v1 only; the client must advertise notices). */
-export const NOTICE_UPDATE = "_acpkit/notice";
-
-/** The custom model update that carries a v1 `compaction_update` (v1 only; the client must advertise compaction). */
-export const COMPACTION_UPDATE = "_acpkit/compaction_update";
-
-/** The custom model update that carries a v1 `compaction_summary_chunk`. */
-export const COMPACTION_SUMMARY_CHUNK = "_acpkit/compaction_summary_chunk";
+export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE };
 
 /** v1 update tags that exist only in v1, and the model tags that stand for them. */
 export const V1_ONLY_UPDATES: Readonly<Record<string, string>> = Object.freeze({

@@ -1,0 +1,19 @@
+// Names the model uses for things only v1 has (architecture §4, docs/protocol.md B7). Custom
+// values start with `_`, as pinned v2 requires of extensions. They live in core's root entry, not
+// in the bridge, because code that reads the model (a client's reducer, a renderer) needs them on
+// v2 connections too, where nothing else of the bridge has to be loaded.
+
+/** The custom tool-call content type that stands for a v1 `terminal` item (docs/protocol.md B7). */
+export const TERMINAL_CONTENT_TYPE = "_acpkit/terminal";
+
+/** The custom model update that carries a v1 `current_mode_update` (architecture §4). */
+export const CURRENT_MODE_UPDATE = "_acpkit/current_mode_update";
+
+/** The custom model update that carries a v1 `notice` (v1 only; the client must advertise notices). */
+export const NOTICE_UPDATE = "_acpkit/notice";
+
+/** The custom model update that carries a v1 `compaction_update` (v1 only; the client must advertise compaction). */
+export const COMPACTION_UPDATE = "_acpkit/compaction_update";
+
+/** The custom model update that carries a v1 `compaction_summary_chunk`. */
+export const COMPACTION_SUMMARY_CHUNK = "_acpkit/compaction_summary_chunk";
