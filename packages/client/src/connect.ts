@@ -41,7 +41,7 @@ import type {
   SessionList,
   TerminalHost,
 } from "./types.js";
-import { V1ClientSessionWire, loadV1Bridge, mcpServersForV1, type BridgeModule } from "./v1-wire.js";
+import { V1ClientSessionWire, loadV1Bridge, type BridgeModule } from "./v1-wire.js";
 
 /** A connection to an initialized agent. */
 export interface AgentConnection {
@@ -267,7 +267,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   private setupParams(options: NewSessionOptions): v1.NewSessionRequest | v2.NewSessionRequest {
     const servers: McpServer[] = options.mcpServers ?? [];
     const meta = options._meta === undefined ? {} : { _meta: options._meta as Meta | null };
-    if (this.protocolVersion === 1) return { cwd: options.cwd, mcpServers: mcpServersForV1(servers, this.lossyOptions(), this.bridge!), ...meta };
+    if (this.protocolVersion === 1) return { cwd: options.cwd, mcpServers: this.bridge!.mcpServersToV1(servers, this.lossyOptions()), ...meta };
     return { cwd: options.cwd, mcpServers: servers, ...meta };
   }
 

@@ -2,10 +2,10 @@
 // §7.2): id-less chunks get synthesized message ids (B2), `tool_call` becomes the creating
 // `tool_call_update`, `plan` becomes plan "main" (B6), terminal items become "_acpkit/terminal"
 // (B7). Outgoing prompts drop blocks v1 cannot carry (reported).
-import type { ClientSideV1Bridge, LossyOptions, V1BridgeOptions } from "@acpkit/core/bridge";
+import type { ClientSideV1Bridge, V1BridgeOptions } from "@acpkit/core/bridge";
 import type { v1, v2 } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
-import type { ContentBlock, McpServer, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
+import type { ContentBlock, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
 
 /**
  * `@acpkit/core/bridge`, loaded only once a connection speaks v1 (`loadV1Bridge`): a v2 client
@@ -57,9 +57,4 @@ export class V1ClientSessionWire implements ClientSessionWire {
     else if (event === "prompt_end") this.bridge.promptEnded();
     else this.bridge.loadStarted();
   }
-}
-
-/** MCP servers for a v1 `session/new` / `session/load` (stdio loses its tag; others reported). */
-export function mcpServersForV1(servers: readonly McpServer[], lossy: LossyOptions, bridge: BridgeModule): v1.McpServer[] {
-  return bridge.mcpServersToV1(servers, lossy);
 }

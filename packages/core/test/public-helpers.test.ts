@@ -1,6 +1,24 @@
 // The small public helpers of @acpkit/core that the Connection tests only reach indirectly.
-import { describe, expect, it } from "vitest";
-import { AcpError, CANCEL_REQUEST_METHOD, JsonRpcKind, RpcError, classifyMessage, closedError, isAcpError, isRpcError, schemaRegistry } from "../src/index.js";
+import { afterEach, describe, expect, it } from "vitest";
+import * as bridge from "../src/bridge/index.js";
+import {
+  AcpError,
+  CANCEL_REQUEST_METHOD,
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  CURRENT_MODE_UPDATE,
+  JsonRpcKind,
+  NOTICE_UPDATE,
+  RpcError,
+  TERMINAL_CONTENT_TYPE,
+  classifyMessage,
+  closedError,
+  defaultValidateOutgoing,
+  isAcpError,
+  isRpcError,
+  jsonEqual,
+  schemaRegistry,
+} from "../src/index.js";
 
 describe("classifyMessage", () => {
   it("tells requests, notifications, responses and invalid values apart", () => {
@@ -47,5 +65,38 @@ describe("schemaRegistry", () => {
     expect(schemaRegistry.legacyMethod?.(1, "acp/session_update")?.expected).toContain("session/update");
     expect(schemaRegistry.checkOutgoing(2, "session/prompt", "result", { stopReason: "finished" }).valid).toBe(false);
     expect(schemaRegistry.checkOutgoing(2, "session/prompt", "result", { stopReason: "_acme/done" }).valid).toBe(true);
+  });
+});
+
+describe("defaultValidateOutgoing", () => {
+  const before = process.env.NODE_ENV;
+  afterEach(() => {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  });
+
+  it("is on unless NODE_ENV is production", () => {
+    process.env.NODE_ENV = "production";
+    expect(defaultValidateOutgoing()).toBe(false);
+    process.env.NODE_ENV = "development";
+    expect(defaultValidateOutgoing()).toBe(true);
+    delete process.env.NODE_ENV;
+    expect(defaultValidateOutgoing()).toBe(true);
+  });
+});
+
+describe("model names and jsonEqual in the root entry", () => {
+  it("are the very values the bridge exports", () => {
+    expect({ TERMINAL_CONTENT_TYPE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, COMPACTION_UPDATE, COMPACTION_SUMMARY_CHUNK, jsonEqual }).toEqual({
+      TERMINAL_CONTENT_TYPE: bridge.TERMINAL_CONTENT_TYPE,
+      CURRENT_MODE_UPDATE: bridge.CURRENT_MODE_UPDATE,
+      NOTICE_UPDATE: bridge.NOTICE_UPDATE,
+      COMPACTION_UPDATE: bridge.COMPACTION_UPDATE,
+      COMPACTION_SUMMARY_CHUNK: bridge.COMPACTION_SUMMARY_CHUNK,
+      jsonEqual: bridge.jsonEqual,
+    });
+    expect(NOTICE_UPDATE).toBe("_acpkit/notice");
+    expect(jsonEqual({ a: [1, { b: 2 }], c: undefined }, { a: [1, { b: 2 }] })).toBe(true);
+    expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
   });
 });
