@@ -18,7 +18,6 @@ import { build } from "esbuild";
 
 const packageDir = process.cwd();
 const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
-const dist = join(packageDir, "dist");
 
 // Entries that are not in `exports`: the validators, which are loaded by a dynamic import() and
 // keep a stable name (dist/generated/v1/validators.js), and a module two public entries share when
@@ -37,11 +36,15 @@ const OWN_COPY_ALLOWED = {
   "@acpkit/schema": { entries: /^src\/generated\/v\d+\/(agent|client)-receives\.ts$/, module: /^src\/generated\/v\d+\/validators\.ts$/ },
 };
 
+/** `file` (absolute) relative to the package, with forward slashes: `src/generated/v1/validators.ts`. */
+function packagePath(file) {
+  return relative(packageDir, file).split("\\").join("/");
+}
+
 /** Whether `entrySource` may carry its own copy of module `source` (absolute paths). */
 function ownCopyAllowed(entrySource, source) {
   const allowed = OWN_COPY_ALLOWED[manifest.name];
-  const path = (file) => relative(packageDir, file).split("\\").join("/");
-  return (allowed?.entries.test(path(entrySource)) && allowed.module.test(path(source))) ?? false;
+  return (allowed?.entries.test(packagePath(entrySource)) && allowed.module.test(packagePath(source))) ?? false;
 }
 
 /** Every `./dist/….js` an `exports` condition points at, whatever the nesting of conditions. */
@@ -86,9 +89,9 @@ function entryBoundary(entrySource) {
   };
 }
 
-/** The generated validator modules (src/generated/v{1,2}/: all of them, and each side's part). */
+/** The generated validator modules (src/generated/v{1,2}/: all of them, and each side's part): the only generated entries. */
 function isGeneratedValidators(source) {
-  return /[\\/]src[\\/]generated[\\/]v\d+[\\/](validators|agent-receives|client-receives)\.ts$/.test(source);
+  return packagePath(source).startsWith("src/generated/");
 }
 
 const results = [];

@@ -33,7 +33,16 @@ export function loadOnInitialize(transport: Transport, versions: readonly Protoc
   if (allLoaded()) return transport;
   return {
     start(receiver) {
-      transport.start(holdingReceiver(transport, receiver, versions, side, () => negotiated() || allLoaded()));
+      transport.start(
+        holdingReceiver(
+          transport,
+          receiver,
+          versions,
+          loaded,
+          (version) => loadProtocolVersion(version, side),
+          () => negotiated() || allLoaded(),
+        ),
+      );
     },
     send: (message) => transport.send(message),
     close: (reason) => transport.close(reason),
@@ -49,7 +58,8 @@ function holdingReceiver(
   transport: Transport,
   receiver: TransportReceiver,
   versions: readonly ProtocolVersion[],
-  side: ReceivingSide | undefined,
+  loaded: (version: ProtocolVersion) => boolean,
+  load: (version: ProtocolVersion) => Promise<void>,
   done: () => boolean,
 ): TransportReceiver {
   let held: Held[] = [];
@@ -65,7 +75,7 @@ function holdingReceiver(
       held.push(item);
       return;
     }
-    const version = "message" in item && !done() ? versionToLoad(item.message, versions, side) : undefined;
+    const version = "message" in item && !done() ? versionToLoad(item.message, versions, loaded) : undefined;
     if (version === undefined) {
       deliver(item);
       return;
@@ -75,7 +85,7 @@ function holdingReceiver(
     // Stop reading while the validators compile; what already arrived waits in `held`. (The
     // Connection above never pauses its transport, so this pause and its resume are the only ones.)
     transport.pause?.();
-    loadProtocolVersion(version, side).then(release, (error: unknown) => {
+    load(version).then(release, (error: unknown) => {
       held = [];
       void transport.close(`the protocol v${version} validators could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
     });
@@ -108,7 +118,11 @@ function holdingReceiver(
  * request negotiates, when it is not loaded yet. Anything else (other methods, batches, text that
  * is not JSON) needs none before initialization and passes at once.
  */
-function versionToLoad(message: string | object, versions: readonly ProtocolVersion[], side: ReceivingSide | undefined): ProtocolVersion | undefined {
+function versionToLoad(
+  message: string | object,
+  versions: readonly ProtocolVersion[],
+  loaded: (version: ProtocolVersion) => boolean,
+): ProtocolVersion | undefined {
   let value: unknown = message;
   if (typeof message === "string") {
     if (!message.includes('"initialize"')) return undefined;
@@ -120,6 +134,6 @@ function versionToLoad(message: string | object, versions: readonly ProtocolVers
   }
   if (!isJsonObject(value) || value.method !== "initialize") return undefined;
   const result = negotiateVersion(requestedVersionOf(value.params), versions);
-  if (!result.ok || isProtocolVersionLoaded(result.version, side)) return undefined;
+  if (!result.ok || loaded(result.version)) return undefined;
   return result.version;
 }

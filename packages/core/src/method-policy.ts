@@ -49,8 +49,10 @@ export class MethodPolicy {
     if (this.currentVersion !== undefined) {
       throw new AcpError("ProtocolViolation", `The connection already speaks protocol v${this.currentVersion}; it cannot switch to v${version}`);
     }
-    if (this.registry === schemaRegistry && !isProtocolVersionLoaded(version, this.checksOutgoing ? undefined : this.side)) {
-      const load = this.checksOutgoing ? `loadProtocolVersion(${version})` : `loadProtocolVersion(${version}, "${this.side}")`;
+    // Without outgoing checks, this side's part of the validators is enough.
+    const part = this.checksOutgoing ? undefined : this.side;
+    if (this.registry === schemaRegistry && !isProtocolVersionLoaded(version, part)) {
+      const load = part === undefined ? `loadProtocolVersion(${version})` : `loadProtocolVersion(${version}, "${part}")`;
       throw new AcpError(
         "Unsupported",
         `Protocol v${version}'s validators are not loaded: await ${load} before setVersion (connectAgent and serveAgent do this themselves)`,
@@ -91,8 +93,12 @@ export class MethodPolicy {
     if (version === undefined) return undefined;
     const info = this.info(method);
     if (info === undefined || info.kind !== "request" || this.sends(info.direction)) return undefined;
+    return this.wrongDirection(method, info, version, "params");
+  }
+
+  private wrongDirection(method: string, info: MethodInfo, version: ProtocolVersion, part: "params" | "result"): AcpError {
     return new AcpError("OutgoingInvalid", `Cannot send ${method} from the ${this.side}: it goes ${info.direction.replaceAll("_", " ")}`, {
-      data: { method, version, part: "params" },
+      data: { method, version, part },
     });
   }
 
@@ -113,11 +119,7 @@ export class MethodPolicy {
         const use = info.kind === "request" ? "request()" : "notify()";
         return new AcpError("OutgoingInvalid", `Cannot send ${method} as a ${kind}: it is a ${info.kind} (use ${use})`, { data: { method, version, part } });
       }
-      if (!this.sends(info.direction)) {
-        return new AcpError("OutgoingInvalid", `Cannot send ${method} from the ${this.side}: it goes ${info.direction.replaceAll("_", " ")}`, {
-          data: { method, version, part },
-        });
-      }
+      if (!this.sends(info.direction)) return this.wrongDirection(method, info, version, part);
     }
     const result = this.registry.checkOutgoing(version, method, part, value);
     if (result.valid) return undefined;

@@ -60,13 +60,13 @@ interface VersionTables {
  */
 export type ReceivingSide = "agent" | "client";
 
-const loadedValidators: { [V in ProtocolVersion]?: VersionValidators } = {};
-const loadingValidators: { [V in ProtocolVersion]?: Promise<void> } = {};
-// One side's part of a version's validators (generated/vN/{agent,client}-receives.ts): what a
-// connection that does not check its own outgoing messages needs. Used only while the whole
-// version is not loaded.
-const loadedParts: { [V in ProtocolVersion]?: { [S in ReceivingSide]?: VersionValidators } } = {};
-const loadingParts: { [V in ProtocolVersion]?: { [S in ReceivingSide]?: Promise<void> } } = {};
+/** A module of a version's validators: all of them, or what one side receives (generated/vN/{agent,client}-receives.ts). */
+type ValidatorSet = "all" | ReceivingSide;
+
+// What is loaded, and what is loading, per version and set. A side's part is used only while the
+// whole version is not loaded.
+const loaded: { [V in ProtocolVersion]?: { [S in ValidatorSet]?: VersionValidators } } = {};
+const loading: { [V in ProtocolVersion]?: { [S in ValidatorSet]?: Promise<void> } } = {};
 const LOADED: Promise<void> = Promise.resolve();
 
 function isReceivingSide(value: unknown): value is ReceivingSide {
@@ -78,7 +78,8 @@ function isReceivingSide(value: unknown): value is ReceivingSide {
  * With `side`: whether what that side receives can be validated (its part, or everything, is loaded).
  */
 export function isProtocolVersionLoaded(version: ProtocolVersion, side?: ReceivingSide): boolean {
-  return loadedValidators[version] !== undefined || (side !== undefined && loadedParts[version]?.[side] !== undefined);
+  const sets = loaded[version];
+  return sets?.all !== undefined || (side !== undefined && sets?.[side] !== undefined);
 }
 
 /**
@@ -96,21 +97,21 @@ export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSi
   if (isProtocolVersionLoaded(version, side)) return LOADED;
   if (!isProtocolVersion(version))
     return Promise.reject(new RangeError(`unsupported protocol version ${JSON.stringify(version)} (acpkit speaks ${PROTOCOL_VERSIONS.join(" and ")})`));
-  if (side !== undefined) {
-    if (!isReceivingSide(side)) return Promise.reject(new RangeError(`side must be "agent" or "client", got ${JSON.stringify(side)}`));
-    const loading = (loadingParts[version] ??= {});
-    return (loading[side] ??= importPart(version, side).then((validators) => {
-      (loadedParts[version] ??= {})[side] = validators as unknown as VersionValidators;
-    }));
-  }
-  // Literal specifiers, so bundlers see every import and give each module a chunk of its own.
-  const load = version === 1 ? import("./generated/v1/validators.js") : import("./generated/v2/validators.js");
-  return (loadingValidators[version] ??= load.then((validators) => provideValidators(version, validators as unknown as VersionValidators)));
+  if (side !== undefined && !isReceivingSide(side)) return Promise.reject(new RangeError(`side must be "agent" or "client", got ${JSON.stringify(side)}`));
+  const set: ValidatorSet = side ?? "all";
+  return ((loading[version] ??= {})[set] ??= importValidators(version, set).then((validators) => {
+    (loaded[version] ??= {})[set] ??= validators as unknown as VersionValidators;
+  }));
 }
 
-function importPart(version: ProtocolVersion, side: ReceivingSide): Promise<unknown> {
-  if (version === 1) return side === "agent" ? import("./generated/v1/agent-receives.js") : import("./generated/v1/client-receives.js");
-  return side === "agent" ? import("./generated/v2/agent-receives.js") : import("./generated/v2/client-receives.js");
+// Literal specifiers, so bundlers see every import and give each module a chunk of its own.
+function importValidators(version: ProtocolVersion, set: ValidatorSet): Promise<unknown> {
+  if (version === 1) {
+    if (set === "all") return import("./generated/v1/validators.js");
+    return set === "agent" ? import("./generated/v1/agent-receives.js") : import("./generated/v1/client-receives.js");
+  }
+  if (set === "all") return import("./generated/v2/validators.js");
+  return set === "agent" ? import("./generated/v2/agent-receives.js") : import("./generated/v2/client-receives.js");
 }
 
 /**
@@ -119,11 +120,11 @@ function importPart(version: ProtocolVersion, side: ReceivingSide): Promise<unkn
  * imported. The first validators handed over for a version are the ones used.
  */
 export function provideValidators(version: ProtocolVersion, validators: VersionValidators): void {
-  loadedValidators[version] ??= validators;
+  (loaded[version] ??= {}).all ??= validators;
 }
 
 function validatorsOf(version: ProtocolVersion): VersionValidators {
-  const validators = loadedValidators[version];
+  const validators = loaded[version]?.all;
   if (validators === undefined) {
     throw new Error(
       `The protocol v${version} validators are not loaded: await loadProtocolVersion(${version}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize; the root @acpkit/schema entry loads both)`,
@@ -134,16 +135,14 @@ function validatorsOf(version: ProtocolVersion): VersionValidators {
 
 /** The validator of $def `name` in `version`, from everything or a loaded side's part (throws when neither has it). */
 function validatorNamed(version: ProtocolVersion, name: string): CompiledValidator {
-  if (loadedValidators[version] === undefined) {
-    const parts = loadedParts[version];
-    const validate = parts?.agent?.[name] ?? parts?.client?.[name];
+  const sets = loaded[version];
+  if (sets !== undefined && sets.all === undefined) {
+    const validate = sets.agent?.[name] ?? sets.client?.[name];
     if (validate !== undefined) return validate;
-    if (parts !== undefined) {
-      const sides = (Object.keys(parts) as ReceivingSide[]).join(" and ");
-      throw new Error(
-        `The protocol v${version} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${version}) loads all of the version's validators`,
-      );
-    }
+    const sides = (Object.keys(sets) as ReceivingSide[]).join(" and ");
+    throw new Error(
+      `The protocol v${version} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${version}) loads all of the version's validators`,
+    );
   }
   const validate = validatorsOf(version)[name];
   if (validate === undefined) throw new Error(`the generated v${version} validators have no ${name}`);
