@@ -469,6 +469,7 @@ export class ClientSession {
     }
     this.states.add(update);
     this.activeTurn?.push(update);
+    if (this.listeners.size === 0) return; // the common case; skips making an iterator per update
     for (const listener of this.listeners) {
       try {
         listener(update);

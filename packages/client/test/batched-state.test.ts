@@ -38,6 +38,10 @@ const update: fc.Arbitrary<v2.SessionUpdate> = fc.oneof(
     arbitrary: fc.constantFrom(
       U({ sessionUpdate: "agent_message_chunk", content: text("x") }),
       U({ sessionUpdate: "agent_message_chunk", messageId: "m1", content: "x" }),
+      U({ sessionUpdate: "agent_message_chunk", messageId: "m1", content: [text("x")] }),
+      U({ sessionUpdate: "agent_thought_chunk", messageId: "m2", content: null }),
+      U({ sessionUpdate: "tool_call_content_chunk", toolCallId: "c1", content: "out" }),
+      U({ sessionUpdate: "tool_call_content_chunk", toolCallId: "c2", content: [{ type: "content", content: text("out") }] }),
     ),
   },
 );

@@ -217,9 +217,10 @@ function chunkRunEnd(updates: readonly v2.SessionUpdate[], start: number): numbe
   const id = first[idField];
   let end = start + 1;
   while (end < updates.length) {
-    const nextUpdate = updates[end]!;
-    const next = nextUpdate as unknown as Record<string, unknown>;
-    if (next.sessionUpdate !== tag || next[idField] !== id || malformed(nextUpdate) !== undefined) break;
+    const next = updates[end] as unknown as Record<string, unknown>;
+    // Same tag and the same (string) id as the well-formed first chunk: of `malformed`'s checks
+    // only the content's shape is left to make, and this is the per-chunk hot path.
+    if (next.sessionUpdate !== tag || next[idField] !== id || !isJsonObject(next.content)) break;
     end++;
   }
   return end;
