@@ -26,7 +26,7 @@ class TextRun {
  * is what the garbage collector would otherwise copy and trace over and over.
  */
 export class SentMessage {
-  private entries: (SentBlock | TextRun)[] = [];
+  private entries: (SentBlock | TextRun)[] = emptyObjectArray();
   /** How many plain texts at the end of `entries` are not joined into a run yet. */
   private trailingTexts = 0;
 
@@ -74,6 +74,18 @@ export class SentMessage {
     this.entries.push(new TextRun(texts.join(""), ends));
     this.trailingTexts = 0;
   }
+}
+
+/**
+ * An empty array that already holds objects as far as V8 is concerned. A new message starts with
+ * an empty `entries`; had it started as `[]` (an array of small integers to V8), the first push of
+ * a string would break the optimized streaming code that inlined `append` once per message, i.e.
+ * at the start of every turn, and the agent would run unoptimized until it was compiled again.
+ */
+function emptyObjectArray<T>(): T[] {
+  const array: unknown[] = [undefined];
+  array.pop();
+  return array as T[];
 }
 
 /** Where N starts adding to S when N extends S (B3.2), or `undefined` when it replaces S. */
