@@ -1,7 +1,7 @@
 // How one session's model updates reach the wire. On v2 the model *is* the wire shape; on v1
 // a per-session AgentSideV1Bridge converts (v1-wire.ts). The rest of the runtime only sees this
 // interface, so the turn code has no version branches.
-import type { Connection } from "@acpkit/core";
+import { type Connection, sessionUpdateParams } from "@acpkit/core";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
@@ -29,9 +29,10 @@ export interface SessionWire {
   beginRequest?(kind: "prompt" | "load"): void;
 }
 
-export function sendNotification(connection: AgentSideConnection, params: v1.SessionNotification | v2.SessionNotification, tracker: WriteTracker): void {
+/** Sends `update` in session `sessionId` (a plain text chunk as `TextChunkParams`, which transports encode fastest). */
+export function sendNotification(connection: AgentSideConnection, sessionId: string, update: v1.SessionUpdate | v2.SessionUpdate, tracker: WriteTracker): void {
   try {
-    tracker.track(connection.notify("session/update", params));
+    tracker.track(connection.notify("session/update", sessionUpdateParams(sessionId, update) as v1.SessionNotification | v2.SessionNotification));
   } catch (error) {
     // A development-mode outgoing check may throw before a promise exists.
     tracker.trackThrown(error);
@@ -60,7 +61,7 @@ export class V2SessionWire implements SessionWire {
 
   sendUpdate(update: ModelUpdate, _replay: boolean, tracker: WriteTracker): void {
     if (update.sessionUpdate === "tool_call_update" || update.sessionUpdate === "tool_call_content_chunk") this.toolCallsOnWire.add(update.toolCallId);
-    sendNotification(this.connection, { sessionId: this.sessionId, update }, tracker);
+    sendNotification(this.connection, this.sessionId, update, tracker);
   }
 
   permissionParams(request: PermissionRequest, tracker: WriteTracker): v2.RequestPermissionRequest {

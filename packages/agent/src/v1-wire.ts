@@ -22,7 +22,7 @@ export class V1SessionWire implements SessionWire {
   /** The tracker of the `sendUpdate` call in progress, for `emit` (bound once: no closure per update). */
   private tracker: WriteTracker | undefined;
   private readonly emit = (update: v1.SessionUpdate): void => {
-    sendNotification(this.connection, { sessionId: this.sessionId, update }, this.tracker!);
+    sendNotification(this.connection, this.sessionId, update, this.tracker!);
   };
 
   constructor(
@@ -45,7 +45,7 @@ export class V1SessionWire implements SessionWire {
   permissionParams(request: PermissionRequest, tracker: WriteTracker): v1.RequestPermissionRequest {
     const { updates, params: v1Params } = this.bridge.permissionToV1(permissionParamsOf(this.sessionId, request));
     // O3: the tool_call that introduces the id goes out before the request.
-    for (const update of updates) sendNotification(this.connection, { sessionId: this.sessionId, update }, tracker);
+    for (const update of updates) sendNotification(this.connection, this.sessionId, update, tracker);
     return v1Params;
   }
 

@@ -1,0 +1,120 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { notificationMessage } from "../src/jsonrpc.js";
+import { TextChunkParams, sessionUpdateParams } from "../src/text-chunk.js";
+import { encodeMessage } from "../src/transport-kit.js";
+
+/** What JSON.stringify writes for the same notification built from plain objects. */
+function plainText(sessionId: string, update: object): string {
+  return JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } });
+}
+
+function encoded(sessionId: string, update: object): string {
+  return encodeMessage(notificationMessage("session/update", sessionUpdateParams(sessionId, update)));
+}
+
+const chunk = (text: string, messageId?: string, sessionUpdate = "agent_message_chunk") =>
+  messageId === undefined ? { sessionUpdate, content: { type: "text", text } } : { sessionUpdate, messageId, content: { type: "text", text } };
+
+describe("sessionUpdateParams", () => {
+  it("marks a plain text chunk of each message kind, with and without a message id", () => {
+    for (const tag of ["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]) {
+      const withId = sessionUpdateParams("s-1", chunk("hello", "m-1", tag));
+      expect(withId).toBeInstanceOf(TextChunkParams);
+      expect(withId).toEqual({ sessionId: "s-1", update: { sessionUpdate: tag, messageId: "m-1", content: { type: "text", text: "hello" } } });
+      const withoutId = sessionUpdateParams("s-1", chunk("hello", undefined, tag));
+      expect(withoutId).toBeInstanceOf(TextChunkParams);
+      expect(withoutId.update).toEqual({ sessionUpdate: tag, content: { type: "text", text: "hello" } });
+      expect(Object.keys(withoutId.update)).toEqual(["sessionUpdate", "content"]);
+    }
+  });
+
+  it("leaves every other update as it is, so nothing the caller put in is dropped", () => {
+    const others: object[] = [
+      { ...chunk("hi", "m-1"), _meta: { trace: 1 } },
+      { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: { type: "text", text: "hi", annotations: { priority: 1 } } },
+      { sessionUpdate: "agent_message_chunk", messageId: null, content: { type: "text", text: "hi" } },
+      { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: { type: "image", data: "AA==", mimeType: "image/png" } },
+      { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: { type: "text", text: 5 } },
+      { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: null },
+      { sessionUpdate: "agent_message", messageId: "m-1", content: [{ type: "text", text: "hi" }] },
+      { sessionUpdate: "tool_call_update", toolCallId: "t-1", status: "completed" },
+    ];
+    for (const update of others) {
+      const params = sessionUpdateParams("s-1", update);
+      expect(params).not.toBeInstanceOf(TextChunkParams);
+      expect(params.update).toBe(update);
+      expect(encoded("s-1", update)).toBe(plainText("s-1", update));
+    }
+  });
+
+  it("keeps its own copy of the text: changing the caller's update afterwards changes nothing sent", () => {
+    const update = chunk("before", "m-1") as { content: { text: string } };
+    const params = sessionUpdateParams("s-1", update);
+    update.content.text = "after";
+    expect(JSON.parse(encodeMessage(notificationMessage("session/update", params))).params.update.content.text).toBe("before");
+  });
+});
+
+describe("encodeMessage of a text chunk notification", () => {
+  it("writes what JSON.stringify writes for the same plain objects", () => {
+    expect(encoded("s-1", chunk("hello", "m-1"))).toBe(plainText("s-1", chunk("hello", "m-1")));
+    expect(encoded("s-1", chunk("hello"))).toBe(plainText("s-1", chunk("hello")));
+  });
+
+  it("escapes what JSON must escape: quotes, backslashes, control characters and lone surrogates", () => {
+    const texts = ['say "hi"', "back\\slash", "line\nbreak\ttab\r", "\u0000\u001f", "lone \ud800 high", "lone \udc00 low", "pair \ud83d\ude00", "\u2028\u2029", "é ü ß ✓"];
+    for (const text of texts) {
+      const line = encoded("s-1", chunk(text, "m-1"));
+      expect(line).toBe(plainText("s-1", chunk(text, "m-1")));
+      expect(JSON.parse(line).params.update.content.text).toBe(text);
+    }
+  });
+
+  it("follows changes of session, kind and message id between chunks (the prefix it keeps is per the last one)", () => {
+    const sequence: [string, object][] = [
+      ["s-1", chunk("a", "m-1")],
+      ["s-1", chunk("b", "m-2")],
+      ["s-2", chunk("c", "m-2")],
+      ["s-2", chunk("d", "m-2", "agent_thought_chunk")],
+      ["s-2", chunk("e")],
+      ["s-1", chunk("f", "m-1")],
+      ["s\"quoted", chunk("g", "id with \\ and \n")],
+    ];
+    for (const [sessionId, update] of sequence) expect(encoded(sessionId, update)).toBe(plainText(sessionId, update));
+  });
+
+  it("takes the generic path for an envelope that is not exactly a session/update notification", () => {
+    const params = sessionUpdateParams("s-1", chunk("hi", "m-1"));
+    const odd = [
+      { jsonrpc: "2.0", method: "session/update", params, extra: true },
+      { jsonrpc: "2.0", id: 7, method: "session/update", params },
+      { jsonrpc: "2.0", method: "_custom/update", params },
+      { jsonrpc: "1.0", method: "session/update", params },
+    ];
+    for (const message of odd) expect(encodeMessage(message)).toBe(JSON.stringify(message));
+  });
+
+  it("agrees with JSON.stringify on arbitrary strings of UTF-16 units, lone surrogates included (property)", () => {
+    // Any single UTF-16 unit, often one JSON treats specially (quote, backslash, control, surrogate).
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+      fc.constantFrom('"', "\\", "\n", "\u0000", "\u001f", "\ud800", "\udbff", "\udc00", "\udfff", "\u2028", "a"),
+    );
+    const anyString = fc.string({ unit });
+    fc.assert(
+      fc.property(
+        anyString,
+        anyString,
+        fc.option(anyString, { nil: undefined }),
+        fc.constantFrom("agent_message_chunk", "agent_thought_chunk", "user_message_chunk"),
+        (sessionId, text, messageId, tag) => {
+          const update = chunk(text, messageId, tag);
+          const line = encoded(sessionId, update);
+          expect(line).toBe(plainText(sessionId, update));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
