@@ -7,7 +7,8 @@
 // `outgoing-requests.ts` numbers ours and matches the answers, `batch.ts` answers v2 batches and
 // `wire-errors.ts` words the errors. The Connection itself knows no method by name.
 //
-// Per incoming notification with a synchronous handler the work is: one JSON.parse, a few
+// Per incoming notification with a synchronous handler the work is: one JSON.parse (or, for a
+// streamed text chunk, of its text alone: text-chunk.ts), a few
 // property checks, two map lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
@@ -42,6 +43,7 @@ import type {
 } from "./method-types.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
+import { TextChunkDecoder } from "./text-chunk.js";
 import type { CloseInfo, Transport } from "./transport.js";
 import { closedError, errorMessageOf } from "./wire-errors.js";
 
@@ -104,6 +106,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   readonly #incoming: IncomingRequests;
   readonly #notifications: IncomingNotifications;
   readonly #queue = new IncomingQueue<unknown>((message) => this.#process(message));
+  /** JSON.parse with a shortcut for the text chunk lines a streaming agent sends most. */
+  readonly #decoder = new TextChunkDecoder();
   #closeInfo: CloseInfo | undefined;
 
   // Bound once, so answering does not allocate a closure per message.
@@ -262,7 +266,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     let value: unknown = message;
     if (typeof message === "string") {
       try {
-        value = JSON.parse(message);
+        value = this.#decoder.decode(message);
       } catch (error) {
         const reason = errorMessageOf(error);
         this.#report({ code: "parse_error", message: `Unparsable message: ${reason}`, detail: message.length > 200 ? `${message.slice(0, 200)}…` : message });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { notificationMessage } from "../src/jsonrpc.js";
-import { TextChunkParams, sessionUpdateParams } from "../src/text-chunk.js";
+import { TextChunkDecoder, TextChunkParams, sessionUpdateParams } from "../src/text-chunk.js";
 import { encodeMessage } from "../src/transport-kit.js";
 
 /** What JSON.stringify writes for the same notification built from plain objects. */
@@ -63,7 +63,17 @@ describe("encodeMessage of a text chunk notification", () => {
   });
 
   it("escapes what JSON must escape: quotes, backslashes, control characters and lone surrogates", () => {
-    const texts = ['say "hi"', "back\\slash", "line\nbreak\ttab\r", "\u0000\u001f", "lone \ud800 high", "lone \udc00 low", "pair \ud83d\ude00", "\u2028\u2029", "é ü ß ✓"];
+    const texts = [
+      'say "hi"',
+      "back\\slash",
+      "line\nbreak\ttab\r",
+      "\u0000\u001f",
+      "lone \ud800 high",
+      "lone \udc00 low",
+      "pair \ud83d\ude00",
+      "\u2028\u2029",
+      "é ü ß ✓",
+    ];
     for (const text of texts) {
       const line = encoded("s-1", chunk(text, "m-1"));
       expect(line).toBe(plainText("s-1", chunk(text, "m-1")));
@@ -79,7 +89,7 @@ describe("encodeMessage of a text chunk notification", () => {
       ["s-2", chunk("d", "m-2", "agent_thought_chunk")],
       ["s-2", chunk("e")],
       ["s-1", chunk("f", "m-1")],
-      ["s\"quoted", chunk("g", "id with \\ and \n")],
+      ['s"quoted', chunk("g", "id with \\ and \n")],
     ];
     for (const [sessionId, update] of sequence) expect(encoded(sessionId, update)).toBe(plainText(sessionId, update));
   });
@@ -116,5 +126,124 @@ describe("encodeMessage of a text chunk notification", () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("TextChunkDecoder", () => {
+  const line = (sessionId: string, update: object) => encoded(sessionId, update);
+
+  it("gives what JSON.parse gives, and after one canonical chunk line parses only the text of the next", () => {
+    const decoder = new TextChunkDecoder();
+    const first = line("s-1", chunk("first", "m-1"));
+    expect(decoder.decode(first)).toEqual(JSON.parse(first));
+    const second = line("s-1", chunk('second "quoted" \\ \n', "m-1"));
+    const parse = vi.spyOn(JSON, "parse");
+    let decoded: unknown;
+    let parsed: unknown[];
+    try {
+      decoded = decoder.decode(second);
+      parsed = parse.mock.calls.map(([text]) => text);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(parsed).toEqual([JSON.stringify('second "quoted" \\ \n')]);
+    expect(decoded).toEqual(JSON.parse(second));
+    expect(Object.keys((decoded as { params: { update: object } }).params.update)).toEqual(["sessionUpdate", "messageId", "content"]);
+  });
+
+  it("follows a change of session, kind or message id (parsing that line in full) and keeps matching", () => {
+    const decoder = new TextChunkDecoder();
+    const sequence: [string, object][] = [
+      ["s-1", chunk("a", "m-1")],
+      ["s-1", chunk("b", "m-1")],
+      ["s-1", chunk("c", "m-2")],
+      ["s-1", chunk("d", "m-2", "agent_thought_chunk")],
+      ["s-2", chunk("e")],
+      ["s-2", chunk("f")],
+      ["s-1", chunk("g", "m-1")],
+    ];
+    for (const [sessionId, update] of sequence) {
+      const text = line(sessionId, update);
+      expect(decoder.decode(text)).toEqual(JSON.parse(text));
+    }
+  });
+
+  it("answers hostile lines that share the prefix exactly as JSON.parse does (value or SyntaxError)", () => {
+    const decoder = new TextChunkDecoder();
+    const canonical = line("s-1", chunk("x", "m-1"));
+    decoder.decode(canonical);
+    const prefix = canonical.slice(0, canonical.length - '"x"}}}}'.length);
+    const tails = [
+      '"a"}}}}',
+      '"a" }}}}',
+      '"a"},"extra":1}}}',
+      '"a"}},"more":{"b":"c"}}}',
+      '"a","b":"c"}}}}',
+      '"a"}}}}}',
+      '"a"}}}',
+      '"a"xyz}',
+      '"a"}}x}',
+      '"a"   }',
+      '"unterminated}}}}',
+      '"\\u00zz"}}}}',
+      '"tab\tinside"}}}}',
+      "5}}}}",
+      '"a" "b"}}}}',
+      '"}}}}',
+      "}}}}",
+    ];
+    for (const tail of tails) {
+      const text = prefix + tail;
+      let expected: unknown;
+      try {
+        expected = JSON.parse(text);
+      } catch {
+        expect(() => decoder.decode(text), tail).toThrow(SyntaxError);
+        continue;
+      }
+      expect(decoder.decode(text), tail).toEqual(expected);
+    }
+  });
+
+  it("agrees with JSON.parse on arbitrary text after a learned prefix (property)", () => {
+    const decoder = new TextChunkDecoder();
+    const canonical = line("s-1", chunk("x", "m-1"));
+    decoder.decode(canonical);
+    const prefix = canonical.slice(0, canonical.length - '"x"}}}}'.length);
+    const piece = fc.constantFrom('"', "\\", "}", "{", ",", ":", " ", "\n", "\t", "a", "1", '"k"', "\ud800", "\\u0041", "\\n", "null");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        // Half of the cases end the way a chunk line ends, so the literal check is reached often.
+        const text = prefix + pieces.join("") + (pieces.length % 2 === 0 ? "}}}}" : "");
+        let expected: unknown;
+        let threw = false;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          threw = true;
+        }
+        if (threw) expect(() => decoder.decode(text)).toThrow(SyntaxError);
+        else expect(decoder.decode(text)).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("stops looking for the shortcut with a peer that writes another key order, and still parses everything", () => {
+    const decoder = new TextChunkDecoder();
+    const foreign = (text: string) =>
+      JSON.stringify({
+        method: "session/update",
+        jsonrpc: "2.0",
+        params: { update: { content: { text, type: "text" }, sessionUpdate: "agent_message_chunk" }, sessionId: "s-1" },
+      });
+    for (const text of ["a", "b", "c"]) expect(decoder.decode(foreign(text))).toEqual(JSON.parse(foreign(text)));
+    // Even a canonical line later is simply parsed in full (and parsed right).
+    const canonical = line("s-1", chunk("d"));
+    expect(decoder.decode(canonical)).toEqual(JSON.parse(canonical));
+  });
+
+  it("throws JSON.parse's SyntaxError for a line that is not JSON", () => {
+    expect(() => new TextChunkDecoder().decode("{not json")).toThrow(SyntaxError);
   });
 });
