@@ -3,7 +3,7 @@
 // an acpkit agent streams a message; it flushes every 256 chunks so memory stays bounded under
 // backpressure, as a well-behaved agent would.
 import { serveAgent } from "@acpkit/agent";
-import { Connection, loadProtocolVersion } from "@acpkit/core";
+import { Connection, loadProtocolVersion, sessionUpdateParams } from "@acpkit/core";
 import { chunkText, chunkUpdate, parseStreamCount, sessionIds } from "../lib/fixtures.mjs";
 
 /** Incoming validation stays on at both ends (as in the official SDK); the development-mode
@@ -62,7 +62,8 @@ export async function servePlainV1Agent(transport) {
     const first = params.prompt[0];
     const count = parseStreamCount(first && first.type === "text" ? first.text : "");
     for (let i = 0; i < count; i++) {
-      const sent = connection.notify("session/update", { sessionId: params.sessionId, update: chunkUpdate(i) });
+      // sessionUpdateParams, as the agent runtime does: the two agents then differ only by the bridge.
+      const sent = connection.notify("session/update", sessionUpdateParams(params.sessionId, chunkUpdate(i)));
       if (i % FLUSH_EVERY === FLUSH_EVERY - 1) await sent;
     }
     return { stopReason: "end_turn" };
