@@ -11,9 +11,19 @@ export function messageIdFor(n: number): string {
 
 /** The number in an id made by `messageIdFor`, or undefined for any other id. */
 export function messageNumberOf(id: string): number | undefined {
-  if (!id.startsWith(PREFIX)) return undefined;
-  const digits = id.slice(PREFIX.length);
-  const n = Number(digits);
-  // Only the canonical spelling: "msg_01" or "msg_1e3" are ids of their own.
-  return Number.isSafeInteger(n) && n >= 1 && String(n) === digits ? n : undefined;
+  // Read digit by digit: this runs once per message an agent holds (HeldTextRun), and slicing,
+  // Number() and String() made three strings per call. Only the canonical spelling counts:
+  // "msg_01" and "msg_1e3" are ids of their own.
+  const length = id.length;
+  if (length <= PREFIX.length || length > PREFIX.length + 16 || !id.startsWith(PREFIX)) return undefined;
+  if (id.charCodeAt(PREFIX.length) === ZERO) return undefined;
+  let n = 0;
+  for (let i = PREFIX.length; i < length; i++) {
+    const digit = id.charCodeAt(i) - ZERO;
+    if (digit < 0 || digit > 9) return undefined;
+    n = n * 10 + digit;
+  }
+  return Number.isSafeInteger(n) ? n : undefined;
 }
+
+const ZERO = 0x30;

@@ -29,7 +29,7 @@ export interface SessionWire {
   beginRequest?(kind: "prompt" | "load"): void;
 }
 
-/** Sends `update` in session `sessionId` (a plain text chunk as `TextChunkParams`, which transports encode fastest). */
+/** Sends `update` in session `sessionId` (plain text as `TextUpdateParams`, which transports encode fastest). */
 export function sendNotification(connection: AgentSideConnection, sessionId: string, update: v1.SessionUpdate | v2.SessionUpdate, tracker: WriteTracker): void {
   try {
     tracker.track(connection.notify("session/update", sessionUpdateParams(sessionId, update) as v1.SessionNotification | v2.SessionNotification));

@@ -187,7 +187,22 @@ describe("HeldUpdates", () => {
   it("reads back only the canonical message ids it hands out", () => {
     expect(messageIdFor(42)).toBe("msg_42");
     expect(messageNumberOf("msg_42")).toBe(42);
-    for (const id of ["msg_042", "msg_0", "msg_1e3", "msg_", "msg_-1", "msg_1.5", "message_1", "msg_99999999999999999999"]) {
+    expect(messageNumberOf("msg_9007199254740991")).toBe(Number.MAX_SAFE_INTEGER);
+    for (const n of [1, 9, 10, 1234567]) expect(messageNumberOf(messageIdFor(n))).toBe(n);
+    for (const id of [
+      "msg_042",
+      "msg_0",
+      "msg_1e3",
+      "msg_",
+      "msg_-1",
+      "msg_1.5",
+      "message_1",
+      "msg_99999999999999999999",
+      "msg_9007199254740993",
+      "msg_1 ",
+      "msg_+1",
+      "msg_1:",
+    ]) {
       expect(messageNumberOf(id), id).toBeUndefined();
     }
   });

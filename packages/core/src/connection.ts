@@ -8,7 +8,7 @@
 // `wire-errors.ts` words the errors. The Connection itself knows no method by name.
 //
 // Per incoming notification with a synchronous handler the work is: one JSON.parse (or, for a
-// streamed text chunk, of its text alone: text-chunk.ts), a few
+// streamed text chunk, of its text alone: text-update.ts), a few
 // property checks, two map lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
@@ -43,7 +43,7 @@ import type {
 } from "./method-types.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
-import { TextChunkDecoder } from "./text-chunk.js";
+import { TextChunkDecoder } from "./text-update.js";
 import type { CloseInfo, Transport } from "./transport.js";
 import { closedError, errorMessageOf } from "./wire-errors.js";
 

@@ -8,7 +8,7 @@
  */
 // Through the main entry, not ./errors.js: each entry is bundled on its own, and importing the
 // classes from the entry that owns them keeps one copy (scripts/bundle-package.mjs).
-import { AcpError, encodeTextChunkNotification } from "./index.js";
+import { AcpError, encodeTextUpdateNotification } from "./index.js";
 import type { TransportReceiver } from "./transport.js";
 
 /**
@@ -17,9 +17,9 @@ import type { TransportReceiver } from "./transport.js";
  * with the error it throws, so a bad value fails at the caller with nothing half-written.
  */
 export function encodeMessage(message: unknown): string {
-  // The streaming case: a text chunk notification is written from its strings (text-chunk.ts).
+  // The streaming case: a plain text update notification is written from its strings (text-update.ts).
   if (typeof message === "object" && message !== null) {
-    const chunk = encodeTextChunkNotification(message);
+    const chunk = encodeTextUpdateNotification(message);
     if (chunk !== undefined) return chunk;
   }
   let text: string | undefined;

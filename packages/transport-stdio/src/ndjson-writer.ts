@@ -77,7 +77,11 @@ export class NdjsonWriter {
     if (this.blocked || this.closedError !== undefined || this.queue.length === 0) return;
     const lines = this.queue;
     this.queue = [];
-    this.write(lines.length === 1 ? lines[0] + "\n" : lines.join("\n") + "\n");
+    if (lines.length === 1) return this.write(lines[0] + "\n");
+    // The final newline as an empty last line: join then makes the one flat string that is
+    // written, where `join(…) + "\n"` would make a rope the write has to copy once more.
+    lines.push("");
+    this.write(lines.join("\n"));
   }
 
   private write(data: string): void {

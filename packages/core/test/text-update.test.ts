@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { notificationMessage } from "../src/jsonrpc.js";
-import { TextChunkDecoder, TextChunkParams, sessionUpdateParams } from "../src/text-chunk.js";
+import { TextChunkDecoder, TextUpdateParams, sessionUpdateParams } from "../src/text-update.js";
 import { encodeMessage } from "../src/transport-kit.js";
 
 /** What JSON.stringify writes for the same notification built from plain objects. */
@@ -13,6 +13,9 @@ function encoded(sessionId: string, update: object): string {
   return encodeMessage(notificationMessage("session/update", sessionUpdateParams(sessionId, update)));
 }
 
+/** A pinned-v2 whole message of one text block. */
+const wholeMessage = (text: string, messageId: string, sessionUpdate = "agent_message") => ({ sessionUpdate, messageId, content: [{ type: "text", text }] });
+
 const chunk = (text: string, messageId?: string, sessionUpdate = "agent_message_chunk") =>
   messageId === undefined ? { sessionUpdate, content: { type: "text", text } } : { sessionUpdate, messageId, content: { type: "text", text } };
 
@@ -20,12 +23,21 @@ describe("sessionUpdateParams", () => {
   it("marks a plain text chunk of each message kind, with and without a message id", () => {
     for (const tag of ["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]) {
       const withId = sessionUpdateParams("s-1", chunk("hello", "m-1", tag));
-      expect(withId).toBeInstanceOf(TextChunkParams);
+      expect(withId).toBeInstanceOf(TextUpdateParams);
       expect(withId).toEqual({ sessionId: "s-1", update: { sessionUpdate: tag, messageId: "m-1", content: { type: "text", text: "hello" } } });
       const withoutId = sessionUpdateParams("s-1", chunk("hello", undefined, tag));
-      expect(withoutId).toBeInstanceOf(TextChunkParams);
+      expect(withoutId).toBeInstanceOf(TextUpdateParams);
       expect(withoutId.update).toEqual({ sessionUpdate: tag, content: { type: "text", text: "hello" } });
       expect(Object.keys(withoutId.update)).toEqual(["sessionUpdate", "content"]);
+    }
+  });
+
+  it("marks a whole message of one text block of each kind (its id is required)", () => {
+    for (const tag of ["agent_message", "agent_thought", "user_message"]) {
+      const params = sessionUpdateParams("s-1", wholeMessage("hello", "m-1", tag));
+      expect(params).toBeInstanceOf(TextUpdateParams);
+      expect(params).toEqual({ sessionId: "s-1", update: { sessionUpdate: tag, messageId: "m-1", content: [{ type: "text", text: "hello" }] } });
+      expect(Object.keys(params)).toEqual(["sessionId", "update"]);
     }
   });
 
@@ -37,20 +49,34 @@ describe("sessionUpdateParams", () => {
       { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: { type: "image", data: "AA==", mimeType: "image/png" } },
       { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: { type: "text", text: 5 } },
       { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: null },
-      { sessionUpdate: "agent_message", messageId: "m-1", content: [{ type: "text", text: "hi" }] },
+      { sessionUpdate: "agent_message", content: [{ type: "text", text: "hi" }] },
+      {
+        sessionUpdate: "agent_message",
+        messageId: "m-1",
+        content: [
+          { type: "text", text: "hi" },
+          { type: "text", text: "there" },
+        ],
+      },
+      { sessionUpdate: "agent_message", messageId: "m-1", content: [] },
+      { sessionUpdate: "agent_message", messageId: "m-1", content: { type: "text", text: "hi" } },
+      { sessionUpdate: "agent_message_chunk", messageId: "m-1", content: [{ type: "text", text: "hi" }] },
+      { sessionUpdate: "agent_message", messageId: "m-1", content: [{ type: "text", text: "hi", _meta: {} }] },
       { sessionUpdate: "tool_call_update", toolCallId: "t-1", status: "completed" },
+      { sessionUpdate: 7, content: { type: "text", text: "hi" } },
     ];
     for (const update of others) {
       const params = sessionUpdateParams("s-1", update);
-      expect(params).not.toBeInstanceOf(TextChunkParams);
+      expect(params).not.toBeInstanceOf(TextUpdateParams);
       expect(params.update).toBe(update);
       expect(encoded("s-1", update)).toBe(plainText("s-1", update));
     }
   });
 
-  it("keeps its own copy of the text: changing the caller's update afterwards changes nothing sent", () => {
+  it("keeps the caller's update as params.update and encodes the strings it held when the params were made", () => {
     const update = chunk("before", "m-1") as { content: { text: string } };
     const params = sessionUpdateParams("s-1", update);
+    expect(params.update).toBe(update);
     update.content.text = "after";
     expect(JSON.parse(encodeMessage(notificationMessage("session/update", params))).params.update.content.text).toBe("before");
   });
@@ -120,8 +146,9 @@ describe("encodeMessage of a text chunk notification", () => {
         fc.constantFrom("agent_message_chunk", "agent_thought_chunk", "user_message_chunk"),
         (sessionId, text, messageId, tag) => {
           const update = chunk(text, messageId, tag);
-          const line = encoded(sessionId, update);
-          expect(line).toBe(plainText(sessionId, update));
+          expect(encoded(sessionId, update)).toBe(plainText(sessionId, update));
+          const whole = wholeMessage(text, messageId ?? sessionId, tag.replace("_chunk", ""));
+          expect(encoded(sessionId, whole)).toBe(plainText(sessionId, whole));
         },
       ),
       { numRuns: 2000 },
