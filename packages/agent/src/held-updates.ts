@@ -112,8 +112,8 @@ class HeldTextRun {
     return this.texts.length - this.taken;
   }
 
-  /** The next message of the run as its update, and the length of its text. */
-  takeOne(): { update: ModelUpdate; length: number } {
+  /** The next message of the run as its update (its text is `texts[taken]` before the call). */
+  takeOne(): ModelUpdate {
     const text = this.texts[this.taken]!;
     const update = textUpdate(this.sessionUpdate, messageIdFor(this.first + this.taken), text, true);
     this.taken++;
@@ -124,7 +124,7 @@ class HeldTextRun {
       this.first += this.taken;
       this.taken = 0;
     }
-    return { update, length: text.length };
+    return update;
   }
 }
 
@@ -245,9 +245,8 @@ export class HeldUpdates {
       const item = this.#items[this.#next]!;
       if (item instanceof HeldTextRun) {
         while (item.remaining > 0 && batch.length < count && text < textBudget) {
-          const next = item.takeOne();
-          text += next.length;
-          batch.push(next.update);
+          text += item.texts[item.taken]!.length;
+          batch.push(item.takeOne());
         }
         if (item.remaining === 0) this.#next++;
         continue;

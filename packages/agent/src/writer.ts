@@ -77,6 +77,13 @@ function toBlocks(content: readonly ContentBlock[] | string): ContentBlock[] {
   return typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
 }
 
+/** The chunk tag of each message kind (a constant: an agent that sends a message per piece makes a handle per piece). */
+const CHUNK_TAGS: Readonly<Record<MessageKind, string>> = {
+  agent_message: "agent_message_chunk",
+  agent_thought: "agent_thought_chunk",
+  user_message: "user_message_chunk",
+};
+
 class MessageHandleImpl implements MessageHandle {
   private readonly chunkTag: string;
   constructor(
@@ -84,7 +91,7 @@ class MessageHandleImpl implements MessageHandle {
     readonly messageId: string,
     private readonly kind: MessageKind,
   ) {
-    this.chunkTag = `${kind}_chunk`;
+    this.chunkTag = CHUNK_TAGS[kind];
   }
   append(block: ContentBlock | string): void {
     if (typeof block === "string" && this.writer.joinHeldText(this.chunkTag, this.messageId, block)) return;
