@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Connection } from "@acpkit/core";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
 import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
 import { spawnAgent, type ChildProcessTransport } from "../src/index.js";
@@ -90,7 +90,9 @@ describe("stdio framing against a real child", () => {
     const peer = startPeer({ peerArgs: ["--log-on-start"] });
     const client = new RawClient(peer);
     expect(await client.request("echo", { ok: true })).toEqual({ ok: true });
-    expect(peer.stderrText()).toContain("stdio-peer started (this line belongs on stderr)");
+    // stderr is a pipe of its own: its line may be read after the reply on stdout, so wait for it
+    // (a loaded CI machine once asserted in between).
+    await vi.waitFor(() => expect(peer.stderrText()).toContain("stdio-peer started (this line belongs on stderr)"), { timeout: 5000 });
     expect(client.transportErrors).toEqual([]);
     await peer.close();
   });
