@@ -112,7 +112,12 @@ class HeldTextRun {
     return this.texts.length - this.taken;
   }
 
-  /** The next message of the run as its update (its text is `texts[taken]` before the call). */
+  /** The length of the text `takeOne` returns next. */
+  get nextLength(): number {
+    return this.texts[this.taken]!.length;
+  }
+
+  /** The next message of the run as its update. */
   takeOne(): ModelUpdate {
     const text = this.texts[this.taken]!;
     const update = textUpdate(this.sessionUpdate, messageIdFor(this.first + this.taken), text, true);
@@ -245,7 +250,7 @@ export class HeldUpdates {
       const item = this.#items[this.#next]!;
       if (item instanceof HeldTextRun) {
         while (item.remaining > 0 && batch.length < count && text < textBudget) {
-          text += item.texts[item.taken]!.length;
+          text += item.nextLength;
           batch.push(item.takeOne());
         }
         if (item.remaining === 0) this.#next++;

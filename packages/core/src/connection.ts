@@ -7,9 +7,9 @@
 // `outgoing-requests.ts` numbers ours and matches the answers, `batch.ts` answers v2 batches and
 // `wire-errors.ts` words the errors. The Connection itself knows no method by name.
 //
-// Per incoming notification with a synchronous handler the work is: one JSON.parse (or, for a
-// streamed text chunk, of its text alone: text-update.ts), a few
-// property checks, two map lookups, one validator call, the handler. No promise, no closure.
+// Per incoming notification with a synchronous handler the work is: one JSON.parse (for a
+// streamed text chunk, of its text alone: text-update.ts), a few property checks, two map
+// lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
 import { type AcpError, ErrorCode } from "./errors.js";

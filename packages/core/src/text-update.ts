@@ -8,8 +8,9 @@
 // session, tag and message id, and the text.
 //
 // The encoding is the JSON value JSON.stringify would give, with the keys in the order the type
-// declares (sessionId, update; sessionUpdate, messageId, content; type, text). The params are
-// built here and never changed afterwards, which is what lets the encoder trust their shape.
+// declares (sessionId, update; sessionUpdate, messageId, content; type, text). The encoder writes
+// the strings `sessionUpdateParams` found when it checked the update's shape, so a change to the
+// caller's object afterwards cannot put an unchecked shape on the wire.
 //
 // The receiving side has the mirror cost: JSON.parse of a chunk line builds four objects and four
 // strings, 1.5–2 µs, most of a client's time per streamed chunk. `TextChunkDecoder` recognizes a
