@@ -87,49 +87,123 @@ class HeldText {
   }
 }
 
+/** Texts a run gathers before joining them into one block (see HeldTextRun). */
+const BLOCK_TEXTS = 256;
+/** UTF-16 units a block grows to at most; a longer text is a block of its own, never copied. */
+const BLOCK_UNITS = 16 * 1024;
+
+/** Texts joined into one string, and where each ends in it. */
+class TextBlock {
+  constructor(
+    readonly text: string,
+    /** `ends[i]` is where text i ends in `text` (it starts where text i - 1 ends). */
+    readonly ends: Uint32Array,
+  ) {}
+
+  /** Text `index`: a slice of the block (V8 makes a slice of 13 or more units without copying). */
+  textAt(index: number): string {
+    return this.ends.length === 1 ? this.text : this.text.slice(index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+  }
+
+  lengthAt(index: number): number {
+    return this.ends[index]! - (index === 0 ? 0 : this.ends[index - 1]!);
+  }
+}
+
 /**
  * Consecutive whole plain text messages of one kind whose ids are consecutive (`msg_7`, `msg_8`, …):
  * what `turn.message(text)` in a loop produces. Held as the first number and the texts, so each
- * message costs the held agent an array slot, not an object and an id string.
+ * message costs the held agent no object and no id string.
+ *
+ * The texts are joined a few hundred at a time into one string per block. A loop that holds
+ * hundreds of thousands of small strings otherwise keeps every one of them alive through the
+ * young generation's collections, each copied from one semispace to the other and then into the
+ * old generation (the largest cost of such an agent, and most of its memory: a 40-character
+ * text a program built with `slice` is two heap strings, ~90 bytes). Joined, they die young and a
+ * block holds each text in its own characters only. Taking a text back is a slice of its block.
  */
 class HeldTextRun {
-  readonly texts: string[] = [];
-  /** Texts at the front already taken. */
-  taken = 0;
+  /** Joined texts, oldest first; `blocks[head]` is the one being taken from. */
+  readonly #blocks: (TextBlock | undefined)[] = [];
+  #head = 0;
+  /** The next text to take in `blocks[head]`. */
+  #index = 0;
+  /** Texts not joined yet, after every block's. */
+  #pending: string[] = [];
+  #pendingUnits = 0;
+  #remaining = 0;
 
   constructor(
     readonly sessionUpdate: string,
-    /** The number of the message at texts[0]. */
+    /** The number of the message taken next. */
     public first: number,
   ) {}
 
-  /** Whether `messageId` is the id right after this run's last message. */
-  continuesWith(sessionUpdate: string, messageId: string): boolean {
-    return sessionUpdate === this.sessionUpdate && messageNumberOf(messageId) === this.first + this.texts.length;
+  /** Whether message number `number` comes right after this run's last message. */
+  continuesWith(sessionUpdate: string, number: number): boolean {
+    return sessionUpdate === this.sessionUpdate && number === this.first + this.#remaining;
   }
 
   get remaining(): number {
-    return this.texts.length - this.taken;
+    return this.#remaining;
+  }
+
+  push(text: string): void {
+    this.#remaining++;
+    if (text.length > BLOCK_UNITS) {
+      // Long texts are not worth copying: the pending ones become a block, and this one another.
+      this.#join();
+      this.#blocks.push(new TextBlock(text, Uint32Array.of(text.length)));
+      return;
+    }
+    this.#pending.push(text);
+    this.#pendingUnits += text.length;
+    if (this.#pending.length >= BLOCK_TEXTS || this.#pendingUnits >= BLOCK_UNITS) this.#join();
   }
 
   /** The length of the text `takeOne` returns next. */
   get nextLength(): number {
-    return this.texts[this.taken]!.length;
+    const block = this.#blocks[this.#head];
+    return block === undefined ? this.#pending[0]!.length : block.lengthAt(this.#index);
   }
 
   /** The next message of the run as its update. */
   takeOne(): ModelUpdate {
-    const text = this.texts[this.taken]!;
-    const update = textUpdate(this.sessionUpdate, messageIdFor(this.first + this.taken), text, true);
-    this.taken++;
-    // A run that keeps growing while it drains drops what was taken, so it never holds more than
-    // twice what is still waiting.
-    if (this.taken >= 4096 && this.taken * 2 >= this.texts.length) {
-      this.texts.splice(0, this.taken);
-      this.first += this.taken;
-      this.taken = 0;
-    }
+    const update = textUpdate(this.sessionUpdate, messageIdFor(this.first), this.#nextText(), true);
+    this.first++;
+    this.#remaining--;
     return update;
+  }
+
+  #nextText(): string {
+    const block = this.#blocks[this.#head];
+    if (block === undefined) {
+      // Every block was taken: the text is the first pending one (join keeps pending short).
+      this.#pendingUnits -= this.#pending[0]!.length;
+      return this.#pending.shift()!;
+    }
+    const text = block.textAt(this.#index);
+    if (++this.#index === block.ends.length) {
+      // The block is done: drop it, and now and then the slots of the dropped ones.
+      this.#blocks[this.#head++] = undefined;
+      this.#index = 0;
+      if (this.#head >= 1024 && this.#head * 2 >= this.#blocks.length) {
+        this.#blocks.splice(0, this.#head);
+        this.#head = 0;
+      }
+    }
+    return text;
+  }
+
+  #join(): void {
+    const pending = this.#pending;
+    if (pending.length === 0) return;
+    const ends = new Uint32Array(pending.length);
+    let end = 0;
+    for (let i = 0; i < pending.length; i++) ends[i] = end += pending[i]!.length;
+    this.#blocks.push(new TextBlock(pending.length === 1 ? pending[0]! : pending.join(""), ends));
+    this.#pending = [];
+    this.#pendingUnits = 0;
   }
 }
 
@@ -203,20 +277,24 @@ export class HeldUpdates {
 
   /** Hold a whole plain text message without building its update first (the writer's fast path). */
   pushWholeText(sessionUpdate: string, messageId: string, text: string): void {
+    const number = messageNumberOf(messageId);
+    if (number !== undefined) return this.pushNumberedWholeText(sessionUpdate, number, text);
+    this.#close();
+    this.#count++;
+    this.#items.push(new HeldText(sessionUpdate, messageId, text, true));
+  }
+
+  /** `pushWholeText` for the message whose id is `messageIdFor(number)`, without its id string. */
+  pushNumberedWholeText(sessionUpdate: string, number: number, text: string): void {
     this.#close();
     this.#count++;
     const last = this.size > 1 ? this.#items[this.#items.length - 1] : undefined;
-    if (last instanceof HeldTextRun && last.continuesWith(sessionUpdate, messageId)) {
-      last.texts.push(text);
-      return;
-    }
-    const number = messageNumberOf(messageId);
-    if (number === undefined) {
-      this.#items.push(new HeldText(sessionUpdate, messageId, text, true));
+    if (last instanceof HeldTextRun && last.continuesWith(sessionUpdate, number)) {
+      last.push(text);
       return;
     }
     const run = new HeldTextRun(sessionUpdate, number);
-    run.texts.push(text);
+    run.push(text);
     this.#items.push(run);
   }
 

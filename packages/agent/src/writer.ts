@@ -39,7 +39,12 @@ export class SessionIds {
   private readonly toolCallIds = new Set<string>();
 
   nextMessageId(): string {
-    return messageIdFor(++this.messageCounter);
+    return messageIdFor(this.nextMessageNumber());
+  }
+
+  /** The number of the next message id (`msg_<number>`): a handle makes the string only when asked. */
+  nextMessageNumber(): number {
+    return ++this.messageCounter;
   }
 
   /** A fresh tool call id, or `requested` after checking it was never used in this session. */
@@ -86,19 +91,25 @@ const CHUNK_TAGS: Readonly<Record<MessageKind, string>> = {
 
 class MessageHandleImpl implements MessageHandle {
   private readonly chunkTag: string;
+  // The id string is made on first use: an agent that sends each piece as a message of its own
+  // (`turn.message(text)` in a loop) never reads it, and its held messages keep only the number.
+  #messageId: string | undefined;
   constructor(
     private readonly writer: UpdateWriter,
-    readonly messageId: string,
+    private readonly messageNumber: number,
     private readonly kind: MessageKind,
   ) {
     this.chunkTag = CHUNK_TAGS[kind];
+  }
+  get messageId(): string {
+    return (this.#messageId ??= messageIdFor(this.messageNumber));
   }
   append(block: ContentBlock | string): void {
     if (typeof block === "string" && this.writer.joinHeldText(this.chunkTag, this.messageId, block)) return;
     this.writer.send({ sessionUpdate: this.chunkTag, messageId: this.messageId, content: toBlock(block) } as ModelUpdate);
   }
   replace(content: readonly ContentBlock[] | string): void {
-    if (typeof content === "string" && this.writer.holdWholeText(this.kind, this.messageId, content)) return;
+    if (typeof content === "string" && this.writer.holdWholeText(this.kind, this.messageNumber, content)) return;
     this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, content: toBlocks(content) } as ModelUpdate);
   }
   setMeta(meta: Meta | null): void {
@@ -229,9 +240,9 @@ export class UpdateWriter implements SessionWriter {
   }
 
   /** A whole plain text message held without building its update, if updates are being held. */
-  holdWholeText(kind: string, messageId: string, text: string): boolean {
+  holdWholeText(kind: string, messageNumber: number, text: string): boolean {
     if (!this.isOpen || this.held === undefined) return false;
-    this.held.pushWholeText(kind, messageId, text);
+    this.held.pushNumberedWholeText(kind, messageNumber, text);
     this.warnIfBacklogged();
     return true;
   }
@@ -290,7 +301,7 @@ export class UpdateWriter implements SessionWriter {
   }
 
   private startMessage(kind: MessageKind, content: readonly ContentBlock[] | string | undefined): MessageHandle {
-    const handle = new MessageHandleImpl(this, this.scope.ids.nextMessageId(), kind);
+    const handle = new MessageHandleImpl(this, this.scope.ids.nextMessageNumber(), kind);
     if (content !== undefined) handle.replace(content);
     return handle;
   }

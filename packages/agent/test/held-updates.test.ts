@@ -184,6 +184,56 @@ describe("HeldUpdates", () => {
     expect(out.at(-1)).toEqual(chunk(messageIdFor(15_003), "+"));
   });
 
+  it("a run joins its texts into blocks and gives each back whole, whatever its length or characters", () => {
+    // Lengths around the block limits (256 texts, 16 Ki units, a text longer than that stands
+    // alone), empty texts, two-byte text and lone surrogates; takes interleaved with pushes.
+    let seed = 7;
+    const random = (n: number) => {
+      // mulberry32
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const alphabet = ["a", "é", "\u{1F600}", "\ud800", '"', "\n", "z"];
+    const textOf = (i: number) => {
+      const length = [0, 1, 12, 13, 40, 16 * 1024, 16 * 1024 + 1, 40_000][random(8)]!;
+      const filler = alphabet[i % alphabet.length]!.repeat(Math.ceil(length / 2) + 1).slice(0, length);
+      return `${i}:${filler}`;
+    };
+    const held = new HeldUpdates();
+    const sent: string[] = [];
+    const received: string[] = [];
+    let next = 1;
+    for (let round = 0; round < 40; round++) {
+      const pushes = random(700);
+      for (let i = 0; i < pushes; i++) {
+        const text = textOf(sent.length);
+        sent.push(text);
+        held.pushNumberedWholeText("agent_message", next++, text);
+      }
+      const budget = 1 + random(300_000);
+      for (const update of held.take(1 + random(600), budget) as any[]) received.push(update.content[0].text);
+    }
+    for (const update of held.take(held.size) as any[]) received.push(update.content[0].text);
+    expect(sent.length).toBeGreaterThan(5_000);
+    expect(received).toHaveLength(sent.length);
+    for (let i = 0; i < sent.length; i++) if (received[i] !== sent[i]) expect({ i, text: received[i] }).toEqual({ i, text: sent[i] });
+  });
+
+  it("a text budget stops a take at the text that reaches it, counting each text's own length", () => {
+    const held = new HeldUpdates();
+    const texts = Array.from({ length: 600 }, (_, i) => "x".repeat(i % 50));
+    for (const [i, text] of texts.entries()) held.pushNumberedWholeText("agent_message", i + 1, text);
+    const first = held.take(1000, 2_000) as any[];
+    const units = first.reduce((sum, update) => sum + update.content[0].text.length, 0);
+    // It stops at the first text that brings the total to the budget or past it.
+    expect(units).toBeGreaterThanOrEqual(2_000);
+    expect(units - first.at(-1).content[0].text.length).toBeLessThan(2_000);
+    expect(first.map((update) => update.content[0].text)).toEqual(texts.slice(0, first.length));
+    expect(first.map((update) => update.messageId)).toEqual(texts.slice(0, first.length).map((_, i) => messageIdFor(i + 1)));
+  });
+
   it("reads back only the canonical message ids it hands out", () => {
     expect(messageIdFor(42)).toBe("msg_42");
     expect(messageNumberOf("msg_42")).toBe(42);
