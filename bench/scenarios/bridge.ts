@@ -23,7 +23,12 @@ export const bridgeScenario: Scenario = {
   impls: ["acpkit"],
   async run(config: BenchConfig): Promise<BenchRecord[]> {
     const reason = await unavailable();
-    const base = { scenario: "bridge", impl: "acpkit" as const, n: config.streamUpdates, better: "higher" as const };
+    // Longer turns and more rounds than the stream scenarios: the figure is a ratio of two runs
+    // that differ by ~0.2 µs per update, and 50,000-update turns (~0.15 s) put single rounds
+    // anywhere between 0.42 and 1.40 on a shared two-core machine.
+    const updates = config.quick ? config.streamUpdates : 4 * config.streamUpdates;
+    const rounds = config.quick ? config.rounds : 9;
+    const base = { scenario: "bridge", impl: "acpkit" as const, n: updates, better: "higher" as const };
     const metrics = {
       bridge: { ...base, metric: "v2-agent-to-v1-client", unit: "updates/s" },
       "plain-v1": { ...base, metric: "plain-v1", unit: "updates/s" },
@@ -33,10 +38,10 @@ export const bridgeScenario: Scenario = {
     if (reason) return Object.values(metrics).map((m) => skippedRecord(m, reason));
     const samples: Record<Mode, number[]> = { bridge: [], "plain-v1": [], "v2-native": [] };
     try {
-      for (let round = 0; round < config.rounds; round++) {
+      for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < MODES.length; k++) {
           const mode = MODES[(round + k) % MODES.length]!;
-          const perSecond = await runInFreshProcess<number>({ kind: "bridge", mode, warmup: config.streamWarmup, updates: config.streamUpdates });
+          const perSecond = await runInFreshProcess<number>({ kind: "bridge", mode, warmup: config.streamWarmup, updates });
           config.log(`  bridge round ${round + 1} ${mode}: ${Math.round(perSecond)} updates/s`);
           samples[mode].push(perSecond);
         }
