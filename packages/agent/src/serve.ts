@@ -10,13 +10,14 @@ import {
   RpcError,
   isAcpError,
   negotiateVersion,
+  schemaRegistry,
   type CloseInfo,
   type Diagnostic,
   type RequestContext,
   type Transport,
 } from "@acpkit/core";
 import { mcpServersFromV1 } from "@acpkit/core/bridge";
-import { validateParams, type ProtocolVersion, type ValidationError, type v1, type v2 } from "@acpkit/schema/lazy";
+import type { ProtocolVersion, ValidationError, v1, v2 } from "@acpkit/schema";
 import { initializeResult, readClientInfo } from "./initialize.js";
 import { loadOnInitialize } from "./load-on-initialize.js";
 import { SessionSettings } from "./session-settings.js";
@@ -215,7 +216,7 @@ class AgentRuntime implements AgentServer {
     // protocolVersion first, then validate the rest with the chosen version's schema (§1.2).
     const negotiated = negotiateVersion((params as { protocolVersion?: unknown } | null)?.protocolVersion, this.#versions);
     if (!negotiated.ok) throw negotiated.error;
-    const checked = validateParams(negotiated.version, "initialize", params);
+    const checked = schemaRegistry.getMethod(negotiated.version, "initialize")!.validateParams(params);
     if (!checked.valid) throw invalidInitializeParams(checked.errors);
     const version = negotiated.version;
     this.#version = version;

@@ -14,13 +14,13 @@ import {
   ErrorCode,
   acceptedPromptBlocks,
   RpcError,
+  isProtocolVersion,
   type CloseInfo,
   type Diagnostic,
   type Transport,
 } from "@acpkit/core";
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
-import { isProtocolVersion } from "@acpkit/schema/lazy";
 import { initializeParams, readInitializeResult, type AgentDescription } from "./initialize.js";
 import { ClientSession, type SessionHost } from "./session.js";
 import { V2ClientSessionWire, type ClientSessionWire, type WireUpdate } from "./session-wire.js";

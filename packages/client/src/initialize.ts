@@ -1,7 +1,7 @@
 // The client half of version negotiation (docs/protocol.md §1.2): offer the highest version with that
 // version's fields only, then read the answer with the answered version's schema.
-import { AcpError, isJsonObject } from "@acpkit/core";
-import { isProtocolVersion, validateResult, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema/lazy";
+import { AcpError, isJsonObject, isProtocolVersion, schemaRegistry } from "@acpkit/core";
+import type { ProtocolVersion, ValidationResult, v1, v2 } from "@acpkit/schema";
 import type { AgentCapabilities, AuthMethod, ConnectOptions, Implementation } from "./types.js";
 
 type Json = Record<string, unknown>;
@@ -45,7 +45,7 @@ export function readInitializeResult(result: unknown): AgentDescription {
     });
   }
   const version = answered;
-  const checked = validateResult(version, "initialize", result);
+  const checked: ValidationResult = schemaRegistry.getMethod(version, "initialize")!.validateResult!(result);
   if (!checked.valid) {
     const first = checked.errors[0]!;
     throw new AcpError("ProtocolViolation", `The agent's initialize result is not valid v${version} at ${first.path || "/"}: ${first.message}`, {

@@ -1,13 +1,17 @@
 // The method registry a Connection dispatches and validates against. By default it is the one
 // generated into @acpkit/schema; a Connection may be given another (tests, experiments) through
 // `ConnectionOptions.registry`.
-import { PROTOCOL_VERSIONS, checkOutgoing, detectLegacyMethod, getMethod, isProtocolVersionLoaded, loadProtocolVersion } from "@acpkit/schema/lazy";
+import { PROTOCOL_VERSIONS, checkOutgoing, detectLegacyMethod, getMethod, isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion } from "@acpkit/schema/lazy";
 import type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult } from "@acpkit/schema";
 
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
 // A version's validators load when it is negotiated (the agent and client runtimes await this);
 // code that drives a Connection itself awaits it before `setVersion`.
 export { isProtocolVersionLoaded, loadProtocolVersion };
+// Whether a value is a version acpkit speaks (1 or 2). Re-exported so that the runtimes import the
+// schema package through core alone: each bare specifier a starting process resolves costs it
+// about half a millisecond (docs/performance.md, "import").
+export { isProtocolVersion };
 
 /** Where a Connection looks up methods: what exists per version, its direction, its validators. */
 export interface MethodRegistry {

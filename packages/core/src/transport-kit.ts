@@ -11,6 +11,10 @@
 import { AcpError, encodeTextUpdateNotification } from "./index.js";
 import type { TransportReceiver } from "./transport.js";
 
+// The error class transports throw and reject with, so a transport can import everything it needs
+// from this one entry (a starting process pays for each bare specifier it resolves).
+export { AcpError };
+
 /**
  * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be
  * sent (a cycle, a BigInt, `undefined` at the top). Transports call it inside `send()` and reject

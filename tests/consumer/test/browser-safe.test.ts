@@ -26,7 +26,9 @@ const BROWSER_SAFE: Record<string, (dist: string) => string[]> = {
 };
 
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g;
+// The built files are minified (scripts/bundle-package.mjs), so no space is required anywhere:
+// `import{a}from"x"`, `import"x"`, `import("x")`.
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
