@@ -1,7 +1,15 @@
 // The method registry a Connection dispatches and validates against. By default it is the one
 // generated into @acpkit/schema; a Connection may be given another (tests, experiments) through
 // `ConnectionOptions.registry`.
-import { PROTOCOL_VERSIONS, checkOutgoing, detectLegacyMethod, getMethod, isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion } from "@acpkit/schema/lazy";
+import {
+  PROTOCOL_VERSIONS,
+  checkOutgoing,
+  detectLegacyMethod,
+  getMethod,
+  isProtocolVersion,
+  isProtocolVersionLoaded,
+  loadProtocolVersion,
+} from "@acpkit/schema/lazy";
 import type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult } from "@acpkit/schema";
 
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
