@@ -24,7 +24,9 @@ export const coldStartScenario: Scenario = {
   names: ["cold-start"],
   impls: IMPLS,
   async run(config: BenchConfig): Promise<BenchRecord[]> {
-    const rounds = config.quick ? 3 : 15;
+    // Single runs spread over ±60 ms (raw: 180-290 ms in one run of 15), so the medians need more
+    // rounds than the other scenarios; a round costs ~1.5 s.
+    const rounds = config.quick ? 3 : 25;
     const records: BenchRecord[] = [];
     const turn: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
     const imports: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
