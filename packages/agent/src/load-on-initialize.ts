@@ -1,5 +1,5 @@
-// Loads a protocol version's validators when a client's `initialize` asks for it, and holds the
-// incoming messages (in order) until they are loaded.
+// Loads a protocol version's validators (and, for v1, the v1 bridge) when a client's `initialize`
+// asks for it, and holds the incoming messages (in order) until they are loaded.
 //
 // @acpkit/schema loads each version's validators on demand, and compiling one version costs a few
 // milliseconds at startup (both: about 18 ms). An agent that speaks v1 and v2 serves one of them per
@@ -18,6 +18,7 @@ import {
   type TransportReceiver,
 } from "@acpkit/core";
 import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/lazy";
+import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
 type Held = { message: string | object } | { error: AcpError };
 
@@ -28,21 +29,16 @@ type Held = { message: string | object } | { error: AcpError };
  * only that side's part of the version's validators is loaded (`loadProtocolVersion(version, side)`).
  */
 export function loadOnInitialize(transport: Transport, versions: readonly ProtocolVersion[], negotiated: () => boolean, side?: ReceivingSide): Transport {
-  const loaded = (version: ProtocolVersion): boolean => isProtocolVersionLoaded(version, side);
+  // A v1 connection also needs the v1 bridge (v1-bridge.ts), loaded alongside its validators.
+  const loaded = (version: ProtocolVersion): boolean => isProtocolVersionLoaded(version, side) && (version !== 1 || isV1BridgeLoaded());
+  const load = async (version: ProtocolVersion): Promise<void> => {
+    await Promise.all([loadProtocolVersion(version, side), version === 1 ? loadV1Bridge() : undefined]);
+  };
   const allLoaded = (): boolean => versions.every(loaded);
   if (allLoaded()) return transport;
   return {
     start(receiver) {
-      transport.start(
-        holdingReceiver(
-          transport,
-          receiver,
-          versions,
-          loaded,
-          (version) => loadProtocolVersion(version, side),
-          () => negotiated() || allLoaded(),
-        ),
-      );
+      transport.start(holdingReceiver(transport, receiver, versions, loaded, load, () => negotiated() || allLoaded()));
     },
     send: (message) => transport.send(message),
     close: (reason) => transport.close(reason),

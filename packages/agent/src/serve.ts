@@ -16,10 +16,10 @@ import {
   type RequestContext,
   type Transport,
 } from "@acpkit/core";
-import { mcpServersFromV1 } from "@acpkit/core/bridge";
 import type { ProtocolVersion, ValidationError, v1, v2 } from "@acpkit/schema";
 import { initializeResult, readClientInfo } from "./initialize.js";
 import { loadOnInitialize } from "./load-on-initialize.js";
+import { v1Bridge } from "./v1-bridge.js";
 import { SessionSettings } from "./session-settings.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { type AgentSideConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
@@ -103,7 +103,7 @@ function newSessionId(): string {
 function modelMcpServers(version: ProtocolVersion, servers: v1.McpServer[] | v2.McpServer[], report: (diagnostic: Diagnostic) => void): McpServer[] {
   // The connection validated the params against `version`'s schema, so the servers are that version's shape.
   if (version === 2) return servers as v2.McpServer[];
-  return mcpServersFromV1(servers as v1.McpServer[], {
+  return v1Bridge().mcpServersFromV1(servers as v1.McpServer[], {
     onLossy: (event) => report({ code: `lossy_${event.code}`, message: event.detail, detail: event.update }),
   });
 }

@@ -3,11 +3,12 @@
 // `tool_call` (B4), plans collapse to one (B6), custom stop reasons become end_turn + _meta (B5).
 // What v1 cannot carry is reported as a diagnostic `lossy_<code>` (or thrown in strict mode).
 import type { Diagnostic } from "@acpkit/core";
-import { AgentSideV1Bridge } from "@acpkit/core/bridge";
+import type { AgentSideV1Bridge } from "@acpkit/core/bridge";
 import type { v1 } from "@acpkit/schema";
 import { type AgentSideConnection, permissionParamsOf, sendNotification, type SessionWire } from "./session-wire.js";
 import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
+import { v1Bridge } from "./v1-bridge.js";
 
 export interface V1WireOptions {
   strict: boolean;
@@ -30,7 +31,7 @@ export class V1SessionWire implements SessionWire {
     private readonly sessionId: string,
     options: V1WireOptions,
   ) {
-    this.bridge = new AgentSideV1Bridge({
+    this.bridge = new (v1Bridge().AgentSideV1Bridge)({
       sessionId,
       strict: options.strict,
       onLossy: (event) => options.report({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),

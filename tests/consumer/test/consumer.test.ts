@@ -113,7 +113,9 @@ describe("the README tour, verbatim", () => {
   });
 });
 
-describe("TypeScript consumers (strict, skipLibCheck: false)", () => {
+// Each test runs a full tsc over the packages' declarations: 15-25 s on two cores shared with the
+// other packages' tests, close to the default 30 s.
+describe("TypeScript consumers (strict, skipLibCheck: false)", { timeout: 120_000 }, () => {
   const base = { strict: true, skipLibCheck: false, noEmit: true, target: "ES2022", types: ["node"] };
   it.each([
     ["module NodeNext", { module: "NodeNext", moduleResolution: "NodeNext" }],
