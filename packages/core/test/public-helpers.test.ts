@@ -15,10 +15,12 @@ import {
   closedError,
   defaultValidateOutgoing,
   isAcpError,
+  isProtocolVersion,
   isRpcError,
   jsonEqual,
   schemaRegistry,
 } from "../src/index.js";
+import { AcpError as KitAcpError } from "../src/transport-kit.js";
 
 describe("classifyMessage", () => {
   it("tells requests, notifications, responses and invalid values apart", () => {
@@ -53,6 +55,20 @@ describe("isRpcError / isAcpError", () => {
     expect(isAcpError(local, "Timeout")).toBe(true);
     expect(isAcpError(wire)).toBe(false);
     expect(wire.toJSON()).toEqual({ code: -32602, message: "Invalid params", data: { path: "/prompt" } });
+  });
+});
+
+describe("isProtocolVersion (re-exported from @acpkit/schema/lazy)", () => {
+  it("is true for exactly the versions acpkit speaks", () => {
+    expect([1, 2].map(isProtocolVersion)).toEqual([true, true]);
+    expect([0, 3, 1.5, "1", null, undefined, [1]].map(isProtocolVersion)).toEqual([false, false, false, false, false, false, false]);
+  });
+});
+
+describe("the transport kit's AcpError", () => {
+  it("is the class of the main entry, so a transport's errors pass isAcpError", () => {
+    expect(KitAcpError).toBe(AcpError);
+    expect(isAcpError(new KitAcpError("InvalidMessage", "bad"), "InvalidMessage")).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@
 // subpaths of @acpkit/core, and the agent runtime is not reachable through its public types.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const packages = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "packages");
@@ -41,6 +41,16 @@ describe("published declarations", () => {
     expect(Object.keys(manifest.exports)).toEqual([".", "./bridge", "./transport-kit", "./package.json"]);
     expect(declarations("core", "bridge/index.d.ts")).toContain("AgentSideV1Bridge");
     expect(declarations("core", "transport-kit.d.ts")).toContain("encodeMessage");
+  });
+
+  it("@acpkit/core/transport-kit hands out the main entry's AcpError (built files, one class)", async () => {
+    const kit = join(packages, "core", "dist", "transport-kit.js");
+    const main = join(packages, "core", "dist", "index.js");
+    for (const file of [kit, main]) expect(existsSync(file), file).toBe(true);
+    const [fromKit, fromMain] = await Promise.all([import(pathToFileURL(kit).href), import(pathToFileURL(main).href)]);
+    expect(typeof fromKit.AcpError).toBe("function");
+    expect(fromKit.AcpError).toBe(fromMain.AcpError);
+    expect(fromMain.isProtocolVersion(2)).toBe(true);
   });
 
   it("serveAgent's runtime class is not exported; its result is the AgentServer interface", () => {
