@@ -5,6 +5,7 @@
 // updates are held here instead: an append to the same message or tool call as the update held
 // just before it joins that update (the client sees the same text, in fewer chunks), and held
 // updates go to the transport in batches, each batch waiting until the previous one was accepted.
+import { plainTextOf } from "@acpkit/core";
 import { messageIdFor, messageNumberOf } from "./message-ids.js";
 import type { ModelUpdate } from "./types.js";
 
@@ -24,21 +25,13 @@ type Chunk = { sessionUpdate: string; messageId?: string; toolCallId?: string; c
 
 const TEXT_CHUNKS = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]);
 
-/** The text of a plain text block (no annotations, no _meta), else undefined. */
-function plainText(block: unknown): string | undefined {
-  if (typeof block !== "object" || block === null) return undefined;
-  const keys = Object.keys(block);
-  const value = block as { type?: unknown; text?: unknown };
-  return keys.length === 2 && value.type === "text" && typeof value.text === "string" ? value.text : undefined;
-}
-
 /** The text an append carries, when it can join another append to the same target. */
 function appendedText(update: Chunk): string | undefined {
   if (update._meta !== undefined) return undefined;
-  if (TEXT_CHUNKS.has(update.sessionUpdate)) return plainText(update.content);
+  if (TEXT_CHUNKS.has(update.sessionUpdate)) return plainTextOf(update.content);
   if (update.sessionUpdate === "tool_call_content_chunk") {
     const item = update.content as { type?: unknown; content?: unknown } | null;
-    if (typeof item === "object" && item !== null && Object.keys(item).length === 2 && item.type === "content") return plainText(item.content);
+    if (typeof item === "object" && item !== null && Object.keys(item).length === 2 && item.type === "content") return plainTextOf(item.content);
   }
   return undefined;
 }
@@ -211,11 +204,11 @@ class HeldTextRun {
 function compactText(update: Chunk): HeldText | undefined {
   if (typeof update.messageId !== "string" || Object.keys(update).length !== 3) return undefined;
   if (TEXT_CHUNKS.has(update.sessionUpdate)) {
-    const text = plainText(update.content);
+    const text = plainTextOf(update.content);
     return text === undefined ? undefined : new HeldText(update.sessionUpdate, update.messageId, text, false);
   }
   if (WHOLE_MESSAGES.has(update.sessionUpdate) && Array.isArray(update.content) && update.content.length === 1) {
-    const text = plainText(update.content[0]);
+    const text = plainTextOf(update.content[0]);
     return text === undefined ? undefined : new HeldText(update.sessionUpdate, update.messageId, text, true);
   }
   return undefined;

@@ -38,10 +38,6 @@ export class SessionIds {
   private toolCallCounter = 0;
   private readonly toolCallIds = new Set<string>();
 
-  nextMessageId(): string {
-    return messageIdFor(this.nextMessageNumber());
-  }
-
   /** The number of the next message id (`msg_<number>`): a handle makes the string only when asked. */
   nextMessageNumber(): number {
     return ++this.messageCounter;

@@ -54,7 +54,7 @@ export {
 } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
 export { isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodRegistry } from "./registry.js";
-export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, type PromptContentSupport } from "./json.js";
+export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, type PromptContentSupport } from "./json.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
 export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";
 export {

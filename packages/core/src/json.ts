@@ -25,6 +25,21 @@ export function acceptedPromptBlocks(support: PromptContentSupport | null | unde
   return accepted;
 }
 
+/**
+ * The text of a plain text content block: `{ type: "text", text }` and nothing else (a member set
+ * to `undefined` counts as absent, as in JSON), else `undefined`. What may travel as bare text: the
+ * encoder's fast path (`sessionUpdateParams`), the agent's joined appends and the v1 bridge's
+ * record of what it sent all ask this one question.
+ */
+export function plainTextOf(block: unknown): string | undefined {
+  if (typeof block !== "object" || block === null) return undefined;
+  const fields = block as Record<string, unknown>;
+  const text = fields.text;
+  if (fields.type !== "text" || typeof text !== "string") return undefined;
+  for (const key in fields) if (key !== "type" && key !== "text" && fields[key] !== undefined) return undefined;
+  return text;
+}
+
 /** Structural equality of JSON values (key order ignored; `undefined` members equal absent ones). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -17,7 +17,7 @@
 // line that is exactly what the encoder writes for the last (session, tag, message id) it parsed,
 // and then parses only the text's string literal. (Whole messages each have an id of their own,
 // so no prefix repeats and there is nothing to recognize.)
-import { isJsonObject } from "./json.js";
+import { isJsonObject, plainTextOf } from "./json.js";
 
 /** The `session/update` tags whose content is one content block of a message. */
 const CHUNK_TAGS: ReadonlySet<string> = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk"]);
@@ -122,9 +122,8 @@ function plainText(update: object, chunk: boolean): string | undefined {
     if (!Array.isArray(content) || content.length !== 1 || typeof messageId !== "string") return undefined;
     block = content[0];
   }
-  if (!isJsonObject(block) || (block as { type?: unknown }).type !== "text") return undefined;
-  const text = (block as { text?: unknown }).text;
-  if (typeof text !== "string" || keyCount(block) !== 2) return undefined;
+  const text = plainTextOf(block);
+  if (text === undefined) return undefined;
   const keys = keyCount(update);
   if (messageId === undefined ? keys !== 2 : typeof messageId !== "string" || keys !== 3) return undefined;
   return text;

@@ -18,6 +18,7 @@ import {
   isProtocolVersion,
   isRpcError,
   jsonEqual,
+  plainTextOf,
   schemaRegistry,
 } from "../src/index.js";
 import { AcpError as KitAcpError } from "../src/transport-kit.js";
@@ -62,6 +63,25 @@ describe("isProtocolVersion (re-exported from @acpkit/schema/lazy)", () => {
   it("is true for exactly the versions acpkit speaks", () => {
     expect([1, 2].map(isProtocolVersion)).toEqual([true, true]);
     expect([0, 3, 1.5, "1", null, undefined, [1]].map(isProtocolVersion)).toEqual([false, false, false, false, false, false, false]);
+  });
+});
+
+describe("plainTextOf", () => {
+  it("gives the text of exactly a plain text block (undefined members count as absent)", () => {
+    expect(plainTextOf({ type: "text", text: "hi" })).toBe("hi");
+    expect(plainTextOf({ text: "", type: "text" })).toBe("");
+    expect(plainTextOf({ type: "text", text: "hi", annotations: undefined, _meta: undefined })).toBe("hi");
+    for (const block of [
+      { type: "text", text: "hi", annotations: { priority: 1 } },
+      { type: "text", text: "hi", _meta: null },
+      { type: "text", text: 7 },
+      { type: "image", text: "hi" },
+      Object.assign(Object.create({ annotations: {} }), { type: "text", text: "hi" }),
+      null,
+      "hi",
+      [],
+    ])
+      expect(plainTextOf(block), JSON.stringify(block)).toBeUndefined();
   });
 });
 

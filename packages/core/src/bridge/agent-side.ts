@@ -3,7 +3,8 @@
 // client (`sent`), every tool call's accumulated content (`tools`) and the one plan id v1 sees.
 import type { MessageKind, Meta } from "../model.js";
 import { contentBlockToV1, toolCallContentToV1 } from "./content.js";
-import { extensionStart, plainTextOf, SentMessage } from "./sent-messages.js";
+import { plainTextOf } from "../index.js";
+import { extensionStart, SentMessage } from "./sent-messages.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
 import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE } from "./model-names.js";
 import { permissionOptionsToV1, stopReasonToV1 } from "./stateless.js";

@@ -2,6 +2,7 @@
 // bookkeeping behind the B3.2 extension rule, kept compact because a long streamed message keeps
 // every chunk it sent for the rest of the session.
 import type { v2 } from "@acpkit/schema";
+import { plainTextOf } from "../index.js";
 import { jsonEqual } from "./content.js";
 
 /** One block the v1 client has received: a plain text block (only `type` and `text`) as its text. */
@@ -108,15 +109,6 @@ export function extensionStart(
   // The remainder keeps the block's annotations and _meta so it reads as the same block continuing.
   const textRemainder: v2.ContentBlockText = { ...newText, text: newText.text.slice(oldText.text.length) };
   return { textRemainder, nextIndex: sent.length };
-}
-
-/** The text of a block that has nothing but `type: "text"` and `text` (keys set to undefined don't count, as in jsonEqual). */
-export function plainTextOf(block: v2.ContentBlock): string | undefined {
-  const fields = block as unknown as Record<string, unknown>;
-  const text = fields.text;
-  if (fields.type !== "text" || typeof text !== "string") return undefined;
-  for (const key in fields) if (key !== "type" && key !== "text" && fields[key] !== undefined) return undefined;
-  return text;
 }
 
 function blockOf(sent: SentBlock): v2.ContentBlock {
