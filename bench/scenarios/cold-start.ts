@@ -1,11 +1,13 @@
 // Scenario cold-start: what an editor that spawns an agent per session, or a CLI that starts cold
 // every time, pays. Each run is a fresh client process (coldstart/*-client.mjs) that spawns the
 // agent, initializes, opens a session, runs one 10-update turn and exits; the figure is its wall
-// time. Also the import cost of the client library over bare Node, in a fresh process each time.
+// time. Also the import cost of the client library over bare Node, in a fresh process each time,
+// and the floor under it: the same module graph with every module emptied (lib/import-floor.ts).
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { ImplName } from "../lib/impl.js";
+import { buildImportFloor, recordImportGraph, type ImportFloor } from "../lib/import-floor.js";
 import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
 import { failureReason } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
@@ -30,7 +32,11 @@ export const coldStartScenario: Scenario = {
     const records: BenchRecord[] = [];
     const turn: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
     const imports: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
+    const floorImports: number[] = [];
+    let floor: ImportFloor | undefined;
     try {
+      const importCost = `${dir}import-cost.mjs`;
+      floor = await buildImportFloor(importCost, await recordImportGraph(importCost, ["acpkit"]));
       for (let round = 0; round < rounds; round++) {
         // Interleaved, so a noisy moment hits all three alike.
         for (const impl of IMPLS) turn[impl]!.push(await wallMs(`${impl}-client.mjs`));
@@ -38,11 +44,15 @@ export const coldStartScenario: Scenario = {
           const { stdout } = await run(process.execPath, [`${dir}import-cost.mjs`, impl === "raw" ? "none" : impl], { cwd: dir });
           imports[impl]!.push(Number(stdout.trim()));
         }
+        const { stdout } = await run(process.execPath, [floor.script, "acpkit"]);
+        floorImports.push(Number(stdout.trim()));
       }
     } catch (error) {
       for (const impl of IMPLS)
         records.push(skippedRecord({ scenario: "cold-start", impl, metric: "spawn-to-exit", unit: "ms", n: 1, better: "lower" }, failureReason(error)));
       return records;
+    } finally {
+      await floor?.remove();
     }
     for (const impl of IMPLS) {
       records.push(recordFromSamples({ scenario: "cold-start", impl, metric: "spawn-to-exit", unit: "ms", n: 1, better: "lower" }, turn[impl]!));
@@ -54,6 +64,7 @@ export const coldStartScenario: Scenario = {
         ),
       );
     }
+    records.push(recordFromSamples({ scenario: "cold-start", impl: "acpkit", metric: "import-floor", unit: "ms", n: 1, better: "lower" }, floorImports));
     config.log(`  cold-start: acpkit ${median(turn.acpkit!)} ms, official ${median(turn.official!)} ms, raw ${median(turn.raw!)} ms`);
     return records;
   },
