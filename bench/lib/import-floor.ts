@@ -13,7 +13,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
-const HOOK = fileURLToPath(new URL("../coldstart/record-graph.mjs", import.meta.url));
+// The resolve hook the bridge-on-demand tests use too (one JSON line per resolution); reached by
+// path, as the bench is private and never published.
+const HOOK = fileURLToPath(new URL("../../test-support/fixtures/record-loads.mjs", import.meta.url));
 
 /** One resolution: `specifier`, imported from `parent`, resolved to `url`. */
 export interface ImportEdge {
@@ -27,7 +29,7 @@ export async function recordImportGraph(script: string, args: readonly string[])
   const dir = await mkdtemp(join(tmpdir(), "acpkit-import-graph-"));
   const file = join(dir, "edges.jsonl");
   try {
-    await run(process.execPath, ["--import", HOOK, script, ...args], { cwd: dirname(script), env: { ...process.env, IMPORT_GRAPH_FILE: file } });
+    await run(process.execPath, ["--import", HOOK, script, ...args], { cwd: dirname(script), env: { ...process.env, LOADS_FILE: file } });
     if (!existsSync(file)) throw new Error(`recordImportGraph: the resolve hook wrote nothing for ${script}`);
     const text = await readFile(file, "utf8");
     return text
