@@ -23,7 +23,13 @@ async function probe(version: number): Promise<{ report: unknown; loads: string[
   const { stdout } = await promisify(execFile)(process.execPath, ["--import", RECORD_LOADS, PROBE], {
     env: { ...process.env, VERSION: String(version), LOADS_FILE: loadsFile },
   });
-  return { report: JSON.parse(stdout), loads: readFileSync(loadsFile, "utf8").trim().split("\n").map((line) => (JSON.parse(line) as { url: string }).url) };
+  return {
+    report: JSON.parse(stdout),
+    loads: readFileSync(loadsFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { url: string }).url),
+  };
 }
 
 const isBridge = (url: string) => url.endsWith("/core/dist/bridge/index.js");
