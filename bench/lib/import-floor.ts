@@ -4,47 +4,20 @@
 // files (so the same `exports` maps are resolved) and the same files, each emptied down to its
 // import statements. Importing that copy costs what resolving, reading, linking and evaluating
 // the graph costs with no code in it; acpkit's import minus the floor is the part its code adds.
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
-// The resolve hook the bridge-on-demand tests use too (one JSON line per resolution); reached by
-// path, as the bench is private and never published.
-const HOOK = fileURLToPath(new URL("../../test-support/fixtures/record-loads.mjs", import.meta.url));
+// Reached by path: the bench is private and never published.
+import { runRecordingLoads, type LoadEdge } from "../../test-support/record-loads.js";
 
 /** One resolution: `specifier`, imported from `parent`, resolved to `url`. */
-export interface ImportEdge {
-  parent: string | null;
-  specifier: string;
-  url: string;
-}
+export type ImportEdge = LoadEdge;
 
 /** Every resolution made while `node script ...args` runs. */
 export async function recordImportGraph(script: string, args: readonly string[]): Promise<ImportEdge[]> {
-  const dir = await mkdtemp(join(tmpdir(), "acpkit-import-graph-"));
-  const file = join(dir, "edges.jsonl");
-  try {
-    await run(process.execPath, ["--import", HOOK, script, ...args], { cwd: dirname(script), env: { ...process.env, LOADS_FILE: file } });
-    if (!existsSync(file)) throw new Error(`recordImportGraph: the resolve hook wrote nothing for ${script}`);
-    const text = await readFile(file, "utf8");
-    return text
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line, index) => {
-        try {
-          return JSON.parse(line) as ImportEdge;
-        } catch {
-          throw new Error(`recordImportGraph: line ${index + 1} of the hook's output is not JSON: ${line.slice(0, 80)}`);
-        }
-      });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return (await runRecordingLoads(script, args)).edges;
 }
 
 /** The directory of the nearest package.json above `file`, with that package's name. */

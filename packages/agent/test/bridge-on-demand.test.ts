@@ -3,33 +3,17 @@
 // validators, before answering initialize, and converts through it (v1 MCP servers get their
 // `type`, chunks go out as v1 updates). Checked in a fresh process whose every module load is
 // recorded by a resolve hook.
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { runRecordingLoads } from "@acpkit/test-support/record-loads";
+import { describe, expect, it } from "vitest";
 
 const PROBE = fileURLToPath(new URL("fixtures/bridge-probe.mjs", import.meta.url));
-const RECORD_LOADS = createRequire(import.meta.url).resolve("@acpkit/test-support/fixtures/record-loads");
-const scratch = mkdtempSync(join(tmpdir(), "acpkit-agent-bridge-probe-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function probe(version: number): Promise<{ report: unknown; loads: string[] }> {
-  for (const file of [RECORD_LOADS, PROBE]) expect(existsSync(file)).toBe(true);
-  const loadsFile = join(scratch, `loads-v${version}.txt`);
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", RECORD_LOADS, PROBE], {
-    env: { ...process.env, VERSION: String(version), LOADS_FILE: loadsFile },
-  });
-  return {
-    report: JSON.parse(stdout),
-    loads: readFileSync(loadsFile, "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as { url: string }).url),
-  };
+  expect(existsSync(PROBE)).toBe(true);
+  const { stdout, edges } = await runRecordingLoads(PROBE, [], { VERSION: String(version) });
+  return { report: JSON.parse(stdout), loads: edges.map((edge) => edge.url) };
 }
 
 const isBridge = (url: string) => url.endsWith("/core/dist/bridge/index.js");

@@ -2,34 +2,17 @@
 // never loads it (nor, in a browser bundle, downloads it), and a v1 client loads it while
 // `initialize` is on its way and uses it (id-less v1 chunks get a message id from it). Checked in
 // a fresh process whose every module load is recorded by a resolve hook.
-import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { runRecordingLoads } from "@acpkit/test-support/record-loads";
+import { describe, expect, it } from "vitest";
 
-const FIXTURES = fileURLToPath(new URL("fixtures/", import.meta.url));
-// The resolve hook that records every module load (shared with the agent's bridge test).
-const RECORD_LOADS = createRequire(import.meta.url).resolve("@acpkit/test-support/fixtures/record-loads");
-const scratch = mkdtempSync(join(tmpdir(), "acpkit-bridge-probe-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const PROBE = fileURLToPath(new URL("fixtures/bridge-probe.mjs", import.meta.url));
 
 async function probe(version: number): Promise<{ report: unknown; loads: string[] }> {
-  for (const file of [RECORD_LOADS, join(FIXTURES, "bridge-probe.mjs")]) expect(existsSync(file)).toBe(true);
-  const loadsFile = join(scratch, `loads-v${version}.txt`);
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", RECORD_LOADS, join(FIXTURES, "bridge-probe.mjs")], {
-    env: { ...process.env, VERSION: String(version), LOADS_FILE: loadsFile },
-  });
-  return {
-    report: JSON.parse(stdout),
-    loads: readFileSync(loadsFile, "utf8")
-      .trim()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as { url: string }).url),
-  };
+  expect(existsSync(PROBE)).toBe(true);
+  const { stdout, edges } = await runRecordingLoads(PROBE, [], { VERSION: String(version) });
+  return { report: JSON.parse(stdout), loads: edges.map((edge) => edge.url) };
 }
 
 const isBridge = (url: string) => url.endsWith("/core/dist/bridge/index.js");
