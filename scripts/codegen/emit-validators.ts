@@ -8,6 +8,10 @@
 // - a closed union's discriminator error says only "value of tag must be in oneOf"; we rewrite
 //   it at codegen time to list the allowed tags (we know the schema each function was compiled
 //   from).
+// - every error is an object literal at its check, a third of the output; they become calls of
+//   a few builders with the same result (compact-errors.ts).
+// - each schema is emitted as a whole object so that errors can point at a part of it; only the
+//   parts the code reads are kept (prune-schema-objects.ts).
 // - each validator takes its context (instancePath, parentData, …) as one object, so every call
 //   of one validator from another allocates that object: several per message on the receive
 //   path. We rewrite the functions to take the context as positional parameters (see
@@ -18,6 +22,8 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { _ } from "ajv/dist/compile/codegen/index.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
+import { compactErrorObjects, ERROR_BUILDERS } from "./compact-errors.js";
+import { pruneSchemaObjects } from "./prune-schema-objects.js";
 import { refName, type SchemaModel, type SchemaNode } from "./schema-model.js";
 
 /**
@@ -119,16 +125,26 @@ export function createAjv(): InstanceType<typeof Ajv2020.default> {
   return ajv;
 }
 
-export function emitValidators(model: SchemaModel, version: string): string {
+/**
+ * An Ajv instance holding every $def of `model` as a schema of its own, and the schema id of each
+ * $def by name: what the generated code is compiled from. Tests compile the same schemas at run
+ * time with it to compare errors with the generated code's.
+ */
+export function ajvWithDefs(model: SchemaModel, version: string): { ajv: InstanceType<typeof Ajv2020.default>; ids: Record<string, string> } {
   const ajv = createAjv();
-  const exports: Record<string, string> = {};
+  const ids: Record<string, string> = {};
   for (const name of model.defNames) {
     if (/"unevaluated(Properties|Items)"/.test(JSON.stringify(model.def(name)))) {
       throw new Error(`${model.source}: $def ${name} uses unevaluatedProperties/Items, which createAjv() switches off; turn the tracking back on first`);
     }
     ajv.addSchema({ $id: schemaId(version, name), ...(prepareForAjv(model.def(name), version) as object) });
-    exports[name] = schemaId(version, name);
+    ids[name] = schemaId(version, name);
   }
+  return { ajv, ids };
+}
+
+export function emitValidators(model: SchemaModel, version: string): string {
+  const { ajv, ids: exports } = ajvWithDefs(model, version);
   let code: string;
   try {
     code = standaloneCode.default(ajv, exports);
@@ -138,12 +154,15 @@ export function emitValidators(model: SchemaModel, version: string): string {
   code = replaceRequires(code, model.source);
   code = positionalContext(code, model.source);
   code = describeDiscriminatorErrors(code, model);
-  code = typeExports(code);
+  code = pruneSchemaObjects(code, model.source);
+  const compacted = compactErrorObjects(code, model.source);
+  code = typeExports(compacted.code);
   if (/\brequire\s*\(/.test(code)) throw new Error("internal: a require() survived the ESM rewrite");
 
   const helpers = Object.values(RUNTIME_HELPERS)
     .filter((helper) => new RegExp(`= ${helper.name};`).test(code))
     .map((helper) => helper.code);
+  const builders = compacted.builders.map((name) => ERROR_BUILDERS[name]!);
   const usesFormats = /\bformats\.\w+/.test(code);
   return [
     "// @ts-nocheck -- generated JavaScript (Ajv standalone); the exports below are typed.",
@@ -154,6 +173,7 @@ export function emitValidators(model: SchemaModel, version: string): string {
     `import type { CompiledValidator } from "../../compiled-validator.js";`,
     "",
     ...helpers.flatMap((helper) => [helper, ""]),
+    ...builders.flatMap((builder) => [builder, ""]),
     ...(usesFormats ? [FORMATS_CODE, ""] : []),
     code.replace(/^"use strict";\n?/, "").trim(),
     "",

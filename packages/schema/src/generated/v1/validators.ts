@@ -5,6 +5,30 @@
 // { path, message } errors.
 import type { CompiledValidator } from "../../compiled-validator.js";
 
+function ajvError(instancePath, schemaPath, keyword, params, message) {
+  return { instancePath, schemaPath, keyword, params, message };
+}
+
+function typeError(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+
+function requiredError(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+
+function constError(instancePath, schemaPath, allowedValue) {
+  return { instancePath, schemaPath, keyword: "const", params: { allowedValue }, message: "must be equal to constant" };
+}
+
+function enumError(instancePath, schemaPath, allowedValues) {
+  return { instancePath, schemaPath, keyword: "enum", params: { allowedValues }, message: "must be equal to one of the allowed values" };
+}
+
+function anyOfError(instancePath, schemaPath) {
+  return { instancePath, schemaPath, keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+}
+
 const formats = {
   int32: { validate: (value) => Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 },
   int64: { validate: (value) => Number.isInteger(value) },
@@ -15,22 +39,20 @@ const formats = {
 };
 
 export const AgentAuthCapabilities: CompiledValidator = validate52;
-const schema19 = {"$id":"https://acpkit.dev/schema/v1/AgentAuthCapabilities","type":"object","properties":{"logout":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/LogoutCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema20 = {"$id":"https://acpkit.dev/schema/v1/LogoutCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema21 = {"$id":"https://acpkit.dev/schema/v1/Meta","type":["object","null"]};
+
+const schema21_type = ["object","null"];
 
 function validate54(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Meta" */;
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be object,null"}];
+validate54.errors = [typeError(instancePath,"#/type",schema21_type)];
 return false;
 }
 validate54.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate53(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LogoutCapabilities" */;
@@ -46,14 +68,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate53.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate52(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AgentAuthCapabilities" */;
@@ -76,7 +97,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/logout","#/properties/logout/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -89,7 +110,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/logout","#/properties/logout/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -131,7 +152,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -140,8 +161,6 @@ return errors === 0;
 }
 
 export const AgentCapabilities: CompiledValidator = validate58;
-const schema22 = {"$id":"https://acpkit.dev/schema/v1/AgentCapabilities","type":"object","properties":{"loadSession":{"type":"boolean"},"promptCapabilities":{"$ref":"https://acpkit.dev/schema/v1/PromptCapabilities"},"mcpCapabilities":{"$ref":"https://acpkit.dev/schema/v1/McpCapabilities"},"sessionCapabilities":{"$ref":"https://acpkit.dev/schema/v1/SessionCapabilities"},"auth":{"$ref":"https://acpkit.dev/schema/v1/AgentAuthCapabilities"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema23 = {"$id":"https://acpkit.dev/schema/v1/PromptCapabilities","type":"object","properties":{"image":{"type":"boolean"},"audio":{"type":"boolean"},"embeddedContext":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate59(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptCapabilities" */;
@@ -152,7 +171,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image !== undefined){
 const _errs1 = errors;
 if(typeof data.image !== "boolean"){
-validate59.errors = [{instancePath:instancePath+"/image",schemaPath:"#/properties/image/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate59.errors = [typeError(instancePath+"/image","#/properties/image/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -164,7 +183,7 @@ if(valid0){
 if(data.audio !== undefined){
 const _errs3 = errors;
 if(typeof data.audio !== "boolean"){
-validate59.errors = [{instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate59.errors = [typeError(instancePath+"/audio","#/properties/audio/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -176,7 +195,7 @@ if(valid0){
 if(data.embeddedContext !== undefined){
 const _errs5 = errors;
 if(typeof data.embeddedContext !== "boolean"){
-validate59.errors = [{instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate59.errors = [typeError(instancePath+"/embeddedContext","#/properties/embeddedContext/type","boolean")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -201,15 +220,13 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate59.errors = vErrors;
 return errors === 0;
 }
-
-const schema24 = {"$id":"https://acpkit.dev/schema/v1/McpCapabilities","type":"object","properties":{"http":{"type":"boolean"},"sse":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate62(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpCapabilities" */;
@@ -220,7 +237,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.http !== undefined){
 const _errs1 = errors;
 if(typeof data.http !== "boolean"){
-validate62.errors = [{instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate62.errors = [typeError(instancePath+"/http","#/properties/http/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -232,7 +249,7 @@ if(valid0){
 if(data.sse !== undefined){
 const _errs3 = errors;
 if(typeof data.sse !== "boolean"){
-validate62.errors = [{instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate62.errors = [typeError(instancePath+"/sse","#/properties/sse/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -256,16 +273,13 @@ var valid0 = true;
 }
 }
 else {
-validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate62.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate62.errors = vErrors;
 return errors === 0;
 }
-
-const schema25 = {"$id":"https://acpkit.dev/schema/v1/SessionCapabilities","type":"object","properties":{"list":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionListCapabilities"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionDeleteCapabilities"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionAdditionalDirectoriesCapabilities"},{"type":"null"}]},"resume":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionResumeCapabilities"},{"type":"null"}]},"close":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionCloseCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema26 = {"$id":"https://acpkit.dev/schema/v1/SessionListCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate66(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionListCapabilities" */;
@@ -281,15 +295,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate66.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate66.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate66.errors = vErrors;
 return errors === 0;
 }
-
-const schema27 = {"$id":"https://acpkit.dev/schema/v1/SessionDeleteCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate69(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionDeleteCapabilities" */;
@@ -305,15 +317,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate69.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate69.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate69.errors = vErrors;
 return errors === 0;
 }
-
-const schema28 = {"$id":"https://acpkit.dev/schema/v1/SessionAdditionalDirectoriesCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate72(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionAdditionalDirectoriesCapabilities" */;
@@ -329,15 +339,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate72.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate72.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate72.errors = vErrors;
 return errors === 0;
 }
-
-const schema29 = {"$id":"https://acpkit.dev/schema/v1/SessionResumeCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate75(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionResumeCapabilities" */;
@@ -353,15 +361,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate75.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate75.errors = vErrors;
 return errors === 0;
 }
-
-const schema30 = {"$id":"https://acpkit.dev/schema/v1/SessionCloseCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate78(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionCloseCapabilities" */;
@@ -377,14 +383,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate78.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate78.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate65(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionCapabilities" */;
@@ -407,7 +412,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/list","#/properties/list/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -420,7 +425,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/list","#/properties/list/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -463,7 +468,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/delete","#/properties/delete/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -476,7 +481,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/delete","#/properties/delete/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -519,7 +524,7 @@ valid3 = valid3 || _valid2;
 if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err4 = typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -532,7 +537,7 @@ var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
 }
 if(!valid3){
-const err5 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err5 = anyOfError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/anyOf");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -575,7 +580,7 @@ valid4 = valid4 || _valid3;
 if(!valid4){
 const _errs19 = errors;
 if(data3 !== null){
-const err6 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err6 = typeError(instancePath+"/resume","#/properties/resume/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -588,7 +593,7 @@ var _valid3 = _errs19 === errors;
 valid4 = valid4 || _valid3;
 }
 if(!valid4){
-const err7 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err7 = anyOfError(instancePath+"/resume","#/properties/resume/anyOf");
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -631,7 +636,7 @@ valid5 = valid5 || _valid4;
 if(!valid5){
 const _errs24 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err8 = typeError(instancePath+"/close","#/properties/close/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -644,7 +649,7 @@ var _valid4 = _errs24 === errors;
 valid5 = valid5 || _valid4;
 }
 if(!valid5){
-const err9 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err9 = anyOfError(instancePath+"/close","#/properties/close/anyOf");
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -690,14 +695,13 @@ var valid0 = true;
 }
 }
 else {
-validate65.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate65.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate65.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate58(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AgentCapabilities" */;
@@ -708,7 +712,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.loadSession !== undefined){
 const _errs1 = errors;
 if(typeof data.loadSession !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/loadSession",schemaPath:"#/properties/loadSession/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate58.errors = [typeError(instancePath+"/loadSession","#/properties/loadSession/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -783,7 +787,7 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -792,19 +796,21 @@ return errors === 0;
 }
 
 export const Annotations: CompiledValidator = validate85;
-const schema31 = {"$id":"https://acpkit.dev/schema/v1/Annotations","type":"object","properties":{"audience":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/Role"}},"lastModified":{"type":["string","null"]},"priority":{"type":["number","null"],"format":"double"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema32 = {"$id":"https://acpkit.dev/schema/v1/Role","type":"string","enum":["assistant","user"]};
+const schema31_properties_audience_type = ["array","null"];
+const schema31_properties_lastModified_type = ["string","null"];
+const schema31_properties_priority_type = ["number","null"];
+const schema32_enum = ["assistant","user"];
 
 function validate86(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Role" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate86.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate86.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!((data === "assistant") || (data === "user"))){
-validate86.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema32.enum},message:"must be equal to one of the allowed values"}];
+validate86.errors = [enumError(instancePath,"#/enum",schema32_enum)];
 return false;
 }
 validate86.errors = vErrors;
@@ -823,7 +829,7 @@ if(data.audience !== undefined){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate85.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: schema31.properties.audience.type},message:"must be array,null"}];
+validate85.errors = [typeError(instancePath+"/audience","#/properties/audience/type",schema31_properties_audience_type)];
 return false;
 }
 if(errors === _errs1){
@@ -853,7 +859,7 @@ if(data.lastModified !== undefined){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate85.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: schema31.properties.lastModified.type},message:"must be string,null"}];
+validate85.errors = [typeError(instancePath+"/lastModified","#/properties/lastModified/type",schema31_properties_lastModified_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -866,13 +872,13 @@ if(data.priority !== undefined){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!(typeof data3 == "number")) && (data3 !== null)){
-validate85.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: schema31.properties.priority.type},message:"must be number,null"}];
+validate85.errors = [typeError(instancePath+"/priority","#/properties/priority/type",schema31_properties_priority_type)];
 return false;
 }
 if(errors === _errs6){
 if(typeof data3 == "number"){
 if(!(formats0.validate(data3))){
-validate85.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
+validate85.errors = [ajvError(instancePath+"/priority","#/properties/priority/format","format",{format: "double"},"must match format \""+"double"+"\"")];
 return false;
 }
 }
@@ -899,7 +905,7 @@ var valid0 = true;
 }
 }
 else {
-validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate85.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -908,7 +914,6 @@ return errors === 0;
 }
 
 export const AudioContent: CompiledValidator = validate89;
-const schema33 = {"$id":"https://acpkit.dev/schema/v1/AudioContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["data","mimeType"]};
 
 function validate89(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AudioContent" */;
@@ -918,14 +923,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate89.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.data !== undefined){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
-validate89.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [typeError(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -937,7 +942,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate89.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -961,7 +966,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -974,7 +979,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1019,7 +1024,7 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1028,7 +1033,6 @@ return errors === 0;
 }
 
 export const AuthCapabilities: CompiledValidator = validate92;
-const schema34 = {"$id":"https://acpkit.dev/schema/v1/AuthCapabilities","type":"object","properties":{"terminal":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate92(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthCapabilities" */;
@@ -1039,7 +1043,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.terminal !== undefined){
 const _errs1 = errors;
 if(typeof data.terminal !== "boolean"){
-validate92.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate92.errors = [typeError(instancePath+"/terminal","#/properties/terminal/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1062,7 +1066,7 @@ var valid0 = true;
 }
 }
 else {
-validate92.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate92.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1071,22 +1075,20 @@ return errors === 0;
 }
 
 export const AuthMethod: CompiledValidator = validate94;
-const schema35 = {"$id":"https://acpkit.dev/schema/v1/AuthMethod","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/AuthMethodTerminal"},{"$ref":"https://acpkit.dev/schema/v1/AuthMethodAgent"}]};
-const schema36 = {"$id":"https://acpkit.dev/schema/v1/AuthMethodTerminal","type":"object","properties":{"type":{"const":"terminal"},"id":{"$ref":"https://acpkit.dev/schema/v1/AuthMethodId"},"name":{"type":"string"},"description":{"type":["string","null"]},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"object","additionalProperties":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","id","name"]};
-const schema37 = {"$id":"https://acpkit.dev/schema/v1/AuthMethodId","type":"string"};
+
+const schema36_properties_description_type = ["string","null"];
 
 function validate96(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethodId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate96.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate96.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate96.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate95(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethodTerminal" */;
@@ -1096,14 +1098,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))){
-validate95.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate95.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("terminal" !== data.type){
-validate95.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "terminal"},message:"must be equal to constant"}];
+validate95.errors = [constError(instancePath+"/type","#/properties/type/const","terminal")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1127,7 +1129,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate95.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1140,7 +1142,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs5 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate95.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema36.properties.description.type},message:"must be string,null"}];
+validate95.errors = [typeError(instancePath+"/description","#/properties/description/type",schema36_properties_description_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1159,7 +1161,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data4[i0] !== "string"){
-validate95.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [typeError(instancePath+"/args/" + i0,"#/properties/args/items/type","string")];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -1169,7 +1171,7 @@ break;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate95.errors = [typeError(instancePath+"/args","#/properties/args/type","array")];
 return false;
 }
 }
@@ -1187,7 +1189,7 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key0 in data6){
 const _errs14 = errors;
 if(typeof data6[key0] !== "string"){
-validate95.errors = [{instancePath:instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate95.errors = [typeError(instancePath+"/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),"#/properties/env/additionalProperties/type","string")];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -1197,7 +1199,7 @@ break;
 }
 }
 else {
-validate95.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [typeError(instancePath+"/env","#/properties/env/type","object")];
 return false;
 }
 }
@@ -1227,7 +1229,7 @@ var valid0 = true;
 }
 }
 else {
-validate95.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate95.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1235,7 +1237,7 @@ validate95.errors = vErrors;
 return errors === 0;
 }
 
-const schema38 = {"$id":"https://acpkit.dev/schema/v1/AuthMethodAgent","type":"object","properties":{"type":{"type":"string","not":{"const":"terminal"}},"id":{"$ref":"https://acpkit.dev/schema/v1/AuthMethodId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
+const schema38_properties_description_type = ["string","null"];
 
 function validate100(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethodAgent" */;
@@ -1245,7 +1247,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate100.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate100.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1253,7 +1255,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate100.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -1270,7 +1272,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate100.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate100.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -1305,7 +1307,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate100.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate100.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1318,7 +1320,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs8 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate100.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema38.properties.description.type},message:"must be string,null"}];
+validate100.errors = [typeError(instancePath+"/description","#/properties/description/type",schema38_properties_description_type)];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -1345,14 +1347,13 @@ var valid0 = true;
 }
 }
 else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate100.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate94(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthMethod" */;
@@ -1377,7 +1378,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1410,7 +1411,6 @@ export const AuthMethodId: CompiledValidator = validate96;
 export const AuthMethodTerminal: CompiledValidator = validate95;
 
 export const AuthenticateRequest: CompiledValidator = validate104;
-const schema39 = {"$id":"https://acpkit.dev/schema/v1/AuthenticateRequest","type":"object","properties":{"methodId":{"$ref":"https://acpkit.dev/schema/v1/AuthMethodId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["methodId"]};
 
 function validate104(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthenticateRequest" */;
@@ -1420,7 +1420,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.methodId === undefined) && (missing0 = "methodId")){
-validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate104.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1451,7 +1451,7 @@ var valid0 = true;
 }
 }
 else {
-validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate104.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1460,7 +1460,6 @@ return errors === 0;
 }
 
 export const AuthenticateResponse: CompiledValidator = validate107;
-const schema40 = {"$id":"https://acpkit.dev/schema/v1/AuthenticateResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate107(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AuthenticateResponse" */;
@@ -1476,7 +1475,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate107.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1485,9 +1484,6 @@ return errors === 0;
 }
 
 export const AvailableCommand: CompiledValidator = validate109;
-const schema41 = {"$id":"https://acpkit.dev/schema/v1/AvailableCommand","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/AvailableCommandInput"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","description"]};
-const schema42 = {"$id":"https://acpkit.dev/schema/v1/AvailableCommandInput","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/UnstructuredCommandInput"}]};
-const schema43 = {"$id":"https://acpkit.dev/schema/v1/UnstructuredCommandInput","type":"object","properties":{"hint":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["hint"]};
 
 function validate111(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/UnstructuredCommandInput" */;
@@ -1497,14 +1493,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.hint === undefined) && (missing0 = "hint")){
-validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate111.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.hint !== undefined){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
-validate111.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate111.errors = [typeError(instancePath+"/hint","#/properties/hint/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1528,14 +1524,13 @@ var valid0 = true;
 }
 }
 else {
-validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate111.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate111.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate110(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AvailableCommandInput" */;
@@ -1551,7 +1546,7 @@ errors = vErrors.length;
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1577,7 +1572,6 @@ validate110.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate109(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AvailableCommand" */;
 let vErrors = null;
@@ -1586,14 +1580,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate109.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate109.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate109.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1605,7 +1599,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate109.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate109.errors = [typeError(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1629,7 +1623,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/input","#/properties/input/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1642,7 +1636,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/input","#/properties/input/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1687,7 +1681,7 @@ var valid0 = true;
 }
 }
 else {
-validate109.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate109.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1698,7 +1692,6 @@ return errors === 0;
 export const AvailableCommandInput: CompiledValidator = validate110;
 
 export const AvailableCommandsUpdate: CompiledValidator = validate116;
-const schema44 = {"$id":"https://acpkit.dev/schema/v1/AvailableCommandsUpdate","type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/AvailableCommand"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["availableCommands"]};
 
 function validate116(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/AvailableCommandsUpdate" */;
@@ -1708,7 +1701,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
-validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate116.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1732,7 +1725,7 @@ break;
 }
 }
 else {
-validate116.errors = [{instancePath:instancePath+"/availableCommands",schemaPath:"#/properties/availableCommands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate116.errors = [typeError(instancePath+"/availableCommands","#/properties/availableCommands/type","array")];
 return false;
 }
 }
@@ -1757,7 +1750,7 @@ var valid0 = true;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1766,7 +1759,7 @@ return errors === 0;
 }
 
 export const BlobResourceContents: CompiledValidator = validate119;
-const schema45 = {"$id":"https://acpkit.dev/schema/v1/BlobResourceContents","type":"object","properties":{"uri":{"type":"string"},"blob":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","blob"]};
+const schema45_properties_mimeType_type = ["string","null"];
 
 function validate119(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/BlobResourceContents" */;
@@ -1776,14 +1769,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.blob === undefined) && (missing0 = "blob"))){
-validate119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate119.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate119.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [typeError(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1795,7 +1788,7 @@ if(valid0){
 if(data.blob !== undefined){
 const _errs3 = errors;
 if(typeof data.blob !== "string"){
-validate119.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate119.errors = [typeError(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1808,7 +1801,7 @@ if(data.mimeType !== undefined){
 let data2 = data.mimeType;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate119.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema45.properties.mimeType.type},message:"must be string,null"}];
+validate119.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type",schema45_properties_mimeType_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1834,7 +1827,7 @@ var valid0 = true;
 }
 }
 else {
-validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate119.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1843,7 +1836,6 @@ return errors === 0;
 }
 
 export const BooleanConfigOptionCapabilities: CompiledValidator = validate121;
-const schema46 = {"$id":"https://acpkit.dev/schema/v1/BooleanConfigOptionCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate121(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/BooleanConfigOptionCapabilities" */;
@@ -1859,7 +1851,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate121.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1868,21 +1860,18 @@ return errors === 0;
 }
 
 export const CancelNotification: CompiledValidator = validate123;
-const schema47 = {"$id":"https://acpkit.dev/schema/v1/CancelNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
-const schema48 = {"$id":"https://acpkit.dev/schema/v1/SessionId","type":"string"};
 
 function validate124(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate124.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate124.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate124.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate123(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CancelNotification" */;
@@ -1892,7 +1881,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate123.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate123.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1923,7 +1912,7 @@ var valid0 = true;
 }
 }
 else {
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate123.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1932,8 +1921,7 @@ return errors === 0;
 }
 
 export const CancelRequestNotification: CompiledValidator = validate127;
-const schema49 = {"$id":"https://acpkit.dev/schema/v1/CancelRequestNotification","type":"object","properties":{"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["requestId"]};
-const schema50 = {"$id":"https://acpkit.dev/schema/v1/RequestId","anyOf":[{"type":"string"},{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"null"}]};
+
 const formats2 = formats.int64;
 
 function validate128(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -1944,7 +1932,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1958,7 +1946,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err1 = typeError(instancePath,"#/anyOf/1/type","integer");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1970,7 +1958,7 @@ errors++;
 if(errors === _errs3){
 if(typeof data == "number"){
 if(data > 9223372036854776000 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+const err2 = ajvError(instancePath,"#/anyOf/1/maximum","maximum",{comparison: "<=", limit: 9223372036854776000},"must be <= 9223372036854776000");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1981,7 +1969,7 @@ errors++;
 }
 else {
 if(data < -9223372036854776000 || isNaN(data)){
-const err3 = {instancePath,schemaPath:"#/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+const err3 = ajvError(instancePath,"#/anyOf/1/minimum","minimum",{comparison: ">=", limit: -9223372036854776000},"must be >= -9223372036854776000");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1992,7 +1980,7 @@ errors++;
 }
 else {
 if(!(formats2.validate(data))){
-const err4 = {instancePath,schemaPath:"#/anyOf/1/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+const err4 = ajvError(instancePath,"#/anyOf/1/format","format",{format: "int64"},"must match format \""+"int64"+"\"");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2010,7 +1998,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
 if(data !== null){
-const err5 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err5 = typeError(instancePath,"#/anyOf/2/type","null");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2024,7 +2012,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err6 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2050,7 +2038,6 @@ validate128.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate127(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CancelRequestNotification" */;
 let vErrors = null;
@@ -2059,7 +2046,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.requestId === undefined) && (missing0 = "requestId")){
-validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate127.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2090,7 +2077,7 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2099,8 +2086,6 @@ return errors === 0;
 }
 
 export const ClientCapabilities: CompiledValidator = validate131;
-const schema51 = {"$id":"https://acpkit.dev/schema/v1/ClientCapabilities","type":"object","properties":{"fs":{"$ref":"https://acpkit.dev/schema/v1/FileSystemCapabilities"},"terminal":{"type":"boolean"},"auth":{"$ref":"https://acpkit.dev/schema/v1/AuthCapabilities"},"session":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ClientSessionCapabilities"},{"type":"null"}]},"elicitation":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema52 = {"$id":"https://acpkit.dev/schema/v1/FileSystemCapabilities","type":"object","properties":{"readTextFile":{"type":"boolean"},"writeTextFile":{"type":"boolean"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate132(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/FileSystemCapabilities" */;
@@ -2111,7 +2096,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.readTextFile !== undefined){
 const _errs1 = errors;
 if(typeof data.readTextFile !== "boolean"){
-validate132.errors = [{instancePath:instancePath+"/readTextFile",schemaPath:"#/properties/readTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate132.errors = [typeError(instancePath+"/readTextFile","#/properties/readTextFile/type","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2123,7 +2108,7 @@ if(valid0){
 if(data.writeTextFile !== undefined){
 const _errs3 = errors;
 if(typeof data.writeTextFile !== "boolean"){
-validate132.errors = [{instancePath:instancePath+"/writeTextFile",schemaPath:"#/properties/writeTextFile/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate132.errors = [typeError(instancePath+"/writeTextFile","#/properties/writeTextFile/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2147,16 +2132,13 @@ var valid0 = true;
 }
 }
 else {
-validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate132.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate132.errors = vErrors;
 return errors === 0;
 }
-
-const schema53 = {"$id":"https://acpkit.dev/schema/v1/ClientSessionCapabilities","type":"object","properties":{"compaction":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/CompactionCapabilities"},{"type":"null"}]},"configOptions":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionsCapabilities"},{"type":"null"}]},"notices":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/NoticeCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema54 = {"$id":"https://acpkit.dev/schema/v1/CompactionCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate137(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CompactionCapabilities" */;
@@ -2172,15 +2154,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate137.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate137.errors = vErrors;
 return errors === 0;
 }
-
-const schema55 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionsCapabilities","type":"object","properties":{"boolean":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/BooleanConfigOptionCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate140(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionsCapabilities" */;
@@ -2203,7 +2183,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/boolean",schemaPath:"#/properties/boolean/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/boolean","#/properties/boolean/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2216,7 +2196,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/boolean",schemaPath:"#/properties/boolean/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/boolean","#/properties/boolean/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2258,15 +2238,13 @@ var valid0 = true;
 }
 }
 else {
-validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate140.errors = vErrors;
 return errors === 0;
 }
-
-const schema56 = {"$id":"https://acpkit.dev/schema/v1/NoticeCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate144(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NoticeCapabilities" */;
@@ -2282,14 +2260,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate144.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate136(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ClientSessionCapabilities" */;
@@ -2312,7 +2289,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/compaction",schemaPath:"#/properties/compaction/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/compaction","#/properties/compaction/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2325,7 +2302,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/compaction",schemaPath:"#/properties/compaction/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/compaction","#/properties/compaction/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2368,7 +2345,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/configOptions","#/properties/configOptions/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2381,7 +2358,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/configOptions","#/properties/configOptions/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2424,7 +2401,7 @@ valid3 = valid3 || _valid2;
 if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/notices",schemaPath:"#/properties/notices/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err4 = typeError(instancePath+"/notices","#/properties/notices/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2437,7 +2414,7 @@ var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
 }
 if(!valid3){
-const err5 = {instancePath:instancePath+"/notices",schemaPath:"#/properties/notices/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err5 = anyOfError(instancePath+"/notices","#/properties/notices/anyOf");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2481,16 +2458,13 @@ var valid0 = true;
 }
 }
 else {
-validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate136.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate136.errors = vErrors;
 return errors === 0;
 }
-
-const schema57 = {"$id":"https://acpkit.dev/schema/v1/ElicitationCapabilities","type":"object","properties":{"form":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationFormCapabilities"},{"type":"null"}]},"url":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationUrlCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema58 = {"$id":"https://acpkit.dev/schema/v1/ElicitationFormCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate150(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationFormCapabilities" */;
@@ -2506,15 +2480,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate150.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate150.errors = vErrors;
 return errors === 0;
 }
-
-const schema59 = {"$id":"https://acpkit.dev/schema/v1/ElicitationUrlCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate153(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationUrlCapabilities" */;
@@ -2530,14 +2502,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate153.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate149(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationCapabilities" */;
@@ -2560,7 +2531,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/form","#/properties/form/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2573,7 +2544,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/form",schemaPath:"#/properties/form/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/form","#/properties/form/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2616,7 +2587,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/url","#/properties/url/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2629,7 +2600,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/url","#/properties/url/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2672,14 +2643,13 @@ var valid0 = true;
 }
 }
 else {
-validate149.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate149.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate149.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate131(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ClientCapabilities" */;
@@ -2702,7 +2672,7 @@ if(valid0){
 if(data.terminal !== undefined){
 const _errs2 = errors;
 if(typeof data.terminal !== "boolean"){
-validate131.errors = [{instancePath:instancePath+"/terminal",schemaPath:"#/properties/terminal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate131.errors = [typeError(instancePath+"/terminal","#/properties/terminal/type","boolean")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2738,7 +2708,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/session","#/properties/session/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2751,7 +2721,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/session","#/properties/session/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2794,7 +2764,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs13 = errors;
 if(data4 !== null){
-const err2 = {instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/elicitation","#/properties/elicitation/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2807,7 +2777,7 @@ var _valid1 = _errs13 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/elicitation",schemaPath:"#/properties/elicitation/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/elicitation","#/properties/elicitation/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2853,7 +2823,7 @@ var valid0 = true;
 }
 }
 else {
-validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate131.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2864,7 +2834,6 @@ return errors === 0;
 export const ClientSessionCapabilities: CompiledValidator = validate136;
 
 export const CloseSessionRequest: CompiledValidator = validate159;
-const schema60 = {"$id":"https://acpkit.dev/schema/v1/CloseSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
 
 function validate159(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CloseSessionRequest" */;
@@ -2874,7 +2843,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate159.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2905,7 +2874,7 @@ var valid0 = true;
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate159.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2914,7 +2883,6 @@ return errors === 0;
 }
 
 export const CloseSessionResponse: CompiledValidator = validate162;
-const schema61 = {"$id":"https://acpkit.dev/schema/v1/CloseSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate162(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CloseSessionResponse" */;
@@ -2930,7 +2898,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate162.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2941,14 +2909,13 @@ return errors === 0;
 export const CompactionCapabilities: CompiledValidator = validate137;
 
 export const CompactionId: CompiledValidator = validate164;
-const schema62 = {"$id":"https://acpkit.dev/schema/v1/CompactionId","type":"string"};
 
 function validate164(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CompactionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate164.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate164.errors = vErrors;
@@ -2956,7 +2923,7 @@ return errors === 0;
 }
 
 export const CompactionStatus: CompiledValidator = validate165;
-const schema63 = {"$id":"https://acpkit.dev/schema/v1/CompactionStatus","anyOf":[{"type":"string","enum":["in_progress","completed","failed","cancelled"]},{"type":"string"}]};
+const schema63_anyOf_0_enum = ["in_progress","completed","failed","cancelled"];
 
 function validate165(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CompactionStatus" */;
@@ -2966,7 +2933,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2976,7 +2943,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "in_progress") || (data === "completed")) || (data === "failed")) || (data === "cancelled"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema63.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema63_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2990,7 +2957,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3003,7 +2970,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3030,10 +2997,6 @@ return errors === 0;
 }
 
 export const CompactionSummaryChunk: CompiledValidator = validate166;
-const schema64 = {"$id":"https://acpkit.dev/schema/v1/CompactionSummaryChunk","type":"object","properties":{"compactionId":{"$ref":"https://acpkit.dev/schema/v1/CompactionId"},"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["compactionId","content"]};
-const schema65 = {"$id":"https://acpkit.dev/schema/v1/ContentBlock","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentBlockText"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockImage"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockAudio"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockResourceLink"},{"$ref":"https://acpkit.dev/schema/v1/ContentBlockResource"}],"discriminator":{"propertyName":"type"}};
-const schema66 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/TextContent"}]};
-const schema67 = {"$id":"https://acpkit.dev/schema/v1/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["text"]};
 
 function validate170(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TextContent" */;
@@ -3043,14 +3006,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.text === undefined) && (missing0 = "text")){
-validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate170.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.text !== undefined){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
-validate170.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate170.errors = [typeError(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3074,7 +3037,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3087,7 +3050,7 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3131,14 +3094,13 @@ var valid0 = true;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate170.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate169(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockText" */;
@@ -3152,20 +3114,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate169.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("text" !== data.type){
-validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate169.errors = [constError(instancePath+"/type","#/properties/type/const","text")];
 return false;
 }
 }
 }
 }
 else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3173,8 +3135,7 @@ validate169.errors = vErrors;
 return errors === 0;
 }
 
-const schema68 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ImageContent"}]};
-const schema69 = {"$id":"https://acpkit.dev/schema/v1/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["data","mimeType"]};
+const schema69_properties_uri_type = ["string","null"];
 
 function validate175(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ImageContent" */;
@@ -3184,14 +3145,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate175.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate175.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.data !== undefined){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
-validate175.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [typeError(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3203,7 +3164,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate175.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate175.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3216,7 +3177,7 @@ if(data.uri !== undefined){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate175.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: schema69.properties.uri.type},message:"must be string,null"}];
+validate175.errors = [typeError(instancePath+"/uri","#/properties/uri/type",schema69_properties_uri_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3240,7 +3201,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs10 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3253,7 +3214,7 @@ var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3299,14 +3260,13 @@ var valid0 = true;
 }
 }
 else {
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate175.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate175.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate174(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockImage" */;
@@ -3320,28 +3280,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate174.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate174.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("image" !== data.type){
-validate174.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+validate174.errors = [constError(instancePath+"/type","#/properties/type/const","image")];
 return false;
 }
 }
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate174.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate174.errors = vErrors;
 return errors === 0;
 }
-
-const schema70 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AudioContent"}]};
 
 function validate179(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockAudio" */;
@@ -3355,20 +3313,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("audio" !== data.type){
-validate179.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
+validate179.errors = [constError(instancePath+"/type","#/properties/type/const","audio")];
 return false;
 }
 }
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3376,8 +3334,10 @@ validate179.errors = vErrors;
 return errors === 0;
 }
 
-const schema71 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ResourceLink"}]};
-const schema72 = {"$id":"https://acpkit.dev/schema/v1/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","name"]};
+const schema72_properties_title_type = ["string","null"];
+const schema72_properties_description_type = ["string","null"];
+const schema72_properties_mimeType_type = ["string","null"];
+const schema72_properties_size_type = ["integer","null"];
 
 function validate182(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ResourceLink" */;
@@ -3387,14 +3347,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
-validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate182.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate182.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate182.errors = [typeError(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3406,7 +3366,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate182.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate182.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3419,7 +3379,7 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate182.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema72.properties.title.type},message:"must be string,null"}];
+validate182.errors = [typeError(instancePath+"/title","#/properties/title/type",schema72_properties_title_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3432,7 +3392,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate182.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema72.properties.description.type},message:"must be string,null"}];
+validate182.errors = [typeError(instancePath+"/description","#/properties/description/type",schema72_properties_description_type)];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3445,7 +3405,7 @@ if(data.mimeType !== undefined){
 let data4 = data.mimeType;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate182.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema72.properties.mimeType.type},message:"must be string,null"}];
+validate182.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type",schema72_properties_mimeType_type)];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3458,23 +3418,23 @@ if(data.size !== undefined){
 let data5 = data.size;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: schema72.properties.size.type},message:"must be integer,null"}];
+validate182.errors = [typeError(instancePath+"/size","#/properties/size/type",schema72_properties_size_type)];
 return false;
 }
 if(errors === _errs11){
 if(typeof data5 == "number"){
 if(data5 > 9223372036854776000 || isNaN(data5)){
-validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"}];
+validate182.errors = [ajvError(instancePath+"/size","#/properties/size/maximum","maximum",{comparison: "<=", limit: 9223372036854776000},"must be <= 9223372036854776000")];
 return false;
 }
 else {
 if(data5 < -9223372036854776000 || isNaN(data5)){
-validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"}];
+validate182.errors = [ajvError(instancePath+"/size","#/properties/size/minimum","minimum",{comparison: ">=", limit: -9223372036854776000},"must be >= -9223372036854776000")];
 return false;
 }
 else {
 if(!(formats2.validate(data5))){
-validate182.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""}];
+validate182.errors = [ajvError(instancePath+"/size","#/properties/size/format","format",{format: "int64"},"must match format \""+"int64"+"\"")];
 return false;
 }
 }
@@ -3502,7 +3462,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs16 = errors;
 if(data6 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3515,7 +3475,7 @@ var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3564,14 +3524,13 @@ var valid0 = true;
 }
 }
 else {
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate182.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate182.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate181(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockResourceLink" */;
@@ -3585,20 +3544,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate181.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource_link" !== data.type){
-validate181.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+validate181.errors = [constError(instancePath+"/type","#/properties/type/const","resource_link")];
 return false;
 }
 }
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate181.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3606,10 +3565,7 @@ validate181.errors = vErrors;
 return errors === 0;
 }
 
-const schema73 = {"$id":"https://acpkit.dev/schema/v1/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResource"}]};
-const schema74 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v1/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["resource"]};
-const schema75 = {"$id":"https://acpkit.dev/schema/v1/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v1/BlobResourceContents"}]};
-const schema76 = {"$id":"https://acpkit.dev/schema/v1/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["uri","text"]};
+const schema76_properties_mimeType_type = ["string","null"];
 
 function validate189(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TextResourceContents" */;
@@ -3619,14 +3575,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.text === undefined) && (missing0 = "text"))){
-validate189.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate189.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate189.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [typeError(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3638,7 +3594,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate189.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate189.errors = [typeError(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3651,7 +3607,7 @@ if(data.mimeType !== undefined){
 let data2 = data.mimeType;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate189.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema76.properties.mimeType.type},message:"must be string,null"}];
+validate189.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type",schema76_properties_mimeType_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3677,14 +3633,13 @@ var valid0 = true;
 }
 }
 else {
-validate189.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate189.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate189.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate188(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EmbeddedResourceResource" */;
@@ -3709,7 +3664,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3735,7 +3690,6 @@ validate188.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate187(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EmbeddedResource" */;
 let vErrors = null;
@@ -3744,7 +3698,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resource === undefined) && (missing0 = "resource")){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate187.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3775,7 +3729,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3788,7 +3742,7 @@ var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3832,14 +3786,13 @@ var valid0 = true;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate187.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate187.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate186(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlockResource" */;
@@ -3853,27 +3806,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate186.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate186.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource" !== data.type){
-validate186.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+validate186.errors = [constError(instancePath+"/type","#/properties/type/const","resource")];
 return false;
 }
 }
 }
 }
 else {
-validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate186.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate186.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate168(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentBlock" */;
@@ -3914,24 +3866,23 @@ errors = vErrors.length;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\""}];
+validate168.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")];
 return false;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate168.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate168.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate168.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate166(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CompactionSummaryChunk" */;
@@ -3941,7 +3892,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.content === undefined) && (missing0 = "content"))){
-validate166.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate166.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3985,7 +3936,7 @@ var valid0 = true;
 }
 }
 else {
-validate166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate166.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3994,7 +3945,8 @@ return errors === 0;
 }
 
 export const CompactionUpdate: CompiledValidator = validate204;
-const schema77 = {"$id":"https://acpkit.dev/schema/v1/CompactionUpdate","type":"object","properties":{"compactionId":{"$ref":"https://acpkit.dev/schema/v1/CompactionId"},"status":{"$ref":"https://acpkit.dev/schema/v1/CompactionStatus"},"summary":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"}},"error":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["compactionId","status"]};
+const schema77_properties_summary_type = ["array","null"];
+const schema77_properties_error_type = ["string","null"];
 
 function validate204(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CompactionUpdate" */;
@@ -4004,7 +3956,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.compactionId === undefined) && (missing0 = "compactionId")) || ((data.status === undefined) && (missing0 = "status"))){
-validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate204.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4036,7 +3988,7 @@ if(data.summary !== undefined){
 let data2 = data.summary;
 const _errs3 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate204.errors = [{instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: schema77.properties.summary.type},message:"must be array,null"}];
+validate204.errors = [typeError(instancePath+"/summary","#/properties/summary/type",schema77_properties_summary_type)];
 return false;
 }
 if(errors === _errs3){
@@ -4066,7 +4018,7 @@ if(data.error !== undefined){
 let data4 = data.error;
 const _errs6 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate204.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema77.properties.error.type},message:"must be string,null"}];
+validate204.errors = [typeError(instancePath+"/error","#/properties/error/type",schema77_properties_error_type)];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -4093,7 +4045,7 @@ var valid0 = true;
 }
 }
 else {
-validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate204.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4102,21 +4054,18 @@ return errors === 0;
 }
 
 export const CompleteElicitationNotification: CompiledValidator = validate209;
-const schema78 = {"$id":"https://acpkit.dev/schema/v1/CompleteElicitationNotification","type":"object","properties":{"elicitationId":{"$ref":"https://acpkit.dev/schema/v1/ElicitationId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["elicitationId"]};
-const schema79 = {"$id":"https://acpkit.dev/schema/v1/ElicitationId","type":"string"};
 
 function validate210(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate210.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate210.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate209(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CompleteElicitationNotification" */;
@@ -4126,7 +4075,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.elicitationId === undefined) && (missing0 = "elicitationId")){
-validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate209.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4157,7 +4106,7 @@ var valid0 = true;
 }
 }
 else {
-validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate209.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4166,25 +4115,22 @@ return errors === 0;
 }
 
 export const ConfigOptionUpdate: CompiledValidator = validate213;
-const schema80 = {"$id":"https://acpkit.dev/schema/v1/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["configOptions"]};
-const schema81 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOption","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean"}],"discriminator":{"propertyName":"type"}};
-const schema82 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionSelect","type":"object","properties":{"type":{"const":"select"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelect"}]};
-const schema83 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
-const schema84 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigId","type":"string"};
+
+const schema83_properties_description_type = ["string","null"];
 
 function validate217(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate217.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate217.errors = vErrors;
 return errors === 0;
 }
 
-const schema85 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
+const schema85_anyOf_0_enum = ["mode","model","model_config","thought_level"];
 
 function validate219(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCategory" */;
@@ -4194,7 +4140,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4204,7 +4150,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "mode") || (data === "model")) || (data === "model_config")) || (data === "thought_level"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema85.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema85_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4218,7 +4164,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4231,7 +4177,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4257,7 +4203,6 @@ validate219.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate216(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionCommon" */;
 let vErrors = null;
@@ -4266,7 +4211,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate216.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate216.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4285,7 +4230,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate216.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate216.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4298,7 +4243,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate216.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema83.properties.description.type},message:"must be string,null"}];
+validate216.errors = [typeError(instancePath+"/description","#/properties/description/type",schema83_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4322,7 +4267,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs9 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/category","#/properties/category/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4335,7 +4280,7 @@ var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/category","#/properties/category/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4381,7 +4326,7 @@ var valid0 = true;
 }
 }
 else {
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate216.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4389,23 +4334,19 @@ validate216.errors = vErrors;
 return errors === 0;
 }
 
-const schema86 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelect","type":"object","properties":{"currentValue":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions"}},"required":["currentValue","options"]};
-const schema87 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigValueId","type":"string"};
-
 function validate224(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigValueId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate224.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate224.errors = vErrors;
 return errors === 0;
 }
 
-const schema88 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup"}}]};
-const schema89 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["value","name"]};
+const schema89_properties_description_type = ["string","null"];
 
 function validate227(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOption" */;
@@ -4415,7 +4356,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
-validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate227.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4434,7 +4375,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate227.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4447,7 +4388,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate227.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema89.properties.description.type},message:"must be string,null"}];
+validate227.errors = [typeError(instancePath+"/description","#/properties/description/type",schema89_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -4473,7 +4414,7 @@ var valid0 = true;
 }
 }
 else {
-validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate227.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4481,21 +4422,17 @@ validate227.errors = vErrors;
 return errors === 0;
 }
 
-const schema90 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["group","name","options"]};
-const schema91 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigGroupId","type":"string"};
-
 function validate232(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigGroupId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate232.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate232.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate231(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectGroup" */;
@@ -4505,7 +4442,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate231.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4524,7 +4461,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate231.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate231.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4553,7 +4490,7 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate231.errors = [typeError(instancePath+"/options","#/properties/options/type","array")];
 return false;
 }
 }
@@ -4580,14 +4517,13 @@ var valid0 = true;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate231.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate231.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate226(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelectOptions" */;
@@ -4613,7 +4549,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4644,7 +4580,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err1 = typeError(instancePath,"#/anyOf/1/type","array");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4658,7 +4594,7 @@ var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err2 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4684,7 +4620,6 @@ validate226.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate223(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigSelect" */;
 let vErrors = null;
@@ -4693,7 +4628,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currentValue === undefined) && (missing0 = "currentValue")) || ((data.options === undefined) && (missing0 = "options"))){
-validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate223.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4724,14 +4659,13 @@ var valid0 = true;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate223.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate223.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate215(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionSelect" */;
@@ -4755,29 +4689,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate215.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("select" !== data.type){
-validate215.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
+validate215.errors = [constError(instancePath+"/type","#/properties/type/const","select")];
 return false;
 }
 }
 }
 }
 else {
-validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate215.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate215.errors = vErrors;
 return errors === 0;
 }
-
-const schema92 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOptionCommon"},{"$ref":"https://acpkit.dev/schema/v1/SessionConfigBoolean"}]};
-const schema93 = {"$id":"https://acpkit.dev/schema/v1/SessionConfigBoolean","type":"object","properties":{"currentValue":{"type":"boolean"}},"required":["currentValue"]};
 
 function validate241(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigBoolean" */;
@@ -4787,27 +4718,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.currentValue === undefined) && (missing0 = "currentValue")){
-validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate241.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.currentValue !== undefined){
 if(typeof data.currentValue !== "boolean"){
-validate241.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate241.errors = [typeError(instancePath+"/currentValue","#/properties/currentValue/type","boolean")];
 return false;
 }
 }
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate241.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate241.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate239(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOptionBoolean" */;
@@ -4831,27 +4761,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate239.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("boolean" !== data.type){
-validate239.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+validate239.errors = [constError(instancePath+"/type","#/properties/type/const","boolean")];
 return false;
 }
 }
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate239.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate239.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate214(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionConfigOption" */;
@@ -4874,24 +4803,23 @@ errors = vErrors.length;
 }
 }
 else {
-validate214.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"select\", \"boolean\""}];
+validate214.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"select\", \"boolean\"")];
 return false;
 }
 }
 else {
-validate214.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate214.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
 else {
-validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate214.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate214.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate213(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ConfigOptionUpdate" */;
@@ -4901,7 +4829,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.configOptions === undefined) && (missing0 = "configOptions")){
-validate213.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate213.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4925,7 +4853,7 @@ break;
 }
 }
 else {
-validate213.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate213.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type","array")];
 return false;
 }
 }
@@ -4950,7 +4878,7 @@ var valid0 = true;
 }
 }
 else {
-validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate213.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4959,7 +4887,6 @@ return errors === 0;
 }
 
 export const Content: CompiledValidator = validate247;
-const schema94 = {"$id":"https://acpkit.dev/schema/v1/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
 
 function validate247(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Content" */;
@@ -4969,7 +4896,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate247.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5000,7 +4927,7 @@ var valid0 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5021,21 +4948,18 @@ export const ContentBlockResourceLink: CompiledValidator = validate181;
 export const ContentBlockText: CompiledValidator = validate169;
 
 export const ContentChunk: CompiledValidator = validate250;
-const schema95 = {"$id":"https://acpkit.dev/schema/v1/ContentChunk","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"},"messageId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/MessageId"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
-const schema96 = {"$id":"https://acpkit.dev/schema/v1/MessageId","type":"string"};
 
 function validate252(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/MessageId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate252.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate250(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ContentChunk" */;
@@ -5045,7 +4969,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate250.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5076,7 +5000,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/messageId","#/properties/messageId/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5089,7 +5013,7 @@ var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/messageId","#/properties/messageId/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5133,7 +5057,7 @@ var valid0 = true;
 }
 }
 else {
-validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate250.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5142,7 +5066,6 @@ return errors === 0;
 }
 
 export const Cost: CompiledValidator = validate255;
-const schema97 = {"$id":"https://acpkit.dev/schema/v1/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["amount","currency"]};
 
 function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Cost" */;
@@ -5152,7 +5075,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
-validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate255.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5162,12 +5085,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
-validate255.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
+validate255.errors = [ajvError(instancePath+"/amount","#/properties/amount/format","format",{format: "double"},"must match format \""+"double"+"\"")];
 return false;
 }
 }
 else {
-validate255.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate255.errors = [typeError(instancePath+"/amount","#/properties/amount/type","number")];
 return false;
 }
 }
@@ -5180,7 +5103,7 @@ if(valid0){
 if(data.currency !== undefined){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
-validate255.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [typeError(instancePath+"/currency","#/properties/currency/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5205,7 +5128,7 @@ var valid0 = true;
 }
 }
 else {
-validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate255.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5214,8 +5137,6 @@ return errors === 0;
 }
 
 export const CreateElicitationForm: CompiledValidator = validate257;
-const schema98 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationForm","type":"object","properties":{"mode":{"const":"form"},"requestedSchema":{"$ref":"https://acpkit.dev/schema/v1/ElicitationSchema"},"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCallId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},{"type":"null"}]},"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"}},"required":["mode","requestedSchema"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationCommon"}],"not":{"properties":{"sessionId":false,"requestId":false}}};
-const schema99 = {"$id":"https://acpkit.dev/schema/v1/ElicitationCommon","type":"object","properties":{"message":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["message"]};
 
 function validate258(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationCommon" */;
@@ -5225,14 +5146,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.message === undefined) && (missing0 = "message")){
-validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate258.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.message !== undefined){
 const _errs1 = errors;
 if(typeof data.message !== "string"){
-validate258.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [typeError(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5256,7 +5177,7 @@ var valid0 = true;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate258.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5264,25 +5185,31 @@ validate258.errors = vErrors;
 return errors === 0;
 }
 
-const schema100 = {"$id":"https://acpkit.dev/schema/v1/ElicitationSchema","type":"object","properties":{"type":{"const":"object"},"title":{"type":["string","null"]},"properties":{"type":"object","additionalProperties":{"$ref":"https://acpkit.dev/schema/v1/ElicitationPropertySchema"}},"required":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema101 = {"$id":"https://acpkit.dev/schema/v1/ElicitationPropertySchema","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["string","number","integer","boolean","array"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationStringProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationNumberProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationIntegerProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationBooleanProperty"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationArrayProperty"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v1/ElicitationPropertyUnknown"}};
-const schema102 = {"$id":"https://acpkit.dev/schema/v1/ElicitationStringProperty","type":"object","properties":{"type":{"const":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minLength":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"maxLength":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"pattern":{"type":["string","null"]},"format":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/StringFormat"},{"type":"null"}]},"default":{"type":["string","null"]},"enum":{"type":["array","null"],"items":{"type":"string"}},"oneOf":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/EnumOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+const schema100_properties_title_type = ["string","null"];
+const schema100_properties_required_type = ["array","null"];
+
+const schema102_properties_title_type = ["string","null"];
+const schema102_properties_description_type = ["string","null"];
+const schema102_properties_minLength_type = ["integer","null"];
+const schema102_properties_maxLength_type = ["integer","null"];
+const schema102_properties_pattern_type = ["string","null"];
+const schema102_properties_default_type = ["string","null"];
+const schema102_properties_enum_type = ["array","null"];
+const schema102_properties_oneOf_type = ["array","null"];
 const formats8 = formats.uint32;
-const schema103 = {"$id":"https://acpkit.dev/schema/v1/StringFormat","enum":["email","uri","date","date-time"]};
+const schema103_enum = ["email","uri","date","date-time"];
 
 function validate264(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/StringFormat" */;
 let vErrors = null;
 let errors = 0;
 if(!((((data === "email") || (data === "uri")) || (data === "date")) || (data === "date-time"))){
-validate264.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema103.enum},message:"must be equal to one of the allowed values"}];
+validate264.errors = [enumError(instancePath,"#/enum",schema103_enum)];
 return false;
 }
 validate264.errors = vErrors;
 return errors === 0;
 }
-
-const schema104 = {"$id":"https://acpkit.dev/schema/v1/EnumOption","type":"object","properties":{"const":{"type":"string"},"title":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["const","title"]};
 
 function validate266(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EnumOption" */;
@@ -5292,14 +5219,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.const === undefined) && (missing0 = "const")) || ((data.title === undefined) && (missing0 = "title"))){
-validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate266.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.const !== undefined){
 const _errs1 = errors;
 if(typeof data.const !== "string"){
-validate266.errors = [{instancePath:instancePath+"/const",schemaPath:"#/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [typeError(instancePath+"/const","#/properties/const/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5311,7 +5238,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs3 = errors;
 if(typeof data.title !== "string"){
-validate266.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [typeError(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5336,14 +5263,13 @@ var valid0 = true;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate266.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate266.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate263(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationStringProperty" */;
@@ -5353,14 +5279,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate263.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate263.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("string" !== data.type){
-validate263.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+validate263.errors = [constError(instancePath+"/type","#/properties/type/const","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5373,7 +5299,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate263.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema102.properties.title.type},message:"must be string,null"}];
+validate263.errors = [typeError(instancePath+"/title","#/properties/title/type",schema102_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5386,7 +5312,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate263.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema102.properties.description.type},message:"must be string,null"}];
+validate263.errors = [typeError(instancePath+"/description","#/properties/description/type",schema102_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5399,23 +5325,23 @@ if(data.minLength !== undefined){
 let data3 = data.minLength;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
-validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: schema102.properties.minLength.type},message:"must be integer,null"}];
+validate263.errors = [typeError(instancePath+"/minLength","#/properties/minLength/type",schema102_properties_minLength_type)];
 return false;
 }
 if(errors === _errs6){
 if(typeof data3 == "number"){
 if(data3 > 4294967295 || isNaN(data3)){
-validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate263.errors = [ajvError(instancePath+"/minLength","#/properties/minLength/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate263.errors = [ajvError(instancePath+"/minLength","#/properties/minLength/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data3))){
-validate263.errors = [{instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate263.errors = [ajvError(instancePath+"/minLength","#/properties/minLength/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -5432,23 +5358,23 @@ if(data.maxLength !== undefined){
 let data4 = data.maxLength;
 const _errs8 = errors;
 if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
-validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: schema102.properties.maxLength.type},message:"must be integer,null"}];
+validate263.errors = [typeError(instancePath+"/maxLength","#/properties/maxLength/type",schema102_properties_maxLength_type)];
 return false;
 }
 if(errors === _errs8){
 if(typeof data4 == "number"){
 if(data4 > 4294967295 || isNaN(data4)){
-validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate263.errors = [ajvError(instancePath+"/maxLength","#/properties/maxLength/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data4 < 0 || isNaN(data4)){
-validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate263.errors = [ajvError(instancePath+"/maxLength","#/properties/maxLength/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data4))){
-validate263.errors = [{instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate263.errors = [ajvError(instancePath+"/maxLength","#/properties/maxLength/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -5465,7 +5391,7 @@ if(data.pattern !== undefined){
 let data5 = data.pattern;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate263.errors = [{instancePath:instancePath+"/pattern",schemaPath:"#/properties/pattern/type",keyword:"type",params:{type: schema102.properties.pattern.type},message:"must be string,null"}];
+validate263.errors = [typeError(instancePath+"/pattern","#/properties/pattern/type",schema102_properties_pattern_type)];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5489,7 +5415,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs15 = errors;
 if(data6 !== null){
-const err0 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/format","#/properties/format/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5502,7 +5428,7 @@ var _valid0 = _errs15 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/format","#/properties/format/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5534,7 +5460,7 @@ if(data.default !== undefined){
 let data7 = data.default;
 const _errs17 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate263.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema102.properties.default.type},message:"must be string,null"}];
+validate263.errors = [typeError(instancePath+"/default","#/properties/default/type",schema102_properties_default_type)];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -5547,7 +5473,7 @@ if(data.enum !== undefined){
 let data8 = data.enum;
 const _errs19 = errors;
 if((!(Array.isArray(data8))) && (data8 !== null)){
-validate263.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: schema102.properties.enum.type},message:"must be array,null"}];
+validate263.errors = [typeError(instancePath+"/enum","#/properties/enum/type",schema102_properties_enum_type)];
 return false;
 }
 if(errors === _errs19){
@@ -5557,7 +5483,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs21 = errors;
 if(typeof data8[i0] !== "string"){
-validate263.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [typeError(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -5577,7 +5503,7 @@ if(data.oneOf !== undefined){
 let data10 = data.oneOf;
 const _errs23 = errors;
 if((!(Array.isArray(data10))) && (data10 !== null)){
-validate263.errors = [{instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: schema102.properties.oneOf.type},message:"must be array,null"}];
+validate263.errors = [typeError(instancePath+"/oneOf","#/properties/oneOf/type",schema102_properties_oneOf_type)];
 return false;
 }
 if(errors === _errs23){
@@ -5627,7 +5553,7 @@ var valid0 = true;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5635,7 +5561,11 @@ validate263.errors = vErrors;
 return errors === 0;
 }
 
-const schema105 = {"$id":"https://acpkit.dev/schema/v1/ElicitationNumberProperty","type":"object","properties":{"type":{"const":"number"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["number","null"]},"maximum":{"type":["number","null"]},"default":{"type":["number","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+const schema105_properties_title_type = ["string","null"];
+const schema105_properties_description_type = ["string","null"];
+const schema105_properties_minimum_type = ["number","null"];
+const schema105_properties_maximum_type = ["number","null"];
+const schema105_properties_default_type = ["number","null"];
 
 function validate270(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationNumberProperty" */;
@@ -5645,14 +5575,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate270.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("number" !== data.type){
-validate270.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "number"},message:"must be equal to constant"}];
+validate270.errors = [constError(instancePath+"/type","#/properties/type/const","number")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5665,7 +5595,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate270.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema105.properties.title.type},message:"must be string,null"}];
+validate270.errors = [typeError(instancePath+"/title","#/properties/title/type",schema105_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5678,7 +5608,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate270.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema105.properties.description.type},message:"must be string,null"}];
+validate270.errors = [typeError(instancePath+"/description","#/properties/description/type",schema105_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5691,7 +5621,7 @@ if(data.minimum !== undefined){
 let data3 = data.minimum;
 const _errs6 = errors;
 if((!(typeof data3 == "number")) && (data3 !== null)){
-validate270.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: schema105.properties.minimum.type},message:"must be number,null"}];
+validate270.errors = [typeError(instancePath+"/minimum","#/properties/minimum/type",schema105_properties_minimum_type)];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5704,7 +5634,7 @@ if(data.maximum !== undefined){
 let data4 = data.maximum;
 const _errs8 = errors;
 if((!(typeof data4 == "number")) && (data4 !== null)){
-validate270.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: schema105.properties.maximum.type},message:"must be number,null"}];
+validate270.errors = [typeError(instancePath+"/maximum","#/properties/maximum/type",schema105_properties_maximum_type)];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5717,7 +5647,7 @@ if(data.default !== undefined){
 let data5 = data.default;
 const _errs10 = errors;
 if((!(typeof data5 == "number")) && (data5 !== null)){
-validate270.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema105.properties.default.type},message:"must be number,null"}];
+validate270.errors = [typeError(instancePath+"/default","#/properties/default/type",schema105_properties_default_type)];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5746,7 +5676,7 @@ var valid0 = true;
 }
 }
 else {
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5754,7 +5684,11 @@ validate270.errors = vErrors;
 return errors === 0;
 }
 
-const schema106 = {"$id":"https://acpkit.dev/schema/v1/ElicitationIntegerProperty","type":"object","properties":{"type":{"const":"integer"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minimum":{"type":["integer","null"]},"maximum":{"type":["integer","null"]},"default":{"type":["integer","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+const schema106_properties_title_type = ["string","null"];
+const schema106_properties_description_type = ["string","null"];
+const schema106_properties_minimum_type = ["integer","null"];
+const schema106_properties_maximum_type = ["integer","null"];
+const schema106_properties_default_type = ["integer","null"];
 
 function validate272(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationIntegerProperty" */;
@@ -5764,14 +5698,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate272.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("integer" !== data.type){
-validate272.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "integer"},message:"must be equal to constant"}];
+validate272.errors = [constError(instancePath+"/type","#/properties/type/const","integer")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5784,7 +5718,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate272.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema106.properties.title.type},message:"must be string,null"}];
+validate272.errors = [typeError(instancePath+"/title","#/properties/title/type",schema106_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5797,7 +5731,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate272.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema106.properties.description.type},message:"must be string,null"}];
+validate272.errors = [typeError(instancePath+"/description","#/properties/description/type",schema106_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5810,7 +5744,7 @@ if(data.minimum !== undefined){
 let data3 = data.minimum;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
-validate272.errors = [{instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: schema106.properties.minimum.type},message:"must be integer,null"}];
+validate272.errors = [typeError(instancePath+"/minimum","#/properties/minimum/type",schema106_properties_minimum_type)];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5823,7 +5757,7 @@ if(data.maximum !== undefined){
 let data4 = data.maximum;
 const _errs8 = errors;
 if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
-validate272.errors = [{instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: schema106.properties.maximum.type},message:"must be integer,null"}];
+validate272.errors = [typeError(instancePath+"/maximum","#/properties/maximum/type",schema106_properties_maximum_type)];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5836,7 +5770,7 @@ if(data.default !== undefined){
 let data5 = data.default;
 const _errs10 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate272.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema106.properties.default.type},message:"must be integer,null"}];
+validate272.errors = [typeError(instancePath+"/default","#/properties/default/type",schema106_properties_default_type)];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5865,7 +5799,7 @@ var valid0 = true;
 }
 }
 else {
-validate272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate272.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5873,7 +5807,9 @@ validate272.errors = vErrors;
 return errors === 0;
 }
 
-const schema107 = {"$id":"https://acpkit.dev/schema/v1/ElicitationBooleanProperty","type":"object","properties":{"type":{"const":"boolean"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"default":{"type":["boolean","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type"]};
+const schema107_properties_title_type = ["string","null"];
+const schema107_properties_description_type = ["string","null"];
+const schema107_properties_default_type = ["boolean","null"];
 
 function validate274(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationBooleanProperty" */;
@@ -5883,14 +5819,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate274.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("boolean" !== data.type){
-validate274.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+validate274.errors = [constError(instancePath+"/type","#/properties/type/const","boolean")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5903,7 +5839,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate274.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema107.properties.title.type},message:"must be string,null"}];
+validate274.errors = [typeError(instancePath+"/title","#/properties/title/type",schema107_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5916,7 +5852,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate274.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema107.properties.description.type},message:"must be string,null"}];
+validate274.errors = [typeError(instancePath+"/description","#/properties/description/type",schema107_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5929,7 +5865,7 @@ if(data.default !== undefined){
 let data3 = data.default;
 const _errs6 = errors;
 if((typeof data3 !== "boolean") && (data3 !== null)){
-validate274.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema107.properties.default.type},message:"must be boolean,null"}];
+validate274.errors = [typeError(instancePath+"/default","#/properties/default/type",schema107_properties_default_type)];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5956,7 +5892,7 @@ var valid0 = true;
 }
 }
 else {
-validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate274.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5964,10 +5900,12 @@ validate274.errors = vErrors;
 return errors === 0;
 }
 
-const schema108 = {"$id":"https://acpkit.dev/schema/v1/ElicitationArrayProperty","type":"object","properties":{"type":{"const":"array"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"minItems":{"type":["integer","null"],"format":"uint64","minimum":0},"maxItems":{"type":["integer","null"],"format":"uint64","minimum":0},"items":{"$ref":"https://acpkit.dev/schema/v1/MultiSelectItems"},"default":{"type":["array","null"],"items":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","items"]};
+const schema108_properties_title_type = ["string","null"];
+const schema108_properties_description_type = ["string","null"];
+const schema108_properties_minItems_type = ["integer","null"];
+const schema108_properties_maxItems_type = ["integer","null"];
+const schema108_properties_default_type = ["array","null"];
 const formats12 = formats.uint64;
-const schema109 = {"$id":"https://acpkit.dev/schema/v1/MultiSelectItems","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/StringMultiSelectItems"},{"$ref":"https://acpkit.dev/schema/v1/TitledMultiSelectItems"},{"$ref":"https://acpkit.dev/schema/v1/OtherMultiSelectItems"}]};
-const schema110 = {"$id":"https://acpkit.dev/schema/v1/StringMultiSelectItems","type":"object","properties":{"type":{"const":"string"},"enum":{"type":"array","items":{"type":"string"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","enum"]};
 
 function validate278(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/StringMultiSelectItems" */;
@@ -5977,14 +5915,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.enum === undefined) && (missing0 = "enum"))){
-validate278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate278.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("string" !== data.type){
-validate278.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant"}];
+validate278.errors = [constError(instancePath+"/type","#/properties/type/const","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6003,7 +5941,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
 if(typeof data1[i0] !== "string"){
-validate278.errors = [{instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [typeError(instancePath+"/enum/" + i0,"#/properties/enum/items/type","string")];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -6013,7 +5951,7 @@ break;
 }
 }
 else {
-validate278.errors = [{instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate278.errors = [typeError(instancePath+"/enum","#/properties/enum/type","array")];
 return false;
 }
 }
@@ -6039,15 +5977,13 @@ var valid0 = true;
 }
 }
 else {
-validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate278.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate278.errors = vErrors;
 return errors === 0;
 }
-
-const schema111 = {"$id":"https://acpkit.dev/schema/v1/TitledMultiSelectItems","type":"object","properties":{"anyOf":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnumOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["anyOf"]};
 
 function validate281(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TitledMultiSelectItems" */;
@@ -6057,7 +5993,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.anyOf === undefined) && (missing0 = "anyOf")){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate281.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6081,7 +6017,7 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/anyOf",schemaPath:"#/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate281.errors = [typeError(instancePath+"/anyOf","#/properties/anyOf/type","array")];
 return false;
 }
 }
@@ -6106,15 +6042,13 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate281.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate281.errors = vErrors;
 return errors === 0;
 }
-
-const schema112 = {"$id":"https://acpkit.dev/schema/v1/OtherMultiSelectItems","type":"object","properties":{"type":{"type":"string","not":{"const":"string"}}},"required":["type"]};
 
 function validate285(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/OtherMultiSelectItems" */;
@@ -6124,14 +6058,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate285.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate285.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate285.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -6148,7 +6082,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate285.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate285.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -6166,14 +6100,13 @@ vErrors = null;
 }
 }
 else {
-validate285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate285.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate285.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate277(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/MultiSelectItems" */;
@@ -6207,7 +6140,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6233,7 +6166,6 @@ validate277.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate276(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationArrayProperty" */;
 let vErrors = null;
@@ -6242,14 +6174,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.items === undefined) && (missing0 = "items"))){
-validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate276.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("array" !== data.type){
-validate276.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant"}];
+validate276.errors = [constError(instancePath+"/type","#/properties/type/const","array")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6262,7 +6194,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate276.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema108.properties.title.type},message:"must be string,null"}];
+validate276.errors = [typeError(instancePath+"/title","#/properties/title/type",schema108_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6275,7 +6207,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate276.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema108.properties.description.type},message:"must be string,null"}];
+validate276.errors = [typeError(instancePath+"/description","#/properties/description/type",schema108_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6288,18 +6220,18 @@ if(data.minItems !== undefined){
 let data3 = data.minItems;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
-validate276.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: schema108.properties.minItems.type},message:"must be integer,null"}];
+validate276.errors = [typeError(instancePath+"/minItems","#/properties/minItems/type",schema108_properties_minItems_type)];
 return false;
 }
 if(errors === _errs6){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate276.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate276.errors = [ajvError(instancePath+"/minItems","#/properties/minItems/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats12.validate(data3))){
-validate276.errors = [{instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate276.errors = [ajvError(instancePath+"/minItems","#/properties/minItems/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -6315,18 +6247,18 @@ if(data.maxItems !== undefined){
 let data4 = data.maxItems;
 const _errs8 = errors;
 if((!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))) && (data4 !== null)){
-validate276.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: schema108.properties.maxItems.type},message:"must be integer,null"}];
+validate276.errors = [typeError(instancePath+"/maxItems","#/properties/maxItems/type",schema108_properties_maxItems_type)];
 return false;
 }
 if(errors === _errs8){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate276.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate276.errors = [ajvError(instancePath+"/maxItems","#/properties/maxItems/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats12.validate(data4))){
-validate276.errors = [{instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate276.errors = [ajvError(instancePath+"/maxItems","#/properties/maxItems/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -6354,7 +6286,7 @@ if(data.default !== undefined){
 let data6 = data.default;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate276.errors = [{instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: schema108.properties.default.type},message:"must be array,null"}];
+validate276.errors = [typeError(instancePath+"/default","#/properties/default/type",schema108_properties_default_type)];
 return false;
 }
 if(errors === _errs11){
@@ -6364,7 +6296,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data6[i0] !== "string"){
-validate276.errors = [{instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate276.errors = [typeError(instancePath+"/default/" + i0,"#/properties/default/items/type","string")];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -6401,15 +6333,13 @@ var valid0 = true;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate276.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate276.errors = vErrors;
 return errors === 0;
 }
-
-const schema113 = {"$id":"https://acpkit.dev/schema/v1/ElicitationPropertyUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["string","number","integer","boolean","array"]}}},"required":["type"]};
 
 function validate294(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationPropertyUnknown" */;
@@ -6419,14 +6349,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate294.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate294.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate294.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -6443,7 +6373,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate294.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate294.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -6461,14 +6391,13 @@ vErrors = null;
 }
 }
 else {
-validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate294.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate294.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate262(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationPropertySchema" */;
@@ -6540,12 +6469,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate262.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"string\", \"number\", \"integer\", \"boolean\", \"array\""}];
+validate262.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"string\", \"number\", \"integer\", \"boolean\", \"array\"")];
 return false;
 }
 }
 else {
-validate262.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate262.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
@@ -6565,7 +6494,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6580,27 +6509,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate262.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate262.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate262.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate262.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate261(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationSchema" */;
@@ -6611,7 +6539,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 const _errs1 = errors;
 if("object" !== data.type){
-validate261.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate261.errors = [constError(instancePath+"/type","#/properties/type/const","object")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6624,7 +6552,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate261.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema100.properties.title.type},message:"must be string,null"}];
+validate261.errors = [typeError(instancePath+"/title","#/properties/title/type",schema100_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6651,7 +6579,7 @@ break;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/properties",schemaPath:"#/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [typeError(instancePath+"/properties","#/properties/properties/type","object")];
 return false;
 }
 }
@@ -6665,7 +6593,7 @@ if(data.required !== undefined){
 let data4 = data.required;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate261.errors = [{instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: schema100.properties.required.type},message:"must be array,null"}];
+validate261.errors = [typeError(instancePath+"/required","#/properties/required/type",schema100_properties_required_type)];
 return false;
 }
 if(errors === _errs8){
@@ -6675,7 +6603,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data4[i0] !== "string"){
-validate261.errors = [{instancePath:instancePath+"/required/" + i0,schemaPath:"#/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [typeError(instancePath+"/required/" + i0,"#/properties/required/items/type","string")];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -6708,7 +6636,7 @@ var valid0 = true;
 }
 }
 else {
-validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6716,20 +6644,17 @@ validate261.errors = vErrors;
 return errors === 0;
 }
 
-const schema114 = {"$id":"https://acpkit.dev/schema/v1/ToolCallId","type":"string"};
-
 function validate300(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate300.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate257(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationForm" */;
@@ -6771,7 +6696,7 @@ var valid1 = true;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate257.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate257.errors = [ajvError(instancePath,"#/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -6793,14 +6718,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.mode === undefined) && (missing0 = "mode")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
-validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate257.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mode !== undefined){
 const _errs4 = errors;
 if("form" !== data.mode){
-validate257.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant"}];
+validate257.errors = [constError(instancePath+"/mode","#/properties/mode/const","form")];
 return false;
 }
 var valid3 = _errs4 === errors;
@@ -6848,7 +6773,7 @@ valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs10 = errors;
 if(data5 !== null){
-const err2 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/toolCallId","#/properties/toolCallId/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6861,7 +6786,7 @@ var _valid0 = _errs10 === errors;
 valid4 = valid4 || _valid0;
 }
 if(!valid4){
-const err3 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/toolCallId","#/properties/toolCallId/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6907,7 +6832,7 @@ var valid3 = true;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate257.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6916,8 +6841,6 @@ return errors === 0;
 }
 
 export const CreateElicitationRequest: CompiledValidator = validate303;
-const schema115 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationRequest","type":"object","required":["mode"],"properties":{"mode":{"type":"string"}},"if":{"properties":{"mode":{"enum":["form","url"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v1/CreateElicitationForm"},{"$ref":"https://acpkit.dev/schema/v1/CreateElicitationUrl"}],"discriminator":{"propertyName":"mode"}},"else":{"$ref":"https://acpkit.dev/schema/v1/CreateElicitationUnknown"}};
-const schema116 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationUrl","type":"object","properties":{"mode":{"const":"url"},"elicitationId":{"$ref":"https://acpkit.dev/schema/v1/ElicitationId"},"url":{"type":"string","format":"uri"},"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCallId":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},{"type":"null"}]},"requestId":{"$ref":"https://acpkit.dev/schema/v1/RequestId"}},"required":["mode","elicitationId","url"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationCommon"}],"not":{"properties":{"sessionId":false,"requestId":false}}};
 
 function validate304(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationUrl" */;
@@ -6959,7 +6882,7 @@ var valid1 = true;
 }
 var valid0 = _errs2 === errors;
 if(valid0){
-validate304.errors = [{instancePath,schemaPath:"#/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate304.errors = [ajvError(instancePath,"#/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -6981,14 +6904,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.mode === undefined) && (missing0 = "mode")) || ((data.elicitationId === undefined) && (missing0 = "elicitationId"))) || ((data.url === undefined) && (missing0 = "url"))){
-validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate304.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mode !== undefined){
 const _errs4 = errors;
 if("url" !== data.mode){
-validate304.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"}];
+validate304.errors = [constError(instancePath+"/mode","#/properties/mode/const","url")];
 return false;
 }
 var valid3 = _errs4 === errors;
@@ -7014,7 +6937,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(errors === _errs6){
 if(!(typeof data.url === "string")){
-validate304.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [typeError(instancePath+"/url","#/properties/url/type","string")];
 return false;
 }
 }
@@ -7052,7 +6975,7 @@ valid4 = valid4 || _valid0;
 if(!valid4){
 const _errs12 = errors;
 if(data6 !== null){
-const err2 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/toolCallId","#/properties/toolCallId/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7065,7 +6988,7 @@ var _valid0 = _errs12 === errors;
 valid4 = valid4 || _valid0;
 }
 if(!valid4){
-const err3 = {instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/toolCallId","#/properties/toolCallId/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7112,15 +7035,13 @@ var valid3 = true;
 }
 }
 else {
-validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate304.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate304.errors = vErrors;
 return errors === 0;
 }
-
-const schema117 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationUnknown","type":"object","properties":{"mode":{"type":"string","not":{"enum":["form","url"]}},"message":{"type":"string"}},"required":["mode","message"]};
 
 function validate312(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationUnknown" */;
@@ -7130,7 +7051,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.mode === undefined) && (missing0 = "mode")) || ((data.message === undefined) && (missing0 = "message"))){
-validate312.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate312.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7138,7 +7059,7 @@ if(data.mode !== undefined){
 let data0 = data.mode;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate312.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate312.errors = [typeError(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -7155,7 +7076,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate312.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate312.errors = [ajvError(instancePath+"/mode","#/properties/mode/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -7178,7 +7099,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs5 = errors;
 if(typeof data.message !== "string"){
-validate312.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate312.errors = [typeError(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -7190,14 +7111,13 @@ var valid0 = true;
 }
 }
 else {
-validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate312.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate312.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate303(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationRequest" */;
@@ -7251,12 +7171,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate303.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "mode", tagValue: tag0},message:"must be one of the known \"mode\" values: \"form\", \"url\""}];
+validate303.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "mode", tagValue: tag0},"must be one of the known \"mode\" values: \"form\", \"url\"")];
 return false;
 }
 }
 else {
-validate303.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "mode", tagValue: tag0},message:"tag \"mode\" must be string"}];
+validate303.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "mode", tagValue: tag0},"tag \"mode\" must be string")];
 return false;
 }
 }
@@ -7276,7 +7196,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7291,20 +7211,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.mode === undefined) && (missing0 = "mode")){
-validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate303.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.mode !== undefined){
 if(typeof data.mode !== "string"){
-validate303.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [typeError(instancePath+"/mode","#/properties/mode/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7313,9 +7233,8 @@ return errors === 0;
 }
 
 export const CreateElicitationResponse: CompiledValidator = validate314;
-const schema118 = {"$id":"https://acpkit.dev/schema/v1/CreateElicitationResponse","type":"object","required":["action"],"properties":{"action":{"type":"string"}},"if":{"properties":{"action":{"enum":["accept","decline","cancel"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ElicitationAccept"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationDecline"},{"$ref":"https://acpkit.dev/schema/v1/ElicitationCancel"}],"discriminator":{"propertyName":"action"}},"else":{"$ref":"https://acpkit.dev/schema/v1/ElicitationActionUnknown"}};
-const schema119 = {"$id":"https://acpkit.dev/schema/v1/ElicitationAccept","type":"object","properties":{"action":{"const":"accept"},"content":{"type":["object","null"],"additionalProperties":{"$ref":"https://acpkit.dev/schema/v1/ElicitationContentValue"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["action"]};
-const schema120 = {"$id":"https://acpkit.dev/schema/v1/ElicitationContentValue","anyOf":[{"type":"string"},{"type":"integer","format":"int64"},{"type":"number","format":"double"},{"type":"boolean"},{"type":"array","items":{"type":"string"}}]};
+
+const schema119_properties_content_type = ["object","null"];
 
 function validate316(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationContentValue" */;
@@ -7325,7 +7244,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7339,7 +7258,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err1 = typeError(instancePath,"#/anyOf/1/type","integer");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7351,7 +7270,7 @@ errors++;
 if(errors === _errs3){
 if(typeof data == "number"){
 if(!(formats2.validate(data))){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+const err2 = ajvError(instancePath,"#/anyOf/1/format","format",{format: "int64"},"must match format \""+"int64"+"\"");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7369,7 +7288,7 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data == "number"){
 if(!(formats0.validate(data))){
-const err3 = {instancePath,schemaPath:"#/anyOf/2/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""};
+const err3 = ajvError(instancePath,"#/anyOf/2/format","format",{format: "double"},"must match format \""+"double"+"\"");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7380,7 +7299,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err4 = typeError(instancePath,"#/anyOf/2/type","number");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7395,7 +7314,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs7 = errors;
 if(typeof data !== "boolean"){
-const err5 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err5 = typeError(instancePath,"#/anyOf/3/type","boolean");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7415,7 +7334,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data[i0] !== "string"){
-const err6 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/4/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = typeError(instancePath+"/" + i0,"#/anyOf/4/items/type","string");
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7431,7 +7350,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err7 = typeError(instancePath,"#/anyOf/4/type","array");
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7448,7 +7367,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err8 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7474,7 +7393,6 @@ validate316.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationAccept" */;
 let vErrors = null;
@@ -7483,14 +7401,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate315.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.action !== undefined){
 const _errs1 = errors;
 if("accept" !== data.action){
-validate315.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "accept"},message:"must be equal to constant"}];
+validate315.errors = [constError(instancePath+"/action","#/properties/action/const","accept")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7503,7 +7421,7 @@ if(data.content !== undefined){
 let data1 = data.content;
 const _errs2 = errors;
 if((!(data1 && typeof data1 == "object" && !Array.isArray(data1))) && (data1 !== null)){
-validate315.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema119.properties.content.type},message:"must be object,null"}];
+validate315.errors = [typeError(instancePath+"/content","#/properties/content/type",schema119_properties_content_type)];
 return false;
 }
 if(errors === _errs2){
@@ -7543,15 +7461,13 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate315.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate315.errors = vErrors;
 return errors === 0;
 }
-
-const schema121 = {"$id":"https://acpkit.dev/schema/v1/ElicitationDecline","type":"object","properties":{"action":{"const":"decline"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["action"]};
 
 function validate319(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationDecline" */;
@@ -7561,14 +7477,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate319.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.action !== undefined){
 const _errs1 = errors;
 if("decline" !== data.action){
-validate319.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "decline"},message:"must be equal to constant"}];
+validate319.errors = [constError(instancePath+"/action","#/properties/action/const","decline")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7592,15 +7508,13 @@ var valid0 = true;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate319.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate319.errors = vErrors;
 return errors === 0;
 }
-
-const schema122 = {"$id":"https://acpkit.dev/schema/v1/ElicitationCancel","type":"object","properties":{"action":{"const":"cancel"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["action"]};
 
 function validate321(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationCancel" */;
@@ -7610,14 +7524,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate321.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.action !== undefined){
 const _errs1 = errors;
 if("cancel" !== data.action){
-validate321.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/const",keyword:"const",params:{allowedValue: "cancel"},message:"must be equal to constant"}];
+validate321.errors = [constError(instancePath+"/action","#/properties/action/const","cancel")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7641,15 +7555,13 @@ var valid0 = true;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate321.errors = vErrors;
 return errors === 0;
 }
-
-const schema123 = {"$id":"https://acpkit.dev/schema/v1/ElicitationActionUnknown","type":"object","properties":{"action":{"type":"string","not":{"enum":["accept","decline","cancel"]}}},"required":["action"]};
 
 function validate326(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ElicitationActionUnknown" */;
@@ -7659,14 +7571,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate326.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.action !== undefined){
 let data0 = data.action;
 if(typeof data0 !== "string"){
-validate326.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate326.errors = [typeError(instancePath+"/action","#/properties/action/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -7683,7 +7595,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate326.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate326.errors = [ajvError(instancePath+"/action","#/properties/action/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -7701,14 +7613,13 @@ vErrors = null;
 }
 }
 else {
-validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate326.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate326.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate314(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateElicitationResponse" */;
@@ -7768,12 +7679,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate314.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "action", tagValue: tag0},message:"must be one of the known \"action\" values: \"accept\", \"decline\", \"cancel\""}];
+validate314.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "action", tagValue: tag0},"must be one of the known \"action\" values: \"accept\", \"decline\", \"cancel\"")];
 return false;
 }
 }
 else {
-validate314.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "action", tagValue: tag0},message:"tag \"action\" must be string"}];
+validate314.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "action", tagValue: tag0},"tag \"action\" must be string")];
 return false;
 }
 }
@@ -7793,7 +7704,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7808,20 +7719,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate314.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.action !== undefined){
 if(typeof data.action !== "string"){
-validate314.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate314.errors = [typeError(instancePath+"/action","#/properties/action/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7834,8 +7745,8 @@ export const CreateElicitationUnknown: CompiledValidator = validate312;
 export const CreateElicitationUrl: CompiledValidator = validate304;
 
 export const CreateTerminalRequest: CompiledValidator = validate328;
-const schema124 = {"$id":"https://acpkit.dev/schema/v1/CreateTerminalRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnvVariable"}},"cwd":{"type":["string","null"]},"outputByteLimit":{"type":["integer","null"],"format":"uint64","minimum":0},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","command"]};
-const schema125 = {"$id":"https://acpkit.dev/schema/v1/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
+const schema124_properties_cwd_type = ["string","null"];
+const schema124_properties_outputByteLimit_type = ["integer","null"];
 
 function validate330(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/EnvVariable" */;
@@ -7845,14 +7756,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate330.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate330.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7864,7 +7775,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate330.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [typeError(instancePath+"/value","#/properties/value/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -7889,14 +7800,13 @@ var valid0 = true;
 }
 }
 else {
-validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate330.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate330.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate328(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateTerminalRequest" */;
@@ -7906,7 +7816,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.command === undefined) && (missing0 = "command"))){
-validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate328.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7925,7 +7835,7 @@ if(valid0){
 if(data.command !== undefined){
 const _errs2 = errors;
 if(typeof data.command !== "string"){
-validate328.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate328.errors = [typeError(instancePath+"/command","#/properties/command/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7944,7 +7854,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate328.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate328.errors = [typeError(instancePath+"/args/" + i0,"#/properties/args/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -7954,7 +7864,7 @@ break;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate328.errors = [typeError(instancePath+"/args","#/properties/args/type","array")];
 return false;
 }
 }
@@ -7984,7 +7894,7 @@ break;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate328.errors = [typeError(instancePath+"/env","#/properties/env/type","array")];
 return false;
 }
 }
@@ -7998,7 +7908,7 @@ if(data.cwd !== undefined){
 let data6 = data.cwd;
 const _errs11 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate328.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: schema124.properties.cwd.type},message:"must be string,null"}];
+validate328.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type",schema124_properties_cwd_type)];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8011,18 +7921,18 @@ if(data.outputByteLimit !== undefined){
 let data7 = data.outputByteLimit;
 const _errs13 = errors;
 if((!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))) && (data7 !== null)){
-validate328.errors = [{instancePath:instancePath+"/outputByteLimit",schemaPath:"#/properties/outputByteLimit/type",keyword:"type",params:{type: schema124.properties.outputByteLimit.type},message:"must be integer,null"}];
+validate328.errors = [typeError(instancePath+"/outputByteLimit","#/properties/outputByteLimit/type",schema124_properties_outputByteLimit_type)];
 return false;
 }
 if(errors === _errs13){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate328.errors = [{instancePath:instancePath+"/outputByteLimit",schemaPath:"#/properties/outputByteLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate328.errors = [ajvError(instancePath+"/outputByteLimit","#/properties/outputByteLimit/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats12.validate(data7))){
-validate328.errors = [{instancePath:instancePath+"/outputByteLimit",schemaPath:"#/properties/outputByteLimit/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate328.errors = [ajvError(instancePath+"/outputByteLimit","#/properties/outputByteLimit/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -8054,7 +7964,7 @@ var valid0 = true;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate328.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8063,21 +7973,18 @@ return errors === 0;
 }
 
 export const CreateTerminalResponse: CompiledValidator = validate334;
-const schema126 = {"$id":"https://acpkit.dev/schema/v1/CreateTerminalResponse","type":"object","properties":{"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["terminalId"]};
-const schema127 = {"$id":"https://acpkit.dev/schema/v1/TerminalId","type":"string"};
 
 function validate335(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TerminalId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate335.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate335.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate334(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CreateTerminalResponse" */;
@@ -8087,7 +7994,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.terminalId === undefined) && (missing0 = "terminalId")){
-validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate334.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8118,7 +8025,7 @@ var valid0 = true;
 }
 }
 else {
-validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8127,21 +8034,18 @@ return errors === 0;
 }
 
 export const CurrentModeUpdate: CompiledValidator = validate338;
-const schema128 = {"$id":"https://acpkit.dev/schema/v1/CurrentModeUpdate","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId"]};
-const schema129 = {"$id":"https://acpkit.dev/schema/v1/SessionModeId","type":"string"};
 
 function validate339(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionModeId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate339.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate338(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/CurrentModeUpdate" */;
@@ -8151,7 +8055,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.currentModeId === undefined) && (missing0 = "currentModeId")){
-validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate338.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8182,7 +8086,7 @@ var valid0 = true;
 }
 }
 else {
-validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8191,7 +8095,6 @@ return errors === 0;
 }
 
 export const DeleteSessionRequest: CompiledValidator = validate342;
-const schema130 = {"$id":"https://acpkit.dev/schema/v1/DeleteSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
 
 function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/DeleteSessionRequest" */;
@@ -8201,7 +8104,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate342.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8232,7 +8135,7 @@ var valid0 = true;
 }
 }
 else {
-validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate342.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8241,7 +8144,6 @@ return errors === 0;
 }
 
 export const DeleteSessionResponse: CompiledValidator = validate345;
-const schema131 = {"$id":"https://acpkit.dev/schema/v1/DeleteSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate345(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/DeleteSessionResponse" */;
@@ -8257,7 +8159,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate345.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate345.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8266,7 +8168,7 @@ return errors === 0;
 }
 
 export const Diff: CompiledValidator = validate347;
-const schema132 = {"$id":"https://acpkit.dev/schema/v1/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path","newText"]};
+const schema132_properties_oldText_type = ["string","null"];
 
 function validate347(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Diff" */;
@@ -8276,14 +8178,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
-validate347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate347.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate347.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate347.errors = [typeError(instancePath+"/path","#/properties/path/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8296,7 +8198,7 @@ if(data.oldText !== undefined){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate347.errors = [{instancePath:instancePath+"/oldText",schemaPath:"#/properties/oldText/type",keyword:"type",params:{type: schema132.properties.oldText.type},message:"must be string,null"}];
+validate347.errors = [typeError(instancePath+"/oldText","#/properties/oldText/type",schema132_properties_oldText_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8308,7 +8210,7 @@ if(valid0){
 if(data.newText !== undefined){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
-validate347.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate347.errors = [typeError(instancePath+"/newText","#/properties/newText/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8334,7 +8236,7 @@ var valid0 = true;
 }
 }
 else {
-validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate347.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8387,8 +8289,7 @@ export const EnumOption: CompiledValidator = validate266;
 export const EnvVariable: CompiledValidator = validate330;
 
 export const Error: CompiledValidator = validate349;
-const schema133 = {"$id":"https://acpkit.dev/schema/v1/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v1/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
-const schema134 = {"$id":"https://acpkit.dev/schema/v1/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
+
 const formats22 = formats.int32;
 
 function validate350(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -8396,23 +8297,23 @@ function validate350(data, instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate350.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate350.errors = [typeError(instancePath,"#/type","integer")];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 2147483647 || isNaN(data)){
-validate350.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate350.errors = [ajvError(instancePath,"#/maximum","maximum",{comparison: "<=", limit: 2147483647},"must be <= 2147483647")];
 return false;
 }
 else {
 if(data < -2147483648 || isNaN(data)){
-validate350.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"}];
+validate350.errors = [ajvError(instancePath,"#/minimum","minimum",{comparison: ">=", limit: -2147483648},"must be >= -2147483648")];
 return false;
 }
 else {
 if(!(formats22.validate(data))){
-validate350.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""}];
+validate350.errors = [ajvError(instancePath,"#/format","format",{format: "int32"},"must match format \""+"int32"+"\"")];
 return false;
 }
 }
@@ -8423,7 +8324,6 @@ validate350.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate349(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Error" */;
 let vErrors = null;
@@ -8432,7 +8332,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate349.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8451,7 +8351,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs2 = errors;
 if(typeof data.message !== "string"){
-validate349.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [typeError(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8463,7 +8363,7 @@ var valid0 = true;
 }
 }
 else {
-validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8476,7 +8376,6 @@ export const ErrorCode: CompiledValidator = validate350;
 export const FileSystemCapabilities: CompiledValidator = validate132;
 
 export const HttpHeader: CompiledValidator = validate352;
-const schema135 = {"$id":"https://acpkit.dev/schema/v1/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","value"]};
 
 function validate352(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/HttpHeader" */;
@@ -8486,14 +8385,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate352.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate352.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate352.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate352.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8505,7 +8404,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate352.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate352.errors = [typeError(instancePath+"/value","#/properties/value/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8530,7 +8429,7 @@ var valid0 = true;
 }
 }
 else {
-validate352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate352.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8541,7 +8440,7 @@ return errors === 0;
 export const ImageContent: CompiledValidator = validate175;
 
 export const Implementation: CompiledValidator = validate354;
-const schema136 = {"$id":"https://acpkit.dev/schema/v1/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","version"]};
+const schema136_properties_title_type = ["string","null"];
 
 function validate354(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Implementation" */;
@@ -8551,14 +8450,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate354.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate354.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate354.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8571,7 +8470,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate354.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema136.properties.title.type},message:"must be string,null"}];
+validate354.errors = [typeError(instancePath+"/title","#/properties/title/type",schema136_properties_title_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8583,7 +8482,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
-validate354.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate354.errors = [typeError(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8609,7 +8508,7 @@ var valid0 = true;
 }
 }
 else {
-validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate354.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8618,8 +8517,7 @@ return errors === 0;
 }
 
 export const InitializeRequest: CompiledValidator = validate356;
-const schema137 = {"$id":"https://acpkit.dev/schema/v1/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"clientCapabilities":{"$ref":"https://acpkit.dev/schema/v1/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
-const schema138 = {"$id":"https://acpkit.dev/schema/v1/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
+
 const formats24 = formats.uint16;
 
 function validate357(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -8627,23 +8525,23 @@ function validate357(data, instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate357.errors = [typeError(instancePath,"#/type","integer")];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 65535 || isNaN(data)){
-validate357.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+validate357.errors = [ajvError(instancePath,"#/maximum","maximum",{comparison: "<=", limit: 65535},"must be <= 65535")];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate357.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate357.errors = [ajvError(instancePath,"#/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats24.validate(data))){
-validate357.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""}];
+validate357.errors = [ajvError(instancePath,"#/format","format",{format: "uint16"},"must match format \""+"uint16"+"\"")];
 return false;
 }
 }
@@ -8654,7 +8552,6 @@ validate357.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate356(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/InitializeRequest" */;
 let vErrors = null;
@@ -8663,7 +8560,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate356.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8706,7 +8603,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/clientInfo","#/properties/clientInfo/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8719,7 +8616,7 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/clientInfo","#/properties/clientInfo/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8764,7 +8661,7 @@ var valid0 = true;
 }
 }
 else {
-validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate356.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8773,7 +8670,6 @@ return errors === 0;
 }
 
 export const InitializeResponse: CompiledValidator = validate362;
-const schema139 = {"$id":"https://acpkit.dev/schema/v1/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v1/ProtocolVersion"},"agentCapabilities":{"$ref":"https://acpkit.dev/schema/v1/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["protocolVersion"]};
 
 function validate362(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/InitializeResponse" */;
@@ -8783,7 +8679,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate362.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate362.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8831,7 +8727,7 @@ break;
 }
 }
 else {
-validate362.errors = [{instancePath:instancePath+"/authMethods",schemaPath:"#/properties/authMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate362.errors = [typeError(instancePath+"/authMethods","#/properties/authMethods/type","array")];
 return false;
 }
 }
@@ -8856,7 +8752,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs9 = errors;
 if(data4 !== null){
-const err0 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/agentInfo","#/properties/agentInfo/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8869,7 +8765,7 @@ var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err1 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/agentInfo","#/properties/agentInfo/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8915,7 +8811,7 @@ var valid0 = true;
 }
 }
 else {
-validate362.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate362.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8924,7 +8820,6 @@ return errors === 0;
 }
 
 export const JsonRpcErrorResponse: CompiledValidator = validate368;
-const schema140 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v1/Error"},"result":false,"method":false},"required":["jsonrpc","id","error"]};
 
 function validate368(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcErrorResponse" */;
@@ -8934,14 +8829,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate368.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate368.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate368.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate368.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8976,7 +8871,7 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 var valid0 = false;
-validate368.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate368.errors = [ajvError(instancePath+"/result","#/properties/result/false schema","false schema",{},"boolean schema is false")];
 return false;
 }
 else {
@@ -8985,7 +8880,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 var valid0 = false;
-validate368.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate368.errors = [ajvError(instancePath+"/method","#/properties/method/false schema","false schema",{},"boolean schema is false")];
 return false;
 }
 else {
@@ -8998,7 +8893,7 @@ var valid0 = true;
 }
 }
 else {
-validate368.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate368.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9007,8 +8902,8 @@ return errors === 0;
 }
 
 export const JsonRpcMessage: CompiledValidator = validate371;
-const schema141 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcMessage","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v1/JsonRpcErrorResponse"}]};
-const schema142 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]}},"required":["jsonrpc","id","method"]};
+
+const schema142_properties_params_type = ["object","null"];
 
 function validate372(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcRequest" */;
@@ -9018,14 +8913,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate372.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate372.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate372.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate372.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9049,7 +8944,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate372.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate372.errors = [typeError(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9062,7 +8957,7 @@ if(data.params !== undefined){
 let data3 = data.params;
 const _errs5 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate372.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema142.properties.params.type},message:"must be object,null"}];
+validate372.errors = [typeError(instancePath+"/params","#/properties/params/type",schema142_properties_params_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9076,7 +8971,7 @@ var valid0 = true;
 }
 }
 else {
-validate372.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate372.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9084,7 +8979,7 @@ validate372.errors = vErrors;
 return errors === 0;
 }
 
-const schema143 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":false},"required":["jsonrpc","method"]};
+const schema143_properties_params_type = ["object","null"];
 
 function validate375(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcNotification" */;
@@ -9094,14 +8989,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate375.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate375.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate375.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate375.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9113,7 +9008,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs2 = errors;
 if(typeof data.method !== "string"){
-validate375.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate375.errors = [typeError(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9126,7 +9021,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate375.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema143.properties.params.type},message:"must be object,null"}];
+validate375.errors = [typeError(instancePath+"/params","#/properties/params/type",schema143_properties_params_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9137,7 +9032,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 var valid0 = false;
-validate375.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate375.errors = [ajvError(instancePath+"/id","#/properties/id/false schema","false schema",{},"boolean schema is false")];
 return false;
 }
 else {
@@ -9149,15 +9044,13 @@ var valid0 = true;
 }
 }
 else {
-validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate375.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate375.errors = vErrors;
 return errors === 0;
 }
-
-const schema144 = {"$id":"https://acpkit.dev/schema/v1/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v1/RequestId"},"result":{},"error":false,"method":false},"required":["jsonrpc","id","result"]};
 
 function validate377(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcSuccessResponse" */;
@@ -9167,14 +9060,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate377.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate377.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate377.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9197,7 +9090,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 var valid0 = false;
-validate377.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate377.errors = [ajvError(instancePath+"/error","#/properties/error/false schema","false schema",{},"boolean schema is false")];
 return false;
 }
 else {
@@ -9206,7 +9099,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 var valid0 = false;
-validate377.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/false schema",keyword:"false schema",params:{},message:"boolean schema is false"}];
+validate377.errors = [ajvError(instancePath+"/method","#/properties/method/false schema","false schema",{},"boolean schema is false")];
 return false;
 }
 else {
@@ -9218,14 +9111,13 @@ var valid0 = true;
 }
 }
 else {
-validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate377.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate377.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/JsonRpcMessage" */;
@@ -9268,7 +9160,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9301,7 +9193,6 @@ export const JsonRpcRequest: CompiledValidator = validate372;
 export const JsonRpcSuccessResponse: CompiledValidator = validate377;
 
 export const KillTerminalRequest: CompiledValidator = validate381;
-const schema145 = {"$id":"https://acpkit.dev/schema/v1/KillTerminalRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
 function validate381(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/KillTerminalRequest" */;
@@ -9311,7 +9202,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
-validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate381.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9355,7 +9246,7 @@ var valid0 = true;
 }
 }
 else {
-validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate381.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9364,7 +9255,6 @@ return errors === 0;
 }
 
 export const KillTerminalResponse: CompiledValidator = validate385;
-const schema146 = {"$id":"https://acpkit.dev/schema/v1/KillTerminalResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate385(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/KillTerminalResponse" */;
@@ -9380,7 +9270,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate385.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9389,7 +9279,8 @@ return errors === 0;
 }
 
 export const ListSessionsRequest: CompiledValidator = validate387;
-const schema147 = {"$id":"https://acpkit.dev/schema/v1/ListSessionsRequest","type":"object","properties":{"cwd":{"type":["string","null"]},"cursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema147_properties_cwd_type = ["string","null"];
+const schema147_properties_cursor_type = ["string","null"];
 
 function validate387(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ListSessionsRequest" */;
@@ -9401,7 +9292,7 @@ if(data.cwd !== undefined){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate387.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: schema147.properties.cwd.type},message:"must be string,null"}];
+validate387.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type",schema147_properties_cwd_type)];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9414,7 +9305,7 @@ if(data.cursor !== undefined){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate387.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema147.properties.cursor.type},message:"must be string,null"}];
+validate387.errors = [typeError(instancePath+"/cursor","#/properties/cursor/type",schema147_properties_cursor_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9438,7 +9329,7 @@ var valid0 = true;
 }
 }
 else {
-validate387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate387.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9447,8 +9338,9 @@ return errors === 0;
 }
 
 export const ListSessionsResponse: CompiledValidator = validate389;
-const schema148 = {"$id":"https://acpkit.dev/schema/v1/ListSessionsResponse","type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionInfo"}},"nextCursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessions"]};
-const schema149 = {"$id":"https://acpkit.dev/schema/v1/SessionInfo","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd"]};
+const schema148_properties_nextCursor_type = ["string","null"];
+const schema149_properties_title_type = ["string","null"];
+const schema149_properties_updatedAt_type = ["string","null"];
 
 function validate390(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionInfo" */;
@@ -9458,7 +9350,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
-validate390.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate390.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9477,7 +9369,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate390.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate390.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9496,7 +9388,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate390.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate390.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -9506,7 +9398,7 @@ break;
 }
 }
 else {
-validate390.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate390.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -9520,7 +9412,7 @@ if(data.title !== undefined){
 let data4 = data.title;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate390.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema149.properties.title.type},message:"must be string,null"}];
+validate390.errors = [typeError(instancePath+"/title","#/properties/title/type",schema149_properties_title_type)];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -9533,7 +9425,7 @@ if(data.updatedAt !== undefined){
 let data5 = data.updatedAt;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate390.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema149.properties.updatedAt.type},message:"must be string,null"}];
+validate390.errors = [typeError(instancePath+"/updatedAt","#/properties/updatedAt/type",schema149_properties_updatedAt_type)];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -9561,14 +9453,13 @@ var valid0 = true;
 }
 }
 else {
-validate390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate390.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate390.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate389(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ListSessionsResponse" */;
@@ -9578,7 +9469,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessions === undefined) && (missing0 = "sessions")){
-validate389.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate389.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9602,7 +9493,7 @@ break;
 }
 }
 else {
-validate389.errors = [{instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate389.errors = [typeError(instancePath+"/sessions","#/properties/sessions/type","array")];
 return false;
 }
 }
@@ -9616,7 +9507,7 @@ if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate389.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema148.properties.nextCursor.type},message:"must be string,null"}];
+validate389.errors = [typeError(instancePath+"/nextCursor","#/properties/nextCursor/type",schema148_properties_nextCursor_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9641,7 +9532,7 @@ var valid0 = true;
 }
 }
 else {
-validate389.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate389.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9650,9 +9541,6 @@ return errors === 0;
 }
 
 export const LoadSessionRequest: CompiledValidator = validate395;
-const schema150 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd","mcpServers"]};
-const schema151 = {"$id":"https://acpkit.dev/schema/v1/McpServer","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/McpServerHttp"},{"$ref":"https://acpkit.dev/schema/v1/McpServerSse"},{"$ref":"https://acpkit.dev/schema/v1/McpServerStdio"}]};
-const schema152 = {"$id":"https://acpkit.dev/schema/v1/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
 
 function validate398(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerHttp" */;
@@ -9662,14 +9550,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
-validate398.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate398.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("http" !== data.type){
-validate398.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant"}];
+validate398.errors = [constError(instancePath+"/type","#/properties/type/const","http")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9681,7 +9569,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate398.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate398.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9693,7 +9581,7 @@ if(valid0){
 if(data.url !== undefined){
 const _errs4 = errors;
 if(typeof data.url !== "string"){
-validate398.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate398.errors = [typeError(instancePath+"/url","#/properties/url/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9722,7 +9610,7 @@ break;
 }
 }
 else {
-validate398.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate398.errors = [typeError(instancePath+"/headers","#/properties/headers/type","array")];
 return false;
 }
 }
@@ -9750,15 +9638,13 @@ var valid0 = true;
 }
 }
 else {
-validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate398.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate398.errors = vErrors;
 return errors === 0;
 }
-
-const schema153 = {"$id":"https://acpkit.dev/schema/v1/McpServerSse","type":"object","properties":{"type":{"const":"sse"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["type","name","url","headers"]};
 
 function validate402(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerSse" */;
@@ -9768,14 +9654,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
-validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate402.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("sse" !== data.type){
-validate402.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "sse"},message:"must be equal to constant"}];
+validate402.errors = [constError(instancePath+"/type","#/properties/type/const","sse")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9787,7 +9673,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate402.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate402.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -9799,7 +9685,7 @@ if(valid0){
 if(data.url !== undefined){
 const _errs4 = errors;
 if(typeof data.url !== "string"){
-validate402.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate402.errors = [typeError(instancePath+"/url","#/properties/url/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -9828,7 +9714,7 @@ break;
 }
 }
 else {
-validate402.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate402.errors = [typeError(instancePath+"/headers","#/properties/headers/type","array")];
 return false;
 }
 }
@@ -9856,15 +9742,13 @@ var valid0 = true;
 }
 }
 else {
-validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate402.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate402.errors = vErrors;
 return errors === 0;
 }
-
-const schema154 = {"$id":"https://acpkit.dev/schema/v1/McpServerStdio","type":"object","properties":{"type":{"type":"string","not":{"enum":["http","sse"]}},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["name","command","args","env"]};
 
 function validate406(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServerStdio" */;
@@ -9874,7 +9758,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.name === undefined) && (missing0 = "name")) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
-validate406.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate406.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9882,7 +9766,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate406.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -9899,7 +9783,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate406.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate406.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -9922,7 +9806,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs5 = errors;
 if(typeof data.name !== "string"){
-validate406.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9934,7 +9818,7 @@ if(valid0){
 if(data.command !== undefined){
 const _errs7 = errors;
 if(typeof data.command !== "string"){
-validate406.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [typeError(instancePath+"/command","#/properties/command/type","string")];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9953,7 +9837,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
 if(typeof data3[i0] !== "string"){
-validate406.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate406.errors = [typeError(instancePath+"/args/" + i0,"#/properties/args/items/type","string")];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -9963,7 +9847,7 @@ break;
 }
 }
 else {
-validate406.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate406.errors = [typeError(instancePath+"/args","#/properties/args/type","array")];
 return false;
 }
 }
@@ -9993,7 +9877,7 @@ break;
 }
 }
 else {
-validate406.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate406.errors = [typeError(instancePath+"/env","#/properties/env/type","array")];
 return false;
 }
 }
@@ -10022,14 +9906,13 @@ var valid0 = true;
 }
 }
 else {
-validate406.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate406.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate406.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate397(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/McpServer" */;
@@ -10063,7 +9946,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10089,7 +9972,6 @@ validate397.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate395(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LoadSessionRequest" */;
 let vErrors = null;
@@ -10098,7 +9980,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate395.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate395.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10117,7 +9999,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate395.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate395.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10136,7 +10018,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate395.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate395.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -10146,7 +10028,7 @@ break;
 }
 }
 else {
-validate395.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate395.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -10176,7 +10058,7 @@ break;
 }
 }
 else {
-validate395.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate395.errors = [typeError(instancePath+"/mcpServers","#/properties/mcpServers/type","array")];
 return false;
 }
 }
@@ -10204,7 +10086,7 @@ var valid0 = true;
 }
 }
 else {
-validate395.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate395.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10213,9 +10095,9 @@ return errors === 0;
 }
 
 export const LoadSessionResponse: CompiledValidator = validate412;
-const schema155 = {"$id":"https://acpkit.dev/schema/v1/LoadSessionResponse","type":"object","properties":{"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
-const schema156 = {"$id":"https://acpkit.dev/schema/v1/SessionModeState","type":"object","properties":{"currentModeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"availableModes":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionMode"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["currentModeId","availableModes"]};
-const schema157 = {"$id":"https://acpkit.dev/schema/v1/SessionMode","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["id","name"]};
+const schema155_properties_configOptions_type = ["array","null"];
+
+const schema157_properties_description_type = ["string","null"];
 
 function validate415(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionMode" */;
@@ -10225,7 +10107,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate415.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10244,7 +10126,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate415.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate415.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10257,7 +10139,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate415.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema157.properties.description.type},message:"must be string,null"}];
+validate415.errors = [typeError(instancePath+"/description","#/properties/description/type",schema157_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10283,14 +10165,13 @@ var valid0 = true;
 }
 }
 else {
-validate415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate415.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate415.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate413(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionModeState" */;
@@ -10300,7 +10181,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currentModeId === undefined) && (missing0 = "currentModeId")) || ((data.availableModes === undefined) && (missing0 = "availableModes"))){
-validate413.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate413.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10336,7 +10217,7 @@ break;
 }
 }
 else {
-validate413.errors = [{instancePath:instancePath+"/availableModes",schemaPath:"#/properties/availableModes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate413.errors = [typeError(instancePath+"/availableModes","#/properties/availableModes/type","array")];
 return false;
 }
 }
@@ -10362,14 +10243,13 @@ var valid0 = true;
 }
 }
 else {
-validate413.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate413.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate413.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate412(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LoadSessionResponse" */;
@@ -10392,7 +10272,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/modes","#/properties/modes/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10405,7 +10285,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/modes","#/properties/modes/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10437,7 +10317,7 @@ if(data.configOptions !== undefined){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate412.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema155.properties.configOptions.type},message:"must be array,null"}];
+validate412.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type",schema155_properties_configOptions_type)];
 return false;
 }
 if(errors === _errs6){
@@ -10478,7 +10358,7 @@ var valid0 = true;
 }
 }
 else {
-validate412.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate412.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10489,7 +10369,6 @@ return errors === 0;
 export const LogoutCapabilities: CompiledValidator = validate53;
 
 export const LogoutRequest: CompiledValidator = validate423;
-const schema158 = {"$id":"https://acpkit.dev/schema/v1/LogoutRequest","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate423(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LogoutRequest" */;
@@ -10505,7 +10384,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate423.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate423.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10514,7 +10393,6 @@ return errors === 0;
 }
 
 export const LogoutResponse: CompiledValidator = validate425;
-const schema159 = {"$id":"https://acpkit.dev/schema/v1/LogoutResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate425(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/LogoutResponse" */;
@@ -10530,7 +10408,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate425.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate425.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10555,7 +10433,6 @@ export const Meta: CompiledValidator = validate54;
 export const MultiSelectItems: CompiledValidator = validate277;
 
 export const NewSessionRequest: CompiledValidator = validate427;
-const schema160 = {"$id":"https://acpkit.dev/schema/v1/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["cwd","mcpServers"]};
 
 function validate427(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NewSessionRequest" */;
@@ -10565,14 +10442,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate427.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.cwd !== undefined){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-validate427.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate427.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10591,7 +10468,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate427.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate427.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -10601,7 +10478,7 @@ break;
 }
 }
 else {
-validate427.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate427.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -10631,7 +10508,7 @@ break;
 }
 }
 else {
-validate427.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate427.errors = [typeError(instancePath+"/mcpServers","#/properties/mcpServers/type","array")];
 return false;
 }
 }
@@ -10658,7 +10535,7 @@ var valid0 = true;
 }
 }
 else {
-validate427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate427.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10667,7 +10544,7 @@ return errors === 0;
 }
 
 export const NewSessionResponse: CompiledValidator = validate430;
-const schema161 = {"$id":"https://acpkit.dev/schema/v1/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId"]};
+const schema161_properties_configOptions_type = ["array","null"];
 
 function validate430(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NewSessionResponse" */;
@@ -10677,7 +10554,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate430.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate430.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10708,7 +10585,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/modes","#/properties/modes/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10721,7 +10598,7 @@ var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/modes","#/properties/modes/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10753,7 +10630,7 @@ if(data.configOptions !== undefined){
 let data2 = data.configOptions;
 const _errs7 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate430.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema161.properties.configOptions.type},message:"must be array,null"}];
+validate430.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type",schema161_properties_configOptions_type)];
 return false;
 }
 if(errors === _errs7){
@@ -10796,7 +10673,7 @@ var valid0 = true;
 }
 }
 else {
-validate430.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate430.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10805,8 +10682,8 @@ return errors === 0;
 }
 
 export const Notice: CompiledValidator = validate435;
-const schema162 = {"$id":"https://acpkit.dev/schema/v1/Notice","type":"object","properties":{"severity":{"$ref":"https://acpkit.dev/schema/v1/NoticeSeverity"},"title":{"type":"string"},"message":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["severity","title"]};
-const schema163 = {"$id":"https://acpkit.dev/schema/v1/NoticeSeverity","anyOf":[{"type":"string","enum":["info","warning","error"]},{"type":"string"}]};
+const schema162_properties_message_type = ["string","null"];
+const schema163_anyOf_0_enum = ["info","warning","error"];
 
 function validate436(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/NoticeSeverity" */;
@@ -10816,7 +10693,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10826,7 +10703,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "info") || (data === "warning")) || (data === "error"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema163.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema163_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10840,7 +10717,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10853,7 +10730,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10879,7 +10756,6 @@ validate436.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate435(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Notice" */;
 let vErrors = null;
@@ -10888,7 +10764,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.severity === undefined) && (missing0 = "severity")) || ((data.title === undefined) && (missing0 = "title"))){
-validate435.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate435.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10907,7 +10783,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs2 = errors;
 if(typeof data.title !== "string"){
-validate435.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate435.errors = [typeError(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -10920,7 +10796,7 @@ if(data.message !== undefined){
 let data2 = data.message;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate435.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema162.properties.message.type},message:"must be string,null"}];
+validate435.errors = [typeError(instancePath+"/message","#/properties/message/type",schema162_properties_message_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -10946,7 +10822,7 @@ var valid0 = true;
 }
 }
 else {
-validate435.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate435.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10961,39 +10837,36 @@ export const NoticeSeverity: CompiledValidator = validate436;
 export const OtherMultiSelectItems: CompiledValidator = validate285;
 
 export const PermissionOption: CompiledValidator = validate439;
-const schema164 = {"$id":"https://acpkit.dev/schema/v1/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId","name","kind"]};
-const schema165 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionId","type":"string"};
 
 function validate440(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOptionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate440.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate440.errors = vErrors;
 return errors === 0;
 }
 
-const schema166 = {"$id":"https://acpkit.dev/schema/v1/PermissionOptionKind","type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]};
+const schema166_enum = ["allow_once","allow_always","reject_once","reject_always"];
 
 function validate442(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOptionKind" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate442.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate442.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!((((data === "allow_once") || (data === "allow_always")) || (data === "reject_once")) || (data === "reject_always"))){
-validate442.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema166.enum},message:"must be equal to one of the allowed values"}];
+validate442.errors = [enumError(instancePath,"#/enum",schema166_enum)];
 return false;
 }
 validate442.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate439(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PermissionOption" */;
@@ -11003,7 +10876,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
-validate439.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate439.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11022,7 +10895,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate439.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate439.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11060,7 +10933,7 @@ var valid0 = true;
 }
 }
 else {
-validate439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate439.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11073,44 +10946,42 @@ export const PermissionOptionId: CompiledValidator = validate440;
 export const PermissionOptionKind: CompiledValidator = validate442;
 
 export const Plan: CompiledValidator = validate445;
-const schema167 = {"$id":"https://acpkit.dev/schema/v1/Plan","type":"object","properties":{"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["entries"]};
-const schema168 = {"$id":"https://acpkit.dev/schema/v1/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v1/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content","priority","status"]};
-const schema169 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryPriority","type":"string","enum":["high","medium","low"]};
+
+const schema169_enum = ["high","medium","low"];
 
 function validate447(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntryPriority" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate447.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate447.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!(((data === "high") || (data === "medium")) || (data === "low"))){
-validate447.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema169.enum},message:"must be equal to one of the allowed values"}];
+validate447.errors = [enumError(instancePath,"#/enum",schema169_enum)];
 return false;
 }
 validate447.errors = vErrors;
 return errors === 0;
 }
 
-const schema170 = {"$id":"https://acpkit.dev/schema/v1/PlanEntryStatus","type":"string","enum":["pending","in_progress","completed"]};
+const schema170_enum = ["pending","in_progress","completed"];
 
 function validate449(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntryStatus" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate449.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate449.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!(((data === "pending") || (data === "in_progress")) || (data === "completed"))){
-validate449.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema170.enum},message:"must be equal to one of the allowed values"}];
+validate449.errors = [enumError(instancePath,"#/enum",schema170_enum)];
 return false;
 }
 validate449.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate446(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PlanEntry" */;
@@ -11120,14 +10991,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate446.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
-validate446.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate446.errors = [typeError(instancePath+"/content","#/properties/content/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11177,14 +11048,13 @@ var valid0 = true;
 }
 }
 else {
-validate446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate446.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate446.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate445(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Plan" */;
@@ -11194,7 +11064,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.entries === undefined) && (missing0 = "entries")){
-validate445.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate445.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11218,7 +11088,7 @@ break;
 }
 }
 else {
-validate445.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate445.errors = [typeError(instancePath+"/entries","#/properties/entries/type","array")];
 return false;
 }
 }
@@ -11243,7 +11113,7 @@ var valid0 = true;
 }
 }
 else {
-validate445.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate445.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11260,7 +11130,6 @@ export const PlanEntryStatus: CompiledValidator = validate449;
 export const PromptCapabilities: CompiledValidator = validate59;
 
 export const PromptRequest: CompiledValidator = validate454;
-const schema171 = {"$id":"https://acpkit.dev/schema/v1/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","prompt"]};
 
 function validate454(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptRequest" */;
@@ -11270,7 +11139,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate454.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate454.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11306,7 +11175,7 @@ break;
 }
 }
 else {
-validate454.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate454.errors = [typeError(instancePath+"/prompt","#/properties/prompt/type","array")];
 return false;
 }
 }
@@ -11332,7 +11201,7 @@ var valid0 = true;
 }
 }
 else {
-validate454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate454.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11341,25 +11210,24 @@ return errors === 0;
 }
 
 export const PromptResponse: CompiledValidator = validate458;
-const schema172 = {"$id":"https://acpkit.dev/schema/v1/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v1/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["stopReason"]};
-const schema173 = {"$id":"https://acpkit.dev/schema/v1/StopReason","type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]};
+
+const schema173_enum = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
 
 function validate459(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/StopReason" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate459.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate459.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!(((((data === "end_turn") || (data === "max_tokens")) || (data === "max_turn_requests")) || (data === "refusal")) || (data === "cancelled"))){
-validate459.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema173.enum},message:"must be equal to one of the allowed values"}];
+validate459.errors = [enumError(instancePath,"#/enum",schema173_enum)];
 return false;
 }
 validate459.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate458(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/PromptResponse" */;
@@ -11369,7 +11237,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.stopReason === undefined) && (missing0 = "stopReason")){
-validate458.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate458.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11400,7 +11268,7 @@ var valid0 = true;
 }
 }
 else {
-validate458.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate458.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11411,7 +11279,8 @@ return errors === 0;
 export const ProtocolVersion: CompiledValidator = validate357;
 
 export const ReadTextFileRequest: CompiledValidator = validate462;
-const schema174 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"limit":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path"]};
+const schema174_properties_line_type = ["integer","null"];
+const schema174_properties_limit_type = ["integer","null"];
 
 function validate462(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReadTextFileRequest" */;
@@ -11421,7 +11290,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))){
-validate462.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate462.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11440,7 +11309,7 @@ if(valid0){
 if(data.path !== undefined){
 const _errs2 = errors;
 if(typeof data.path !== "string"){
-validate462.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate462.errors = [typeError(instancePath+"/path","#/properties/path/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -11453,23 +11322,23 @@ if(data.line !== undefined){
 let data2 = data.line;
 const _errs4 = errors;
 if((!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))) && (data2 !== null)){
-validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema174.properties.line.type},message:"must be integer,null"}];
+validate462.errors = [typeError(instancePath+"/line","#/properties/line/type",schema174_properties_line_type)];
 return false;
 }
 if(errors === _errs4){
 if(typeof data2 == "number"){
 if(data2 > 4294967295 || isNaN(data2)){
-validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate462.errors = [ajvError(instancePath+"/line","#/properties/line/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate462.errors = [ajvError(instancePath+"/line","#/properties/line/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data2))){
-validate462.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate462.errors = [ajvError(instancePath+"/line","#/properties/line/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -11486,23 +11355,23 @@ if(data.limit !== undefined){
 let data3 = data.limit;
 const _errs6 = errors;
 if((!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))) && (data3 !== null)){
-validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: schema174.properties.limit.type},message:"must be integer,null"}];
+validate462.errors = [typeError(instancePath+"/limit","#/properties/limit/type",schema174_properties_limit_type)];
 return false;
 }
 if(errors === _errs6){
 if(typeof data3 == "number"){
 if(data3 > 4294967295 || isNaN(data3)){
-validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate462.errors = [ajvError(instancePath+"/limit","#/properties/limit/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate462.errors = [ajvError(instancePath+"/limit","#/properties/limit/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data3))){
-validate462.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate462.errors = [ajvError(instancePath+"/limit","#/properties/limit/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -11533,7 +11402,7 @@ var valid0 = true;
 }
 }
 else {
-validate462.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate462.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11542,7 +11411,6 @@ return errors === 0;
 }
 
 export const ReadTextFileResponse: CompiledValidator = validate465;
-const schema175 = {"$id":"https://acpkit.dev/schema/v1/ReadTextFileResponse","type":"object","properties":{"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["content"]};
 
 function validate465(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReadTextFileResponse" */;
@@ -11552,14 +11420,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate465.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate465.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
-validate465.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate465.errors = [typeError(instancePath+"/content","#/properties/content/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11583,7 +11451,7 @@ var valid0 = true;
 }
 }
 else {
-validate465.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate465.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11592,7 +11460,6 @@ return errors === 0;
 }
 
 export const ReleaseTerminalRequest: CompiledValidator = validate467;
-const schema176 = {"$id":"https://acpkit.dev/schema/v1/ReleaseTerminalRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
 function validate467(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReleaseTerminalRequest" */;
@@ -11602,7 +11469,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
-validate467.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate467.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11646,7 +11513,7 @@ var valid0 = true;
 }
 }
 else {
-validate467.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate467.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11655,7 +11522,6 @@ return errors === 0;
 }
 
 export const ReleaseTerminalResponse: CompiledValidator = validate471;
-const schema177 = {"$id":"https://acpkit.dev/schema/v1/ReleaseTerminalResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate471(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ReleaseTerminalResponse" */;
@@ -11671,7 +11537,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate471.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate471.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11682,8 +11548,6 @@ return errors === 0;
 export const RequestId: CompiledValidator = validate128;
 
 export const RequestPermissionOutcome: CompiledValidator = validate473;
-const schema178 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
-const schema179 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
 
 function validate474(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcomeCancelled" */;
@@ -11693,29 +11557,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate474.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate474.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 if("cancelled" !== data.outcome){
-validate474.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
+validate474.errors = [constError(instancePath+"/outcome","#/properties/outcome/const","cancelled")];
 return false;
 }
 }
 }
 }
 else {
-validate474.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate474.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate474.errors = vErrors;
 return errors === 0;
 }
-
-const schema180 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"}},"required":["outcome"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome"}]};
-const schema181 = {"$id":"https://acpkit.dev/schema/v1/SelectedPermissionOutcome","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v1/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["optionId"]};
 
 function validate476(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SelectedPermissionOutcome" */;
@@ -11725,7 +11586,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.optionId === undefined) && (missing0 = "optionId")){
-validate476.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate476.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11756,14 +11617,13 @@ var valid0 = true;
 }
 }
 else {
-validate476.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate476.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate476.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate475(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcomeSelected" */;
@@ -11777,27 +11637,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate475.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate475.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 if("selected" !== data.outcome){
-validate475.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
+validate475.errors = [constError(instancePath+"/outcome","#/properties/outcome/const","selected")];
 return false;
 }
 }
 }
 }
 else {
-validate475.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate475.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate475.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate473(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionOutcome" */;
@@ -11820,17 +11679,17 @@ errors = vErrors.length;
 }
 }
 else {
-validate473.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "outcome", tagValue: tag0},message:"must be one of the known \"outcome\" values: \"cancelled\", \"selected\""}];
+validate473.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "outcome", tagValue: tag0},"must be one of the known \"outcome\" values: \"cancelled\", \"selected\"")];
 return false;
 }
 }
 else {
-validate473.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "outcome", tagValue: tag0},message:"tag \"outcome\" must be string"}];
+validate473.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "outcome", tagValue: tag0},"tag \"outcome\" must be string")];
 return false;
 }
 }
 else {
-validate473.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate473.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -11843,46 +11702,45 @@ export const RequestPermissionOutcomeCancelled: CompiledValidator = validate474;
 export const RequestPermissionOutcomeSelected: CompiledValidator = validate475;
 
 export const RequestPermissionRequest: CompiledValidator = validate482;
-const schema182 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"toolCall":{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/PermissionOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","toolCall","options"]};
-const schema183 = {"$id":"https://acpkit.dev/schema/v1/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId"]};
-const schema184 = {"$id":"https://acpkit.dev/schema/v1/ToolKind","type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]};
+
+const schema183_properties_title_type = ["string","null"];
+const schema183_properties_content_type = ["array","null"];
+const schema183_properties_locations_type = ["array","null"];
+const schema184_enum = ["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"];
 
 function validate486(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolKind" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate486.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate486.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!((((((((((data === "read") || (data === "edit")) || (data === "delete")) || (data === "move")) || (data === "search")) || (data === "execute")) || (data === "think")) || (data === "fetch")) || (data === "switch_mode")) || (data === "other"))){
-validate486.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema184.enum},message:"must be equal to one of the allowed values"}];
+validate486.errors = [enumError(instancePath,"#/enum",schema184_enum)];
 return false;
 }
 validate486.errors = vErrors;
 return errors === 0;
 }
 
-const schema185 = {"$id":"https://acpkit.dev/schema/v1/ToolCallStatus","type":"string","enum":["pending","in_progress","completed","failed"]};
+const schema185_enum = ["pending","in_progress","completed","failed"];
 
 function validate488(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallStatus" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate488.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate488.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 if(!((((data === "pending") || (data === "in_progress")) || (data === "completed")) || (data === "failed"))){
-validate488.errors = [{instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema185.enum},message:"must be equal to one of the allowed values"}];
+validate488.errors = [enumError(instancePath,"#/enum",schema185_enum)];
 return false;
 }
 validate488.errors = vErrors;
 return errors === 0;
 }
-
-const schema186 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContent","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentDiff"},{"$ref":"https://acpkit.dev/schema/v1/ToolCallContentTerminal"}],"discriminator":{"propertyName":"type"}};
-const schema187 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Content"}]};
 
 function validate491(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentContent" */;
@@ -11896,28 +11754,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate491.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate491.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("content" !== data.type){
-validate491.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+validate491.errors = [constError(instancePath+"/type","#/properties/type/const","content")];
 return false;
 }
 }
 }
 }
 else {
-validate491.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate491.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate491.errors = vErrors;
 return errors === 0;
 }
-
-const schema188 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Diff"}]};
 
 function validate493(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentDiff" */;
@@ -11931,29 +11787,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate493.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate493.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("diff" !== data.type){
-validate493.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
+validate493.errors = [constError(instancePath+"/type","#/properties/type/const","diff")];
 return false;
 }
 }
 }
 }
 else {
-validate493.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate493.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate493.errors = vErrors;
 return errors === 0;
 }
-
-const schema189 = {"$id":"https://acpkit.dev/schema/v1/ToolCallContentTerminal","type":"object","properties":{"type":{"const":"terminal"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Terminal"}]};
-const schema190 = {"$id":"https://acpkit.dev/schema/v1/Terminal","type":"object","properties":{"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["terminalId"]};
 
 function validate496(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/Terminal" */;
@@ -11963,7 +11816,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.terminalId === undefined) && (missing0 = "terminalId")){
-validate496.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate496.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -11994,14 +11847,13 @@ var valid0 = true;
 }
 }
 else {
-validate496.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate496.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate496.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate495(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContentTerminal" */;
@@ -12015,27 +11867,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate495.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate495.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("terminal" !== data.type){
-validate495.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "terminal"},message:"must be equal to constant"}];
+validate495.errors = [constError(instancePath+"/type","#/properties/type/const","terminal")];
 return false;
 }
 }
 }
 }
 else {
-validate495.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate495.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate495.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate490(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallContent" */;
@@ -12064,17 +11915,17 @@ errors = vErrors.length;
 }
 }
 else {
-validate490.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"content\", \"diff\", \"terminal\""}];
+validate490.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"content\", \"diff\", \"terminal\"")];
 return false;
 }
 }
 else {
-validate490.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate490.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
 else {
-validate490.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate490.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12082,7 +11933,7 @@ validate490.errors = vErrors;
 return errors === 0;
 }
 
-const schema191 = {"$id":"https://acpkit.dev/schema/v1/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["path"]};
+const schema191_properties_line_type = ["integer","null"];
 
 function validate504(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallLocation" */;
@@ -12092,14 +11943,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.path === undefined) && (missing0 = "path")){
-validate504.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate504.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate504.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate504.errors = [typeError(instancePath+"/path","#/properties/path/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12112,23 +11963,23 @@ if(data.line !== undefined){
 let data1 = data.line;
 const _errs3 = errors;
 if((!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) && (data1 !== null)){
-validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema191.properties.line.type},message:"must be integer,null"}];
+validate504.errors = [typeError(instancePath+"/line","#/properties/line/type",schema191_properties_line_type)];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 4294967295 || isNaN(data1)){
-validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate504.errors = [ajvError(instancePath+"/line","#/properties/line/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate504.errors = [ajvError(instancePath+"/line","#/properties/line/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data1))){
-validate504.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate504.errors = [ajvError(instancePath+"/line","#/properties/line/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -12157,14 +12008,13 @@ var valid0 = true;
 }
 }
 else {
-validate504.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate504.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate504.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate484(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCallUpdate" */;
@@ -12174,7 +12024,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
-validate484.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate484.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12194,7 +12044,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate484.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema183.properties.title.type},message:"must be string,null"}];
+validate484.errors = [typeError(instancePath+"/title","#/properties/title/type",schema183_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12218,7 +12068,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/kind","#/properties/kind/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12231,7 +12081,7 @@ var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/kind","#/properties/kind/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12274,7 +12124,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs12 = errors;
 if(data3 !== null){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/status","#/properties/status/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12287,7 +12137,7 @@ var _valid1 = _errs12 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/status","#/properties/status/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12319,7 +12169,7 @@ if(data.content !== undefined){
 let data4 = data.content;
 const _errs14 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate484.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema183.properties.content.type},message:"must be array,null"}];
+validate484.errors = [typeError(instancePath+"/content","#/properties/content/type",schema183_properties_content_type)];
 return false;
 }
 if(errors === _errs14){
@@ -12349,7 +12199,7 @@ if(data.locations !== undefined){
 let data6 = data.locations;
 const _errs17 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate484.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: schema183.properties.locations.type},message:"must be array,null"}];
+validate484.errors = [typeError(instancePath+"/locations","#/properties/locations/type",schema183_properties_locations_type)];
 return false;
 }
 if(errors === _errs17){
@@ -12395,14 +12245,13 @@ var valid0 = true;
 }
 }
 else {
-validate484.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate484.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate484.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate482(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionRequest" */;
@@ -12412,7 +12261,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate482.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate482.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12460,7 +12309,7 @@ break;
 }
 }
 else {
-validate482.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate482.errors = [typeError(instancePath+"/options","#/properties/options/type","array")];
 return false;
 }
 }
@@ -12487,7 +12336,7 @@ var valid0 = true;
 }
 }
 else {
-validate482.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate482.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12496,7 +12345,6 @@ return errors === 0;
 }
 
 export const RequestPermissionResponse: CompiledValidator = validate511;
-const schema192 = {"$id":"https://acpkit.dev/schema/v1/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v1/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["outcome"]};
 
 function validate511(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/RequestPermissionResponse" */;
@@ -12506,7 +12354,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate511.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate511.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12537,7 +12385,7 @@ var valid0 = true;
 }
 }
 else {
-validate511.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate511.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12548,7 +12396,6 @@ return errors === 0;
 export const ResourceLink: CompiledValidator = validate182;
 
 export const ResumeSessionRequest: CompiledValidator = validate514;
-const schema193 = {"$id":"https://acpkit.dev/schema/v1/ResumeSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","cwd"]};
 
 function validate514(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ResumeSessionRequest" */;
@@ -12558,7 +12405,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
-validate514.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate514.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -12577,7 +12424,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate514.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate514.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12596,7 +12443,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate514.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate514.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -12606,7 +12453,7 @@ break;
 }
 }
 else {
-validate514.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate514.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -12636,7 +12483,7 @@ break;
 }
 }
 else {
-validate514.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate514.errors = [typeError(instancePath+"/mcpServers","#/properties/mcpServers/type","array")];
 return false;
 }
 }
@@ -12664,7 +12511,7 @@ var valid0 = true;
 }
 }
 else {
-validate514.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate514.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12673,7 +12520,7 @@ return errors === 0;
 }
 
 export const ResumeSessionResponse: CompiledValidator = validate518;
-const schema194 = {"$id":"https://acpkit.dev/schema/v1/ResumeSessionResponse","type":"object","properties":{"modes":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionModeState"},{"type":"null"}]},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema194_properties_configOptions_type = ["array","null"];
 
 function validate518(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ResumeSessionResponse" */;
@@ -12696,7 +12543,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/modes","#/properties/modes/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12709,7 +12556,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/modes",schemaPath:"#/properties/modes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/modes","#/properties/modes/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12741,7 +12588,7 @@ if(data.configOptions !== undefined){
 let data1 = data.configOptions;
 const _errs6 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate518.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema194.properties.configOptions.type},message:"must be array,null"}];
+validate518.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type",schema194_properties_configOptions_type)];
 return false;
 }
 if(errors === _errs6){
@@ -12782,7 +12629,7 @@ var valid0 = true;
 }
 }
 else {
-validate518.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate518.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12835,7 +12682,8 @@ export const SessionId: CompiledValidator = validate124;
 export const SessionInfo: CompiledValidator = validate390;
 
 export const SessionInfoUpdate: CompiledValidator = validate522;
-const schema195 = {"$id":"https://acpkit.dev/schema/v1/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema195_properties_title_type = ["string","null"];
+const schema195_properties_updatedAt_type = ["string","null"];
 
 function validate522(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionInfoUpdate" */;
@@ -12847,7 +12695,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate522.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema195.properties.title.type},message:"must be string,null"}];
+validate522.errors = [typeError(instancePath+"/title","#/properties/title/type",schema195_properties_title_type)];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12860,7 +12708,7 @@ if(data.updatedAt !== undefined){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate522.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema195.properties.updatedAt.type},message:"must be string,null"}];
+validate522.errors = [typeError(instancePath+"/updatedAt","#/properties/updatedAt/type",schema195_properties_updatedAt_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12884,7 +12732,7 @@ var valid0 = true;
 }
 }
 else {
-validate522.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate522.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -12901,9 +12749,6 @@ export const SessionModeId: CompiledValidator = validate339;
 export const SessionModeState: CompiledValidator = validate413;
 
 export const SessionNotification: CompiledValidator = validate524;
-const schema196 = {"$id":"https://acpkit.dev/schema/v1/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v1/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","update"]};
-const schema197 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdate","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCall"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdatePlan"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateNotice"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCompactionUpdate"},{"$ref":"https://acpkit.dev/schema/v1/SessionUpdateCompactionSummaryChunk"}],"discriminator":{"propertyName":"sessionUpdate"}};
-const schema198 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
 function validate527(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateUserMessageChunk" */;
@@ -12917,28 +12762,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate527.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate527.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("user_message_chunk" !== data.sessionUpdate){
-validate527.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
+validate527.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","user_message_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate527.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate527.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate527.errors = vErrors;
 return errors === 0;
 }
-
-const schema199 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
 function validate529(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAgentMessageChunk" */;
@@ -12952,28 +12795,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate529.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate529.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_message_chunk" !== data.sessionUpdate){
-validate529.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
+validate529.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","agent_message_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate529.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate529.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate529.errors = vErrors;
 return errors === 0;
 }
-
-const schema200 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ContentChunk"}]};
 
 function validate531(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAgentThoughtChunk" */;
@@ -12987,29 +12828,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate531.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate531.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_thought_chunk" !== data.sessionUpdate){
-validate531.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
+validate531.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","agent_thought_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate531.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate531.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate531.errors = vErrors;
 return errors === 0;
 }
-
-const schema201 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCall","type":"object","properties":{"sessionUpdate":{"const":"tool_call"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCall"}]};
-const schema202 = {"$id":"https://acpkit.dev/schema/v1/ToolCall","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v1/ToolCallId"},"title":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v1/ToolKind"},"status":{"$ref":"https://acpkit.dev/schema/v1/ToolCallStatus"},"content":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallContent"}},"locations":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["toolCallId","title"]};
 
 function validate534(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/ToolCall" */;
@@ -13019,7 +12857,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.title === undefined) && (missing0 = "title"))){
-validate534.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate534.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13038,7 +12876,7 @@ if(valid0){
 if(data.title !== undefined){
 const _errs2 = errors;
 if(typeof data.title !== "string"){
-validate534.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate534.errors = [typeError(instancePath+"/title","#/properties/title/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13091,7 +12929,7 @@ break;
 }
 }
 else {
-validate534.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate534.errors = [typeError(instancePath+"/content","#/properties/content/type","array")];
 return false;
 }
 }
@@ -13121,7 +12959,7 @@ break;
 }
 }
 else {
-validate534.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate534.errors = [typeError(instancePath+"/locations","#/properties/locations/type","array")];
 return false;
 }
 }
@@ -13151,14 +12989,13 @@ var valid0 = true;
 }
 }
 else {
-validate534.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate534.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate534.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate533(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateToolCall" */;
@@ -13172,28 +13009,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate533.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate533.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call" !== data.sessionUpdate){
-validate533.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call"},message:"must be equal to constant"}];
+validate533.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","tool_call")];
 return false;
 }
 }
 }
 }
 else {
-validate533.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate533.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate533.errors = vErrors;
 return errors === 0;
 }
-
-const schema203 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ToolCallUpdate"}]};
 
 function validate542(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateToolCallUpdate" */;
@@ -13207,28 +13042,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate542.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate542.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call_update" !== data.sessionUpdate){
-validate542.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
+validate542.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","tool_call_update")];
 return false;
 }
 }
 }
 }
 else {
-validate542.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate542.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate542.errors = vErrors;
 return errors === 0;
 }
-
-const schema204 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdatePlan","type":"object","properties":{"sessionUpdate":{"const":"plan"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Plan"}]};
 
 function validate544(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdatePlan" */;
@@ -13242,28 +13075,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate544.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate544.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("plan" !== data.sessionUpdate){
-validate544.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan"},message:"must be equal to constant"}];
+validate544.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","plan")];
 return false;
 }
 }
 }
 }
 else {
-validate544.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate544.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate544.errors = vErrors;
 return errors === 0;
 }
-
-const schema205 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/AvailableCommandsUpdate"}]};
 
 function validate546(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateAvailableCommandsUpdate" */;
@@ -13277,28 +13108,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate546.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate546.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("available_commands_update" !== data.sessionUpdate){
-validate546.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
+validate546.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","available_commands_update")];
 return false;
 }
 }
 }
 }
 else {
-validate546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate546.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate546.errors = vErrors;
 return errors === 0;
 }
-
-const schema206 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate","type":"object","properties":{"sessionUpdate":{"const":"current_mode_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CurrentModeUpdate"}]};
 
 function validate548(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCurrentModeUpdate" */;
@@ -13312,28 +13141,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate548.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate548.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("current_mode_update" !== data.sessionUpdate){
-validate548.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "current_mode_update"},message:"must be equal to constant"}];
+validate548.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","current_mode_update")];
 return false;
 }
 }
 }
 }
 else {
-validate548.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate548.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate548.errors = vErrors;
 return errors === 0;
 }
-
-const schema207 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/ConfigOptionUpdate"}]};
 
 function validate550(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateConfigOptionUpdate" */;
@@ -13347,28 +13174,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate550.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate550.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("config_option_update" !== data.sessionUpdate){
-validate550.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
+validate550.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","config_option_update")];
 return false;
 }
 }
 }
 }
 else {
-validate550.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate550.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate550.errors = vErrors;
 return errors === 0;
 }
-
-const schema208 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SessionInfoUpdate"}]};
 
 function validate552(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateSessionInfoUpdate" */;
@@ -13382,29 +13207,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate552.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate552.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("session_info_update" !== data.sessionUpdate){
-validate552.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
+validate552.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","session_info_update")];
 return false;
 }
 }
 }
 }
 else {
-validate552.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate552.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate552.errors = vErrors;
 return errors === 0;
 }
-
-const schema209 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/UsageUpdate"}]};
-const schema210 = {"$id":"https://acpkit.dev/schema/v1/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["used","size"]};
 
 function validate555(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/UsageUpdate" */;
@@ -13414,7 +13236,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
-validate555.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate555.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13422,23 +13244,23 @@ if(data.used !== undefined){
 let data0 = data.used;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate555.errors = [typeError(instancePath+"/used","#/properties/used/type","integer")];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(data0 > 18446744073709552000 || isNaN(data0)){
-validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate555.errors = [ajvError(instancePath+"/used","#/properties/used/maximum","maximum",{comparison: "<=", limit: 18446744073709552000},"must be <= 18446744073709552000")];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate555.errors = [ajvError(instancePath+"/used","#/properties/used/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats12.validate(data0))){
-validate555.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate555.errors = [ajvError(instancePath+"/used","#/properties/used/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -13455,23 +13277,23 @@ if(data.size !== undefined){
 let data1 = data.size;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate555.errors = [typeError(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 18446744073709552000 || isNaN(data1)){
-validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate555.errors = [ajvError(instancePath+"/size","#/properties/size/maximum","maximum",{comparison: "<=", limit: 18446744073709552000},"must be <= 18446744073709552000")];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate555.errors = [ajvError(instancePath+"/size","#/properties/size/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats12.validate(data1))){
-validate555.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate555.errors = [ajvError(instancePath+"/size","#/properties/size/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -13499,7 +13321,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/cost","#/properties/cost/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13512,7 +13334,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/cost","#/properties/cost/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13557,14 +13379,13 @@ var valid0 = true;
 }
 }
 else {
-validate555.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate555.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate555.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate554(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateUsageUpdate" */;
@@ -13578,28 +13399,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate554.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate554.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("usage_update" !== data.sessionUpdate){
-validate554.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
+validate554.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","usage_update")];
 return false;
 }
 }
 }
 }
 else {
-validate554.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate554.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate554.errors = vErrors;
 return errors === 0;
 }
-
-const schema211 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateNotice","type":"object","properties":{"sessionUpdate":{"const":"notice"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/Notice"}]};
 
 function validate559(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateNotice" */;
@@ -13613,28 +13432,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate559.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate559.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("notice" !== data.sessionUpdate){
-validate559.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "notice"},message:"must be equal to constant"}];
+validate559.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","notice")];
 return false;
 }
 }
 }
 }
 else {
-validate559.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate559.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate559.errors = vErrors;
 return errors === 0;
 }
-
-const schema212 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCompactionUpdate","type":"object","properties":{"sessionUpdate":{"const":"compaction_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CompactionUpdate"}]};
 
 function validate561(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCompactionUpdate" */;
@@ -13648,28 +13465,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate561.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate561.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("compaction_update" !== data.sessionUpdate){
-validate561.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "compaction_update"},message:"must be equal to constant"}];
+validate561.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","compaction_update")];
 return false;
 }
 }
 }
 }
 else {
-validate561.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate561.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate561.errors = vErrors;
 return errors === 0;
 }
-
-const schema213 = {"$id":"https://acpkit.dev/schema/v1/SessionUpdateCompactionSummaryChunk","type":"object","properties":{"sessionUpdate":{"const":"compaction_summary_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/CompactionSummaryChunk"}]};
 
 function validate563(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdateCompactionSummaryChunk" */;
@@ -13683,27 +13498,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate563.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate563.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("compaction_summary_chunk" !== data.sessionUpdate){
-validate563.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "compaction_summary_chunk"},message:"must be equal to constant"}];
+validate563.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","compaction_summary_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate563.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate563.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate563.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate526(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionUpdate" */;
@@ -13798,24 +13612,23 @@ errors = vErrors.length;
 }
 }
 else {
-validate526.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "sessionUpdate", tagValue: tag0},message:"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"tool_call\", \"tool_call_update\", \"plan\", \"available_commands_update\", \"current_mode_update\", \"config_option_update\", \"session_info_update\", \"usage_update\", \"notice\", \"compaction_update\", \"compaction_summary_chunk\""}];
+validate526.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0},"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"tool_call\", \"tool_call_update\", \"plan\", \"available_commands_update\", \"current_mode_update\", \"config_option_update\", \"session_info_update\", \"usage_update\", \"notice\", \"compaction_update\", \"compaction_summary_chunk\"")];
 return false;
 }
 }
 else {
-validate526.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "sessionUpdate", tagValue: tag0},message:"tag \"sessionUpdate\" must be string"}];
+validate526.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "sessionUpdate", tagValue: tag0},"tag \"sessionUpdate\" must be string")];
 return false;
 }
 }
 else {
-validate526.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate526.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate526.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate524(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SessionNotification" */;
@@ -13825,7 +13638,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
-validate524.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate524.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13869,7 +13682,7 @@ var valid0 = true;
 }
 }
 else {
-validate524.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate524.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -13910,8 +13723,6 @@ export const SessionUpdateUsageUpdate: CompiledValidator = validate554;
 export const SessionUpdateUserMessageChunk: CompiledValidator = validate527;
 
 export const SetSessionConfigOptionBoolean: CompiledValidator = validate581;
-const schema214 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"},"value":{"type":"boolean"}},"required":["type","value"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget"}]};
-const schema215 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"configId":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","configId"]};
 
 function validate582(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget" */;
@@ -13921,7 +13732,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.configId === undefined) && (missing0 = "configId"))){
-validate582.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate582.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -13965,14 +13776,13 @@ var valid0 = true;
 }
 }
 else {
-validate582.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate582.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate582.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate581(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionBoolean" */;
@@ -13986,14 +13796,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.value === undefined) && (missing0 = "value"))){
-validate581.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate581.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs2 = errors;
 if("boolean" !== data.type){
-validate581.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+validate581.errors = [constError(instancePath+"/type","#/properties/type/const","boolean")];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -14005,7 +13815,7 @@ if(valid1){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "boolean"){
-validate581.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate581.errors = [typeError(instancePath+"/value","#/properties/value/type","boolean")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -14017,7 +13827,7 @@ var valid1 = true;
 }
 }
 else {
-validate581.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate581.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14026,8 +13836,6 @@ return errors === 0;
 }
 
 export const SetSessionConfigOptionRequest: CompiledValidator = validate587;
-const schema216 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionRequest","anyOf":[{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionBoolean"},{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionValue"}]};
-const schema217 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionValue","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigValueId"}},"required":["value"],"allOf":[{"$ref":"https://acpkit.dev/schema/v1/SetSessionConfigOptionTarget"}]};
 
 function validate589(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionValue" */;
@@ -14041,7 +13849,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.value === undefined) && (missing0 = "value")){
-validate589.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate589.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14054,14 +13862,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate589.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate589.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate589.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate587(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionRequest" */;
@@ -14086,7 +13893,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14113,7 +13920,6 @@ return errors === 0;
 }
 
 export const SetSessionConfigOptionResponse: CompiledValidator = validate593;
-const schema218 = {"$id":"https://acpkit.dev/schema/v1/SetSessionConfigOptionResponse","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v1/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["configOptions"]};
 
 function validate593(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionConfigOptionResponse" */;
@@ -14123,7 +13929,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.configOptions === undefined) && (missing0 = "configOptions")){
-validate593.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate593.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14147,7 +13953,7 @@ break;
 }
 }
 else {
-validate593.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate593.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type","array")];
 return false;
 }
 }
@@ -14172,7 +13978,7 @@ var valid0 = true;
 }
 }
 else {
-validate593.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate593.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14185,7 +13991,6 @@ export const SetSessionConfigOptionTarget: CompiledValidator = validate582;
 export const SetSessionConfigOptionValue: CompiledValidator = validate589;
 
 export const SetSessionModeRequest: CompiledValidator = validate596;
-const schema219 = {"$id":"https://acpkit.dev/schema/v1/SetSessionModeRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"modeId":{"$ref":"https://acpkit.dev/schema/v1/SessionModeId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","modeId"]};
 
 function validate596(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionModeRequest" */;
@@ -14195,7 +14000,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.modeId === undefined) && (missing0 = "modeId"))){
-validate596.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate596.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14239,7 +14044,7 @@ var valid0 = true;
 }
 }
 else {
-validate596.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate596.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14248,7 +14053,6 @@ return errors === 0;
 }
 
 export const SetSessionModeResponse: CompiledValidator = validate600;
-const schema220 = {"$id":"https://acpkit.dev/schema/v1/SetSessionModeResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate600(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/SetSessionModeResponse" */;
@@ -14264,7 +14068,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate600.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate600.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14281,7 +14085,8 @@ export const StringMultiSelectItems: CompiledValidator = validate278;
 export const Terminal: CompiledValidator = validate496;
 
 export const TerminalExitStatus: CompiledValidator = validate602;
-const schema221 = {"$id":"https://acpkit.dev/schema/v1/TerminalExitStatus","type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"signal":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema221_properties_exitCode_type = ["integer","null"];
+const schema221_properties_signal_type = ["string","null"];
 
 function validate602(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TerminalExitStatus" */;
@@ -14293,23 +14098,23 @@ if(data.exitCode !== undefined){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
-validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/type",keyword:"type",params:{type: schema221.properties.exitCode.type},message:"must be integer,null"}];
+validate602.errors = [typeError(instancePath+"/exitCode","#/properties/exitCode/type",schema221_properties_exitCode_type)];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(data0 > 4294967295 || isNaN(data0)){
-validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate602.errors = [ajvError(instancePath+"/exitCode","#/properties/exitCode/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate602.errors = [ajvError(instancePath+"/exitCode","#/properties/exitCode/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data0))){
-validate602.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate602.errors = [ajvError(instancePath+"/exitCode","#/properties/exitCode/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -14326,7 +14131,7 @@ if(data.signal !== undefined){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate602.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: schema221.properties.signal.type},message:"must be string,null"}];
+validate602.errors = [typeError(instancePath+"/signal","#/properties/signal/type",schema221_properties_signal_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14350,7 +14155,7 @@ var valid0 = true;
 }
 }
 else {
-validate602.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate602.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14361,7 +14166,6 @@ return errors === 0;
 export const TerminalId: CompiledValidator = validate335;
 
 export const TerminalOutputRequest: CompiledValidator = validate604;
-const schema222 = {"$id":"https://acpkit.dev/schema/v1/TerminalOutputRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
 function validate604(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TerminalOutputRequest" */;
@@ -14371,7 +14175,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
-validate604.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate604.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14415,7 +14219,7 @@ var valid0 = true;
 }
 }
 else {
-validate604.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate604.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14424,7 +14228,6 @@ return errors === 0;
 }
 
 export const TerminalOutputResponse: CompiledValidator = validate608;
-const schema223 = {"$id":"https://acpkit.dev/schema/v1/TerminalOutputResponse","type":"object","properties":{"output":{"type":"string"},"truncated":{"type":"boolean"},"exitStatus":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v1/TerminalExitStatus"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["output","truncated"]};
 
 function validate608(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/TerminalOutputResponse" */;
@@ -14434,14 +14237,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.output === undefined) && (missing0 = "output")) || ((data.truncated === undefined) && (missing0 = "truncated"))){
-validate608.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate608.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.output !== undefined){
 const _errs1 = errors;
 if(typeof data.output !== "string"){
-validate608.errors = [{instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate608.errors = [typeError(instancePath+"/output","#/properties/output/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14453,7 +14256,7 @@ if(valid0){
 if(data.truncated !== undefined){
 const _errs3 = errors;
 if(typeof data.truncated !== "boolean"){
-validate608.errors = [{instancePath:instancePath+"/truncated",schemaPath:"#/properties/truncated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate608.errors = [typeError(instancePath+"/truncated","#/properties/truncated/type","boolean")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14477,7 +14280,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/exitStatus",schemaPath:"#/properties/exitStatus/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/exitStatus","#/properties/exitStatus/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14490,7 +14293,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/exitStatus",schemaPath:"#/properties/exitStatus/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/exitStatus","#/properties/exitStatus/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14535,7 +14338,7 @@ var valid0 = true;
 }
 }
 else {
-validate608.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate608.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14574,7 +14377,6 @@ export const UnstructuredCommandInput: CompiledValidator = validate111;
 export const UsageUpdate: CompiledValidator = validate555;
 
 export const WaitForTerminalExitRequest: CompiledValidator = validate611;
-const schema224 = {"$id":"https://acpkit.dev/schema/v1/WaitForTerminalExitRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"terminalId":{"$ref":"https://acpkit.dev/schema/v1/TerminalId"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","terminalId"]};
 
 function validate611(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WaitForTerminalExitRequest" */;
@@ -14584,7 +14386,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.terminalId === undefined) && (missing0 = "terminalId"))){
-validate611.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate611.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14628,7 +14430,7 @@ var valid0 = true;
 }
 }
 else {
-validate611.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate611.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14637,7 +14439,8 @@ return errors === 0;
 }
 
 export const WaitForTerminalExitResponse: CompiledValidator = validate615;
-const schema225 = {"$id":"https://acpkit.dev/schema/v1/WaitForTerminalExitResponse","type":"object","properties":{"exitCode":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"signal":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
+const schema225_properties_exitCode_type = ["integer","null"];
+const schema225_properties_signal_type = ["string","null"];
 
 function validate615(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WaitForTerminalExitResponse" */;
@@ -14649,23 +14452,23 @@ if(data.exitCode !== undefined){
 let data0 = data.exitCode;
 const _errs1 = errors;
 if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
-validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/type",keyword:"type",params:{type: schema225.properties.exitCode.type},message:"must be integer,null"}];
+validate615.errors = [typeError(instancePath+"/exitCode","#/properties/exitCode/type",schema225_properties_exitCode_type)];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(data0 > 4294967295 || isNaN(data0)){
-validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate615.errors = [ajvError(instancePath+"/exitCode","#/properties/exitCode/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate615.errors = [ajvError(instancePath+"/exitCode","#/properties/exitCode/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data0))){
-validate615.errors = [{instancePath:instancePath+"/exitCode",schemaPath:"#/properties/exitCode/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate615.errors = [ajvError(instancePath+"/exitCode","#/properties/exitCode/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -14682,7 +14485,7 @@ if(data.signal !== undefined){
 let data1 = data.signal;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate615.errors = [{instancePath:instancePath+"/signal",schemaPath:"#/properties/signal/type",keyword:"type",params:{type: schema225.properties.signal.type},message:"must be string,null"}];
+validate615.errors = [typeError(instancePath+"/signal","#/properties/signal/type",schema225_properties_signal_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14706,7 +14509,7 @@ var valid0 = true;
 }
 }
 else {
-validate615.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate615.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14715,7 +14518,6 @@ return errors === 0;
 }
 
 export const WriteTextFileRequest: CompiledValidator = validate617;
-const schema226 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v1/SessionId"},"path":{"type":"string"},"content":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}},"required":["sessionId","path","content"]};
 
 function validate617(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WriteTextFileRequest" */;
@@ -14725,7 +14527,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.path === undefined) && (missing0 = "path"))) || ((data.content === undefined) && (missing0 = "content"))){
-validate617.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate617.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -14744,7 +14546,7 @@ if(valid0){
 if(data.path !== undefined){
 const _errs2 = errors;
 if(typeof data.path !== "string"){
-validate617.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate617.errors = [typeError(instancePath+"/path","#/properties/path/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14756,7 +14558,7 @@ if(valid0){
 if(data.content !== undefined){
 const _errs4 = errors;
 if(typeof data.content !== "string"){
-validate617.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate617.errors = [typeError(instancePath+"/content","#/properties/content/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14782,7 +14584,7 @@ var valid0 = true;
 }
 }
 else {
-validate617.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate617.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -14791,7 +14593,6 @@ return errors === 0;
 }
 
 export const WriteTextFileResponse: CompiledValidator = validate620;
-const schema227 = {"$id":"https://acpkit.dev/schema/v1/WriteTextFileResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v1/Meta"}}};
 
 function validate620(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v1/WriteTextFileResponse" */;
@@ -14807,7 +14608,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate620.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate620.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }

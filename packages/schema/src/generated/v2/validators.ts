@@ -5,6 +5,30 @@
 // { path, message } errors.
 import type { CompiledValidator } from "../../compiled-validator.js";
 
+function ajvError(instancePath, schemaPath, keyword, params, message) {
+  return { instancePath, schemaPath, keyword, params, message };
+}
+
+function typeError(instancePath, schemaPath, type) {
+  return { instancePath, schemaPath, keyword: "type", params: { type }, message: "must be " + type };
+}
+
+function requiredError(instancePath, schemaPath, missingProperty) {
+  return { instancePath, schemaPath, keyword: "required", params: { missingProperty }, message: "must have required property '" + missingProperty + "'" };
+}
+
+function constError(instancePath, schemaPath, allowedValue) {
+  return { instancePath, schemaPath, keyword: "const", params: { allowedValue }, message: "must be equal to constant" };
+}
+
+function enumError(instancePath, schemaPath, allowedValues) {
+  return { instancePath, schemaPath, keyword: "enum", params: { allowedValues }, message: "must be equal to one of the allowed values" };
+}
+
+function anyOfError(instancePath, schemaPath) {
+  return { instancePath, schemaPath, keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+}
+
 const formats = {
   int32: { validate: (value) => Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 },
   int64: { validate: (value) => Number.isInteger(value) },
@@ -15,22 +39,20 @@ const formats = {
 };
 
 export const AgentAuthCapabilities: CompiledValidator = validate52;
-const schema19 = {"$id":"https://acpkit.dev/schema/v2/AgentAuthCapabilities","type":"object","properties":{"logout":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
-const schema20 = {"$id":"https://acpkit.dev/schema/v2/CapabilityMarker","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
-const schema21 = {"$id":"https://acpkit.dev/schema/v2/Meta","type":["object","null"]};
+
+const schema21_type = ["object","null"];
 
 function validate54(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Meta" */;
 let vErrors = null;
 let errors = 0;
 if((!(data && typeof data == "object" && !Array.isArray(data))) && (data !== null)){
-validate54.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be object,null"}];
+validate54.errors = [typeError(instancePath,"#/type",schema21_type)];
 return false;
 }
 validate54.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate53(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/CapabilityMarker" */;
@@ -46,14 +68,13 @@ errors = vErrors.length;
 }
 }
 else {
-validate53.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate53.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate53.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate52(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AgentAuthCapabilities" */;
@@ -76,7 +97,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/logout","#/properties/logout/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -89,7 +110,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/logout",schemaPath:"#/properties/logout/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/logout","#/properties/logout/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -131,7 +152,7 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate52.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -140,9 +161,6 @@ return errors === 0;
 }
 
 export const AgentCapabilities: CompiledValidator = validate58;
-const schema22 = {"$id":"https://acpkit.dev/schema/v2/AgentCapabilities","type":"object","properties":{"session":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionCapabilities"},{"type":"null"}]},"auth":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/AgentAuthCapabilities"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
-const schema23 = {"$id":"https://acpkit.dev/schema/v2/SessionCapabilities","type":"object","properties":{"load":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"prompt":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/PromptCapabilities"},{"type":"null"}]},"mcp":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/McpCapabilities"},{"type":"null"}]},"list":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"delete":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"additionalDirectories":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"resume":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"close":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
-const schema24 = {"$id":"https://acpkit.dev/schema/v2/PromptCapabilities","type":"object","properties":{"image":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"audio":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"embeddedContext":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate61(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptCapabilities" */;
@@ -165,7 +183,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/image","#/properties/image/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -178,7 +196,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/image",schemaPath:"#/properties/image/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/image","#/properties/image/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -221,7 +239,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/audio","#/properties/audio/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -234,7 +252,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/audio",schemaPath:"#/properties/audio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/audio","#/properties/audio/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -277,7 +295,7 @@ valid3 = valid3 || _valid2;
 if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err4 = typeError(instancePath+"/embeddedContext","#/properties/embeddedContext/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -290,7 +308,7 @@ var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
 }
 if(!valid3){
-const err5 = {instancePath:instancePath+"/embeddedContext",schemaPath:"#/properties/embeddedContext/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err5 = anyOfError(instancePath+"/embeddedContext","#/properties/embeddedContext/anyOf");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -334,15 +352,13 @@ var valid0 = true;
 }
 }
 else {
-validate61.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate61.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate61.errors = vErrors;
 return errors === 0;
 }
-
-const schema25 = {"$id":"https://acpkit.dev/schema/v2/McpCapabilities","type":"object","properties":{"stdio":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"http":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/CapabilityMarker"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate67(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpCapabilities" */;
@@ -365,7 +381,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/stdio",schemaPath:"#/properties/stdio/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/stdio","#/properties/stdio/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -378,7 +394,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/stdio",schemaPath:"#/properties/stdio/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/stdio","#/properties/stdio/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -421,7 +437,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/http","#/properties/http/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -434,7 +450,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/http","#/properties/http/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -477,14 +493,13 @@ var valid0 = true;
 }
 }
 else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate67.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate67.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate59(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionCapabilities" */;
@@ -507,7 +522,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/load",schemaPath:"#/properties/load/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/load","#/properties/load/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -520,7 +535,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/load",schemaPath:"#/properties/load/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/load","#/properties/load/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -563,7 +578,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/prompt","#/properties/prompt/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -576,7 +591,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/prompt","#/properties/prompt/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -619,7 +634,7 @@ valid3 = valid3 || _valid2;
 if(!valid3){
 const _errs14 = errors;
 if(data2 !== null){
-const err4 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err4 = typeError(instancePath+"/mcp","#/properties/mcp/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -632,7 +647,7 @@ var _valid2 = _errs14 === errors;
 valid3 = valid3 || _valid2;
 }
 if(!valid3){
-const err5 = {instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err5 = anyOfError(instancePath+"/mcp","#/properties/mcp/anyOf");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -675,7 +690,7 @@ valid4 = valid4 || _valid3;
 if(!valid4){
 const _errs19 = errors;
 if(data3 !== null){
-const err6 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err6 = typeError(instancePath+"/list","#/properties/list/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -688,7 +703,7 @@ var _valid3 = _errs19 === errors;
 valid4 = valid4 || _valid3;
 }
 if(!valid4){
-const err7 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err7 = anyOfError(instancePath+"/list","#/properties/list/anyOf");
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -731,7 +746,7 @@ valid5 = valid5 || _valid4;
 if(!valid5){
 const _errs24 = errors;
 if(data4 !== null){
-const err8 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err8 = typeError(instancePath+"/delete","#/properties/delete/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -744,7 +759,7 @@ var _valid4 = _errs24 === errors;
 valid5 = valid5 || _valid4;
 }
 if(!valid5){
-const err9 = {instancePath:instancePath+"/delete",schemaPath:"#/properties/delete/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err9 = anyOfError(instancePath+"/delete","#/properties/delete/anyOf");
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -787,7 +802,7 @@ valid6 = valid6 || _valid5;
 if(!valid6){
 const _errs29 = errors;
 if(data5 !== null){
-const err10 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err10 = typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -800,7 +815,7 @@ var _valid5 = _errs29 === errors;
 valid6 = valid6 || _valid5;
 }
 if(!valid6){
-const err11 = {instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err11 = anyOfError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/anyOf");
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -843,7 +858,7 @@ valid7 = valid7 || _valid6;
 if(!valid7){
 const _errs34 = errors;
 if(data6 !== null){
-const err12 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err12 = typeError(instancePath+"/resume","#/properties/resume/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -856,7 +871,7 @@ var _valid6 = _errs34 === errors;
 valid7 = valid7 || _valid6;
 }
 if(!valid7){
-const err13 = {instancePath:instancePath+"/resume",schemaPath:"#/properties/resume/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err13 = anyOfError(instancePath+"/resume","#/properties/resume/anyOf");
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -899,7 +914,7 @@ valid8 = valid8 || _valid7;
 if(!valid8){
 const _errs39 = errors;
 if(data7 !== null){
-const err14 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err14 = typeError(instancePath+"/close","#/properties/close/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -912,7 +927,7 @@ var _valid7 = _errs39 === errors;
 valid8 = valid8 || _valid7;
 }
 if(!valid8){
-const err15 = {instancePath:instancePath+"/close",schemaPath:"#/properties/close/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err15 = anyOfError(instancePath+"/close","#/properties/close/anyOf");
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -961,14 +976,13 @@ var valid0 = true;
 }
 }
 else {
-validate59.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate59.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate59.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate58(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AgentCapabilities" */;
@@ -991,7 +1005,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs4 = errors;
 if(data0 !== null){
-const err0 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/session","#/properties/session/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1004,7 +1018,7 @@ var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/session","#/properties/session/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1047,7 +1061,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs9 = errors;
 if(data1 !== null){
-const err2 = {instancePath:instancePath+"/auth",schemaPath:"#/properties/auth/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/auth","#/properties/auth/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1060,7 +1074,7 @@ var _valid1 = _errs9 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/auth",schemaPath:"#/properties/auth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/auth","#/properties/auth/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1103,7 +1117,7 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate58.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1112,8 +1126,10 @@ return errors === 0;
 }
 
 export const Annotations: CompiledValidator = validate81;
-const schema26 = {"$id":"https://acpkit.dev/schema/v2/Annotations","type":"object","properties":{"audience":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/Role"}},"lastModified":{"type":["string","null"]},"priority":{"type":["number","null"],"format":"double"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
-const schema27 = {"$id":"https://acpkit.dev/schema/v2/Role","anyOf":[{"type":"string","enum":["assistant","user"]},{"type":"string"}]};
+const schema26_properties_audience_type = ["array","null"];
+const schema26_properties_lastModified_type = ["string","null"];
+const schema26_properties_priority_type = ["number","null"];
+const schema27_anyOf_0_enum = ["assistant","user"];
 
 function validate82(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Role" */;
@@ -1123,7 +1139,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1133,7 +1149,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "assistant") || (data === "user"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema27.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema27_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1147,7 +1163,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1160,7 +1176,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1198,7 +1214,7 @@ if(data.audience !== undefined){
 let data0 = data.audience;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate81.errors = [{instancePath:instancePath+"/audience",schemaPath:"#/properties/audience/type",keyword:"type",params:{type: schema26.properties.audience.type},message:"must be array,null"}];
+validate81.errors = [typeError(instancePath+"/audience","#/properties/audience/type",schema26_properties_audience_type)];
 return false;
 }
 if(errors === _errs1){
@@ -1228,7 +1244,7 @@ if(data.lastModified !== undefined){
 let data2 = data.lastModified;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate81.errors = [{instancePath:instancePath+"/lastModified",schemaPath:"#/properties/lastModified/type",keyword:"type",params:{type: schema26.properties.lastModified.type},message:"must be string,null"}];
+validate81.errors = [typeError(instancePath+"/lastModified","#/properties/lastModified/type",schema26_properties_lastModified_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -1241,13 +1257,13 @@ if(data.priority !== undefined){
 let data3 = data.priority;
 const _errs6 = errors;
 if((!(typeof data3 == "number")) && (data3 !== null)){
-validate81.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/type",keyword:"type",params:{type: schema26.properties.priority.type},message:"must be number,null"}];
+validate81.errors = [typeError(instancePath+"/priority","#/properties/priority/type",schema26_properties_priority_type)];
 return false;
 }
 if(errors === _errs6){
 if(typeof data3 == "number"){
 if(!(formats0.validate(data3))){
-validate81.errors = [{instancePath:instancePath+"/priority",schemaPath:"#/properties/priority/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
+validate81.errors = [ajvError(instancePath+"/priority","#/properties/priority/format","format",{format: "double"},"must match format \""+"double"+"\"")];
 return false;
 }
 }
@@ -1274,7 +1290,7 @@ var valid0 = true;
 }
 }
 else {
-validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate81.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1283,7 +1299,6 @@ return errors === 0;
 }
 
 export const AudioContent: CompiledValidator = validate85;
-const schema28 = {"$id":"https://acpkit.dev/schema/v2/AudioContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["data","mimeType"]};
 
 function validate85(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AudioContent" */;
@@ -1293,14 +1308,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate85.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate85.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.data !== undefined){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
-validate85.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [typeError(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1312,7 +1327,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate85.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate85.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1336,7 +1351,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1349,7 +1364,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1394,7 +1409,7 @@ var valid0 = true;
 }
 }
 else {
-validate85.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate85.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1403,22 +1418,20 @@ return errors === 0;
 }
 
 export const AuthMethod: CompiledValidator = validate88;
-const schema29 = {"$id":"https://acpkit.dev/schema/v2/AuthMethod","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["agent"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/AuthMethodAgent"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodUnknown"}};
-const schema30 = {"$id":"https://acpkit.dev/schema/v2/AuthMethodAgent","type":"object","properties":{"type":{"const":"agent"},"id":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","id","name"]};
-const schema31 = {"$id":"https://acpkit.dev/schema/v2/AuthMethodId","type":"string"};
+
+const schema30_properties_description_type = ["string","null"];
 
 function validate90(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethodId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate90.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate90.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate90.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate89(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethodAgent" */;
@@ -1428,14 +1441,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))){
-validate89.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate89.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("agent" !== data.type){
-validate89.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"}];
+validate89.errors = [constError(instancePath+"/type","#/properties/type/const","agent")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1459,7 +1472,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate89.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate89.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1472,7 +1485,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs5 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate89.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema30.properties.description.type},message:"must be string,null"}];
+validate89.errors = [typeError(instancePath+"/description","#/properties/description/type",schema30_properties_description_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1499,15 +1512,13 @@ var valid0 = true;
 }
 }
 else {
-validate89.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate89.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate89.errors = vErrors;
 return errors === 0;
 }
-
-const schema32 = {"$id":"https://acpkit.dev/schema/v2/AuthMethodUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["agent"]}},"id":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodId"},"name":{"type":"string"}},"required":["type","id","name"]};
 
 function validate94(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethodUnknown" */;
@@ -1517,7 +1528,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))){
-validate94.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate94.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1525,7 +1536,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -1542,7 +1553,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate94.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate94.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -1577,7 +1588,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate94.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate94.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -1590,14 +1601,13 @@ var valid0 = true;
 }
 }
 else {
-validate94.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate94.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate94.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate88(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthMethod" */;
@@ -1644,12 +1654,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate88.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"agent\""}];
+validate88.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"agent\"")];
 return false;
 }
 }
 else {
-validate88.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate88.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
@@ -1669,7 +1679,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1684,20 +1694,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate88.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate88.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate88.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate88.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate88.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate88.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1712,7 +1722,6 @@ export const AuthMethodId: CompiledValidator = validate90;
 export const AuthMethodUnknown: CompiledValidator = validate94;
 
 export const AuthenticateRequest: CompiledValidator = validate97;
-const schema33 = {"$id":"https://acpkit.dev/schema/v2/AuthenticateRequest","type":"object","properties":{"methodId":{"$ref":"https://acpkit.dev/schema/v2/AuthMethodId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["methodId"]};
 
 function validate97(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthenticateRequest" */;
@@ -1722,7 +1731,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.methodId === undefined) && (missing0 = "methodId")){
-validate97.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate97.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -1753,7 +1762,7 @@ var valid0 = true;
 }
 }
 else {
-validate97.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate97.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1762,7 +1771,6 @@ return errors === 0;
 }
 
 export const AuthenticateResponse: CompiledValidator = validate100;
-const schema34 = {"$id":"https://acpkit.dev/schema/v2/AuthenticateResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate100(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AuthenticateResponse" */;
@@ -1778,7 +1786,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate100.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -1787,9 +1795,6 @@ return errors === 0;
 }
 
 export const AvailableCommand: CompiledValidator = validate102;
-const schema35 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommand","type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"input":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandInput"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","description"]};
-const schema36 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommandInput","anyOf":[{"$ref":"https://acpkit.dev/schema/v2/UnstructuredCommandInput"},{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandInputUnknown"}]};
-const schema37 = {"$id":"https://acpkit.dev/schema/v2/UnstructuredCommandInput","type":"object","properties":{"hint":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["hint"]};
 
 function validate104(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/UnstructuredCommandInput" */;
@@ -1799,14 +1804,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.hint === undefined) && (missing0 = "hint")){
-validate104.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate104.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.hint !== undefined){
 const _errs1 = errors;
 if(typeof data.hint !== "string"){
-validate104.errors = [{instancePath:instancePath+"/hint",schemaPath:"#/properties/hint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate104.errors = [typeError(instancePath+"/hint","#/properties/hint/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1830,15 +1835,13 @@ var valid0 = true;
 }
 }
 else {
-validate104.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate104.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate104.errors = vErrors;
 return errors === 0;
 }
-
-const schema38 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommandInputUnknown","type":"object","properties":{"type":{"type":"string"}},"required":["type"]};
 
 function validate107(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommandInputUnknown" */;
@@ -1848,27 +1851,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate107.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate107.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate107.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate107.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate107.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate107.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate103(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommandInput" */;
@@ -1893,7 +1895,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1919,7 +1921,6 @@ validate103.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate102(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommand" */;
 let vErrors = null;
@@ -1928,14 +1929,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate102.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate102.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate102.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -1947,7 +1948,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs3 = errors;
 if(typeof data.description !== "string"){
-validate102.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate102.errors = [typeError(instancePath+"/description","#/properties/description/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -1971,7 +1972,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/input","#/properties/input/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1984,7 +1985,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/input","#/properties/input/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2029,7 +2030,7 @@ var valid0 = true;
 }
 }
 else {
-validate102.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate102.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2042,7 +2043,6 @@ export const AvailableCommandInput: CompiledValidator = validate103;
 export const AvailableCommandInputUnknown: CompiledValidator = validate107;
 
 export const AvailableCommandsUpdate: CompiledValidator = validate111;
-const schema39 = {"$id":"https://acpkit.dev/schema/v2/AvailableCommandsUpdate","type":"object","properties":{"availableCommands":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/AvailableCommand"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["availableCommands"]};
 
 function validate111(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/AvailableCommandsUpdate" */;
@@ -2052,7 +2052,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.availableCommands === undefined) && (missing0 = "availableCommands")){
-validate111.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate111.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2076,7 +2076,7 @@ break;
 }
 }
 else {
-validate111.errors = [{instancePath:instancePath+"/availableCommands",schemaPath:"#/properties/availableCommands/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate111.errors = [typeError(instancePath+"/availableCommands","#/properties/availableCommands/type","array")];
 return false;
 }
 }
@@ -2101,7 +2101,7 @@ var valid0 = true;
 }
 }
 else {
-validate111.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate111.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2110,7 +2110,7 @@ return errors === 0;
 }
 
 export const BlobResourceContents: CompiledValidator = validate114;
-const schema40 = {"$id":"https://acpkit.dev/schema/v2/BlobResourceContents","type":"object","properties":{"uri":{"type":"string"},"blob":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","blob"]};
+const schema40_properties_mimeType_type = ["string","null"];
 
 function validate114(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/BlobResourceContents" */;
@@ -2120,14 +2120,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.blob === undefined) && (missing0 = "blob"))){
-validate114.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate114.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate114.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [typeError(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -2139,7 +2139,7 @@ if(valid0){
 if(data.blob !== undefined){
 const _errs3 = errors;
 if(typeof data.blob !== "string"){
-validate114.errors = [{instancePath:instancePath+"/blob",schemaPath:"#/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate114.errors = [typeError(instancePath+"/blob","#/properties/blob/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -2152,7 +2152,7 @@ if(data.mimeType !== undefined){
 let data2 = data.mimeType;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate114.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema40.properties.mimeType.type},message:"must be string,null"}];
+validate114.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type",schema40_properties_mimeType_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -2178,7 +2178,7 @@ var valid0 = true;
 }
 }
 else {
-validate114.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate114.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2187,21 +2187,18 @@ return errors === 0;
 }
 
 export const CancelNotification: CompiledValidator = validate116;
-const schema41 = {"$id":"https://acpkit.dev/schema/v2/CancelNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
-const schema42 = {"$id":"https://acpkit.dev/schema/v2/SessionId","type":"string"};
 
 function validate117(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate117.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate117.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate117.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate116(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/CancelNotification" */;
@@ -2211,7 +2208,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate116.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate116.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2242,7 +2239,7 @@ var valid0 = true;
 }
 }
 else {
-validate116.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate116.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2253,7 +2250,6 @@ return errors === 0;
 export const CapabilityMarker: CompiledValidator = validate53;
 
 export const ClientCapabilities: CompiledValidator = validate120;
-const schema43 = {"$id":"https://acpkit.dev/schema/v2/ClientCapabilities","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate120(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ClientCapabilities" */;
@@ -2269,7 +2265,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate120.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2278,7 +2274,6 @@ return errors === 0;
 }
 
 export const CloseSessionRequest: CompiledValidator = validate122;
-const schema44 = {"$id":"https://acpkit.dev/schema/v2/CloseSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
 
 function validate122(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/CloseSessionRequest" */;
@@ -2288,7 +2283,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate122.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2319,7 +2314,7 @@ var valid0 = true;
 }
 }
 else {
-validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate122.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2328,7 +2323,6 @@ return errors === 0;
 }
 
 export const CloseSessionResponse: CompiledValidator = validate125;
-const schema45 = {"$id":"https://acpkit.dev/schema/v2/CloseSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate125(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/CloseSessionResponse" */;
@@ -2344,7 +2338,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate125.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2353,25 +2347,22 @@ return errors === 0;
 }
 
 export const ConfigOptionUpdate: CompiledValidator = validate127;
-const schema46 = {"$id":"https://acpkit.dev/schema/v2/ConfigOptionUpdate","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["configOptions"]};
-const schema47 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOption","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect"},{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean"}],"discriminator":{"propertyName":"type"}};
-const schema48 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionSelect","type":"object","properties":{"type":{"const":"select"},"currentValue":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"options":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions"}},"required":["type","currentValue","options"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
-const schema49 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigId"},"name":{"type":"string"},"description":{"type":["string","null"]},"category":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","name"]};
-const schema50 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigId","type":"string"};
+
+const schema49_properties_description_type = ["string","null"];
 
 function validate131(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate131.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate131.errors = vErrors;
 return errors === 0;
 }
 
-const schema51 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionCategory","anyOf":[{"type":"string","enum":["mode","model","model_config","thought_level"]},{"type":"string"}]};
+const schema51_anyOf_0_enum = ["mode","model","model_config","thought_level"];
 
 function validate133(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionCategory" */;
@@ -2381,7 +2372,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2391,7 +2382,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "mode") || (data === "model")) || (data === "model_config")) || (data === "thought_level"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema51_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2405,7 +2396,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2418,7 +2409,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2444,7 +2435,6 @@ validate133.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate130(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionCommon" */;
 let vErrors = null;
@@ -2453,7 +2443,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))){
-validate130.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate130.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2472,7 +2462,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate130.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2485,7 +2475,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate130.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema49.properties.description.type},message:"must be string,null"}];
+validate130.errors = [typeError(instancePath+"/description","#/properties/description/type",schema49_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2509,7 +2499,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs9 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/category","#/properties/category/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2522,7 +2512,7 @@ var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/category","#/properties/category/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2568,7 +2558,7 @@ var valid0 = true;
 }
 }
 else {
-validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate130.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2576,22 +2566,19 @@ validate130.errors = vErrors;
 return errors === 0;
 }
 
-const schema52 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigValueId","type":"string"};
-
 function validate137(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigValueId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate137.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate137.errors = vErrors;
 return errors === 0;
 }
 
-const schema53 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOptions","anyOf":[{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup"}}]};
-const schema54 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectOption","type":"object","properties":{"value":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"name":{"type":"string"},"description":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["value","name"]};
+const schema54_properties_description_type = ["string","null"];
 
 function validate140(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectOption" */;
@@ -2601,7 +2588,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.value === undefined) && (missing0 = "value")) || ((data.name === undefined) && (missing0 = "name"))){
-validate140.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate140.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2620,7 +2607,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate140.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate140.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2633,7 +2620,7 @@ if(data.description !== undefined){
 let data2 = data.description;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate140.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema54.properties.description.type},message:"must be string,null"}];
+validate140.errors = [typeError(instancePath+"/description","#/properties/description/type",schema54_properties_description_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -2659,7 +2646,7 @@ var valid0 = true;
 }
 }
 else {
-validate140.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate140.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -2667,21 +2654,17 @@ validate140.errors = vErrors;
 return errors === 0;
 }
 
-const schema55 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigSelectGroup","type":"object","properties":{"group":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigGroupId"},"name":{"type":"string"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigSelectOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["group","name","options"]};
-const schema56 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigGroupId","type":"string"};
-
 function validate145(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigGroupId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate145.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate145.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate144(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectGroup" */;
@@ -2691,7 +2674,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.group === undefined) && (missing0 = "group")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate144.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -2710,7 +2693,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate144.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate144.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2739,7 +2722,7 @@ break;
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate144.errors = [typeError(instancePath+"/options","#/properties/options/type","array")];
 return false;
 }
 }
@@ -2766,14 +2749,13 @@ var valid0 = true;
 }
 }
 else {
-validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate144.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate144.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate139(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigSelectOptions" */;
@@ -2799,7 +2781,7 @@ break;
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","array");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2830,7 +2812,7 @@ break;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err1 = typeError(instancePath,"#/anyOf/1/type","array");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2844,7 +2826,7 @@ var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err2 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2870,7 +2852,6 @@ validate139.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate129(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionSelect" */;
 let vErrors = null;
@@ -2883,14 +2864,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.currentValue === undefined) && (missing0 = "currentValue"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate129.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs2 = errors;
 if("select" !== data.type){
-validate129.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "select"},message:"must be equal to constant"}];
+validate129.errors = [constError(instancePath+"/type","#/properties/type/const","select")];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -2927,15 +2908,13 @@ var valid1 = true;
 }
 }
 else {
-validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate129.errors = vErrors;
 return errors === 0;
 }
-
-const schema57 = {"$id":"https://acpkit.dev/schema/v2/SessionConfigOptionBoolean","type":"object","properties":{"type":{"const":"boolean"},"currentValue":{"type":"boolean"}},"required":["type","currentValue"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOptionCommon"}]};
 
 function validate151(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOptionBoolean" */;
@@ -2949,14 +2928,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.currentValue === undefined) && (missing0 = "currentValue"))){
-validate151.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate151.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs2 = errors;
 if("boolean" !== data.type){
-validate151.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant"}];
+validate151.errors = [constError(instancePath+"/type","#/properties/type/const","boolean")];
 return false;
 }
 var valid1 = _errs2 === errors;
@@ -2968,7 +2947,7 @@ if(valid1){
 if(data.currentValue !== undefined){
 const _errs3 = errors;
 if(typeof data.currentValue !== "boolean"){
-validate151.errors = [{instancePath:instancePath+"/currentValue",schemaPath:"#/properties/currentValue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate151.errors = [typeError(instancePath+"/currentValue","#/properties/currentValue/type","boolean")];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -2980,14 +2959,13 @@ var valid1 = true;
 }
 }
 else {
-validate151.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate151.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate151.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate128(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionConfigOption" */;
@@ -3010,24 +2988,23 @@ errors = vErrors.length;
 }
 }
 else {
-validate128.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"select\", \"boolean\""}];
+validate128.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"select\", \"boolean\"")];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate128.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
 else {
-validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate128.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate128.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate127(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ConfigOptionUpdate" */;
@@ -3037,7 +3014,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.configOptions === undefined) && (missing0 = "configOptions")){
-validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate127.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3061,7 +3038,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate127.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type","array")];
 return false;
 }
 }
@@ -3086,7 +3063,7 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate127.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3095,10 +3072,6 @@ return errors === 0;
 }
 
 export const Content: CompiledValidator = validate157;
-const schema58 = {"$id":"https://acpkit.dev/schema/v2/Content","type":"object","properties":{"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content"]};
-const schema59 = {"$id":"https://acpkit.dev/schema/v2/ContentBlock","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["text","image","audio","resource_link","resource"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentBlockText"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockImage"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockAudio"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockResourceLink"},{"$ref":"https://acpkit.dev/schema/v2/ContentBlockResource"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ContentBlockUnknown"}};
-const schema60 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockText","type":"object","properties":{"type":{"const":"text"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/TextContent"}]};
-const schema61 = {"$id":"https://acpkit.dev/schema/v2/TextContent","type":"object","properties":{"text":{"type":"string"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["text"]};
 
 function validate160(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/TextContent" */;
@@ -3108,14 +3081,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.text === undefined) && (missing0 = "text")){
-validate160.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate160.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.text !== undefined){
 const _errs1 = errors;
 if(typeof data.text !== "string"){
-validate160.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate160.errors = [typeError(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3139,7 +3112,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3152,7 +3125,7 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3196,14 +3169,13 @@ var valid0 = true;
 }
 }
 else {
-validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate160.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate160.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate159(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockText" */;
@@ -3217,20 +3189,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate159.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate159.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("text" !== data.type){
-validate159.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate159.errors = [constError(instancePath+"/type","#/properties/type/const","text")];
 return false;
 }
 }
 }
 }
 else {
-validate159.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate159.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3238,8 +3210,7 @@ validate159.errors = vErrors;
 return errors === 0;
 }
 
-const schema62 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockImage","type":"object","properties":{"type":{"const":"image"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ImageContent"}]};
-const schema63 = {"$id":"https://acpkit.dev/schema/v2/ImageContent","type":"object","properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":["string","null"]},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["data","mimeType"]};
+const schema63_properties_uri_type = ["string","null"];
 
 function validate165(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ImageContent" */;
@@ -3249,14 +3220,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.data === undefined) && (missing0 = "data")) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate165.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate165.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.data !== undefined){
 const _errs1 = errors;
 if(typeof data.data !== "string"){
-validate165.errors = [{instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate165.errors = [typeError(instancePath+"/data","#/properties/data/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3268,7 +3239,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs3 = errors;
 if(typeof data.mimeType !== "string"){
-validate165.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate165.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3281,7 +3252,7 @@ if(data.uri !== undefined){
 let data2 = data.uri;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate165.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: schema63.properties.uri.type},message:"must be string,null"}];
+validate165.errors = [typeError(instancePath+"/uri","#/properties/uri/type",schema63_properties_uri_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3305,7 +3276,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs10 = errors;
 if(data3 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3318,7 +3289,7 @@ var _valid0 = _errs10 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3364,14 +3335,13 @@ var valid0 = true;
 }
 }
 else {
-validate165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate165.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate165.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate164(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockImage" */;
@@ -3385,28 +3355,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate164.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate164.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("image" !== data.type){
-validate164.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"}];
+validate164.errors = [constError(instancePath+"/type","#/properties/type/const","image")];
 return false;
 }
 }
 }
 }
 else {
-validate164.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate164.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate164.errors = vErrors;
 return errors === 0;
 }
-
-const schema64 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockAudio","type":"object","properties":{"type":{"const":"audio"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AudioContent"}]};
 
 function validate169(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockAudio" */;
@@ -3420,20 +3388,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate169.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate169.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("audio" !== data.type){
-validate169.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "audio"},message:"must be equal to constant"}];
+validate169.errors = [constError(instancePath+"/type","#/properties/type/const","audio")];
 return false;
 }
 }
 }
 }
 else {
-validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3441,8 +3409,10 @@ validate169.errors = vErrors;
 return errors === 0;
 }
 
-const schema65 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResourceLink","type":"object","properties":{"type":{"const":"resource_link"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ResourceLink"}]};
-const schema66 = {"$id":"https://acpkit.dev/schema/v2/ResourceLink","type":"object","properties":{"uri":{"type":"string"},"name":{"type":"string"},"title":{"type":["string","null"]},"description":{"type":["string","null"]},"mimeType":{"type":["string","null"]},"size":{"type":["integer","null"],"format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","name"]};
+const schema66_properties_title_type = ["string","null"];
+const schema66_properties_description_type = ["string","null"];
+const schema66_properties_mimeType_type = ["string","null"];
+const schema66_properties_size_type = ["integer","null"];
 const formats2 = formats.int64;
 
 function validate172(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -3453,14 +3423,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))){
-validate172.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate172.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate172.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [typeError(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3472,7 +3442,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs3 = errors;
 if(typeof data.name !== "string"){
-validate172.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate172.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3485,7 +3455,7 @@ if(data.title !== undefined){
 let data2 = data.title;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate172.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema66.properties.title.type},message:"must be string,null"}];
+validate172.errors = [typeError(instancePath+"/title","#/properties/title/type",schema66_properties_title_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3498,7 +3468,7 @@ if(data.description !== undefined){
 let data3 = data.description;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate172.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: schema66.properties.description.type},message:"must be string,null"}];
+validate172.errors = [typeError(instancePath+"/description","#/properties/description/type",schema66_properties_description_type)];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -3511,7 +3481,7 @@ if(data.mimeType !== undefined){
 let data4 = data.mimeType;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate172.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema66.properties.mimeType.type},message:"must be string,null"}];
+validate172.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type",schema66_properties_mimeType_type)];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -3524,23 +3494,23 @@ if(data.size !== undefined){
 let data5 = data.size;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))) && (data5 !== null)){
-validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: schema66.properties.size.type},message:"must be integer,null"}];
+validate172.errors = [typeError(instancePath+"/size","#/properties/size/type",schema66_properties_size_type)];
 return false;
 }
 if(errors === _errs11){
 if(typeof data5 == "number"){
 if(data5 > 9223372036854776000 || isNaN(data5)){
-validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"}];
+validate172.errors = [ajvError(instancePath+"/size","#/properties/size/maximum","maximum",{comparison: "<=", limit: 9223372036854776000},"must be <= 9223372036854776000")];
 return false;
 }
 else {
 if(data5 < -9223372036854776000 || isNaN(data5)){
-validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"}];
+validate172.errors = [ajvError(instancePath+"/size","#/properties/size/minimum","minimum",{comparison: ">=", limit: -9223372036854776000},"must be >= -9223372036854776000")];
 return false;
 }
 else {
 if(!(formats2.validate(data5))){
-validate172.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""}];
+validate172.errors = [ajvError(instancePath+"/size","#/properties/size/format","format",{format: "int64"},"must match format \""+"int64"+"\"")];
 return false;
 }
 }
@@ -3568,7 +3538,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs16 = errors;
 if(data6 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3581,7 +3551,7 @@ var _valid0 = _errs16 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3630,14 +3600,13 @@ var valid0 = true;
 }
 }
 else {
-validate172.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate172.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate172.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate171(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockResourceLink" */;
@@ -3651,20 +3620,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate171.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate171.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource_link" !== data.type){
-validate171.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource_link"},message:"must be equal to constant"}];
+validate171.errors = [constError(instancePath+"/type","#/properties/type/const","resource_link")];
 return false;
 }
 }
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate171.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -3672,10 +3641,7 @@ validate171.errors = vErrors;
 return errors === 0;
 }
 
-const schema67 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockResource","type":"object","properties":{"type":{"const":"resource"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResource"}]};
-const schema68 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResource","type":"object","properties":{"resource":{"$ref":"https://acpkit.dev/schema/v2/EmbeddedResourceResource"},"annotations":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Annotations"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["resource"]};
-const schema69 = {"$id":"https://acpkit.dev/schema/v2/EmbeddedResourceResource","anyOf":[{"$ref":"https://acpkit.dev/schema/v2/TextResourceContents"},{"$ref":"https://acpkit.dev/schema/v2/BlobResourceContents"}]};
-const schema70 = {"$id":"https://acpkit.dev/schema/v2/TextResourceContents","type":"object","properties":{"uri":{"type":"string"},"text":{"type":"string"},"mimeType":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["uri","text"]};
+const schema70_properties_mimeType_type = ["string","null"];
 
 function validate179(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/TextResourceContents" */;
@@ -3685,14 +3651,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.uri === undefined) && (missing0 = "uri")) || ((data.text === undefined) && (missing0 = "text"))){
-validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.uri !== undefined){
 const _errs1 = errors;
 if(typeof data.uri !== "string"){
-validate179.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [typeError(instancePath+"/uri","#/properties/uri/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -3704,7 +3670,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs3 = errors;
 if(typeof data.text !== "string"){
-validate179.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [typeError(instancePath+"/text","#/properties/text/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -3717,7 +3683,7 @@ if(data.mimeType !== undefined){
 let data2 = data.mimeType;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate179.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: schema70.properties.mimeType.type},message:"must be string,null"}];
+validate179.errors = [typeError(instancePath+"/mimeType","#/properties/mimeType/type",schema70_properties_mimeType_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3743,14 +3709,13 @@ var valid0 = true;
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate179.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate178(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EmbeddedResourceResource" */;
@@ -3775,7 +3740,7 @@ var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err0 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3801,7 +3766,6 @@ validate178.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate177(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EmbeddedResource" */;
 let vErrors = null;
@@ -3810,7 +3774,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resource === undefined) && (missing0 = "resource")){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate177.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -3841,7 +3805,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs5 = errors;
 if(data1 !== null){
-const err0 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/annotations","#/properties/annotations/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3854,7 +3818,7 @@ var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/annotations","#/properties/annotations/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3898,14 +3862,13 @@ var valid0 = true;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate177.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate177.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate176(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockResource" */;
@@ -3919,28 +3882,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate176.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate176.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("resource" !== data.type){
-validate176.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "resource"},message:"must be equal to constant"}];
+validate176.errors = [constError(instancePath+"/type","#/properties/type/const","resource")];
 return false;
 }
 }
 }
 }
 else {
-validate176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate176.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate176.errors = vErrors;
 return errors === 0;
 }
-
-const schema71 = {"$id":"https://acpkit.dev/schema/v2/ContentBlockUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["text","image","audio","resource_link","resource"]}}},"required":["type"]};
 
 function validate192(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlockUnknown" */;
@@ -3950,14 +3911,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate192.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate192.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate192.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -3974,7 +3935,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate192.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate192.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -3992,14 +3953,13 @@ vErrors = null;
 }
 }
 else {
-validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate192.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate192.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate158(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentBlock" */;
@@ -4071,12 +4031,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\""}];
+validate158.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")];
 return false;
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate158.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
@@ -4096,7 +4056,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4111,27 +4071,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate158.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate158.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate158.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate158.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate158.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate158.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate158.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate157(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Content" */;
@@ -4141,7 +4100,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate157.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate157.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4172,7 +4131,7 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate157.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4195,21 +4154,18 @@ export const ContentBlockText: CompiledValidator = validate159;
 export const ContentBlockUnknown: CompiledValidator = validate192;
 
 export const ContentChunk: CompiledValidator = validate196;
-const schema72 = {"$id":"https://acpkit.dev/schema/v2/ContentChunk","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId","content"]};
-const schema73 = {"$id":"https://acpkit.dev/schema/v2/MessageId","type":"string"};
 
 function validate197(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/MessageId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate197.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate197.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate196(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ContentChunk" */;
@@ -4219,7 +4175,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.messageId === undefined) && (missing0 = "messageId")) || ((data.content === undefined) && (missing0 = "content"))){
-validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate196.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4263,7 +4219,7 @@ var valid0 = true;
 }
 }
 else {
-validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate196.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4272,7 +4228,6 @@ return errors === 0;
 }
 
 export const Cost: CompiledValidator = validate201;
-const schema74 = {"$id":"https://acpkit.dev/schema/v2/Cost","type":"object","properties":{"amount":{"type":"number","format":"double"},"currency":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["amount","currency"]};
 
 function validate201(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Cost" */;
@@ -4282,7 +4237,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.amount === undefined) && (missing0 = "amount")) || ((data.currency === undefined) && (missing0 = "currency"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate201.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4292,12 +4247,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(!(formats0.validate(data0))){
-validate201.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/format",keyword:"format",params:{format: "double"},message:"must match format \""+"double"+"\""}];
+validate201.errors = [ajvError(instancePath+"/amount","#/properties/amount/format","format",{format: "double"},"must match format \""+"double"+"\"")];
 return false;
 }
 }
 else {
-validate201.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate201.errors = [typeError(instancePath+"/amount","#/properties/amount/type","number")];
 return false;
 }
 }
@@ -4310,7 +4265,7 @@ if(valid0){
 if(data.currency !== undefined){
 const _errs3 = errors;
 if(typeof data.currency !== "string"){
-validate201.errors = [{instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate201.errors = [typeError(instancePath+"/currency","#/properties/currency/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4335,7 +4290,7 @@ var valid0 = true;
 }
 }
 else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate201.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4344,7 +4299,6 @@ return errors === 0;
 }
 
 export const DeleteSessionRequest: CompiledValidator = validate203;
-const schema75 = {"$id":"https://acpkit.dev/schema/v2/DeleteSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
 
 function validate203(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/DeleteSessionRequest" */;
@@ -4354,7 +4308,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate203.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4385,7 +4339,7 @@ var valid0 = true;
 }
 }
 else {
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate203.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4394,7 +4348,6 @@ return errors === 0;
 }
 
 export const DeleteSessionResponse: CompiledValidator = validate206;
-const schema76 = {"$id":"https://acpkit.dev/schema/v2/DeleteSessionResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate206(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/DeleteSessionResponse" */;
@@ -4410,7 +4363,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate206.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4419,7 +4372,7 @@ return errors === 0;
 }
 
 export const Diff: CompiledValidator = validate208;
-const schema77 = {"$id":"https://acpkit.dev/schema/v2/Diff","type":"object","properties":{"path":{"type":"string"},"oldText":{"type":["string","null"]},"newText":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path","newText"]};
+const schema77_properties_oldText_type = ["string","null"];
 
 function validate208(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Diff" */;
@@ -4429,14 +4382,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) && (missing0 = "path")) || ((data.newText === undefined) && (missing0 = "newText"))){
-validate208.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate208.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate208.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [typeError(instancePath+"/path","#/properties/path/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4449,7 +4402,7 @@ if(data.oldText !== undefined){
 let data1 = data.oldText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate208.errors = [{instancePath:instancePath+"/oldText",schemaPath:"#/properties/oldText/type",keyword:"type",params:{type: schema77.properties.oldText.type},message:"must be string,null"}];
+validate208.errors = [typeError(instancePath+"/oldText","#/properties/oldText/type",schema77_properties_oldText_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4461,7 +4414,7 @@ if(valid0){
 if(data.newText !== undefined){
 const _errs5 = errors;
 if(typeof data.newText !== "string"){
-validate208.errors = [{instancePath:instancePath+"/newText",schemaPath:"#/properties/newText/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate208.errors = [typeError(instancePath+"/newText","#/properties/newText/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4487,7 +4440,7 @@ var valid0 = true;
 }
 }
 else {
-validate208.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate208.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4500,7 +4453,6 @@ export const EmbeddedResource: CompiledValidator = validate177;
 export const EmbeddedResourceResource: CompiledValidator = validate178;
 
 export const EnvVariable: CompiledValidator = validate210;
-const schema78 = {"$id":"https://acpkit.dev/schema/v2/EnvVariable","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
 
 function validate210(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/EnvVariable" */;
@@ -4510,14 +4462,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate210.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate210.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate210.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate210.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4529,7 +4481,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate210.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate210.errors = [typeError(instancePath+"/value","#/properties/value/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4554,7 +4506,7 @@ var valid0 = true;
 }
 }
 else {
-validate210.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate210.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4563,8 +4515,7 @@ return errors === 0;
 }
 
 export const Error: CompiledValidator = validate212;
-const schema79 = {"$id":"https://acpkit.dev/schema/v2/Error","type":"object","properties":{"code":{"$ref":"https://acpkit.dev/schema/v2/ErrorCode"},"message":{"type":"string"},"data":{}},"required":["code","message"]};
-const schema80 = {"$id":"https://acpkit.dev/schema/v2/ErrorCode","type":"integer","format":"int32","minimum":-2147483648,"maximum":2147483647};
+
 const formats6 = formats.int32;
 
 function validate213(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -4572,23 +4523,23 @@ function validate213(data, instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate213.errors = [typeError(instancePath,"#/type","integer")];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 2147483647 || isNaN(data)){
-validate213.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"}];
+validate213.errors = [ajvError(instancePath,"#/maximum","maximum",{comparison: "<=", limit: 2147483647},"must be <= 2147483647")];
 return false;
 }
 else {
 if(data < -2147483648 || isNaN(data)){
-validate213.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: -2147483648},message:"must be >= -2147483648"}];
+validate213.errors = [ajvError(instancePath,"#/minimum","minimum",{comparison: ">=", limit: -2147483648},"must be >= -2147483648")];
 return false;
 }
 else {
 if(!(formats6.validate(data))){
-validate213.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "int32"},message:"must match format \""+"int32"+"\""}];
+validate213.errors = [ajvError(instancePath,"#/format","format",{format: "int32"},"must match format \""+"int32"+"\"")];
 return false;
 }
 }
@@ -4599,7 +4550,6 @@ validate213.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate212(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Error" */;
 let vErrors = null;
@@ -4608,7 +4558,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.code === undefined) && (missing0 = "code")) || ((data.message === undefined) && (missing0 = "message"))){
-validate212.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate212.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4627,7 +4577,7 @@ if(valid0){
 if(data.message !== undefined){
 const _errs2 = errors;
 if(typeof data.message !== "string"){
-validate212.errors = [{instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate212.errors = [typeError(instancePath+"/message","#/properties/message/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4639,7 +4589,7 @@ var valid0 = true;
 }
 }
 else {
-validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate212.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4650,7 +4600,6 @@ return errors === 0;
 export const ErrorCode: CompiledValidator = validate213;
 
 export const HttpHeader: CompiledValidator = validate215;
-const schema81 = {"$id":"https://acpkit.dev/schema/v2/HttpHeader","type":"object","properties":{"name":{"type":"string"},"value":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","value"]};
 
 function validate215(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/HttpHeader" */;
@@ -4660,14 +4609,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.value === undefined) && (missing0 = "value"))){
-validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate215.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate215.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate215.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4679,7 +4628,7 @@ if(valid0){
 if(data.value !== undefined){
 const _errs3 = errors;
 if(typeof data.value !== "string"){
-validate215.errors = [{instancePath:instancePath+"/value",schemaPath:"#/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate215.errors = [typeError(instancePath+"/value","#/properties/value/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4704,7 +4653,7 @@ var valid0 = true;
 }
 }
 else {
-validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate215.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4715,7 +4664,7 @@ return errors === 0;
 export const ImageContent: CompiledValidator = validate165;
 
 export const Implementation: CompiledValidator = validate217;
-const schema82 = {"$id":"https://acpkit.dev/schema/v2/Implementation","type":"object","properties":{"name":{"type":"string"},"title":{"type":["string","null"]},"version":{"type":"string"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["name","version"]};
+const schema82_properties_title_type = ["string","null"];
 
 function validate217(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/Implementation" */;
@@ -4725,14 +4674,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))){
-validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate217.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate217.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate217.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4745,7 +4694,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate217.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema82.properties.title.type},message:"must be string,null"}];
+validate217.errors = [typeError(instancePath+"/title","#/properties/title/type",schema82_properties_title_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4757,7 +4706,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs5 = errors;
 if(typeof data.version !== "string"){
-validate217.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate217.errors = [typeError(instancePath+"/version","#/properties/version/type","string")];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4783,7 +4732,7 @@ var valid0 = true;
 }
 }
 else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate217.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4792,8 +4741,7 @@ return errors === 0;
 }
 
 export const InitializeRequest: CompiledValidator = validate219;
-const schema83 = {"$id":"https://acpkit.dev/schema/v2/InitializeRequest","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/ClientCapabilities"},"clientInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
-const schema84 = {"$id":"https://acpkit.dev/schema/v2/ProtocolVersion","type":"integer","format":"uint16","minimum":0,"maximum":65535};
+
 const formats8 = formats.uint16;
 
 function validate220(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -4801,23 +4749,23 @@ function validate220(data, instancePath="", parentData, parentDataProperty, root
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate220.errors = [typeError(instancePath,"#/type","integer")];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 65535 || isNaN(data)){
-validate220.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535"}];
+validate220.errors = [ajvError(instancePath,"#/maximum","maximum",{comparison: "<=", limit: 65535},"must be <= 65535")];
 return false;
 }
 else {
 if(data < 0 || isNaN(data)){
-validate220.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate220.errors = [ajvError(instancePath,"#/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats8.validate(data))){
-validate220.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "uint16"},message:"must match format \""+"uint16"+"\""}];
+validate220.errors = [ajvError(instancePath,"#/format","format",{format: "uint16"},"must match format \""+"uint16"+"\"")];
 return false;
 }
 }
@@ -4828,7 +4776,6 @@ validate220.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate219(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/InitializeRequest" */;
 let vErrors = null;
@@ -4837,7 +4784,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate219.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -4880,7 +4827,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs6 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/clientInfo","#/properties/clientInfo/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4893,7 +4840,7 @@ var _valid0 = _errs6 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/clientInfo","#/properties/clientInfo/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4938,7 +4885,7 @@ var valid0 = true;
 }
 }
 else {
-validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -4947,7 +4894,6 @@ return errors === 0;
 }
 
 export const InitializeResponse: CompiledValidator = validate225;
-const schema85 = {"$id":"https://acpkit.dev/schema/v2/InitializeResponse","type":"object","properties":{"protocolVersion":{"$ref":"https://acpkit.dev/schema/v2/ProtocolVersion"},"capabilities":{"$ref":"https://acpkit.dev/schema/v2/AgentCapabilities"},"authMethods":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/AuthMethod"}},"agentInfo":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Implementation"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["protocolVersion"]};
 
 function validate225(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/InitializeResponse" */;
@@ -4957,7 +4903,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate225.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5005,7 +4951,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/authMethods",schemaPath:"#/properties/authMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate225.errors = [typeError(instancePath+"/authMethods","#/properties/authMethods/type","array")];
 return false;
 }
 }
@@ -5030,7 +4976,7 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs9 = errors;
 if(data4 !== null){
-const err0 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/agentInfo","#/properties/agentInfo/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5043,7 +4989,7 @@ var _valid0 = _errs9 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err1 = {instancePath:instancePath+"/agentInfo",schemaPath:"#/properties/agentInfo/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/agentInfo","#/properties/agentInfo/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5089,7 +5035,7 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate225.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5098,10 +5044,8 @@ return errors === 0;
 }
 
 export const JsonRpcBatch: CompiledValidator = validate231;
-const schema86 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcBatch","type":"array","minItems":1,"items":{"$ref":"https://acpkit.dev/schema/v2/JsonRpcMessage"}};
-const schema87 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcMessage","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/JsonRpcRequest"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcNotification"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse"},{"$ref":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse"}]};
-const schema88 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcRequest","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"method":{"type":"string"},"params":{"type":["object","null"]},"result":{"not":{}},"error":{"not":{}}},"required":["jsonrpc","id","method"]};
-const schema89 = {"$id":"https://acpkit.dev/schema/v2/RequestId","anyOf":[{"type":"integer","format":"int64","minimum":-9223372036854776000,"maximum":9223372036854776000},{"type":"string"},{"type":"null"}]};
+
+const schema88_properties_params_type = ["object","null"];
 
 function validate234(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestId" */;
@@ -5111,7 +5055,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","integer");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5123,7 +5067,7 @@ errors++;
 if(errors === _errs1){
 if(typeof data == "number"){
 if(data > 9223372036854776000 || isNaN(data)){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9223372036854776000},message:"must be <= 9223372036854776000"};
+const err1 = ajvError(instancePath,"#/anyOf/0/maximum","maximum",{comparison: "<=", limit: 9223372036854776000},"must be <= 9223372036854776000");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5134,7 +5078,7 @@ errors++;
 }
 else {
 if(data < -9223372036854776000 || isNaN(data)){
-const err2 = {instancePath,schemaPath:"#/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -9223372036854776000},message:"must be >= -9223372036854776000"};
+const err2 = ajvError(instancePath,"#/anyOf/0/minimum","minimum",{comparison: ">=", limit: -9223372036854776000},"must be >= -9223372036854776000");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5145,7 +5089,7 @@ errors++;
 }
 else {
 if(!(formats2.validate(data))){
-const err3 = {instancePath,schemaPath:"#/anyOf/0/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+const err3 = ajvError(instancePath,"#/anyOf/0/format","format",{format: "int64"},"must match format \""+"int64"+"\"");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5163,7 +5107,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5177,7 +5121,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs5 = errors;
 if(data !== null){
-const err5 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err5 = typeError(instancePath,"#/anyOf/2/type","null");
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5191,7 +5135,7 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err6 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5217,7 +5161,6 @@ validate234.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate233(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcRequest" */;
 let vErrors = null;
@@ -5226,14 +5169,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.method === undefined) && (missing0 = "method"))){
-validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate233.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate233.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate233.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5257,7 +5200,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs3 = errors;
 if(typeof data.method !== "string"){
-validate233.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate233.errors = [typeError(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5270,7 +5213,7 @@ if(data.params !== undefined){
 let data3 = data.params;
 const _errs5 = errors;
 if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate233.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema88.properties.params.type},message:"must be object,null"}];
+validate233.errors = [typeError(instancePath+"/params","#/properties/params/type",schema88_properties_params_type)];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5281,7 +5224,7 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs7 = errors;
-validate233.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate233.errors = [ajvError(instancePath+"/result","#/properties/result/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs7 === errors;
 }
@@ -5291,7 +5234,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs9 = errors;
-validate233.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate233.errors = [ajvError(instancePath+"/error","#/properties/error/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs9 === errors;
 }
@@ -5306,7 +5249,7 @@ var valid0 = true;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate233.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5314,7 +5257,7 @@ validate233.errors = vErrors;
 return errors === 0;
 }
 
-const schema90 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcNotification","type":"object","properties":{"jsonrpc":{"const":"2.0"},"method":{"type":"string"},"params":{"type":["object","null"]},"id":{"not":{}}},"required":["jsonrpc","method"]};
+const schema90_properties_params_type = ["object","null"];
 
 function validate237(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcNotification" */;
@@ -5324,14 +5267,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.method === undefined) && (missing0 = "method"))){
-validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate237.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate237.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate237.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5343,7 +5286,7 @@ if(valid0){
 if(data.method !== undefined){
 const _errs2 = errors;
 if(typeof data.method !== "string"){
-validate237.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [typeError(instancePath+"/method","#/properties/method/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5356,7 +5299,7 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs4 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (data2 !== null)){
-validate237.errors = [{instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: schema90.properties.params.type},message:"must be object,null"}];
+validate237.errors = [typeError(instancePath+"/params","#/properties/params/type",schema90_properties_params_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5367,7 +5310,7 @@ var valid0 = true;
 if(valid0){
 if(data.id !== undefined){
 const _errs6 = errors;
-validate237.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate237.errors = [ajvError(instancePath+"/id","#/properties/id/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs6 === errors;
 }
@@ -5380,15 +5323,13 @@ var valid0 = true;
 }
 }
 else {
-validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate237.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate237.errors = vErrors;
 return errors === 0;
 }
-
-const schema91 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcSuccessResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"result":{},"error":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","result"]};
 
 function validate239(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcSuccessResponse" */;
@@ -5398,14 +5339,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.result === undefined) && (missing0 = "result"))){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate239.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate239.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate239.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5428,7 +5369,7 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs3 = errors;
-validate239.errors = [{instancePath:instancePath+"/error",schemaPath:"#/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate239.errors = [ajvError(instancePath+"/error","#/properties/error/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs3 === errors;
 }
@@ -5438,7 +5379,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 const _errs5 = errors;
-validate239.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate239.errors = [ajvError(instancePath+"/method","#/properties/method/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs5 === errors;
 }
@@ -5451,15 +5392,13 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate239.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate239.errors = vErrors;
 return errors === 0;
 }
-
-const schema92 = {"$id":"https://acpkit.dev/schema/v2/JsonRpcErrorResponse","type":"object","properties":{"jsonrpc":{"const":"2.0"},"id":{"$ref":"https://acpkit.dev/schema/v2/RequestId"},"error":{"$ref":"https://acpkit.dev/schema/v2/Error"},"result":{"not":{}},"method":{"not":{}}},"required":["jsonrpc","id","error"]};
 
 function validate242(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcErrorResponse" */;
@@ -5469,14 +5408,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate242.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs1 = errors;
 if("2.0" !== data.jsonrpc){
-validate242.errors = [{instancePath:instancePath+"/jsonrpc",schemaPath:"#/properties/jsonrpc/const",keyword:"const",params:{allowedValue: "2.0"},message:"must be equal to constant"}];
+validate242.errors = [constError(instancePath+"/jsonrpc","#/properties/jsonrpc/const","2.0")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5511,7 +5450,7 @@ var valid0 = true;
 if(valid0){
 if(data.result !== undefined){
 const _errs4 = errors;
-validate242.errors = [{instancePath:instancePath+"/result",schemaPath:"#/properties/result/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate242.errors = [ajvError(instancePath+"/result","#/properties/result/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs4 === errors;
 }
@@ -5521,7 +5460,7 @@ var valid0 = true;
 if(valid0){
 if(data.method !== undefined){
 const _errs6 = errors;
-validate242.errors = [{instancePath:instancePath+"/method",schemaPath:"#/properties/method/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate242.errors = [ajvError(instancePath+"/method","#/properties/method/not","not",{},"must NOT be valid")];
 return false;
 var valid0 = _errs6 === errors;
 }
@@ -5535,14 +5474,13 @@ var valid0 = true;
 }
 }
 else {
-validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate242.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate232(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcMessage" */;
@@ -5610,7 +5548,7 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err0 = ajvError(instancePath,"#/oneOf","oneOf",{passingSchemas: passing0},"must match exactly one schema in oneOf");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5636,7 +5574,6 @@ validate232.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate231(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/JsonRpcBatch" */;
 let vErrors = null;
@@ -5644,7 +5581,7 @@ let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
 if(data.length < 1){
-validate231.errors = [{instancePath,schemaPath:"#/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate231.errors = [ajvError(instancePath,"#/minItems","minItems",{limit: 1},"must NOT have fewer than 1 items")];
 return false;
 }
 else {
@@ -5664,7 +5601,7 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate231.errors = [typeError(instancePath,"#/type","array")];
 return false;
 }
 }
@@ -5683,7 +5620,8 @@ export const JsonRpcRequest: CompiledValidator = validate233;
 export const JsonRpcSuccessResponse: CompiledValidator = validate239;
 
 export const ListSessionsRequest: CompiledValidator = validate247;
-const schema93 = {"$id":"https://acpkit.dev/schema/v2/ListSessionsRequest","type":"object","properties":{"cwd":{"type":["string","null"]},"cursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+const schema93_properties_cwd_type = ["string","null"];
+const schema93_properties_cursor_type = ["string","null"];
 
 function validate247(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ListSessionsRequest" */;
@@ -5695,7 +5633,7 @@ if(data.cwd !== undefined){
 let data0 = data.cwd;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate247.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: schema93.properties.cwd.type},message:"must be string,null"}];
+validate247.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type",schema93_properties_cwd_type)];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5708,7 +5646,7 @@ if(data.cursor !== undefined){
 let data1 = data.cursor;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate247.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: schema93.properties.cursor.type},message:"must be string,null"}];
+validate247.errors = [typeError(instancePath+"/cursor","#/properties/cursor/type",schema93_properties_cursor_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5732,7 +5670,7 @@ var valid0 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5741,8 +5679,9 @@ return errors === 0;
 }
 
 export const ListSessionsResponse: CompiledValidator = validate249;
-const schema94 = {"$id":"https://acpkit.dev/schema/v2/ListSessionsResponse","type":"object","properties":{"sessions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionInfo"}},"nextCursor":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessions"]};
-const schema95 = {"$id":"https://acpkit.dev/schema/v2/SessionInfo","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd"]};
+const schema94_properties_nextCursor_type = ["string","null"];
+const schema95_properties_title_type = ["string","null"];
+const schema95_properties_updatedAt_type = ["string","null"];
 
 function validate250(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionInfo" */;
@@ -5752,7 +5691,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
-validate250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate250.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5771,7 +5710,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate250.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5790,7 +5729,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate250.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -5800,7 +5739,7 @@ break;
 }
 }
 else {
-validate250.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate250.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -5814,7 +5753,7 @@ if(data.title !== undefined){
 let data4 = data.title;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate250.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema95.properties.title.type},message:"must be string,null"}];
+validate250.errors = [typeError(instancePath+"/title","#/properties/title/type",schema95_properties_title_type)];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5827,7 +5766,7 @@ if(data.updatedAt !== undefined){
 let data5 = data.updatedAt;
 const _errs10 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate250.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema95.properties.updatedAt.type},message:"must be string,null"}];
+validate250.errors = [typeError(instancePath+"/updatedAt","#/properties/updatedAt/type",schema95_properties_updatedAt_type)];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5855,14 +5794,13 @@ var valid0 = true;
 }
 }
 else {
-validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate250.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate250.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate249(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ListSessionsResponse" */;
@@ -5872,7 +5810,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessions === undefined) && (missing0 = "sessions")){
-validate249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate249.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -5896,7 +5834,7 @@ break;
 }
 }
 else {
-validate249.errors = [{instancePath:instancePath+"/sessions",schemaPath:"#/properties/sessions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate249.errors = [typeError(instancePath+"/sessions","#/properties/sessions/type","array")];
 return false;
 }
 }
@@ -5910,7 +5848,7 @@ if(data.nextCursor !== undefined){
 let data2 = data.nextCursor;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate249.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: schema94.properties.nextCursor.type},message:"must be string,null"}];
+validate249.errors = [typeError(instancePath+"/nextCursor","#/properties/nextCursor/type",schema94_properties_nextCursor_type)];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -5935,7 +5873,7 @@ var valid0 = true;
 }
 }
 else {
-validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -5944,9 +5882,6 @@ return errors === 0;
 }
 
 export const LoadSessionRequest: CompiledValidator = validate255;
-const schema96 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd","mcpServers"]};
-const schema97 = {"$id":"https://acpkit.dev/schema/v2/McpServer","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["stdio","http"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/McpServerStdio"},{"$ref":"https://acpkit.dev/schema/v2/McpServerHttp"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/McpServerUnknown"}};
-const schema98 = {"$id":"https://acpkit.dev/schema/v2/McpServerStdio","type":"object","properties":{"type":{"const":"stdio"},"name":{"type":"string"},"command":{"type":"string"},"args":{"type":"array","items":{"type":"string"}},"env":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/EnvVariable"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","command","args","env"]};
 
 function validate258(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerStdio" */;
@@ -5956,14 +5891,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.command === undefined) && (missing0 = "command"))) || ((data.args === undefined) && (missing0 = "args"))) || ((data.env === undefined) && (missing0 = "env"))){
-validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate258.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("stdio" !== data.type){
-validate258.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "stdio"},message:"must be equal to constant"}];
+validate258.errors = [constError(instancePath+"/type","#/properties/type/const","stdio")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5975,7 +5910,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate258.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5987,7 +5922,7 @@ if(valid0){
 if(data.command !== undefined){
 const _errs4 = errors;
 if(typeof data.command !== "string"){
-validate258.errors = [{instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [typeError(instancePath+"/command","#/properties/command/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6006,7 +5941,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
 if(typeof data3[i0] !== "string"){
-validate258.errors = [{instancePath:instancePath+"/args/" + i0,schemaPath:"#/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [typeError(instancePath+"/args/" + i0,"#/properties/args/items/type","string")];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -6016,7 +5951,7 @@ break;
 }
 }
 else {
-validate258.errors = [{instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate258.errors = [typeError(instancePath+"/args","#/properties/args/type","array")];
 return false;
 }
 }
@@ -6046,7 +5981,7 @@ break;
 }
 }
 else {
-validate258.errors = [{instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate258.errors = [typeError(instancePath+"/env","#/properties/env/type","array")];
 return false;
 }
 }
@@ -6075,15 +6010,13 @@ var valid0 = true;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate258.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate258.errors = vErrors;
 return errors === 0;
 }
-
-const schema99 = {"$id":"https://acpkit.dev/schema/v2/McpServerHttp","type":"object","properties":{"type":{"const":"http"},"name":{"type":"string"},"url":{"type":"string"},"headers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/HttpHeader"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["type","name","url","headers"]};
 
 function validate261(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerHttp" */;
@@ -6093,14 +6026,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.url === undefined) && (missing0 = "url"))) || ((data.headers === undefined) && (missing0 = "headers"))){
-validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate261.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs1 = errors;
 if("http" !== data.type){
-validate261.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "http"},message:"must be equal to constant"}];
+validate261.errors = [constError(instancePath+"/type","#/properties/type/const","http")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6112,7 +6045,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate261.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6124,7 +6057,7 @@ if(valid0){
 if(data.url !== undefined){
 const _errs4 = errors;
 if(typeof data.url !== "string"){
-validate261.errors = [{instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [typeError(instancePath+"/url","#/properties/url/type","string")];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6153,7 +6086,7 @@ break;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate261.errors = [typeError(instancePath+"/headers","#/properties/headers/type","array")];
 return false;
 }
 }
@@ -6181,15 +6114,13 @@ var valid0 = true;
 }
 }
 else {
-validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate261.errors = vErrors;
 return errors === 0;
 }
-
-const schema100 = {"$id":"https://acpkit.dev/schema/v2/McpServerUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["stdio","http"]}}},"required":["type"]};
 
 function validate266(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServerUnknown" */;
@@ -6199,14 +6130,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate266.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate266.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -6223,7 +6154,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate266.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate266.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -6241,14 +6172,13 @@ vErrors = null;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate266.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate266.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate257(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/McpServer" */;
@@ -6302,12 +6232,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"stdio\", \"http\""}];
+validate257.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"stdio\", \"http\"")];
 return false;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate257.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
@@ -6327,7 +6257,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6342,27 +6272,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate257.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate257.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate257.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate257.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate255(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LoadSessionRequest" */;
@@ -6372,7 +6301,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate255.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6391,7 +6320,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate255.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6410,7 +6339,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate255.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -6420,7 +6349,7 @@ break;
 }
 }
 else {
-validate255.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate255.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -6450,7 +6379,7 @@ break;
 }
 }
 else {
-validate255.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate255.errors = [typeError(instancePath+"/mcpServers","#/properties/mcpServers/type","array")];
 return false;
 }
 }
@@ -6478,7 +6407,7 @@ var valid0 = true;
 }
 }
 else {
-validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate255.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6487,7 +6416,7 @@ return errors === 0;
 }
 
 export const LoadSessionResponse: CompiledValidator = validate270;
-const schema101 = {"$id":"https://acpkit.dev/schema/v2/LoadSessionResponse","type":"object","properties":{"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+const schema101_properties_configOptions_type = ["array","null"];
 
 function validate270(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LoadSessionResponse" */;
@@ -6499,7 +6428,7 @@ if(data.configOptions !== undefined){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate270.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema101.properties.configOptions.type},message:"must be array,null"}];
+validate270.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type",schema101_properties_configOptions_type)];
 return false;
 }
 if(errors === _errs1){
@@ -6539,7 +6468,7 @@ var valid0 = true;
 }
 }
 else {
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6548,7 +6477,6 @@ return errors === 0;
 }
 
 export const LogoutRequest: CompiledValidator = validate273;
-const schema102 = {"$id":"https://acpkit.dev/schema/v2/LogoutRequest","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate273(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LogoutRequest" */;
@@ -6564,7 +6492,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate273.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6573,7 +6501,6 @@ return errors === 0;
 }
 
 export const LogoutResponse: CompiledValidator = validate275;
-const schema103 = {"$id":"https://acpkit.dev/schema/v2/LogoutResponse","type":"object","properties":{"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
 
 function validate275(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/LogoutResponse" */;
@@ -6589,7 +6516,7 @@ errors = vErrors.length;
 }
 }
 else {
-validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6610,7 +6537,7 @@ export const McpServerUnknown: CompiledValidator = validate266;
 export const MessageId: CompiledValidator = validate197;
 
 export const MessageUpdate: CompiledValidator = validate277;
-const schema104 = {"$id":"https://acpkit.dev/schema/v2/MessageUpdate","type":"object","properties":{"messageId":{"$ref":"https://acpkit.dev/schema/v2/MessageId"},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["messageId"]};
+const schema104_properties_content_type = ["array","null"];
 
 function validate277(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/MessageUpdate" */;
@@ -6620,7 +6547,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.messageId === undefined) && (missing0 = "messageId")){
-validate277.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate277.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6640,7 +6567,7 @@ if(data.content !== undefined){
 let data1 = data.content;
 const _errs2 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate277.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema104.properties.content.type},message:"must be array,null"}];
+validate277.errors = [typeError(instancePath+"/content","#/properties/content/type",schema104_properties_content_type)];
 return false;
 }
 if(errors === _errs2){
@@ -6682,7 +6609,7 @@ var valid0 = true;
 }
 }
 else {
-validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate277.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6693,7 +6620,6 @@ return errors === 0;
 export const Meta: CompiledValidator = validate54;
 
 export const NewSessionRequest: CompiledValidator = validate281;
-const schema105 = {"$id":"https://acpkit.dev/schema/v2/NewSessionRequest","type":"object","properties":{"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["cwd","mcpServers"]};
 
 function validate281(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/NewSessionRequest" */;
@@ -6703,14 +6629,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.cwd === undefined) && (missing0 = "cwd")) || ((data.mcpServers === undefined) && (missing0 = "mcpServers"))){
-validate281.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate281.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.cwd !== undefined){
 const _errs1 = errors;
 if(typeof data.cwd !== "string"){
-validate281.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6729,7 +6655,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate281.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -6739,7 +6665,7 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate281.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -6769,7 +6695,7 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate281.errors = [typeError(instancePath+"/mcpServers","#/properties/mcpServers/type","array")];
 return false;
 }
 }
@@ -6796,7 +6722,7 @@ var valid0 = true;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate281.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6805,7 +6731,7 @@ return errors === 0;
 }
 
 export const NewSessionResponse: CompiledValidator = validate284;
-const schema106 = {"$id":"https://acpkit.dev/schema/v2/NewSessionResponse","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId"]};
+const schema106_properties_configOptions_type = ["array","null"];
 
 function validate284(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/NewSessionResponse" */;
@@ -6815,7 +6741,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionId === undefined) && (missing0 = "sessionId")){
-validate284.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate284.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -6835,7 +6761,7 @@ if(data.configOptions !== undefined){
 let data1 = data.configOptions;
 const _errs2 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate284.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema106.properties.configOptions.type},message:"must be array,null"}];
+validate284.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type",schema106_properties_configOptions_type)];
 return false;
 }
 if(errors === _errs2){
@@ -6877,7 +6803,7 @@ var valid0 = true;
 }
 }
 else {
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate284.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -6886,22 +6812,20 @@ return errors === 0;
 }
 
 export const PermissionOption: CompiledValidator = validate288;
-const schema107 = {"$id":"https://acpkit.dev/schema/v2/PermissionOption","type":"object","properties":{"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"name":{"type":"string"},"kind":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionKind"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["optionId","name","kind"]};
-const schema108 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionId","type":"string"};
 
 function validate289(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOptionId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate289.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate289.errors = vErrors;
 return errors === 0;
 }
 
-const schema109 = {"$id":"https://acpkit.dev/schema/v2/PermissionOptionKind","anyOf":[{"type":"string","enum":["allow_once","allow_always","reject_once","reject_always"]},{"type":"string"}]};
+const schema109_anyOf_0_enum = ["allow_once","allow_always","reject_once","reject_always"];
 
 function validate291(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOptionKind" */;
@@ -6911,7 +6835,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6921,7 +6845,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "allow_once") || (data === "allow_always")) || (data === "reject_once")) || (data === "reject_always"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema109.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema109_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6935,7 +6859,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6948,7 +6872,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6974,7 +6898,6 @@ validate291.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate288(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PermissionOption" */;
 let vErrors = null;
@@ -6983,7 +6906,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.optionId === undefined) && (missing0 = "optionId")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.kind === undefined) && (missing0 = "kind"))){
-validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate288.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7002,7 +6925,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate288.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [typeError(instancePath+"/name","#/properties/name/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7040,7 +6963,7 @@ var valid0 = true;
 }
 }
 else {
-validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7053,8 +6976,8 @@ export const PermissionOptionId: CompiledValidator = validate289;
 export const PermissionOptionKind: CompiledValidator = validate291;
 
 export const PlanEntry: CompiledValidator = validate294;
-const schema110 = {"$id":"https://acpkit.dev/schema/v2/PlanEntry","type":"object","properties":{"content":{"type":"string"},"priority":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryPriority"},"status":{"$ref":"https://acpkit.dev/schema/v2/PlanEntryStatus"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["content","priority","status"]};
-const schema111 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryPriority","anyOf":[{"type":"string","enum":["high","medium","low"]},{"type":"string"}]};
+
+const schema111_anyOf_0_enum = ["high","medium","low"];
 
 function validate295(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntryPriority" */;
@@ -7064,7 +6987,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7074,7 +6997,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "high") || (data === "medium")) || (data === "low"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema111.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema111_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7088,7 +7011,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7101,7 +7024,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7127,7 +7050,7 @@ validate295.errors = vErrors;
 return errors === 0;
 }
 
-const schema112 = {"$id":"https://acpkit.dev/schema/v2/PlanEntryStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed"]},{"type":"string"}]};
+const schema112_anyOf_0_enum = ["pending","in_progress","completed"];
 
 function validate297(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntryStatus" */;
@@ -7137,7 +7060,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7147,7 +7070,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "pending") || (data === "in_progress")) || (data === "completed"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema112.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema112_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7161,7 +7084,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7174,7 +7097,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7200,7 +7123,6 @@ validate297.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate294(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanEntry" */;
 let vErrors = null;
@@ -7209,14 +7131,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.content === undefined) && (missing0 = "content")) || ((data.priority === undefined) && (missing0 = "priority"))) || ((data.status === undefined) && (missing0 = "status"))){
-validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate294.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.content !== undefined){
 const _errs1 = errors;
 if(typeof data.content !== "string"){
-validate294.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate294.errors = [typeError(instancePath+"/content","#/properties/content/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7266,7 +7188,7 @@ var valid0 = true;
 }
 }
 else {
-validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate294.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7279,14 +7201,13 @@ export const PlanEntryPriority: CompiledValidator = validate295;
 export const PlanEntryStatus: CompiledValidator = validate297;
 
 export const PlanId: CompiledValidator = validate300;
-const schema113 = {"$id":"https://acpkit.dev/schema/v2/PlanId","type":"string"};
 
 function validate300(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate300.errors = vErrors;
@@ -7294,7 +7215,6 @@ return errors === 0;
 }
 
 export const PlanItems: CompiledValidator = validate301;
-const schema114 = {"$id":"https://acpkit.dev/schema/v2/PlanItems","type":"object","properties":{"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"},"entries":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PlanEntry"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["id","entries"]};
 
 function validate301(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanItems" */;
@@ -7304,7 +7224,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.entries === undefined) && (missing0 = "entries"))){
-validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate301.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7340,7 +7260,7 @@ break;
 }
 }
 else {
-validate301.errors = [{instancePath:instancePath+"/entries",schemaPath:"#/properties/entries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate301.errors = [typeError(instancePath+"/entries","#/properties/entries/type","array")];
 return false;
 }
 }
@@ -7366,7 +7286,7 @@ var valid0 = true;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate301.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7375,9 +7295,6 @@ return errors === 0;
 }
 
 export const PlanUpdate: CompiledValidator = validate305;
-const schema115 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdate","type":"object","properties":{"plan":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["plan"]};
-const schema116 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["items"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentItems"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown"}};
-const schema117 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentItems","type":"object","properties":{"type":{"const":"items"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanItems"}]};
 
 function validate307(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContentItems" */;
@@ -7391,28 +7308,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("items" !== data.type){
-validate307.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "items"},message:"must be equal to constant"}];
+validate307.errors = [constError(instancePath+"/type","#/properties/type/const","items")];
 return false;
 }
 }
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate307.errors = vErrors;
 return errors === 0;
 }
-
-const schema118 = {"$id":"https://acpkit.dev/schema/v2/PlanUpdateContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["items","file","markdown"]}},"id":{"$ref":"https://acpkit.dev/schema/v2/PlanId"}},"required":["type","id"]};
 
 function validate310(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContentUnknown" */;
@@ -7422,7 +7337,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.id === undefined) && (missing0 = "id"))){
-validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7430,7 +7345,7 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate310.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -7447,7 +7362,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate310.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate310.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -7482,14 +7397,13 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate310.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate306(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdateContent" */;
@@ -7536,12 +7450,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"items\""}];
+validate306.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"items\"")];
 return false;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate306.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
@@ -7561,7 +7475,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7576,27 +7490,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate306.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate306.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate306.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate306.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate306.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate305(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PlanUpdate" */;
@@ -7606,7 +7519,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.plan === undefined) && (missing0 = "plan")){
-validate305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate305.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7637,7 +7550,7 @@ var valid0 = true;
 }
 }
 else {
-validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate305.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7654,7 +7567,6 @@ export const PlanUpdateContentUnknown: CompiledValidator = validate310;
 export const PromptCapabilities: CompiledValidator = validate61;
 
 export const PromptRequest: CompiledValidator = validate315;
-const schema119 = {"$id":"https://acpkit.dev/schema/v2/PromptRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"prompt":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/ContentBlock"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","prompt"]};
 
 function validate315(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptRequest" */;
@@ -7664,7 +7576,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate315.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7700,7 +7612,7 @@ break;
 }
 }
 else {
-validate315.errors = [{instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate315.errors = [typeError(instancePath+"/prompt","#/properties/prompt/type","array")];
 return false;
 }
 }
@@ -7726,7 +7638,7 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate315.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7735,8 +7647,8 @@ return errors === 0;
 }
 
 export const PromptResponse: CompiledValidator = validate319;
-const schema120 = {"$id":"https://acpkit.dev/schema/v2/PromptResponse","type":"object","properties":{"stopReason":{"$ref":"https://acpkit.dev/schema/v2/StopReason"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["stopReason"]};
-const schema121 = {"$id":"https://acpkit.dev/schema/v2/StopReason","anyOf":[{"type":"string","enum":["end_turn","max_tokens","max_turn_requests","refusal","cancelled"]},{"type":"string"}]};
+
+const schema121_anyOf_0_enum = ["end_turn","max_tokens","max_turn_requests","refusal","cancelled"];
 
 function validate320(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/StopReason" */;
@@ -7746,7 +7658,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7756,7 +7668,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "end_turn") || (data === "max_tokens")) || (data === "max_turn_requests")) || (data === "refusal")) || (data === "cancelled"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema121.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema121_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7770,7 +7682,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7783,7 +7695,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7809,7 +7721,6 @@ validate320.errors = vErrors;
 return errors === 0;
 }
 
-
 function validate319(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/PromptResponse" */;
 let vErrors = null;
@@ -7818,7 +7729,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.stopReason === undefined) && (missing0 = "stopReason")){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate319.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -7849,7 +7760,7 @@ var valid0 = true;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate319.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -7862,8 +7773,6 @@ export const ProtocolVersion: CompiledValidator = validate220;
 export const RequestId: CompiledValidator = validate234;
 
 export const RequestPermissionOutcome: CompiledValidator = validate323;
-const schema122 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcome","type":"object","oneOf":[{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled"},{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected"}],"discriminator":{"propertyName":"outcome"}};
-const schema123 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled","type":"object","properties":{"outcome":{"const":"cancelled"}},"required":["outcome"]};
 
 function validate324(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcomeCancelled" */;
@@ -7873,28 +7782,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate324.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 if("cancelled" !== data.outcome){
-validate324.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "cancelled"},message:"must be equal to constant"}];
+validate324.errors = [constError(instancePath+"/outcome","#/properties/outcome/const","cancelled")];
 return false;
 }
 }
 }
 }
 else {
-validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate324.errors = vErrors;
 return errors === 0;
 }
-
-const schema124 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected","type":"object","properties":{"outcome":{"const":"selected"},"optionId":{"$ref":"https://acpkit.dev/schema/v2/PermissionOptionId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome","optionId"]};
 
 function validate325(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcomeSelected" */;
@@ -7904,14 +7811,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.outcome === undefined) && (missing0 = "outcome")) || ((data.optionId === undefined) && (missing0 = "optionId"))){
-validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate325.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.outcome !== undefined){
 const _errs1 = errors;
 if("selected" !== data.outcome){
-validate325.errors = [{instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/const",keyword:"const",params:{allowedValue: "selected"},message:"must be equal to constant"}];
+validate325.errors = [constError(instancePath+"/outcome","#/properties/outcome/const","selected")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7948,14 +7855,13 @@ var valid0 = true;
 }
 }
 else {
-validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate325.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate323(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionOutcome" */;
@@ -7978,17 +7884,17 @@ errors = vErrors.length;
 }
 }
 else {
-validate323.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "outcome", tagValue: tag0},message:"must be one of the known \"outcome\" values: \"cancelled\", \"selected\""}];
+validate323.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "mapping", tag: "outcome", tagValue: tag0},"must be one of the known \"outcome\" values: \"cancelled\", \"selected\"")];
 return false;
 }
 }
 else {
-validate323.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "outcome", tagValue: tag0},message:"tag \"outcome\" must be string"}];
+validate323.errors = [ajvError(instancePath,"#/discriminator","discriminator",{error: "tag", tag: "outcome", tagValue: tag0},"tag \"outcome\" must be string")];
 return false;
 }
 }
 else {
-validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate323.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8001,23 +7907,24 @@ export const RequestPermissionOutcomeCancelled: CompiledValidator = validate324;
 export const RequestPermissionOutcomeSelected: CompiledValidator = validate325;
 
 export const RequestPermissionRequest: CompiledValidator = validate330;
-const schema125 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"toolCall":{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"},"options":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/PermissionOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","toolCall","options"]};
-const schema126 = {"$id":"https://acpkit.dev/schema/v2/ToolCallUpdate","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"title":{"type":["string","null"]},"kind":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolKind"},{"type":"null"}]},"status":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallStatus"},{"type":"null"}]},"content":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"}},"locations":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/ToolCallLocation"}},"rawInput":{},"rawOutput":{},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId"]};
-const schema127 = {"$id":"https://acpkit.dev/schema/v2/ToolCallId","type":"string"};
+
+const schema126_properties_title_type = ["string","null"];
+const schema126_properties_content_type = ["array","null"];
+const schema126_properties_locations_type = ["array","null"];
 
 function validate333(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallId" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [typeError(instancePath,"#/type","string")];
 return false;
 }
 validate333.errors = vErrors;
 return errors === 0;
 }
 
-const schema128 = {"$id":"https://acpkit.dev/schema/v2/ToolKind","anyOf":[{"type":"string","enum":["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"]},{"type":"string"}]};
+const schema128_anyOf_0_enum = ["read","edit","delete","move","search","execute","think","fetch","switch_mode","other"];
 
 function validate335(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolKind" */;
@@ -8027,7 +7934,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8037,7 +7944,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((data === "read") || (data === "edit")) || (data === "delete")) || (data === "move")) || (data === "search")) || (data === "execute")) || (data === "think")) || (data === "fetch")) || (data === "switch_mode")) || (data === "other"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema128.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema128_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8051,7 +7958,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8064,7 +7971,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8090,7 +7997,7 @@ validate335.errors = vErrors;
 return errors === 0;
 }
 
-const schema129 = {"$id":"https://acpkit.dev/schema/v2/ToolCallStatus","anyOf":[{"type":"string","enum":["pending","in_progress","completed","failed"]},{"type":"string"}]};
+const schema129_anyOf_0_enum = ["pending","in_progress","completed","failed"];
 
 function validate337(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallStatus" */;
@@ -8100,7 +8007,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = typeError(instancePath,"#/anyOf/0/type","string");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8110,7 +8017,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "pending") || (data === "in_progress")) || (data === "completed")) || (data === "failed"))){
-const err1 = {instancePath,schemaPath:"#/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema129.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err1 = enumError(instancePath,"#/anyOf/0/enum",schema129_anyOf_0_enum);
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8124,7 +8031,7 @@ valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
 if(typeof data !== "string"){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = typeError(instancePath,"#/anyOf/1/type","string");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8137,7 +8044,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath,"#/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8162,9 +8069,6 @@ vErrors = null;
 validate337.errors = vErrors;
 return errors === 0;
 }
-
-const schema130 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContent","type":"object","required":["type"],"properties":{"type":{"type":"string"}},"if":{"properties":{"type":{"enum":["content","diff"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentContent"},{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentDiff"}],"discriminator":{"propertyName":"type"}},"else":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentUnknown"}};
-const schema131 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentContent","type":"object","properties":{"type":{"const":"content"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Content"}]};
 
 function validate340(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentContent" */;
@@ -8178,28 +8082,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate340.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("content" !== data.type){
-validate340.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"}];
+validate340.errors = [constError(instancePath+"/type","#/properties/type/const","content")];
 return false;
 }
 }
 }
 }
 else {
-validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate340.errors = vErrors;
 return errors === 0;
 }
-
-const schema132 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentDiff","type":"object","properties":{"type":{"const":"diff"}},"required":["type"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/Diff"}]};
 
 function validate342(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentDiff" */;
@@ -8213,28 +8115,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate342.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if("diff" !== data.type){
-validate342.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "diff"},message:"must be equal to constant"}];
+validate342.errors = [constError(instancePath+"/type","#/properties/type/const","diff")];
 return false;
 }
 }
 }
 }
 else {
-validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate342.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate342.errors = vErrors;
 return errors === 0;
 }
-
-const schema133 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentUnknown","type":"object","properties":{"type":{"type":"string","not":{"enum":["content","diff"]}}},"required":["type"]};
 
 function validate346(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentUnknown" */;
@@ -8244,14 +8144,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate346.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(typeof data0 !== "string"){
-validate346.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -8268,7 +8168,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate346.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate346.errors = [ajvError(instancePath+"/type","#/properties/type/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -8286,14 +8186,13 @@ vErrors = null;
 }
 }
 else {
-validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate346.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate346.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate339(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContent" */;
@@ -8347,12 +8246,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate339.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"must be one of the known \"type\" values: \"content\", \"diff\""}];
+validate339.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "type", tagValue: tag0},"must be one of the known \"type\" values: \"content\", \"diff\"")];
 return false;
 }
 }
 else {
-validate339.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate339.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "type", tagValue: tag0},"tag \"type\" must be string")];
 return false;
 }
 }
@@ -8372,7 +8271,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8387,20 +8286,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate339.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.type !== undefined){
 if(typeof data.type !== "string"){
-validate339.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [typeError(instancePath+"/type","#/properties/type/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate339.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8408,7 +8307,7 @@ validate339.errors = vErrors;
 return errors === 0;
 }
 
-const schema134 = {"$id":"https://acpkit.dev/schema/v2/ToolCallLocation","type":"object","properties":{"path":{"type":"string"},"line":{"type":["integer","null"],"format":"uint32","minimum":0,"maximum":4294967295},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["path"]};
+const schema134_properties_line_type = ["integer","null"];
 const formats12 = formats.uint32;
 
 function validate349(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -8419,14 +8318,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.path === undefined) && (missing0 = "path")){
-validate349.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate349.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.path !== undefined){
 const _errs1 = errors;
 if(typeof data.path !== "string"){
-validate349.errors = [{instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [typeError(instancePath+"/path","#/properties/path/type","string")];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8439,23 +8338,23 @@ if(data.line !== undefined){
 let data1 = data.line;
 const _errs3 = errors;
 if((!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))) && (data1 !== null)){
-validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/type",keyword:"type",params:{type: schema134.properties.line.type},message:"must be integer,null"}];
+validate349.errors = [typeError(instancePath+"/line","#/properties/line/type",schema134_properties_line_type)];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 4294967295 || isNaN(data1)){
-validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295"}];
+validate349.errors = [ajvError(instancePath+"/line","#/properties/line/maximum","maximum",{comparison: "<=", limit: 4294967295},"must be <= 4294967295")];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate349.errors = [ajvError(instancePath+"/line","#/properties/line/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats12.validate(data1))){
-validate349.errors = [{instancePath:instancePath+"/line",schemaPath:"#/properties/line/format",keyword:"format",params:{format: "uint32"},message:"must match format \""+"uint32"+"\""}];
+validate349.errors = [ajvError(instancePath+"/line","#/properties/line/format","format",{format: "uint32"},"must match format \""+"uint32"+"\"")];
 return false;
 }
 }
@@ -8484,14 +8383,13 @@ var valid0 = true;
 }
 }
 else {
-validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate349.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate332(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallUpdate" */;
@@ -8501,7 +8399,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.toolCallId === undefined) && (missing0 = "toolCallId")){
-validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate332.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8521,7 +8419,7 @@ if(data.title !== undefined){
 let data1 = data.title;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate332.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema126.properties.title.type},message:"must be string,null"}];
+validate332.errors = [typeError(instancePath+"/title","#/properties/title/type",schema126_properties_title_type)];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8545,7 +8443,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs7 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/kind","#/properties/kind/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8558,7 +8456,7 @@ var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/kind","#/properties/kind/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8601,7 +8499,7 @@ valid2 = valid2 || _valid1;
 if(!valid2){
 const _errs12 = errors;
 if(data3 !== null){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err2 = typeError(instancePath+"/status","#/properties/status/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8614,7 +8512,7 @@ var _valid1 = _errs12 === errors;
 valid2 = valid2 || _valid1;
 }
 if(!valid2){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err3 = anyOfError(instancePath+"/status","#/properties/status/anyOf");
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8646,7 +8544,7 @@ if(data.content !== undefined){
 let data4 = data.content;
 const _errs14 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate332.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: schema126.properties.content.type},message:"must be array,null"}];
+validate332.errors = [typeError(instancePath+"/content","#/properties/content/type",schema126_properties_content_type)];
 return false;
 }
 if(errors === _errs14){
@@ -8676,7 +8574,7 @@ if(data.locations !== undefined){
 let data6 = data.locations;
 const _errs17 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate332.errors = [{instancePath:instancePath+"/locations",schemaPath:"#/properties/locations/type",keyword:"type",params:{type: schema126.properties.locations.type},message:"must be array,null"}];
+validate332.errors = [typeError(instancePath+"/locations","#/properties/locations/type",schema126_properties_locations_type)];
 return false;
 }
 if(errors === _errs17){
@@ -8722,14 +8620,13 @@ var valid0 = true;
 }
 }
 else {
-validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate332.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate332.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate330(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionRequest" */;
@@ -8739,7 +8636,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.toolCall === undefined) && (missing0 = "toolCall"))) || ((data.options === undefined) && (missing0 = "options"))){
-validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate330.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8787,7 +8684,7 @@ break;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate330.errors = [typeError(instancePath+"/options","#/properties/options/type","array")];
 return false;
 }
 }
@@ -8814,7 +8711,7 @@ var valid0 = true;
 }
 }
 else {
-validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate330.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8823,7 +8720,6 @@ return errors === 0;
 }
 
 export const RequestPermissionResponse: CompiledValidator = validate356;
-const schema135 = {"$id":"https://acpkit.dev/schema/v2/RequestPermissionResponse","type":"object","properties":{"outcome":{"$ref":"https://acpkit.dev/schema/v2/RequestPermissionOutcome"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["outcome"]};
 
 function validate356(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/RequestPermissionResponse" */;
@@ -8833,7 +8729,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate356.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8864,7 +8760,7 @@ var valid0 = true;
 }
 }
 else {
-validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate356.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -8875,7 +8771,6 @@ return errors === 0;
 export const ResourceLink: CompiledValidator = validate172;
 
 export const ResumeSessionRequest: CompiledValidator = validate359;
-const schema136 = {"$id":"https://acpkit.dev/schema/v2/ResumeSessionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"cwd":{"type":"string"},"additionalDirectories":{"type":"array","items":{"type":"string"}},"mcpServers":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/McpServer"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","cwd"]};
 
 function validate359(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ResumeSessionRequest" */;
@@ -8885,7 +8780,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.cwd === undefined) && (missing0 = "cwd"))){
-validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate359.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -8904,7 +8799,7 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs2 = errors;
 if(typeof data.cwd !== "string"){
-validate359.errors = [{instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate359.errors = [typeError(instancePath+"/cwd","#/properties/cwd/type","string")];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8923,7 +8818,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
 if(typeof data2[i0] !== "string"){
-validate359.errors = [{instancePath:instancePath+"/additionalDirectories/" + i0,schemaPath:"#/properties/additionalDirectories/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate359.errors = [typeError(instancePath+"/additionalDirectories/" + i0,"#/properties/additionalDirectories/items/type","string")];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -8933,7 +8828,7 @@ break;
 }
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/additionalDirectories",schemaPath:"#/properties/additionalDirectories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate359.errors = [typeError(instancePath+"/additionalDirectories","#/properties/additionalDirectories/type","array")];
 return false;
 }
 }
@@ -8963,7 +8858,7 @@ break;
 }
 }
 else {
-validate359.errors = [{instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate359.errors = [typeError(instancePath+"/mcpServers","#/properties/mcpServers/type","array")];
 return false;
 }
 }
@@ -8991,7 +8886,7 @@ var valid0 = true;
 }
 }
 else {
-validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate359.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9000,7 +8895,7 @@ return errors === 0;
 }
 
 export const ResumeSessionResponse: CompiledValidator = validate363;
-const schema137 = {"$id":"https://acpkit.dev/schema/v2/ResumeSessionResponse","type":"object","properties":{"configOptions":{"type":["array","null"],"items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+const schema137_properties_configOptions_type = ["array","null"];
 
 function validate363(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ResumeSessionResponse" */;
@@ -9012,7 +8907,7 @@ if(data.configOptions !== undefined){
 let data0 = data.configOptions;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate363.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: schema137.properties.configOptions.type},message:"must be array,null"}];
+validate363.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type",schema137_properties_configOptions_type)];
 return false;
 }
 if(errors === _errs1){
@@ -9052,7 +8947,7 @@ var valid0 = true;
 }
 }
 else {
-validate363.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate363.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9091,7 +8986,8 @@ export const SessionId: CompiledValidator = validate117;
 export const SessionInfo: CompiledValidator = validate250;
 
 export const SessionInfoUpdate: CompiledValidator = validate366;
-const schema138 = {"$id":"https://acpkit.dev/schema/v2/SessionInfoUpdate","type":"object","properties":{"title":{"type":["string","null"]},"updatedAt":{"type":["string","null"]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}}};
+const schema138_properties_title_type = ["string","null"];
+const schema138_properties_updatedAt_type = ["string","null"];
 
 function validate366(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionInfoUpdate" */;
@@ -9103,7 +8999,7 @@ if(data.title !== undefined){
 let data0 = data.title;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate366.errors = [{instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: schema138.properties.title.type},message:"must be string,null"}];
+validate366.errors = [typeError(instancePath+"/title","#/properties/title/type",schema138_properties_title_type)];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9116,7 +9012,7 @@ if(data.updatedAt !== undefined){
 let data1 = data.updatedAt;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate366.errors = [{instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: schema138.properties.updatedAt.type},message:"must be string,null"}];
+validate366.errors = [typeError(instancePath+"/updatedAt","#/properties/updatedAt/type",schema138_properties_updatedAt_type)];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9140,7 +9036,7 @@ var valid0 = true;
 }
 }
 else {
-validate366.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate366.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9149,9 +9045,6 @@ return errors === 0;
 }
 
 export const SessionNotification: CompiledValidator = validate368;
-const schema139 = {"$id":"https://acpkit.dev/schema/v2/SessionNotification","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"update":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdate"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","update"]};
-const schema140 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdate","type":"object","required":["sessionUpdate"],"properties":{"sessionUpdate":{"type":"string"}},"if":{"properties":{"sessionUpdate":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"then":{"oneOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate"},{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate"}],"discriminator":{"propertyName":"sessionUpdate"}},"else":{"$ref":"https://acpkit.dev/schema/v2/SessionUpdateUnknown"}};
-const schema141 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"user_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
 function validate371(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUserMessageChunk" */;
@@ -9165,28 +9058,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate371.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate371.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("user_message_chunk" !== data.sessionUpdate){
-validate371.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message_chunk"},message:"must be equal to constant"}];
+validate371.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","user_message_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate371.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate371.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate371.errors = vErrors;
 return errors === 0;
 }
-
-const schema142 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_message_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
 function validate373(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentMessageChunk" */;
@@ -9200,28 +9091,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate373.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate373.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_message_chunk" !== data.sessionUpdate){
-validate373.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message_chunk"},message:"must be equal to constant"}];
+validate373.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","agent_message_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate373.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate373.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate373.errors = vErrors;
 return errors === 0;
 }
-
-const schema143 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk","type":"object","properties":{"sessionUpdate":{"const":"agent_thought_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ContentChunk"}]};
 
 function validate375(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentThoughtChunk" */;
@@ -9235,28 +9124,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate375.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate375.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_thought_chunk" !== data.sessionUpdate){
-validate375.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought_chunk"},message:"must be equal to constant"}];
+validate375.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","agent_thought_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate375.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate375.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate375.errors = vErrors;
 return errors === 0;
 }
-
-const schema144 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUserMessage","type":"object","properties":{"sessionUpdate":{"const":"user_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
 function validate377(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUserMessage" */;
@@ -9270,28 +9157,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate377.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate377.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("user_message" !== data.sessionUpdate){
-validate377.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "user_message"},message:"must be equal to constant"}];
+validate377.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","user_message")];
 return false;
 }
 }
 }
 }
 else {
-validate377.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate377.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate377.errors = vErrors;
 return errors === 0;
 }
-
-const schema145 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentMessage","type":"object","properties":{"sessionUpdate":{"const":"agent_message"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
 function validate379(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentMessage" */;
@@ -9305,28 +9190,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate379.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate379.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_message" !== data.sessionUpdate){
-validate379.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_message"},message:"must be equal to constant"}];
+validate379.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","agent_message")];
 return false;
 }
 }
 }
 }
 else {
-validate379.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate379.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate379.errors = vErrors;
 return errors === 0;
 }
-
-const schema146 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAgentThought","type":"object","properties":{"sessionUpdate":{"const":"agent_thought"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/MessageUpdate"}]};
 
 function validate381(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAgentThought" */;
@@ -9340,28 +9223,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate381.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate381.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("agent_thought" !== data.sessionUpdate){
-validate381.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "agent_thought"},message:"must be equal to constant"}];
+validate381.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","agent_thought")];
 return false;
 }
 }
 }
 }
 else {
-validate381.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate381.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate381.errors = vErrors;
 return errors === 0;
 }
-
-const schema147 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate","type":"object","properties":{"sessionUpdate":{"const":"tool_call_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallUpdate"}]};
 
 function validate383(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateToolCallUpdate" */;
@@ -9375,29 +9256,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate383.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call_update" !== data.sessionUpdate){
-validate383.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_update"},message:"must be equal to constant"}];
+validate383.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","tool_call_update")];
 return false;
 }
 }
 }
 }
 else {
-validate383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate383.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate383.errors = vErrors;
 return errors === 0;
 }
-
-const schema148 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk","type":"object","properties":{"sessionUpdate":{"const":"tool_call_content_chunk"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ToolCallContentChunk"}]};
-const schema149 = {"$id":"https://acpkit.dev/schema/v2/ToolCallContentChunk","type":"object","properties":{"toolCallId":{"$ref":"https://acpkit.dev/schema/v2/ToolCallId"},"content":{"$ref":"https://acpkit.dev/schema/v2/ToolCallContent"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["toolCallId","content"]};
 
 function validate386(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/ToolCallContentChunk" */;
@@ -9407,7 +9285,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.toolCallId === undefined) && (missing0 = "toolCallId")) || ((data.content === undefined) && (missing0 = "content"))){
-validate386.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate386.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9451,14 +9329,13 @@ var valid0 = true;
 }
 }
 else {
-validate386.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate386.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate386.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate385(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateToolCallContentChunk" */;
@@ -9472,28 +9349,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate385.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate385.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("tool_call_content_chunk" !== data.sessionUpdate){
-validate385.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "tool_call_content_chunk"},message:"must be equal to constant"}];
+validate385.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","tool_call_content_chunk")];
 return false;
 }
 }
 }
 }
 else {
-validate385.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate385.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate385.errors = vErrors;
 return errors === 0;
 }
-
-const schema150 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate","type":"object","properties":{"sessionUpdate":{"const":"plan_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/PlanUpdate"}]};
 
 function validate391(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdatePlanUpdate" */;
@@ -9507,20 +9382,20 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate391.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate391.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("plan_update" !== data.sessionUpdate){
-validate391.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "plan_update"},message:"must be equal to constant"}];
+validate391.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","plan_update")];
 return false;
 }
 }
 }
 }
 else {
-validate391.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate391.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -9528,8 +9403,6 @@ validate391.errors = vErrors;
 return errors === 0;
 }
 
-const schema151 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate","type":"object","properties":{"sessionUpdate":{"const":"usage_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/UsageUpdate"}]};
-const schema152 = {"$id":"https://acpkit.dev/schema/v2/UsageUpdate","type":"object","properties":{"used":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"size":{"type":"integer","format":"uint64","minimum":0,"maximum":18446744073709552000},"cost":{"anyOf":[{"$ref":"https://acpkit.dev/schema/v2/Cost"},{"type":"null"}]},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["used","size"]};
 const formats14 = formats.uint64;
 
 function validate394(data, instancePath="", parentData, parentDataProperty, rootData=data){
@@ -9540,7 +9413,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.used === undefined) && (missing0 = "used")) || ((data.size === undefined) && (missing0 = "size"))){
-validate394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate394.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -9548,23 +9421,23 @@ if(data.used !== undefined){
 let data0 = data.used;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate394.errors = [typeError(instancePath+"/used","#/properties/used/type","integer")];
 return false;
 }
 if(errors === _errs1){
 if(typeof data0 == "number"){
 if(data0 > 18446744073709552000 || isNaN(data0)){
-validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate394.errors = [ajvError(instancePath+"/used","#/properties/used/maximum","maximum",{comparison: "<=", limit: 18446744073709552000},"must be <= 18446744073709552000")];
 return false;
 }
 else {
 if(data0 < 0 || isNaN(data0)){
-validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate394.errors = [ajvError(instancePath+"/used","#/properties/used/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats14.validate(data0))){
-validate394.errors = [{instancePath:instancePath+"/used",schemaPath:"#/properties/used/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate394.errors = [ajvError(instancePath+"/used","#/properties/used/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -9581,23 +9454,23 @@ if(data.size !== undefined){
 let data1 = data.size;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate394.errors = [typeError(instancePath+"/size","#/properties/size/type","integer")];
 return false;
 }
 if(errors === _errs3){
 if(typeof data1 == "number"){
 if(data1 > 18446744073709552000 || isNaN(data1)){
-validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 18446744073709552000},message:"must be <= 18446744073709552000"}];
+validate394.errors = [ajvError(instancePath+"/size","#/properties/size/maximum","maximum",{comparison: "<=", limit: 18446744073709552000},"must be <= 18446744073709552000")];
 return false;
 }
 else {
 if(data1 < 0 || isNaN(data1)){
-validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate394.errors = [ajvError(instancePath+"/size","#/properties/size/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")];
 return false;
 }
 else {
 if(!(formats14.validate(data1))){
-validate394.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/format",keyword:"format",params:{format: "uint64"},message:"must match format \""+"uint64"+"\""}];
+validate394.errors = [ajvError(instancePath+"/size","#/properties/size/format","format",{format: "uint64"},"must match format \""+"uint64"+"\"")];
 return false;
 }
 }
@@ -9625,7 +9498,7 @@ valid1 = valid1 || _valid0;
 if(!valid1){
 const _errs8 = errors;
 if(data2 !== null){
-const err0 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err0 = typeError(instancePath+"/cost","#/properties/cost/anyOf/1/type","null");
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9638,7 +9511,7 @@ var _valid0 = _errs8 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err1 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err1 = anyOfError(instancePath+"/cost","#/properties/cost/anyOf");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9683,14 +9556,13 @@ var valid0 = true;
 }
 }
 else {
-validate394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate394.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate394.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate393(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUsageUpdate" */;
@@ -9704,28 +9576,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate393.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("usage_update" !== data.sessionUpdate){
-validate393.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "usage_update"},message:"must be equal to constant"}];
+validate393.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","usage_update")];
 return false;
 }
 }
 }
 }
 else {
-validate393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate393.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate393.errors = vErrors;
 return errors === 0;
 }
-
-const schema153 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate","type":"object","properties":{"sessionUpdate":{"const":"available_commands_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/AvailableCommandsUpdate"}]};
 
 function validate398(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateAvailableCommandsUpdate" */;
@@ -9739,28 +9609,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate398.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate398.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("available_commands_update" !== data.sessionUpdate){
-validate398.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "available_commands_update"},message:"must be equal to constant"}];
+validate398.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","available_commands_update")];
 return false;
 }
 }
 }
 }
 else {
-validate398.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate398.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate398.errors = vErrors;
 return errors === 0;
 }
-
-const schema154 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate","type":"object","properties":{"sessionUpdate":{"const":"config_option_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/ConfigOptionUpdate"}]};
 
 function validate400(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateConfigOptionUpdate" */;
@@ -9774,28 +9642,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate400.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate400.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("config_option_update" !== data.sessionUpdate){
-validate400.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "config_option_update"},message:"must be equal to constant"}];
+validate400.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","config_option_update")];
 return false;
 }
 }
 }
 }
 else {
-validate400.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate400.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate400.errors = vErrors;
 return errors === 0;
 }
-
-const schema155 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate","type":"object","properties":{"sessionUpdate":{"const":"session_info_update"}},"required":["sessionUpdate"],"allOf":[{"$ref":"https://acpkit.dev/schema/v2/SessionInfoUpdate"}]};
 
 function validate402(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateSessionInfoUpdate" */;
@@ -9809,28 +9675,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate402.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate402.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if("session_info_update" !== data.sessionUpdate){
-validate402.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/const",keyword:"const",params:{allowedValue: "session_info_update"},message:"must be equal to constant"}];
+validate402.errors = [constError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/const","session_info_update")];
 return false;
 }
 }
 }
 }
 else {
-validate402.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate402.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate402.errors = vErrors;
 return errors === 0;
 }
-
-const schema156 = {"$id":"https://acpkit.dev/schema/v2/SessionUpdateUnknown","type":"object","properties":{"sessionUpdate":{"type":"string","not":{"enum":["user_message_chunk","agent_message_chunk","agent_thought_chunk","user_message","agent_message","agent_thought","tool_call_update","tool_call_content_chunk","plan_update","usage_update","available_commands_update","config_option_update","session_info_update"]}}},"required":["sessionUpdate"]};
 
 function validate417(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdateUnknown" */;
@@ -9840,14 +9704,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate417.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 let data0 = data.sessionUpdate;
 if(typeof data0 !== "string"){
-validate417.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate417.errors = [typeError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/type","string")];
 return false;
 }
 const _errs3 = errors;
@@ -9864,7 +9728,7 @@ errors++;
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate417.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/not",keyword:"not",params:{},message:"must NOT be valid"}];
+validate417.errors = [ajvError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/not","not",{},"must NOT be valid")];
 return false;
 }
 else {
@@ -9882,14 +9746,13 @@ vErrors = null;
 }
 }
 else {
-validate417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate417.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate417.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate370(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionUpdate" */;
@@ -10009,12 +9872,12 @@ errors = vErrors.length;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "sessionUpdate", tagValue: tag0},message:"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"user_message\", \"agent_message\", \"agent_thought\", \"tool_call_update\", \"tool_call_content_chunk\", \"plan_update\", \"usage_update\", \"available_commands_update\", \"config_option_update\", \"session_info_update\""}];
+validate370.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "mapping", tag: "sessionUpdate", tagValue: tag0},"must be one of the known \"sessionUpdate\" values: \"user_message_chunk\", \"agent_message_chunk\", \"agent_thought_chunk\", \"user_message\", \"agent_message\", \"agent_thought\", \"tool_call_update\", \"tool_call_content_chunk\", \"plan_update\", \"usage_update\", \"available_commands_update\", \"config_option_update\", \"session_info_update\"")];
 return false;
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/then/discriminator",keyword:"discriminator",params:{error: "tag", tag: "sessionUpdate", tagValue: tag0},message:"tag \"sessionUpdate\" must be string"}];
+validate370.errors = [ajvError(instancePath,"#/then/discriminator","discriminator",{error: "tag", tag: "sessionUpdate", tagValue: tag0},"tag \"sessionUpdate\" must be string")];
 return false;
 }
 }
@@ -10034,7 +9897,7 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err1 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+const err1 = ajvError(instancePath,"#/if","if",{failingKeyword: ifClause0},"must match \""+ifClause0+"\" schema");
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10049,27 +9912,26 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.sessionUpdate === undefined) && (missing0 = "sessionUpdate")){
-validate370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate370.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
 if(data.sessionUpdate !== undefined){
 if(typeof data.sessionUpdate !== "string"){
-validate370.errors = [{instancePath:instancePath+"/sessionUpdate",schemaPath:"#/properties/sessionUpdate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate370.errors = [typeError(instancePath+"/sessionUpdate","#/properties/sessionUpdate/type","string")];
 return false;
 }
 }
 }
 }
 else {
-validate370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate370.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
 validate370.errors = vErrors;
 return errors === 0;
 }
-
 
 function validate368(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SessionNotification" */;
@@ -10079,7 +9941,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.update === undefined) && (missing0 = "update"))){
-validate368.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate368.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10123,7 +9985,7 @@ var valid0 = true;
 }
 }
 else {
-validate368.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate368.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10162,7 +10024,6 @@ export const SessionUpdateUserMessage: CompiledValidator = validate377;
 export const SessionUpdateUserMessageChunk: CompiledValidator = validate371;
 
 export const SetSessionConfigOptionRequest: CompiledValidator = validate421;
-const schema157 = {"$id":"https://acpkit.dev/schema/v2/SetSessionConfigOptionRequest","type":"object","properties":{"sessionId":{"$ref":"https://acpkit.dev/schema/v2/SessionId"},"configId":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigId"},"value":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigValueId"},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["sessionId","configId","value"]};
 
 function validate421(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SetSessionConfigOptionRequest" */;
@@ -10172,7 +10033,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.sessionId === undefined) && (missing0 = "sessionId")) || ((data.configId === undefined) && (missing0 = "configId"))) || ((data.value === undefined) && (missing0 = "value"))){
-validate421.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate421.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10229,7 +10090,7 @@ var valid0 = true;
 }
 }
 else {
-validate421.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate421.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
@@ -10238,7 +10099,6 @@ return errors === 0;
 }
 
 export const SetSessionConfigOptionResponse: CompiledValidator = validate426;
-const schema158 = {"$id":"https://acpkit.dev/schema/v2/SetSessionConfigOptionResponse","type":"object","properties":{"configOptions":{"type":"array","items":{"$ref":"https://acpkit.dev/schema/v2/SessionConfigOption"}},"_meta":{"$ref":"https://acpkit.dev/schema/v2/Meta"}},"required":["configOptions"]};
 
 function validate426(data, instancePath="", parentData, parentDataProperty, rootData=data){
 /*# sourceURL="https://acpkit.dev/schema/v2/SetSessionConfigOptionResponse" */;
@@ -10248,7 +10108,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.configOptions === undefined) && (missing0 = "configOptions")){
-validate426.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate426.errors = [requiredError(instancePath,"#/required",missing0)];
 return false;
 }
 else {
@@ -10272,7 +10132,7 @@ break;
 }
 }
 else {
-validate426.errors = [{instancePath:instancePath+"/configOptions",schemaPath:"#/properties/configOptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate426.errors = [typeError(instancePath+"/configOptions","#/properties/configOptions/type","array")];
 return false;
 }
 }
@@ -10297,7 +10157,7 @@ var valid0 = true;
 }
 }
 else {
-validate426.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate426.errors = [typeError(instancePath,"#/type","object")];
 return false;
 }
 }
