@@ -5,10 +5,11 @@
 // Why: Node pays per module file it resolves, reads and compiles (about half a millisecond each
 // on the benchmark machine, more for a bare `@acpkit/...` specifier). Importing @acpkit/client and
 // @acpkit/transport-stdio meant about 60 files and ~46 ms file by file, 9 files with esbuild's
-// shared chunks, and 6 files now (docs/performance.md, "import").
+// shared chunks, and 5 files now (docs/performance.md, "import"; core's transport helpers are in its
+// main entry since the second round's step 13).
 //
 // The one rule: an import of a module that is itself an entry of the package stays an import of
-// that entry's file (`@acpkit/core/transport-kit` imports the error classes from `./index.js`), so
+// that entry's file (`@acpkit/core/transport-kit` re-exports from `./index.js`), so
 // code two entries share exists once and `instanceof` holds across entries. Any other module that
 // ends up in two entries fails the build with the module named: import it through an entry
 // instead. Other packages, @acpkit/* included, stay imports: each is its own bundle, loaded once.

@@ -1,6 +1,7 @@
 // @acpkit/core: the JSON-RPC peer both sides use, the Transport contract, typed errors and
 // version negotiation. The v1⇄v2 bridge is `@acpkit/core/bridge`; what transport authors share
-// (encodeMessage, utf8SizeOver, createDeferred) is `@acpkit/core/transport-kit`.
+// (encodeMessage, utf8SizeOver, createDeferred) is `@acpkit/core/transport-kit`, and exported here
+// too, so a transport's process loads one file of core instead of two (transport-helpers.ts).
 
 /**
  * The JSON-RPC peer both sides use (`Connection`, typed by the ACP method tables), the `Transport` contract, typed errors, diagnostics and version negotiation.
@@ -56,6 +57,10 @@ export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./
 export { isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodRegistry } from "./registry.js";
 export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, type PromptContentSupport } from "./json.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
+/** For transport authors; also `@acpkit/core/transport-kit`. */
+export { createDeferred, deliverMessage, encodeMessage, utf8SizeOver, type Deferred } from "./transport-helpers.js";
+/** For transport authors; also `@acpkit/core/transport-kit`. */
+export { oversizedRequestId, RequestIdScanner } from "./request-id-scanner.js";
 export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";
 export {
   JsonRpcKind,

@@ -21,6 +21,8 @@ import {
   plainTextOf,
   schemaRegistry,
 } from "../src/index.js";
+import * as main from "../src/index.js";
+import * as kit from "../src/transport-kit.js";
 import { AcpError as KitAcpError } from "../src/transport-kit.js";
 
 describe("classifyMessage", () => {
@@ -89,6 +91,12 @@ describe("the transport kit's AcpError", () => {
   it("is the class of the main entry, so a transport's errors pass isAcpError", () => {
     expect(KitAcpError).toBe(AcpError);
     expect(isAcpError(new KitAcpError("InvalidMessage", "bad"), "InvalidMessage")).toBe(true);
+  });
+
+  it("is the main entry's code for every export (acpkit's transports import the main entry; third-party ones either)", () => {
+    const names = Object.keys(kit);
+    expect(names.sort()).toEqual(["AcpError", "RequestIdScanner", "createDeferred", "deliverMessage", "encodeMessage", "oversizedRequestId", "utf8SizeOver"]);
+    for (const name of names) expect((main as Record<string, unknown>)[name], name).toBe((kit as Record<string, unknown>)[name]);
   });
 });
 

@@ -11,8 +11,7 @@
 // made is the one reaction per tick that flushes). While blocked, every send shares the single
 // promise of that blocked period.
 import type { Writable } from "node:stream";
-import type { AcpError } from "@acpkit/core";
-import { createDeferred, encodeMessage, type Deferred } from "@acpkit/core/transport-kit";
+import { createDeferred, encodeMessage, type AcpError, type Deferred } from "@acpkit/core";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 

@@ -1,8 +1,7 @@
 // The ndjson Transport over any Readable/Writable pair. spawnAgent() and stdioServer() wrap it
 // with what differs between a child process and the process's own stdio: how it ends.
 import type { Readable, Writable } from "node:stream";
-import type { CloseInfo, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
-import { AcpError, deliverMessage } from "@acpkit/core/transport-kit";
+import { AcpError, deliverMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 import { NdjsonReader } from "./ndjson-reader.js";
 import { NdjsonWriter } from "./ndjson-writer.js";
 

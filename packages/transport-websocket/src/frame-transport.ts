@@ -5,8 +5,19 @@
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
-import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { createDeferred, deliverMessage, encodeMessage, oversizedRequestId, utf8SizeOver, type Deferred } from "@acpkit/core/transport-kit";
+import {
+  AcpError,
+  createDeferred,
+  deliverMessage,
+  encodeMessage,
+  oversizedRequestId,
+  utf8SizeOver,
+  type CloseInfo,
+  type Deferred,
+  type JsonRpcMessage,
+  type Transport,
+  type TransportReceiver,
+} from "@acpkit/core";
 
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;

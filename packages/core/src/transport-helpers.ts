@@ -1,0 +1,97 @@
+// What every transport needs, kept in one place so stdio, WebSocket and the in-memory pair behave
+// the same way. Public through two doors: `@acpkit/core/transport-kit` (for transport authors) and
+// the main entry, which acpkit's own transports import. A starting process pays for every module
+// file it loads (~0.5 ms each on the benchmark machine), and every process that speaks ACP over a
+// transport loads the main entry anyway, so the helpers live in its bundle rather than in a file
+// of their own.
+import { AcpError } from "./errors.js";
+import { encodeTextUpdateNotification } from "./text-update.js";
+import type { TransportReceiver } from "./transport.js";
+
+/**
+ * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be
+ * sent (a cycle, a BigInt, `undefined` at the top). Transports call it inside `send()` and reject
+ * with the error it throws, so a bad value fails at the caller with nothing half-written.
+ */
+export function encodeMessage(message: unknown): string {
+  // The streaming case: a plain text update notification is written from its strings (text-update.ts).
+  if (typeof message === "object" && message !== null) {
+    const chunk = encodeTextUpdateNotification(message);
+    if (chunk !== undefined) return chunk;
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(message);
+  } catch (error) {
+    throw new AcpError("InvalidMessage", `message cannot be serialized as JSON: ${(error as Error).message}`, { cause: error });
+  }
+  if (typeof text !== "string") {
+    throw new AcpError("InvalidMessage", `message cannot be serialized as JSON: got ${typeof message}`);
+  }
+  return text;
+}
+
+/**
+ * When `text` takes more than `limit` bytes as UTF-8, its size in bytes; otherwise `undefined`.
+ * Counts only when the UTF-16 length cannot decide (each unit is one to three bytes); when the
+ * length alone is over the limit, the length is returned as the (lower-bound) size.
+ */
+export function utf8SizeOver(text: string, limit: number): number | undefined {
+  const length = text.length;
+  if (length > limit) return length;
+  if (length * 3 <= limit) return undefined;
+  let bytes = 0;
+  for (let i = 0; i < length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4; // a surrogate pair: four bytes for both units
+      i++;
+    } else bytes += 3;
+  }
+  return bytes > limit ? bytes : undefined;
+}
+
+/** A promise with its settle functions, for a writer that waits for `drain`. */
+export interface Deferred {
+  promise: Promise<void>;
+  /** Settle the promise successfully. */
+  resolve(): void;
+  /** Settle the promise with `error`. */
+  reject(error: unknown): void;
+}
+
+/**
+ * A `Deferred` whose rejection is never reported as unhandled: a writer rejects it on close even
+ * when no sender is waiting on it any more.
+ */
+export function createDeferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/**
+ * Hands `message` to the receiver. A receiver that throws must not break the transport's read loop
+ * (later messages would be lost), so the throw is caught and reported through
+ * `onTransportError` as AcpError "ReceiverFailed"; if that throws too, there is no one left to tell.
+ */
+export function deliverMessage(receiver: TransportReceiver, message: string | object): void {
+  try {
+    receiver.onMessage(message);
+  } catch (error) {
+    try {
+      receiver.onTransportError(
+        new AcpError("ReceiverFailed", `the receiver failed to take a message: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+      );
+    } catch {
+      // Both callbacks threw: nothing else can be told; the transport keeps reading.
+    }
+  }
+}
