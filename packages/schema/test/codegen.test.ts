@@ -8,6 +8,8 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { diffGenerated, writeGenerated } from "../../../scripts/codegen/generated-files.js";
 import { generateAll, generateVersion, GENERATED_DIR, REPO_ROOT } from "../../../scripts/codegen/pipeline.js";
+import { compactErrorObjects, ERROR_BUILDERS } from "../../../scripts/codegen/compact-errors.js";
+import { pruneSchemaObjects } from "../../../scripts/codegen/prune-schema-objects.js";
 import { checkRoundTrip } from "../../../scripts/codegen/roundtrip.js";
 import { SchemaConventionError, SchemaModel, type SchemaDocument } from "../../../scripts/codegen/schema-model.js";
 import { toValidationErrors } from "../src/ajv-errors.js";
@@ -178,5 +180,56 @@ describe("schema conventions", () => {
 
   it("rejects additionalProperties: false", () => {
     expect(broken((d) => (d.$defs["Cost"]!.additionalProperties = false))).toContain("#/$defs/Cost: objects must not set additionalProperties: false");
+  });
+});
+
+describe("rewrites of Ajv's output (compact-errors.ts, prune-schema-objects.ts)", () => {
+  it("turns each error literal into the builder that rebuilds it, and says which builders it used", () => {
+    const code = [
+      'return validate1.errors=[{instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: "string"},message:"must be string"}],false;',
+      `const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"};`,
+      'const err1 = {instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};',
+    ].join("\n");
+    const { code: out, builders } = compactErrorObjects(code, "test.json");
+    expect(out).toContain('typeError(instancePath+"/a","#/properties/a/type","string")');
+    expect(out).toContain('requiredError(instancePath,"#/required",missing0)');
+    expect(out).toContain('ajvError(instancePath,"#/minimum","minimum",{comparison: ">=", limit: 0},"must be >= 0")');
+    expect(out).not.toContain("{instancePath");
+    expect(builders).toEqual(["ajvError", "typeError", "requiredError"]);
+    for (const name of builders) expect(ERROR_BUILDERS[name]).toContain(`function ${name}(`);
+  });
+
+  it("keeps Ajv's message when it is not the one a builder would write", () => {
+    const code = 'const e = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"is not text"};';
+    expect(compactErrorObjects(code, "test.json").code).toContain('ajvError(instancePath,"#/type","type",{type: "string"},"is not text")');
+  });
+
+  it("fails, quoting the literal, on an error object of another shape", () => {
+    const code = 'const e = {instancePath,schemaPath:"#/type",keyword:"type",params:{},message:"m",schema:1};';
+    expect(() => compactErrorObjects(code, "test.json")).toThrow(
+      /test\.json: an Ajv error object of a shape the codegen does not rewrite: \{instancePath,schemaPath/,
+    );
+  });
+
+  it("replaces a schema object by the parts the code reads, keeps one used whole, drops one never read", () => {
+    const code = [
+      'const schema1 = {"$id":"x","properties":{"a":{"type":["string","null"]}},"anyOf":[{"enum":["p","q"]}]};',
+      'const schema2 = {"$id":"y","type":"object"};',
+      'const schema3 = {"$id":"z"};',
+      "f(schema1.properties.a.type, schema1.anyOf[0].enum, schema1.properties.a.type);",
+      "g(schema2);",
+    ].join("\n");
+    const out = pruneSchemaObjects(code, "test.json");
+    expect(out).toContain('const schema1_properties_a_type = ["string","null"];');
+    expect(out).toContain('const schema1_anyOf_0_enum = ["p","q"];');
+    expect(out).toContain("f(schema1_properties_a_type, schema1_anyOf_0_enum, schema1_properties_a_type);");
+    expect(out).toContain('const schema2 = {"$id":"y","type":"object"};');
+    expect(out).not.toContain("schema3");
+    expect(out).not.toMatch(/const schema1 = /);
+  });
+
+  it("fails on a read that is not a value of the schema object", () => {
+    const code = ['const schema1 = {"enum":["a"]};', "h(schema1.properties.missing);"].join("\n");
+    expect(() => pruneSchemaObjects(code, "test.json")).toThrow("test.json: schema1.properties.missing is not a value of the schema object");
   });
 });
