@@ -1,6 +1,7 @@
 // The published declarations expose what users should call and nothing of the runtime's insides:
 // members marked @internal are stripped (stripInternal), the bridge and the transport kit live on
 // subpaths of @acpkit/core, and the agent runtime is not reachable through its public types.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -43,14 +44,25 @@ describe("published declarations", () => {
     expect(declarations("core", "transport-kit.d.ts")).toContain("encodeMessage");
   });
 
-  it("@acpkit/core/transport-kit hands out the main entry's AcpError (built files, one class)", async () => {
+  it("@acpkit/core/transport-kit hands out the main entry's AcpError and helpers (built files, one class)", () => {
     const kit = join(packages, "core", "dist", "transport-kit.js");
     const main = join(packages, "core", "dist", "index.js");
     for (const file of [kit, main]) expect(existsSync(file), file).toBe(true);
-    const [fromKit, fromMain] = await Promise.all([import(pathToFileURL(kit).href), import(pathToFileURL(main).href)]);
-    expect(typeof fromKit.AcpError).toBe("function");
-    expect(fromKit.AcpError).toBe(fromMain.AcpError);
-    expect(fromMain.isProtocolVersion(2)).toBe(true);
+    // In a plain Node process, as users load them (vitest's module runner may evaluate a module
+    // twice when two imports of it race, which Node's module map never does).
+    const script = `
+      const [kit, main] = await Promise.all([import(${JSON.stringify(pathToFileURL(kit).href)}), import(${JSON.stringify(pathToFileURL(main).href)})]);
+      const names = Object.keys(kit);
+      console.log(JSON.stringify({ names, same: names.filter((name) => kit[name] === main[name]), isV2: main.isProtocolVersion(2) }));`;
+    const report = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })) as {
+      names: string[];
+      same: string[];
+      isV2: boolean;
+    };
+    expect(report.names).toContain("AcpError");
+    expect(report.names).toContain("encodeMessage");
+    expect(report.same).toEqual(report.names);
+    expect(report.isV2).toBe(true);
   });
 
   it("serveAgent's runtime class is not exported; its result is the AgentServer interface", () => {
