@@ -50,3 +50,19 @@ export async function runRecordingLoads(
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Runs a probe script (one that prints a JSON report on stdout) under the resolve hook, with `env`:
+ * its report, parsed, and the URL of every module it loaded. What the bridge-on-demand tests of
+ * the client and the agent ask of their probes.
+ */
+export async function runProbeRecordingLoads(script: string, env: Record<string, string> = {}): Promise<{ report: unknown; loads: string[] }> {
+  const { stdout, edges } = await runRecordingLoads(script, [], env);
+  let report: unknown;
+  try {
+    report = JSON.parse(stdout);
+  } catch {
+    throw new Error(`runProbeRecordingLoads: ${script} did not print one JSON report: ${stdout.slice(0, 80)}`);
+  }
+  return { report, loads: edges.map((edge) => edge.url) };
+}

@@ -40,14 +40,21 @@ export const ERROR_BUILDERS: Readonly<Record<string, string>> = {
 
 const FIELDS = ["instancePath", "schemaPath", "keyword", "params", "message"] as const;
 
+/** The index of the quote that closes the string literal opening at `start`. */
+function stringEnd(text: string, start: number): number {
+  const quote = text[start];
+  let i = start + 1;
+  for (; i < text.length && text[i] !== quote; i++) if (text[i] === "\\") i++;
+  return i;
+}
+
 /** Index just past the bracket that closes the one at `start`, skipping string literals. */
 function closingIndex(code: string, start: number): number {
   let depth = 0;
   for (let i = start; i < code.length; i++) {
     const char = code[i]!;
-    if (char === '"' || char === "'") {
-      for (i++; code[i] !== char; i++) if (code[i] === "\\") i++;
-    } else if (char === "{" || char === "(" || char === "[") depth++;
+    if (char === '"' || char === "'") i = stringEnd(code, i);
+    else if (char === "{" || char === "(" || char === "[") depth++;
     else if (char === "}" || char === ")" || char === "]") {
       depth--;
       if (depth === 0) return i + 1;
@@ -63,9 +70,8 @@ function splitTopLevel(text: string): string[] {
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
-    if (char === '"' || char === "'") {
-      for (i++; text[i] !== char; i++) if (text[i] === "\\") i++;
-    } else if (char === "{" || char === "(" || char === "[") depth++;
+    if (char === '"' || char === "'") i = stringEnd(text, i);
+    else if (char === "{" || char === "(" || char === "[") depth++;
     else if (char === "}" || char === ")" || char === "]") depth--;
     else if (char === "," && depth === 0) {
       parts.push(text.slice(from, i));

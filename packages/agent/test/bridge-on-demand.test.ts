@@ -3,18 +3,13 @@
 // validators, before answering initialize, and converts through it (v1 MCP servers get their
 // `type`, chunks go out as v1 updates). Checked in a fresh process whose every module load is
 // recorded by a resolve hook.
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runRecordingLoads } from "@acpkit/test-support/record-loads";
+import { runProbeRecordingLoads } from "@acpkit/test-support/record-loads";
 import { describe, expect, it } from "vitest";
 
 const PROBE = fileURLToPath(new URL("fixtures/bridge-probe.mjs", import.meta.url));
 
-async function probe(version: number): Promise<{ report: unknown; loads: string[] }> {
-  expect(existsSync(PROBE)).toBe(true);
-  const { stdout, edges } = await runRecordingLoads(PROBE, [], { VERSION: String(version) });
-  return { report: JSON.parse(stdout), loads: edges.map((edge) => edge.url) };
-}
+const probe = (version: number) => runProbeRecordingLoads(PROBE, { VERSION: String(version) });
 
 const isBridge = (url: string) => url.endsWith("/core/dist/bridge/index.js");
 const server = { name: "files", command: "/bin/mcp", args: [], env: [] };

@@ -2,18 +2,13 @@
 // never loads it (nor, in a browser bundle, downloads it), and a v1 client loads it while
 // `initialize` is on its way and uses it (id-less v1 chunks get a message id from it). Checked in
 // a fresh process whose every module load is recorded by a resolve hook.
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runRecordingLoads } from "@acpkit/test-support/record-loads";
+import { runProbeRecordingLoads } from "@acpkit/test-support/record-loads";
 import { describe, expect, it } from "vitest";
 
 const PROBE = fileURLToPath(new URL("fixtures/bridge-probe.mjs", import.meta.url));
 
-async function probe(version: number): Promise<{ report: unknown; loads: string[] }> {
-  expect(existsSync(PROBE)).toBe(true);
-  const { stdout, edges } = await runRecordingLoads(PROBE, [], { VERSION: String(version) });
-  return { report: JSON.parse(stdout), loads: edges.map((edge) => edge.url) };
-}
+const probe = (version: number) => runProbeRecordingLoads(PROBE, { VERSION: String(version) });
 
 const isBridge = (url: string) => url.endsWith("/core/dist/bridge/index.js");
 
