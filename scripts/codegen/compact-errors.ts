@@ -48,43 +48,34 @@ function stringEnd(text: string, start: number): number {
   return i;
 }
 
-/** Index just past the bracket that closes the one at `start`, skipping string literals. */
-function closingIndex(code: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < code.length; i++) {
-    const char = code[i]!;
-    if (char === '"' || char === "'") i = stringEnd(code, i);
-    else if (char === "{" || char === "(" || char === "[") depth++;
-    else if (char === "}" || char === ")" || char === "]") {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** `text` split at the commas outside any bracket or string. */
-function splitTopLevel(text: string): string[] {
+/**
+ * The bracketed expression opening at `text[start]`: the index just past its closing bracket (-1
+ * when it never closes) and the parts between its outer brackets, split at the commas outside any
+ * nested bracket or string literal.
+ */
+function bracketed(text: string, start: number): { end: number; parts: string[] } {
   const parts: string[] = [];
   let depth = 0;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
+  let from = start + 1;
+  for (let i = start; i < text.length; i++) {
     const char = text[i]!;
     if (char === '"' || char === "'") i = stringEnd(text, i);
     else if (char === "{" || char === "(" || char === "[") depth++;
-    else if (char === "}" || char === ")" || char === "]") depth--;
-    else if (char === "," && depth === 0) {
+    else if (char === "," && depth === 1) {
       parts.push(text.slice(from, i));
       from = i + 1;
+    } else if (char === "}" || char === ")" || char === "]") {
+      if (--depth === 0) {
+        parts.push(text.slice(from, i));
+        return { end: i + 1, parts };
+      }
     }
   }
-  parts.push(text.slice(from));
-  return parts;
+  return { end: -1, parts };
 }
 
-/** The five fields of an Ajv error literal, as source text, or undefined when it has another shape. */
-function errorFields(literal: string): Record<(typeof FIELDS)[number], string> | undefined {
-  const parts = splitTopLevel(literal.slice(1, -1));
+/** The five fields of an Ajv error literal (its parts), as source text, or undefined when it has another shape. */
+function errorFields(parts: readonly string[]): Record<(typeof FIELDS)[number], string> | undefined {
   if (parts.length !== FIELDS.length) return undefined;
   const fields = {} as Record<(typeof FIELDS)[number], string>;
   for (const [index, name] of FIELDS.entries()) {
@@ -98,8 +89,9 @@ function errorFields(literal: string): Record<(typeof FIELDS)[number], string> |
 
 /** The value of a one-key params literal (`{type: "null"}` → `"null"`), if it has exactly `key`. */
 function onlyParam(params: string, key: string): string | undefined {
-  const match = new RegExp(`^\\{${key}: (.+)\\}$`).exec(params);
-  return match && splitTopLevel(match[1]!).length === 1 ? match[1] : undefined;
+  const { end, parts } = bracketed(params, 0);
+  if (params[0] !== "{" || end !== params.length || parts.length !== 1 || !parts[0]!.startsWith(`${key}: `)) return undefined;
+  return parts[0]!.slice(key.length + 2);
 }
 
 /** The builder call for one error literal. */
@@ -144,9 +136,8 @@ export function compactErrorObjects(code: string, source: string): { code: strin
   let from = 0;
   for (const match of code.matchAll(/\{instancePath[,:]/g)) {
     if (match.index < from) continue;
-    const end = closingIndex(code, match.index);
-    const literal = end < 0 ? undefined : code.slice(match.index, end);
-    const fields = literal === undefined ? undefined : errorFields(literal);
+    const { end, parts } = bracketed(code, match.index);
+    const fields = end < 0 ? undefined : errorFields(parts);
     if (!fields) {
       const context = code.slice(match.index, match.index + 160).replace(/\s+/g, " ");
       throw new Error(`${source}: an Ajv error object of a shape the codegen does not rewrite: ${context}…`);

@@ -15,33 +15,30 @@ function pathSteps(path: string): (string | number)[] {
 }
 
 export function pruneSchemaObjects(code: string, source: string): string {
-  const declarations = [...code.matchAll(/^const (schema\d+) = (\{.*\});$/gm)];
   let out = code;
-  for (const [line, name, json] of declarations) {
-    const lineStart = out.indexOf(line);
-    const references = [...out.matchAll(new RegExp(`\\b${name}\\b((?:\\.[A-Za-z_$][\\w$]*|\\[\\d+\\])*)`, "g"))].filter(
-      (match) => match.index < lineStart || match.index >= lineStart + line.length,
-    );
-    if (references.some(([, path]) => path === "")) continue;
+  for (const [line, name, json] of code.matchAll(/^const (schema\d+) = (\{.*\});$/gm)) {
+    // One pattern finds the reads and rewrites them, so what is looked up is exactly what is replaced.
+    const reads = new RegExp(`\\b${name}\\b((?:\\.[A-Za-z_$][\\w$]*|\\[\\d+\\])*)`, "g");
+    const withoutDeclaration = out.replace(line, "\0");
+    const paths = new Set([...withoutDeclaration.matchAll(reads)].map(([, path]) => path!));
+    if (paths.has("")) continue; // used whole: kept as it is
     let schema: unknown;
     try {
       schema = JSON.parse(json!);
     } catch {
       throw new Error(`${source}: ${name} is not a JSON literal, so the codegen cannot prune it`);
     }
-    const paths = [...new Set(references.map(([, path]) => path!))];
-    const constants = paths.map((path) => {
+    const constants = new Map<string, string>();
+    const declared: string[] = [];
+    for (const path of paths) {
       let value: unknown = schema;
       for (const step of pathSteps(path)) value = (value as Record<string | number, unknown> | undefined)?.[step];
       if (value === undefined || typeof value === "function") throw new Error(`${source}: ${name}${path} is not a value of the schema object`);
-      return { path, constant: `${name}${path.replace(/\[(\d+)\]/g, "_$1").replace(/\./g, "_")}`, value };
-    });
-    const declared = constants.map(({ constant, value }) => `const ${constant} = ${JSON.stringify(value)};`).join("\n");
-    out = out.replace(line, () => declared);
-    for (const { path, constant } of constants) {
-      const escaped = `${name}${path}`.replace(/[.[\]$]/g, "\\$&");
-      out = out.replace(new RegExp(`\\b${escaped}(?![\\w$.[])`, "g"), () => constant);
+      const constant = `${name}${path.replace(/\[(\d+)\]/g, "_$1").replace(/\./g, "_")}`;
+      constants.set(path, constant);
+      declared.push(`const ${constant} = ${JSON.stringify(value)};`);
     }
+    out = withoutDeclaration.replace(reads, (_read, path: string) => constants.get(path)!).replace("\0", () => declared.join("\n"));
   }
   return out.replace(/\n{3,}/g, "\n\n");
 }
