@@ -7,6 +7,10 @@
 // `initialize` waits in arrival order until the load finished, so the connection sees exactly the
 // sequence it would have seen with everything preloaded. An agent that does not check what it sends
 // loads only the part of the version's validators for what an agent receives.
+//
+// The load has two steps. `initialize` itself needs only the validators, so it is delivered (and
+// answered) as soon as they are loaded; the v1 bridge, which only the session methods use, loads
+// next, while the client reads that answer, and what came after `initialize` waits for it.
 import {
   isJsonObject,
   isProtocolVersionLoaded,
@@ -22,23 +26,31 @@ import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
 type Held = { message: string | object } | { error: AcpError };
 
+/** What must be loaded for a version: `beforeInitialize` before its initialize is delivered, `afterInitialize` before anything later. */
+interface VersionLoad {
+  beforeInitialize(): Promise<unknown>;
+  afterInitialize(): Promise<unknown>;
+}
+
 /**
  * `transport`, wrapped so that an incoming `initialize` is delivered only once the validators of the
- * version it negotiates (against `versions`) are loaded. `negotiated()` says when the connection has
- * its version: from then on messages pass straight through without being looked at. With `side`,
+ * version it negotiates (against `versions`) are loaded, and what follows it once that version's
+ * bridge is loaded too. `negotiated()` says when the connection has its version: from then on (and
+ * with nothing left to load) messages pass straight through without being looked at. With `side`,
  * only that side's part of the version's validators is loaded (`loadProtocolVersion(version, side)`).
  */
 export function loadOnInitialize(transport: Transport, versions: readonly ProtocolVersion[], negotiated: () => boolean, side?: ReceivingSide): Transport {
-  // A v1 connection also needs the v1 bridge (v1-bridge.ts), loaded alongside its validators.
+  // A v1 connection also needs the v1 bridge (v1-bridge.ts).
   const loaded = (version: ProtocolVersion): boolean => isProtocolVersionLoaded(version, side) && (version !== 1 || isV1BridgeLoaded());
-  const load = async (version: ProtocolVersion): Promise<void> => {
-    await Promise.all([loadProtocolVersion(version, side), version === 1 ? loadV1Bridge() : undefined]);
-  };
+  const loadOf = (version: ProtocolVersion): VersionLoad => ({
+    beforeInitialize: () => loadProtocolVersion(version, side),
+    afterInitialize: () => (version === 1 ? loadV1Bridge() : Promise.resolve()),
+  });
   const allLoaded = (): boolean => versions.every(loaded);
   if (allLoaded()) return transport;
   return {
     start(receiver) {
-      transport.start(holdingReceiver(transport, receiver, versions, loaded, load, () => negotiated() || allLoaded()));
+      transport.start(holdingReceiver(transport, receiver, versions, loaded, loadOf, () => negotiated() || allLoaded()));
     },
     send: (message) => transport.send(message),
     close: (reason) => transport.close(reason),
@@ -55,7 +67,7 @@ function holdingReceiver(
   receiver: TransportReceiver,
   versions: readonly ProtocolVersion[],
   loaded: (version: ProtocolVersion) => boolean,
-  load: (version: ProtocolVersion) => Promise<void>,
+  loadOf: (version: ProtocolVersion) => VersionLoad,
   done: () => boolean,
 ): TransportReceiver {
   let held: Held[] = [];
@@ -77,14 +89,22 @@ function holdingReceiver(
       return;
     }
     loading = true;
-    held.push(item);
-    // Stop reading while the validators compile; what already arrived waits in `held`. (The
+    // Stop reading while the validators compile; what arrives until then waits in `held`. (The
     // Connection above never pauses its transport, so this pause and its resume are the only ones.)
     transport.pause?.();
-    load(version).then(release, (error: unknown) => {
-      held = [];
-      void transport.close(`the protocol v${version} validators could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    const steps = loadOf(version);
+    steps
+      .beforeInitialize()
+      .then(() => {
+        deliver(item);
+        return steps.afterInitialize();
+      })
+      .then(release, (error: unknown) => {
+        held = [];
+        void transport.close(
+          `protocol v${version} support (validators, bridge) could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
   };
 
   const release = (): void => {

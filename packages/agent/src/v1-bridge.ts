@@ -1,7 +1,8 @@
 // `@acpkit/core/bridge`, loaded only when a client's `initialize` negotiates protocol v1: an agent
-// serving a v2 client never loads it. `loadOnInitialize` loads it together with the v1 validators,
-// before `initialize` is answered, so everything after that finds it loaded and uses it
-// synchronously (a v1 session/new converts its MCP servers, a v1 session wire converts updates).
+// serving a v2 client never loads it. `loadOnInitialize` loads it right after `initialize` is
+// answered (which needs only the validators) and holds every later message until it is loaded, so
+// everything after `initialize` finds it loaded and uses it synchronously (a v1 session/new
+// converts its MCP servers, a v1 session wire converts updates).
 
 /** The bridge module's exports. */
 export type BridgeModule = typeof import("@acpkit/core/bridge");

@@ -1,6 +1,6 @@
 // The v1 bridge (@acpkit/core/bridge) is loaded only by an agent connection that speaks v1: an
-// agent serving a v2 client never loads it, and one serving a v1 client loads it with the v1
-// validators, before answering initialize, and converts through it (v1 MCP servers get their
+// agent serving a v2 client never loads it, and one serving a v1 client loads it right after
+// answering initialize (load-on-initialize.test.ts checks that order), and converts through it (v1 MCP servers get their
 // `type`, chunks go out as v1 updates). Checked in a fresh process whose every module load is
 // recorded by a resolve hook.
 import { fileURLToPath } from "node:url";

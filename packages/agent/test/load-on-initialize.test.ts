@@ -9,6 +9,8 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const PROBE = fileURLToPath(new URL("fixtures/lazy-agent-probe.mjs", import.meta.url));
+const BLOCKED_BRIDGE_PROBE = fileURLToPath(new URL("fixtures/blocked-bridge-probe.mjs", import.meta.url));
+const BLOCK_BRIDGE_HOOK = fileURLToPath(new URL("fixtures/block-bridge-hook.mjs", import.meta.url));
 
 interface Report {
   loadedBefore: number[];
@@ -59,5 +61,15 @@ describe("validators are loaded for the version initialize negotiates", () => {
     const lazy = await probe([initialize(1, 7), newSession(2)], false);
     expect(lazy.answers[0]).toEqual({ id: 1, result: expect.arrayContaining(["protocolVersion"]) });
     expect(lazy.loadedAfter).toEqual([2]);
+  });
+});
+
+describe("initialize needs only the validators; the v1 bridge loads after it is answered", () => {
+  it("with the bridge unloadable, a v1 initialize is still answered, then the connection closes naming the failed load and session/new is never answered", async () => {
+    for (const file of [BLOCKED_BRIDGE_PROBE, BLOCK_BRIDGE_HOOK]) expect(existsSync(file)).toBe(true);
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", BLOCK_BRIDGE_HOOK, BLOCKED_BRIDGE_PROBE]);
+    const report = JSON.parse(stdout) as { answers: Array<Record<string, unknown>>; reason: string };
+    expect(report.answers).toEqual([{ id: 1, result: expect.arrayContaining(["protocolVersion", "agentCapabilities"]) }]);
+    expect(report.reason).toMatch(/protocol v1 support \(validators, bridge\) could not be loaded: .*blocked by the test/);
   });
 });
