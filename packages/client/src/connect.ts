@@ -42,6 +42,7 @@ import type {
   TerminalHost,
 } from "./types.js";
 import { V1ClientSessionWire, loadV1Bridge, type BridgeModule } from "./v1-wire.js";
+import { warmUpOnce } from "./warm-up.js";
 
 /** A connection to an initialized agent. */
 export interface AgentConnection {
@@ -447,7 +448,10 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   try {
     let result: unknown;
     try {
-      result = await connection.request("initialize", initializeParams(offer, options), requestOptions);
+      const answer = connection.request("initialize", initializeParams(offer, options), requestOptions);
+      // With initialize on its way, use the wait for the agent's answer to compile the first exchange.
+      if (options.warmUp !== false) void warmUpOnce(offer, validateOutgoing, connectAgent);
+      result = await answer;
     } catch (error) {
       // An agent that refuses the v2 initialize with a JSON-RPC error (a later v2 draft answers
       // -32602 to the pinned shape) may still speak v1: retry once with v1, and say so.

@@ -216,6 +216,13 @@ export interface ConnectOptions {
    * retry once offering v1 (a `v2_fallback` diagnostic says so). Default true.
    */
   fallbackToV1?: boolean;
+  /**
+   * While waiting for the first `initialize` answer of this version in this process, run the
+   * client's first exchange once against a scripted in-process agent, so the code it needs is
+   * compiled before the real answers arrive (a few milliseconds of otherwise idle time; nothing
+   * of it reaches this connection). Default true; false skips it.
+   */
+  warmUp?: boolean;
 }
 
 /** Options of `AgentConnection.newSession` (`session/new`). */
