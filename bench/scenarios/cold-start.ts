@@ -3,6 +3,7 @@
 // agent, initializes, opens a session, runs one 10-update turn and exits; the figure is its wall
 // time. Also the import cost of the client library over bare Node, in a fresh process each time,
 // and the floor under it: the same module graph with every module emptied (lib/import-floor.ts).
+// And Node alone (an empty script), which every cold start pays twice.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -33,6 +34,7 @@ export const coldStartScenario: Scenario = {
     const turn: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
     const imports: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
     const floorImports: number[] = [];
+    const bareStarts: number[] = [];
     let floor: ImportFloor | undefined;
     try {
       const importCost = `${dir}import-cost.mjs`;
@@ -40,6 +42,7 @@ export const coldStartScenario: Scenario = {
       for (let round = 0; round < rounds; round++) {
         // Interleaved, so a noisy moment hits all three alike.
         for (const impl of IMPLS) turn[impl]!.push(await wallMs(`${impl}-client.mjs`));
+        bareStarts.push(await wallMs("bare-node.mjs"));
         for (const impl of IMPLS) {
           const { stdout } = await run(process.execPath, [`${dir}import-cost.mjs`, impl === "raw" ? "none" : impl], { cwd: dir });
           imports[impl]!.push(Number(stdout.trim()));
@@ -65,7 +68,11 @@ export const coldStartScenario: Scenario = {
       );
     }
     records.push(recordFromSamples({ scenario: "cold-start", impl: "acpkit", metric: "import-floor", unit: "ms", n: 1, better: "lower" }, floorImports));
-    config.log(`  cold-start: acpkit ${median(turn.acpkit!)} ms, official ${median(turn.official!)} ms, raw ${median(turn.raw!)} ms`);
+    // Node alone, started the same way: the part of every figure above that no library controls.
+    records.push(recordFromSamples({ scenario: "cold-start", impl: "raw", metric: "bare-node", unit: "ms", n: 1, better: "lower" }, bareStarts));
+    config.log(
+      `  cold-start: acpkit ${median(turn.acpkit!)} ms, official ${median(turn.official!)} ms, raw ${median(turn.raw!)} ms, bare Node ${median(bareStarts)} ms`,
+    );
     return records;
   },
 };
