@@ -119,21 +119,12 @@ function importFloorRows(imported: BenchRecord | undefined, floor: BenchRecord |
 
 /**
  * Starting Node itself (an empty script) is in every cold start twice, and what it costs depends on
- * the machine (NODE_EXTRA_CA_CERTS adds its CA file to each start): with it, and the acpkit / raw
- * ratio of what is left, which is the part the libraries control.
+ * the machine (NODE_EXTRA_CA_CERTS adds its CA file to each start). Information only: a ratio of
+ * what is left after subtracting it would divide by a small difference of two noisy medians.
  */
-export function bareNodeRows(acpkit: BenchRecord | undefined, raw: BenchRecord | undefined, bare: BenchRecord | undefined): TargetCheck[] {
+export function bareNodeRows(bare: BenchRecord | undefined): TargetCheck[] {
   if (bare?.value == null) return [];
-  const rows = [info("cold-start bare Node start (an empty script), ms (info)", bare.value, "paid twice by every cold start")];
-  if (acpkit?.value != null && raw?.value != null && raw.value > 2 * bare.value)
-    rows.push(
-      info(
-        "cold-start acpkit / raw without two bare Node starts (info)",
-        (acpkit.value - 2 * bare.value) / (raw.value - 2 * bare.value),
-        "the part of a cold start the libraries control",
-      ),
-    );
-  return rows;
+  return [info("cold-start bare Node start (an empty script), ms (info)", bare.value, "paid twice by every cold start")];
 }
 
 export function printTargets(checks: readonly TargetCheck[], write: (line: string) => void = console.log): void {
