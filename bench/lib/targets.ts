@@ -83,11 +83,7 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
     versus("cold-start acpkit / official (spawn to exit)", "cold-start", "official", "<=", 0.6, "spawn-to-exit"),
     bounded("cold-start import of client + stdio, ms (absolute)", find(records, "cold-start", "acpkit", "import"), "<=", 15),
     ...importFloorRows(find(records, "cold-start", "acpkit", "import"), find(records, "cold-start", "acpkit", "import-floor")),
-    ...bareNodeRows(
-      find(records, "cold-start", "acpkit", "spawn-to-exit"),
-      find(records, "cold-start", "raw", "spawn-to-exit"),
-      find(records, "cold-start", "raw", "bare-node"),
-    ),
+    ...bareNodeRows(find(records, "cold-start", "raw", "bare-node")),
     versus("scale-websocket prompt p99 acpkit / official (1,000 sessions)", "scale-websocket", "official", "<=", 0.5, "prompt-p99"),
     // The browser client's initial load (the validators are lazy chunks).
     bounded("bundle acpkit initial load, KB gzip (absolute)", find(records, "bundle", "acpkit", "gzip"), "<=", 30),
