@@ -118,7 +118,7 @@ function importFloorRows(imported: BenchRecord | undefined, floor: BenchRecord |
  * the machine (NODE_EXTRA_CA_CERTS adds its CA file to each start). Information only: a ratio of
  * what is left after subtracting it would divide by a small difference of two noisy medians.
  */
-export function bareNodeRows(bare: BenchRecord | undefined): TargetCheck[] {
+function bareNodeRows(bare: BenchRecord | undefined): TargetCheck[] {
   if (bare?.value == null) return [];
   return [info("cold-start bare Node start (an empty script), ms (info)", bare.value, "paid twice by every cold start")];
 }

@@ -7,7 +7,7 @@
 //
 // It happens once per process and protocol version, never touches the real connection, and is
 // delivered a reply per macrotask, so real input that arrives meanwhile is handled in between.
-import type { Diagnostic, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
+import type { CloseInfo, Diagnostic, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { AgentConnection } from "./connect.js";
 import type { ConnectOptions } from "./types.js";
@@ -78,8 +78,8 @@ export interface WarmUpReport {
 class ScriptedAgentTransport implements Transport {
   private receiver: TransportReceiver | undefined;
   private isClosed = false;
-  private closeWith!: (info: { reason: string }) => void;
-  readonly closed = new Promise<{ reason: string }>((resolve) => (this.closeWith = resolve));
+  private closeWith!: (info: CloseInfo) => void;
+  readonly closed = new Promise<CloseInfo>((resolve) => (this.closeWith = resolve));
 
   constructor(private readonly version: ProtocolVersion) {}
 

@@ -5,8 +5,7 @@
 import { RecordingTransport } from "@acpkit/test-support/recording-transport";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { describe, expect, it } from "vitest";
-import { connectAgent } from "../src/connect.js";
-import type { AgentConnection } from "../src/connect.js";
+import { connectAgent, type AgentConnection } from "../src/connect.js";
 import type { ConnectOptions } from "../src/types.js";
 import { isWarmedUp, runWarmUp, warmUpOnce } from "../src/warm-up.js";
 import type { Transport } from "@acpkit/core";
