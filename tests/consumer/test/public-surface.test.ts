@@ -44,6 +44,24 @@ describe("published declarations", () => {
     expect(declarations("core", "transport-kit.d.ts")).toContain("encodeMessage");
   });
 
+  // Every import of an @acpkit package walks its `exports` map, and Node 20 pays for each condition
+  // it tries: plain string targets cut about a millisecond from importing the client and the stdio
+  // transport (docs/performance.md, "exports without conditions"). TypeScript finds the .d.ts next
+  // to each .js, which the NodeNext and bundler projects of consumer.test.ts type-check.
+  it.each(["agent", "cli", "client", "core", "inspector", "schema", "transport-memory", "transport-stdio"])(
+    "@acpkit/%s maps each export to a plain file (no conditions to walk)",
+    (pkg) => {
+      const path = join(packages, pkg, "package.json");
+      expect(existsSync(path), path).toBe(true);
+      const exported = Object.entries(JSON.parse(readFileSync(path, "utf8")).exports as Record<string, unknown>);
+      expect(exported.length).toBeGreaterThan(1);
+      for (const [subpath, target] of exported) {
+        expect(typeof target, `${pkg} exports["${subpath}"]`).toBe("string");
+        expect(existsSync(join(packages, pkg, target as string)), `${pkg} exports["${subpath}"] -> ${target}`).toBe(true);
+      }
+    },
+  );
+
   it("@acpkit/core/transport-kit hands out the main entry's AcpError and helpers (built files, one class)", () => {
     const kit = join(packages, "core", "dist", "transport-kit.js");
     const main = join(packages, "core", "dist", "index.js");
