@@ -46,8 +46,8 @@ describe("published declarations", () => {
 
   // Every import of an @acpkit package walks its `exports` map, and Node 20 pays for each condition
   // it tries: plain string targets cut about a millisecond from importing the client and the stdio
-  // transport (docs/performance.md, "exports without conditions"). TypeScript finds the .d.ts next
-  // to each .js, which the NodeNext and bundler projects of consumer.test.ts type-check.
+  // transport (docs/performance.md, step 15). TypeScript finds the .d.ts next to each .js, which
+  // the NodeNext and bundler projects of consumer.test.ts type-check.
   it.each(["agent", "cli", "client", "core", "inspector", "schema", "transport-memory", "transport-stdio"])(
     "@acpkit/%s maps each export to a plain file (no conditions to walk)",
     (pkg) => {
