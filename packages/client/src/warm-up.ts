@@ -14,6 +14,10 @@ import type { ConnectOptions } from "./types.js";
 
 type Json = Record<string, unknown>;
 
+/** How the warm-up connects: connectAgent, passed in so that connect.ts and this module do not
+ *  import each other at run time (tests pass a counting or failing stand-in). */
+type Connect = (transport: Transport, options: ConnectOptions) => Promise<AgentConnection>;
+
 /** The scripted agent's id for the one session it opens. */
 const SESSION_ID = "acpkit-warm-up";
 
@@ -126,11 +130,7 @@ class ScriptedAgentTransport implements Transport {
 }
 
 /** Connect, open a session, run one turn the way the README does, close. */
-export async function runWarmUp(
-  version: ProtocolVersion,
-  validateOutgoing: boolean,
-  connect: (transport: Transport, options: ConnectOptions) => Promise<AgentConnection>,
-): Promise<WarmUpReport> {
+export async function runWarmUp(version: ProtocolVersion, validateOutgoing: boolean, connect: Connect): Promise<WarmUpReport> {
   const diagnostics: Diagnostic[] = [];
   const agent = await connect(new ScriptedAgentTransport(version), {
     protocolVersion: version,
@@ -163,11 +163,7 @@ export function isWarmedUp(version: ProtocolVersion, validateOutgoing: boolean):
  * Start the warm-up for `version` unless this process already ran it (then undefined). Never
  * rejects: connectAgent does not wait for it, and a failure costs only the head start.
  */
-export function warmUpOnce(
-  version: ProtocolVersion,
-  validateOutgoing: boolean,
-  connect: (transport: Transport, options: ConnectOptions) => Promise<AgentConnection>,
-): Promise<WarmUpReport | undefined> | undefined {
+export function warmUpOnce(version: ProtocolVersion, validateOutgoing: boolean, connect: Connect): Promise<WarmUpReport | undefined> | undefined {
   const key = keyOf(version, validateOutgoing);
   if (warmedUp.has(key)) return undefined;
   warmedUp.add(key);
