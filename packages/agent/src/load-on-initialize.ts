@@ -72,6 +72,13 @@ function holdingReceiver(
 ): TransportReceiver {
   let held: Held[] = [];
   let loading = false;
+  // The peer's input ended while messages were held: tell the receiver once they are delivered.
+  let inputEnded = false;
+
+  const endInput = (): void => {
+    if (receiver.onInputEnd !== undefined) receiver.onInputEnd();
+    else void transport.close("peer closed the stream");
+  };
 
   const deliver = (item: Held): void => {
     if ("message" in item) receiver.onMessage(item.message);
@@ -112,7 +119,12 @@ function holdingReceiver(
     const items = held;
     held = [];
     for (const item of items) take(item); // a later initialize may need another load: take() holds again
-    if (!loading) transport.resume?.();
+    if (loading) return;
+    transport.resume?.();
+    if (inputEnded) {
+      inputEnded = false;
+      endInput();
+    }
   };
 
   // Once the version is known and nothing is held, every message goes straight through: this runs
@@ -125,6 +137,11 @@ function holdingReceiver(
     onTransportError: (error) => {
       if (!loading) receiver.onTransportError(error);
       else held.push({ error });
+    },
+    // Always present, so a half-closing transport (stdioServer) waits for the held messages too.
+    onInputEnd: () => {
+      if (loading) inputEnded = true;
+      else endInput();
     },
   };
 }

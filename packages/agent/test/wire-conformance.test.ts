@@ -839,3 +839,54 @@ describe("§6.3 cancellation (C1–C10)", () => {
     expect(texts(a.updates(other))).toEqual(["outcome:selected"]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+describe("§8.1 S7: stdin ends while the agent still owes answers", () => {
+  it.each([1, 2] as const)("v%i: requests written together with the end of stdin are all answered before the agent exits", async (version) => {
+    const a = start();
+    const fields = version === 1 ? { clientCapabilities: {} } : { capabilities: {} };
+    a.sendTogether([
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, ...fields } },
+      { jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/work", mcpServers: [] } },
+    ]);
+    const answers = Promise.all([a.response(1), a.response(2)]);
+    // The end of input follows at once, while the agent is still loading the version's validators.
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+    const [init, session] = await answers;
+    expect(init.result.protocolVersion).toBe(version);
+    expect(typeof session.result.sessionId).toBe("string");
+  });
+
+  it.each([1, 2] as const)("v%i: a running turn ends with stopReason cancelled, after its last update", async (version) => {
+    const { a, sessionId } = await ready(version);
+    const turn = a.prompt(sessionId, "wait");
+    await a.waitFor((m) => m?.method === "session/update");
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+    const response = await turn.response;
+    expect(response.result).toEqual({ stopReason: "cancelled" });
+    expect(a.messages.at(-1)).toBe(response);
+    expect(texts(a.updates(sessionId))).toEqual(["waiting"]);
+  });
+
+  it.each([1, 2] as const)("v%i: a permission request the client can no longer answer resolves as cancelled", async (version) => {
+    const { a, sessionId } = await ready(version);
+    const turn = a.prompt(sessionId, "permission");
+    await a.agentRequest("session/request_permission");
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+    expect((await turn.response).result).toEqual({ stopReason: "cancelled" });
+    expect(texts(a.updates(sessionId))).toEqual(["outcome:cancelled"]);
+  });
+
+  it("a handler that ignores cancellation is cut off after inputEndGraceMs, and the agent still exits cleanly", async () => {
+    agent = new RawAgent(fixture, ["1,2"], { ACPKIT_TEST_INPUT_END_GRACE_MS: "300" });
+    const a = agent;
+    await a.initialize(2);
+    const sessionId = await a.newSession();
+    const turn = a.prompt(sessionId, "hang");
+    await a.waitFor((m) => m?.method === "session/update");
+    const answered = await Promise.race([turn.response.then(() => true), a.close().then(() => false)]);
+    expect(answered).toBe(false);
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+    expect(texts(a.updates(sessionId))).toEqual(["hanging"]);
+  });
+});

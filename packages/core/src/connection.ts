@@ -12,7 +12,7 @@
 // lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
-import { type AcpError, ErrorCode } from "./errors.js";
+import { AcpError, ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
 import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
@@ -109,6 +109,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   /** JSON.parse with a shortcut for the text chunk lines a streaming agent sends most. */
   readonly #decoder = new TextChunkDecoder();
   #closeInfo: CloseInfo | undefined;
+  /** Set once the peer's input ended (onInputEnd): why requests can no longer be answered by it. */
+  #inputEnded: AcpError | undefined;
 
   // Bound once, so answering does not allocate a closure per message.
   readonly #answer = (method: string, response: JsonRpcResponse): void => {
@@ -147,6 +149,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     transport.start({
       onMessage: (message) => this.#receive(message),
       onTransportError: (error) => this.#transportError(error),
+      onInputEnd: () => this.#inputEnd(),
     });
   }
 
@@ -174,6 +177,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   request<R = unknown>(method: ExtensionMethod, params: unknown, options?: RequestOptions): Promise<R>;
   request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
+    if (this.#inputEnded !== undefined) return Promise.reject(this.#inputEnded);
     if (this.#validateOutgoing) {
       const invalid = this.#policy.checkOutgoing(method, "params", params, "request");
       if (invalid !== undefined) return Promise.reject(invalid);
@@ -375,6 +379,26 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     if (this.#closeInfo !== undefined) return;
     this.#transport.send(message).then(undefined, this.#onReplyFailed);
   }
+
+  // The peer stopped sending but still reads (stdin ended, docs/protocol.md S7): what it sent is
+  // still answered. Its pending answers can never come, so our requests fail now; running handlers
+  // see their signal abort (a prompt turn then ends "cancelled"), and once every message received
+  // was handled and every request answered, the transport is closed.
+  #inputEnd(): void {
+    if (this.#closeInfo !== undefined || this.#inputEnded !== undefined) return;
+    const error = new AcpError("ConnectionClosed", "the peer closed its side of the connection; it sends nothing more");
+    this.#inputEnded = error;
+    this.#outgoing.rejectAll(error);
+    this.#incoming.onSettled = this.#closeIfAnswered;
+    this.#queue.onIdle = this.#closeIfAnswered;
+    this.#incoming.cancelAll(new AcpError("Cancelled", "The peer closed its side of the connection"));
+    this.#closeIfAnswered();
+  }
+
+  readonly #closeIfAnswered = (): void => {
+    if (this.#closeInfo !== undefined || !this.#queue.idle || this.#incoming.runningCount > 0) return;
+    void this.#transport.close("peer closed the stream");
+  };
 
   #handleClose(info: CloseInfo): void {
     if (this.#closeInfo !== undefined) return;

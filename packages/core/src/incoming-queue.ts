@@ -24,13 +24,21 @@ export class IncomingQueue<T> {
   private readonly resume = (): void => {
     this.waiting = false;
     this.drain();
+    if (!this.waiting && this.onIdle !== undefined) this.onIdle();
   };
+  /** Called when an item's promise settled and nothing is left to process; set once the peer's input ended. */
+  onIdle: (() => void) | undefined;
 
   constructor(private readonly process: ProcessItem<T>) {}
 
   /** Number of items received but not yet handed to `process`. */
   get size(): number {
     return this.items.length - this.head;
+  }
+
+  /** Whether every item received was handed to `process` and none is still being awaited. */
+  get idle(): boolean {
+    return !this.waiting && !this.draining && this.head === this.items.length;
   }
 
   push(item: T): void {

@@ -38,6 +38,8 @@ export type Answer = (method: string, response: JsonRpcResponse) => void;
 export class IncomingRequests {
   /** The registered request handlers, by method. */
   readonly handlers = new Map<string, RequestHandler>();
+  /** Called after each running request was answered (or dropped by a close); set once the peer's input ended. */
+  onSettled: (() => void) | undefined;
   // Incoming requests whose handlers are still running: id → the handler's context.
   private readonly running = new Map<RequestId | null, IncomingRequest>();
   private readonly onCancelListenerFailed = (error: unknown, method: string): void => {
@@ -127,11 +129,13 @@ export class IncomingRequests {
         const data = invalid.data as { path?: string } | undefined;
         this.diagnostics.emit({ code: "outgoing_invalid", message: invalid.message, method, path: data?.path, detail: invalid });
         answer(method, errorResponse(id, ErrorCode.InternalError, `Internal error: ${invalid.message}`));
+        this.onSettled?.();
         return;
       }
     }
     answer(method, successResponse(id, result));
     ctx.responded();
+    this.onSettled?.();
   }
 
   private answerFailure(ctx: IncomingRequest, error: unknown, answer: Answer): void {
@@ -148,6 +152,7 @@ export class IncomingRequests {
       response = errorResponse(id, ErrorCode.InternalError, errorMessageOf(error));
     }
     answer(method, response);
+    this.onSettled?.();
   }
 
   // The handler is done. False when the connection closed meanwhile (no one to answer).
@@ -164,6 +169,19 @@ export class IncomingRequests {
     const ctx = this.running.get(requestId);
     if (ctx === undefined) return; // already answered: a normal race
     ctx.abort(new AcpError("Cancelled", `The peer cancelled request ${JSON.stringify(requestId)}`));
+  }
+
+  /** How many requests are running (handled, not yet answered). */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Aborts every running handler's signal but keeps expecting its answer: the peer stopped sending
+   * (its input ended) and still reads what we send. A cancelled handler answers -32800 when it gives up.
+   */
+  cancelAll(error: AcpError): void {
+    for (const ctx of [...this.running.values()]) ctx.abort(error);
   }
 
   /** Aborts every running handler (the connection closed). */

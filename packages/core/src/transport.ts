@@ -28,6 +28,13 @@ export interface TransportReceiver {
   onMessage(message: string | object): void;
   /** A framing problem the transport recovered from (oversized line, binary frame, …). */
   onTransportError(error: AcpError): void;
+  /**
+   * Optional: the peer closed its sending side (the agent's stdin reached end of file) but still
+   * reads what this side sends. A receiver that has this answers what it already received and
+   * then calls the transport's `close()`; a transport whose receiver lacks it closes at once.
+   * Only transports with a half-closed state (stdioServer) call it, and at most once.
+   */
+  onInputEnd?(): void;
 }
 
 /** Moves whole JSON-RPC messages over one channel; implemented by the stdio, WebSocket and memory transports. */

@@ -4,6 +4,9 @@
 import { formatLikeConsole } from "./node-builtins.js";
 import { NdjsonStreamTransport, type NdjsonTransportOptions } from "./stream-transport.js";
 
+/** Default of `StdioServerOptions.inputEndGraceMs`: how long answers may take once stdin ended. */
+export const DEFAULT_INPUT_END_GRACE_MS = 2000;
+
 /** Options of `stdioServer`. */
 export interface StdioServerOptions extends NdjsonTransportOptions {
   /**
@@ -11,15 +14,42 @@ export interface StdioServerOptions extends NdjsonTransportOptions {
    * cannot corrupt the protocol stream. Default true.
    */
   redirectConsoleToStderr?: boolean;
+  /**
+   * When stdin ends, the connection still answers what it received (running turns are cancelled)
+   * and then closes; this bounds that wait, in milliseconds. Default 2000; 0 closes at once,
+   * dropping unanswered requests.
+   */
+  inputEndGraceMs?: number;
 }
 
 /** The agent's transport over this process's stdin/stdout. */
 export class ProcessStdioTransport extends NdjsonStreamTransport {
+  private readonly inputEndGraceMs: number;
+  private graceTimer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(options: StdioServerOptions = {}) {
+    const grace = options.inputEndGraceMs ?? DEFAULT_INPUT_END_GRACE_MS;
+    if (!Number.isFinite(grace) || grace < 0) throw new RangeError(`inputEndGraceMs must be a non-negative number of milliseconds, got ${String(grace)}`);
     super(process.stdin, process.stdout, options);
+    this.inputEndGraceMs = grace;
+  }
+
+  // stdin ended, stdout is still open: the client may still read (`printf '…' | agent` too), so
+  // the connection answers what it received before closing (docs/protocol.md S7). The timer is
+  // what keeps ACPKIT-EXIT-001 (exit soon after stdin closes) true when a handler ignores its
+  // signal; it holds the process open only until then.
+  protected override onInputEnded(): void {
+    if (this.inputEndGraceMs === 0 || !this.notifyInputEnd()) {
+      super.onInputEnded();
+      return;
+    }
+    this.graceTimer = setTimeout(() => {
+      void this.close(`peer closed the stream; requests still unanswered after ${this.inputEndGraceMs} ms were dropped`);
+    }, this.inputEndGraceMs);
   }
 
   protected override beginClose(reason: string): void {
+    clearTimeout(this.graceTimer);
     super.beginClose(reason);
     // Let the process exit once nothing else keeps it alive: a paused stdin still holds it open.
     process.stdin.destroy();
@@ -37,8 +67,10 @@ let consoleRedirected = false;
  * await transport.closed; // the client closed our stdin
  * ```
  *
- * `closed` resolves when stdin ends. close() writes out queued messages and stops reading; the
- * process then exits on its own when nothing else keeps it alive.
+ * When stdin ends, the connection answers what it had received (running handlers see their
+ * signal abort, so a prompt turn ends "cancelled"; at most `inputEndGraceMs`), then the transport
+ * closes and `closed` resolves. close() writes out queued messages and stops reading; the process
+ * then exits on its own when nothing else keeps it alive.
  */
 export function stdioServer(options: StdioServerOptions = {}): ProcessStdioTransport {
   if (options.redirectConsoleToStderr !== false) redirectConsoleToStderr();

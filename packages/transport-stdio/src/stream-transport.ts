@@ -76,6 +76,18 @@ export class NdjsonStreamTransport implements Transport {
     return this.receiver !== undefined;
   }
 
+  /**
+   * Tell the receiver that input ended while output stays open (a half-closed channel), if it can
+   * finish on its own (`onInputEnd`): it then closes the transport once it has answered. Returns
+   * false when the receiver cannot, or the transport is already closed.
+   */
+  protected notifyInputEnd(): boolean {
+    if (this.isClosed || this.receiver?.onInputEnd === undefined) return false;
+    this.stopReading();
+    this.receiver.onInputEnd();
+    return true;
+  }
+
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     return this.writer.send(message);
   }

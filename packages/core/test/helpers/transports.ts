@@ -58,6 +58,17 @@ export class ScriptedTransport implements Transport {
     this.receiver?.onTransportError(error);
   }
 
+  /** The far end stops sending but keeps reading (stdin reached end of file). */
+  endInput(): void {
+    if (this.receiver?.onInputEnd === undefined) throw new Error("the receiver has no onInputEnd");
+    this.receiver.onInputEnd();
+  }
+
+  /** Whether close() was called or the far end went away. */
+  get isEnded(): boolean {
+    return this.isClosed;
+  }
+
   /** The next message the Connection sent (waits for it). */
   async next(): Promise<any> {
     while (this.readIndex >= this.sent.length) {
