@@ -10,21 +10,42 @@
 // send() returns one shared resolved promise while the stream is not blocked (the only promise
 // made is the one reaction per tick that flushes). While blocked, every send shares the single
 // promise of that blocked period.
+//
+// Answers to the peer's requests are sent without waiting (nobody awaits them), so a peer that
+// writes requests and never reads its answers would grow this queue without bound. Past
+// `highWater` queued characters the writer reports congestion, and the transport stops reading
+// input until the stream drained (stream-transport.ts); its memory then stays bounded.
 import type { Writable } from "node:stream";
 import { createDeferred, encodeMessage, type AcpError, type Deferred } from "@acpkit/core";
 
 const RESOLVED: Promise<void> = Promise.resolve();
+
+/** Told when the lines queued behind a blocked stream pass the high-water mark, and when they are written out. */
+export interface WriterCongestion {
+  /** Queued characters (UTF-16 units, JSON is mostly ASCII) past which `onChange(true)` is called. */
+  highWater: number;
+  onChange(congested: boolean): void;
+}
+
+/** Default `WriterCongestion.highWater` of the stdio transports: 4 Mi characters. */
+export const OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
 
 /** Writes messages as ndjson lines to a Writable: one `write()` per tick, waiting for `drain` when the stream is full. */
 export class NdjsonWriter {
   private queue: string[] = [];
   private flushScheduled = false;
   private blocked = false;
+  /** Characters queued while blocked; only counted then (otherwise the queue empties each tick). */
+  private blockedSize = 0;
+  private congested = false;
   /** Settles when the current blocked period ends and the lines queued during it were written. */
   private drained: Deferred | undefined;
   private closedError: AcpError | undefined;
 
-  constructor(private readonly stream: Writable) {
+  constructor(
+    private readonly stream: Writable,
+    private readonly congestion?: WriterCongestion,
+  ) {
     this.flush = this.flush.bind(this);
     this.onDrain = this.onDrain.bind(this);
   }
@@ -39,7 +60,11 @@ export class NdjsonWriter {
       return Promise.reject(error);
     }
     this.queue.push(line);
-    if (this.blocked) return this.drained!.promise;
+    if (this.blocked) {
+      this.blockedSize += line.length;
+      if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
+      return this.drained!.promise;
+    }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // A promise reaction rather than queueMicrotask, which makes an AsyncResource and a bound
@@ -93,11 +118,20 @@ export class NdjsonWriter {
 
   private onDrain(): void {
     this.blocked = false;
+    this.blockedSize = 0;
     const drained = this.drained;
     this.drained = undefined;
     // Lines queued while blocked go out now; if that blocks again, they were still accepted by
     // the stream, so their senders may proceed and later sends wait for the next drain.
     this.flush();
+    // Congestion ends with a drain that leaves the stream writable: the lines just written are
+    // in the stream's buffer until the next one.
+    if (this.congested && !this.blocked) this.setCongested(false);
     drained?.resolve();
+  }
+
+  private setCongested(congested: boolean): void {
+    this.congested = congested;
+    this.congestion!.onChange(congested);
   }
 }

@@ -3,7 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import { AcpError, deliverMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 import { NdjsonReader } from "./ndjson-reader.js";
-import { NdjsonWriter } from "./ndjson-writer.js";
+import { NdjsonWriter, OUTPUT_HIGH_WATER } from "./ndjson-writer.js";
 
 /** Default maximum size of one incoming line: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
@@ -26,6 +26,9 @@ export class NdjsonStreamTransport implements Transport {
   private readonly writer: NdjsonWriter;
   private receiver: TransportReceiver | undefined;
   private isClosed = false;
+  /** Input is held while either is true: pause() was called, or our output is congested. */
+  private pausedByCaller = false;
+  private outputCongested = false;
 
   constructor(
     private readonly input: Readable,
@@ -34,7 +37,15 @@ export class NdjsonStreamTransport implements Transport {
   ) {
     const maxMessageSize = validateMaxMessageSize(options.maxMessageSize);
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    this.writer = new NdjsonWriter(output);
+    // A peer that sends requests but does not read the answers gets no more of its input read
+    // until it does: what we owe it stays bounded (ndjson-writer.ts).
+    this.writer = new NdjsonWriter(output, {
+      highWater: OUTPUT_HIGH_WATER,
+      onChange: (congested) => {
+        this.outputCongested = congested;
+        this.applyFlow();
+      },
+    });
     this.reader = new NdjsonReader(maxMessageSize, {
       onLine: (text) => deliverMessage(this.receiver!, text),
       onInvalidUtf8: (lineNumber) =>
@@ -99,12 +110,20 @@ export class NdjsonStreamTransport implements Transport {
 
   /** Stop reading input until `resume()`: the peer's writes block once the pipe is full (flow control). */
   pause(): void {
-    if (!this.isClosed) this.input.pause();
+    this.pausedByCaller = true;
+    this.applyFlow();
   }
 
-  /** Read input again after `pause()`. */
+  /** Read input again after `pause()` (once our own output is not congested either). */
   resume(): void {
-    if (!this.isClosed) this.input.resume();
+    this.pausedByCaller = false;
+    this.applyFlow();
+  }
+
+  private applyFlow(): void {
+    if (this.isClosed) return;
+    if (this.pausedByCaller || this.outputCongested) this.input.pause();
+    else if (this.receiver !== undefined) this.input.resume();
   }
 
   /**

@@ -90,4 +90,22 @@ describe("NdjsonWriter", () => {
     await expect(waiting).rejects.toMatchObject({ code: "ConnectionClosed" });
     await expect(writer.send({ n: 3 })).rejects.toMatchObject({ code: "ConnectionClosed" });
   });
+
+  it("reports congestion once the lines queued behind a blocked stream pass the high-water mark, and its end at a drain that leaves the stream writable", async () => {
+    const sink = new ControlledSink();
+    const changes: boolean[] = [];
+    const writer = new NdjsonWriter(sink, { highWater: 100, onChange: (congested) => changes.push(congested) });
+    sink.full = true;
+    void writer.send({ first: true });
+    await tick(); // written, and the stream said it is full
+    for (let n = 0; n < 5; n++) void writer.send({ pad: "x".repeat(10), n }); // 5 × 31 characters queued
+    expect(changes).toEqual([true]);
+    void writer.send({ more: 1 });
+    expect(changes).toEqual([true]); // told once
+    sink.emit("drain"); // the stream stays full, so the drain's own write blocks again: still congested
+    expect(sink.writes).toHaveLength(2);
+    expect(changes).toEqual([true]);
+    sink.drain(); // nothing queued was left to write: writable again
+    expect(changes).toEqual([true, false]);
+  });
 });
