@@ -58,7 +58,7 @@ export { isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion, schema
 export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, type PromptContentSupport } from "./json.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
 /** For transport authors; also `@acpkit/core/transport-kit`. */
-export { createDeferred, deliverMessage, encodeMessage, utf8SizeOver, type Deferred } from "./transport-helpers.js";
+export { createDeferred, deliverMessage, encodeMessage, OUTPUT_HIGH_WATER, utf8SizeOver, type Deferred } from "./transport-helpers.js";
 /** For transport authors; also `@acpkit/core/transport-kit`. */
 export { oversizedRequestId, RequestIdScanner } from "./request-id-scanner.js";
 export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";

@@ -9,6 +9,14 @@ import { encodeTextUpdateNotification } from "./text-update.js";
 import type { TransportReceiver } from "./transport.js";
 
 /**
+ * How much unread output (in characters of queued JSON text) a transport lets pile up behind a
+ * full channel before it stops reading its input: answers to the peer's requests are sent
+ * without anyone awaiting them, so a peer that writes requests and never reads would otherwise
+ * grow them without bound. Input is read again once the channel drained. 4 Mi characters.
+ */
+export const OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
+
+/**
  * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be
  * sent (a cycle, a BigInt, `undefined` at the top). Transports call it inside `send()` and reject
  * with the error it throws, so a bad value fails at the caller with nothing half-written.

@@ -2,7 +2,7 @@
 // behave the same way (and so a third-party transport can reuse them).
 
 /**
- * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, and a deferred for drain waits.
+ * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, a deferred for drain waits, and the high-water mark of unread output past which a transport stops reading.
  *
  * @module
  */
@@ -15,6 +15,7 @@ export {
   deliverMessage,
   encodeMessage,
   oversizedRequestId,
+  OUTPUT_HIGH_WATER,
   RequestIdScanner,
   utf8SizeOver,
   type Deferred,

@@ -27,9 +27,6 @@ export interface WriterCongestion {
   onChange(congested: boolean): void;
 }
 
-/** Default `WriterCongestion.highWater` of the stdio transports: 4 Mi characters. */
-export const OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
-
 /** Writes messages as ndjson lines to a Writable: one `write()` per tick, waiting for `drain` when the stream is full. */
 export class NdjsonWriter {
   private queue: string[] = [];

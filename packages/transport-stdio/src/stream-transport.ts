@@ -1,9 +1,9 @@
 // The ndjson Transport over any Readable/Writable pair. spawnAgent() and stdioServer() wrap it
 // with what differs between a child process and the process's own stdio: how it ends.
 import type { Readable, Writable } from "node:stream";
-import { AcpError, deliverMessage, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { AcpError, deliverMessage, OUTPUT_HIGH_WATER, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 import { NdjsonReader } from "./ndjson-reader.js";
-import { NdjsonWriter, OUTPUT_HIGH_WATER } from "./ndjson-writer.js";
+import { NdjsonWriter } from "./ndjson-writer.js";
 
 /** Default maximum size of one incoming line: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;

@@ -10,6 +10,7 @@ import {
   createDeferred,
   deliverMessage,
   encodeMessage,
+  OUTPUT_HIGH_WATER,
   oversizedRequestId,
   utf8SizeOver,
   type CloseInfo,
@@ -58,7 +59,11 @@ export class WebSocketTransport implements Transport {
   private readonly maxMessageSize: number;
   /** Messages waiting for the socket to drain, and the promise their senders hold. */
   private queued: string[] = [];
+  private queuedSize = 0;
   private drained: Deferred | undefined;
+  /** Frames are not read while either is true: pause() was called, or our unread output is past OUTPUT_HIGH_WATER. */
+  private pausedByCaller = false;
+  private outputCongested = false;
 
   constructor(
     private readonly socket: FrameSocket,
@@ -89,6 +94,10 @@ export class WebSocketTransport implements Transport {
     }
     if (this.drained !== undefined) {
       this.queued.push(text);
+      // Answers to the peer's requests are sent without waiting: a peer that keeps sending and
+      // never reads would grow this queue without end, so stop reading it until it drained.
+      this.queuedSize += text.length;
+      if (!this.outputCongested && this.queuedSize > OUTPUT_HIGH_WATER) this.setOutputCongested(true);
       return this.drained.promise;
     }
     this.socket.sendText(text);
@@ -102,12 +111,25 @@ export class WebSocketTransport implements Transport {
 
   /** Stop reading frames until `resume()` (Node only: the peer's sends then back up in TCP). */
   pause(): void {
-    if (this.closeInfo === undefined) this.socket.pause?.();
+    this.pausedByCaller = true;
+    this.applyFlow();
   }
 
-  /** Read frames again after `pause()`. */
+  /** Read frames again after `pause()` (once our own output is not congested either). */
   resume(): void {
-    if (this.closeInfo === undefined) this.socket.resume?.();
+    this.pausedByCaller = false;
+    this.applyFlow();
+  }
+
+  private setOutputCongested(congested: boolean): void {
+    this.outputCongested = congested;
+    this.applyFlow();
+  }
+
+  private applyFlow(): void {
+    if (this.closeInfo !== undefined) return;
+    if (this.pausedByCaller || this.outputCongested) this.socket.pause?.();
+    else this.socket.resume?.();
   }
 
   /** close() with a specific WebSocket close code (e.g. 1001 when a server shuts down). */
@@ -153,6 +175,7 @@ export class WebSocketTransport implements Transport {
     if (this.closeInfo !== undefined) return;
     this.closeInfo = info;
     this.queued = [];
+    this.queuedSize = 0;
     const drained = this.drained;
     this.drained = undefined;
     drained?.reject(this.closedError());
@@ -180,10 +203,12 @@ export class WebSocketTransport implements Transport {
     this.drained = undefined;
     const queued = this.queued;
     this.queued = [];
+    this.queuedSize = 0;
     for (let i = 0; i < queued.length; i++) this.socket.sendText(queued[i]!);
     // The queued messages were handed to the socket: their senders may go on, even if the
     // socket is congested again and later sends have to wait for the next drain.
     if (this.socket.isCongested()) this.waitForDrain();
+    else if (this.outputCongested) this.setOutputCongested(false);
     drained.resolve();
   }
 
