@@ -841,7 +841,7 @@ describe("§6.3 cancellation (C1–C10)", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-describe("§8.1 S7: stdin ends while the agent still owes answers", () => {
+describe("§8.1 S7, S9: stdin ends while the agent still owes answers", () => {
   it.each([1, 2] as const)("v%i: requests written together with the end of stdin are all answered before the agent exits", async (version) => {
     const a = start();
     const fields = version === 1 ? { clientCapabilities: {} } : { capabilities: {} };

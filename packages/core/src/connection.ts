@@ -380,7 +380,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     this.#transport.send(message).then(undefined, this.#onReplyFailed);
   }
 
-  // The peer stopped sending but still reads (stdin ended, docs/protocol.md S7): what it sent is
+  // The peer stopped sending but still reads (stdin ended, docs/protocol.md S9): what it sent is
   // still answered. Its pending answers can never come, so our requests fail now; running handlers
   // see their signal abort (a prompt turn then ends "cancelled"), and once every message received
   // was handled and every request answered, the transport is closed.

@@ -1,5 +1,5 @@
 // The peer's input ends while it still reads (an agent's stdin reached end of file, docs/protocol.md
-// S7): everything it sent is still answered, running handlers see their signal abort, our own
+// S9): everything it sent is still answered, running handlers see their signal abort, our own
 // requests fail at once, and only then does the connection close its transport.
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors.js";

@@ -95,7 +95,16 @@ describe("the transport kit's AcpError", () => {
 
   it("is the main entry's code for every export (acpkit's transports import the main entry; third-party ones either)", () => {
     const names = Object.keys(kit);
-    expect(names.sort()).toEqual(["AcpError", "OUTPUT_HIGH_WATER", "RequestIdScanner", "createDeferred", "deliverMessage", "encodeMessage", "oversizedRequestId", "utf8SizeOver"]);
+    expect(names.sort()).toEqual([
+      "AcpError",
+      "OUTPUT_HIGH_WATER",
+      "RequestIdScanner",
+      "createDeferred",
+      "deliverMessage",
+      "encodeMessage",
+      "oversizedRequestId",
+      "utf8SizeOver",
+    ]);
     for (const name of names) expect((main as Record<string, unknown>)[name], name).toBe((kit as Record<string, unknown>)[name]);
   });
 });

@@ -24,6 +24,7 @@ const RESOLVED: Promise<void> = Promise.resolve();
 export interface WriterCongestion {
   /** Queued characters (UTF-16 units, JSON is mostly ASCII) past which `onChange(true)` is called. */
   highWater: number;
+  /** Called with true when the mark is passed, and with false at the drain that leaves the stream writable again. */
   onChange(congested: boolean): void;
 }
 

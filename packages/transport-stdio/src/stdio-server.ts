@@ -35,7 +35,7 @@ export class ProcessStdioTransport extends NdjsonStreamTransport {
   }
 
   // stdin ended, stdout is still open: the client may still read (`printf '…' | agent` too), so
-  // the connection answers what it received before closing (docs/protocol.md S7). The timer is
+  // the connection answers what it received before closing (docs/protocol.md S9). The timer is
   // what keeps ACPKIT-EXIT-001 (exit soon after stdin closes) true when a handler ignores its
   // signal; it holds the process open only until then.
   protected override onInputEnded(): void {
