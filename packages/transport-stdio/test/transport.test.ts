@@ -9,7 +9,7 @@ import { Connection } from "@acpkit/core";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
 import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
-import { spawnAgent, type ChildProcessTransport } from "../src/index.js";
+import { ProcessStdioTransport, spawnAgent, type ChildProcessTransport } from "../src/index.js";
 
 const STDIO_PEER = join(fixturesDir, "stdio-peer.mjs");
 const IGNORE_SIGTERM = join(fixturesDir, "ignore-sigterm.mjs");
@@ -168,3 +168,10 @@ function isRunning(pid: number): boolean {
 async function waitUntil(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
+
+describe("stdioServer options", () => {
+  it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])("refuses inputEndGraceMs %s with a RangeError that names it", (value) => {
+    expect(() => new ProcessStdioTransport({ inputEndGraceMs: value })).toThrow(RangeError);
+    expect(() => new ProcessStdioTransport({ inputEndGraceMs: value })).toThrow(/inputEndGraceMs must be a non-negative number of milliseconds, got/);
+  });
+});
