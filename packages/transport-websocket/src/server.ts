@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { AcpError } from "@acpkit/core";
-import type { WebSocketTransport } from "./frame-transport.js";
+import { DEFAULT_MAX_MESSAGE_SIZE, type WebSocketTransport } from "./frame-transport.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
 
 /** Options of `listen`. */
@@ -71,7 +71,7 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
     );
   }
   if (options.token !== undefined && options.token.length === 0) throw new TypeError("options.token must not be empty");
-  const maxMessageSize = options.maxMessageSize ?? 64 * 1024 * 1024;
+  const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? maxMessageSize * 2, perMessageDeflate: false });
   const expectedToken = options.token === undefined ? undefined : digest(options.token);
   const originAllowed = makeOriginCheck(options.allowedOrigins);
