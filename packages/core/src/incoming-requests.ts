@@ -38,7 +38,7 @@ export type Answer = (method: string, response: JsonRpcResponse) => void;
 export class IncomingRequests {
   /** The registered request handlers, by method. */
   readonly handlers = new Map<string, RequestHandler>();
-  /** Called after each running request was answered (or dropped by a close); set once the peer's input ended. */
+  /** Called after each running request was answered (not when a close dropped it); set once the peer's input ended. */
   onSettled: (() => void) | undefined;
   // Incoming requests whose handlers are still running: id → the handler's context.
   private readonly running = new Map<RequestId | null, IncomingRequest>();

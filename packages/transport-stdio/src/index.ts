@@ -5,6 +5,4 @@ export { stdioServer, ProcessStdioTransport, DEFAULT_INPUT_END_GRACE_MS, type St
 export { NdjsonStreamTransport, DEFAULT_MAX_MESSAGE_SIZE, type NdjsonTransportOptions } from "./stream-transport.js";
 export { NdjsonReader, type NdjsonReaderEvents } from "./ndjson-reader.js";
 export { NdjsonWriter, type WriterCongestion } from "./ndjson-writer.js";
-/** Re-exported from @acpkit/core: the unread output past which a stdio transport stops reading. */
-export { OUTPUT_HIGH_WATER } from "@acpkit/core";
 export { relayConnection, forward as forwardMessages, RELAY_HIGH_WATER, RELAY_LOW_WATER, type RelayPeer } from "./relay.js";

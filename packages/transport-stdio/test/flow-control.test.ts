@@ -7,9 +7,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
+import { OUTPUT_HIGH_WATER } from "@acpkit/core";
 import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NdjsonStreamTransport, OUTPUT_HIGH_WATER } from "../src/index.js";
+import { NdjsonStreamTransport } from "../src/index.js";
 
 const STDIO_PEER = join(fixturesDir, "stdio-peer.mjs");
 
