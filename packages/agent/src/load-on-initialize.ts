@@ -48,14 +48,36 @@ export function loadOnInitialize(transport: Transport, versions: readonly Protoc
   });
   const allLoaded = (): boolean => versions.every(loaded);
   if (allLoaded()) return transport;
+  // Two reasons to stop reading compose: the Connection above pauses (its queue backs up) and the
+  // load below pauses; input flows only when neither holds it.
+  let pausedByCaller = false;
+  let pausedForLoad = false;
+  const applyFlow = (): void => {
+    if (pausedByCaller || pausedForLoad) transport.pause?.();
+    else transport.resume?.();
+  };
+  const pauseForLoad = (paused: boolean): void => {
+    pausedForLoad = paused;
+    applyFlow();
+  };
   return {
     start(receiver) {
-      transport.start(holdingReceiver(transport, receiver, versions, loaded, loadOf, () => negotiated() || allLoaded()));
+      transport.start(holdingReceiver(transport, receiver, versions, loaded, loadOf, () => negotiated() || allLoaded(), pauseForLoad));
     },
     send: (message) => transport.send(message),
     close: (reason) => transport.close(reason),
-    ...(transport.pause ? { pause: () => transport.pause!() } : {}),
-    ...(transport.resume ? { resume: () => transport.resume!() } : {}),
+    ...(transport.pause && transport.resume
+      ? {
+          pause: () => {
+            pausedByCaller = true;
+            applyFlow();
+          },
+          resume: () => {
+            pausedByCaller = false;
+            applyFlow();
+          },
+        }
+      : {}),
     get closed() {
       return transport.closed;
     },
@@ -69,6 +91,7 @@ function holdingReceiver(
   loaded: (version: ProtocolVersion) => boolean,
   loadOf: (version: ProtocolVersion) => VersionLoad,
   done: () => boolean,
+  pauseForLoad: (paused: boolean) => void,
 ): TransportReceiver {
   let held: Held[] = [];
   let loading = false;
@@ -96,9 +119,8 @@ function holdingReceiver(
       return;
     }
     loading = true;
-    // Stop reading while the validators compile; what arrives until then waits in `held`. (The
-    // Connection above never pauses its transport, so this pause and its resume are the only ones.)
-    transport.pause?.();
+    // Stop reading while the validators compile; what arrives until then waits in `held`.
+    pauseForLoad(true);
     const steps = loadOf(version);
     steps
       .beforeInitialize()
@@ -120,7 +142,7 @@ function holdingReceiver(
     held = [];
     for (const item of items) take(item); // a later initialize may need another load: take() holds again
     if (loading) return;
-    transport.resume?.();
+    pauseForLoad(false);
     if (inputEnded) {
       inputEnded = false;
       endInput();

@@ -166,6 +166,7 @@ class AgentRuntime implements AgentServer {
         requireInitialize: true,
         validateOutgoing,
         ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+        ...(options.maxRunningRequests === undefined ? {} : { maxRunningRequests: options.maxRunningRequests }),
       },
     );
     this.connection = connection;

@@ -242,6 +242,11 @@ export interface ServeOptions {
   strictBridge?: boolean;
   /** Default timeout of requests to the client (fs reads; permission questions never time out). See `ConnectionOptions.requestTimeoutMs`. */
   requestTimeoutMs?: number | null;
+  /**
+   * How many of the client's requests run at once; one more is answered -32603 "too many requests"
+   * (docs/protocol.md E8). See `ConnectionOptions.maxRunningRequests`: default 1024, `null` for no limit.
+   */
+  maxRunningRequests?: number | null;
   /** Receives every diagnostic (also available through `AgentServer.onDiagnostic`). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

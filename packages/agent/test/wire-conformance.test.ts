@@ -890,3 +890,33 @@ describe("§8.1 S7, S9: stdin ends while the agent still owes answers", () => {
     expect(texts(a.updates(sessionId))).toEqual(["hanging"]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+describe("§3.1 E8: a client that keeps asking without waiting is refused, not buffered", () => {
+  it("runs 1024 prompts at once, answers the rest at once with -32603 too_many_requests, and serves again once one ends", async () => {
+    const { a, sessionId: first } = await ready(2);
+    const sessions = [first];
+    for (let i = 1; i < 1030; i++) sessions.push(await a.newSession());
+    const ids = sessions.map(() => a.id());
+    const answers = ids.map((id) => a.response(id));
+    a.sendTogether(
+      sessions.map((sessionId, i) => ({
+        jsonrpc: "2.0",
+        id: ids[i],
+        method: "session/prompt",
+        params: { sessionId, prompt: [{ type: "text", text: "wait" }] },
+      })),
+    );
+    const refused = await Promise.all(answers.slice(1024));
+    for (const answer of refused) expect(errorOf(answer)).toMatchObject({ code: -32603, data: { reason: "too_many_requests", limit: 1024 } });
+    // The first 1024 are running: cancelling one ends it, and the refused prompt can then be sent again.
+    a.notify("session/cancel", { sessionId: sessions[0] });
+    expect((await answers[0]!).result).toEqual({ stopReason: "cancelled" });
+    const again = a.prompt(sessions[1029]!, "hello");
+    expect((await again.response).result).toEqual({ stopReason: "end_turn" });
+    // Closing stdin cancels the rest (S9); every one of them is answered before the agent exits.
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+    const ended = await Promise.all(answers.slice(1, 1024));
+    expect(ended.every((answer) => answer.result?.stopReason === "cancelled")).toBe(true);
+  });
+});

@@ -432,6 +432,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     side: "client",
     validateOutgoing,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.maxRunningRequests === undefined ? {} : { maxRunningRequests: options.maxRunningRequests }),
   });
   const diagnostics = new DiagnosticEmitter();
   if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);

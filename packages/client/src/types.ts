@@ -207,6 +207,11 @@ export interface ConnectOptions {
   strictBridge?: boolean;
   /** Default timeout of requests to the agent (see `ConnectionOptions.requestTimeoutMs`; session/prompt never times out). */
   requestTimeoutMs?: number | null;
+  /**
+   * How many of the agent's requests run at once; one more is answered -32603 "too many requests"
+   * (docs/protocol.md E8). See `ConnectionOptions.maxRunningRequests`: default 1024, `null` for no limit.
+   */
+  maxRunningRequests?: number | null;
   /** Called for every diagnostic: dropped input, lossy v1 conversions, protocol violations by the agent. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** Aborts the `initialize` request (and closes the connection). */

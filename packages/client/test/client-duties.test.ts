@@ -108,6 +108,49 @@ describe.each([1, 2] as const)("client duties on v%i", (version) => {
     expect(session.state.toolCalls.map((t) => t.title)).toEqual(["Late tool"]);
     await client.close();
   });
+
+  it("E8: permission questions beyond maxRunningRequests are refused with -32603 while the user has not answered", async () => {
+    let askedAll!: (answers: PromiseSettledResult<unknown>[]) => void;
+    const settled = new Promise<PromiseSettledResult<unknown>[]>((resolve) => (askedAll = resolve));
+    const { clientSide } = scriptedAgent(version, (agent, sessionId) => {
+      agent.onRequest("session/prompt", async () => {
+        await agent.notify("session/update", {
+          sessionId,
+          update:
+            version === 1
+              ? { sessionUpdate: "tool_call", toolCallId: "t1", title: "Tool", status: "pending" }
+              : { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Tool", status: "pending" },
+        });
+        const ask = () =>
+          agent.request("session/request_permission", {
+            sessionId,
+            toolCall: { toolCallId: "t1" },
+            options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],
+          });
+        askedAll(await Promise.allSettled([ask(), ask(), ask(), ask(), ask()]));
+        return { stopReason: "end_turn" };
+      });
+    });
+    const pending: (() => void)[] = [];
+    const client = await connectAgent(clientSide, {
+      protocolVersion: version,
+      maxRunningRequests: 3,
+      // The user has not answered yet: the questions wait until the refusals have come back.
+      requestPermission: () => new Promise((resolve) => pending.push(() => resolve({ outcome: "selected", optionId: "ok" }))),
+    });
+    const session = await client.newSession({ cwd: "/work" });
+    const turn = session.prompt("go");
+    while (pending.length < 3) await new Promise((resolve) => setTimeout(resolve, 1));
+    for (const answer of pending) answer();
+    const answers = await settled;
+    expect(answers.slice(0, 3)).toEqual(Array(3).fill({ status: "fulfilled", value: { outcome: { outcome: "selected", optionId: "ok" } } }));
+    for (const refused of answers.slice(3)) {
+      expect(refused.status).toBe("rejected");
+      expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: ErrorCode.InternalError, data: { reason: "too_many_requests", limit: 3 } });
+    }
+    await expect(turn).resolves.toEqual({ stopReason: "end_turn" });
+    await client.close();
+  });
 });
 
 describe("initialize", () => {

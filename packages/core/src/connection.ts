@@ -15,6 +15,7 @@ import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
 import { AcpError, ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
+export { INCOMING_BACKLOG_HIGH_WATER } from "./incoming-queue.js";
 import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
 import { InitializeGate } from "./initialize-gate.js";
 import {
@@ -79,7 +80,17 @@ export interface ConnectionOptions<S extends Side = Side> {
    * (`UNTIMED_METHODS`: session/prompt, permission and elicitation questions, …) never get it.
    */
   requestTimeoutMs?: number | null;
+  /**
+   * How many of the peer's requests may run at once (docs/protocol.md E8): one more is answered at
+   * once with -32603 and `data: {"reason": "too_many_requests", "limit": n}`, so a peer that keeps
+   * asking without waiting cannot grow our memory without bound. `DEFAULT_MAX_RUNNING_REQUESTS`
+   * (1024) by default; `null` for no limit.
+   */
+  maxRunningRequests?: number | null;
 }
+
+/** How many of the peer's requests a Connection runs at once unless `maxRunningRequests` says otherwise. */
+export const DEFAULT_MAX_RUNNING_REQUESTS = 1024;
 
 /**
  * Whether a Connection validates what it sends when `validateOutgoing` is not given: yes, unless
@@ -138,8 +149,18 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     if (requestTimeoutMs !== null && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
       throw new TypeError(`Connection: options.requestTimeoutMs must be a positive number of milliseconds or null, got ${String(requestTimeoutMs)}`);
     }
+    const maxRunning = options.maxRunningRequests === undefined ? DEFAULT_MAX_RUNNING_REQUESTS : options.maxRunningRequests;
+    if (maxRunning !== null && !(Number.isInteger(maxRunning) && maxRunning > 0)) {
+      throw new TypeError(`Connection: options.maxRunningRequests must be a positive integer or null, got ${String(maxRunning)}`);
+    }
     this.#outgoing = new OutgoingRequests(transport, this.#policy, this.#diagnostics, isClosed, requestTimeoutMs);
-    this.#incoming = new IncomingRequests(this.#policy, this.#diagnostics, this.#validateOutgoing, isClosed);
+    this.#incoming = new IncomingRequests(this.#policy, this.#diagnostics, this.#validateOutgoing, isClosed, maxRunning ?? Number.POSITIVE_INFINITY);
+    // Messages waiting behind a slow async notification handler are accepted data and cannot be
+    // dropped: past a high-water mark, stop reading instead (E8). Nothing behind the handler runs
+    // until it settles anyway, the answers to our requests included, so pausing costs no progress.
+    if (transport.pause !== undefined && transport.resume !== undefined) {
+      this.#queue.onBacklog = (backlogged) => (backlogged ? transport.pause!() : transport.resume!());
+    }
     this.#notifications = new IncomingNotifications(this.#policy, this.#diagnostics, this.#incoming);
     if (options.version !== undefined) this.setVersion(options.version);
     this.closed = transport.closed.then((info) => {

@@ -41,6 +41,7 @@ export type ConnectionDiagnosticCode =
   | "unexpected_response" // a response whose id matches nothing we sent
   | "peer_error" // the peer answered with an error that has no id (it could not read something we sent)
   | "transport_error" // the transport recovered from a framing problem
+  | "too_many_requests" // a request over the connection's maxRunningRequests limit (answered -32603, E8)
   | "internal_error"; // handling an incoming message failed inside acpkit; answered -32603 where an answer was due
 
 /** The codes `serveAgent` adds. */

@@ -12,6 +12,12 @@ export type ProcessItem<T> = (item: T) => void | PromiseLike<unknown>;
 // Below this many consumed slots we never bother compacting.
 const COMPACT_THRESHOLD = 1024;
 
+/**
+ * How many received messages may wait behind an unfinished async notification handler before the
+ * queue asks for input to pause (docs/protocol.md E8). Input resumes once half of them were handled.
+ */
+export const INCOMING_BACKLOG_HIGH_WATER = 1024;
+
 export class IncomingQueue<T> {
   // An array plus a head index: Array#shift is O(n) per item on long queues.
   private items: (T | undefined)[] = [];
@@ -28,6 +34,13 @@ export class IncomingQueue<T> {
   };
   /** Called when an item's promise settled and nothing is left to process; set once the peer's input ended. */
   onIdle: (() => void) | undefined;
+  /**
+   * Called with true once `INCOMING_BACKLOG_HIGH_WATER` items wait, and with false once the backlog
+   * has fallen to half of that: the owner pauses and resumes its input. Waiting items cannot be
+   * dropped (they are accepted messages), so this is what keeps the queue bounded.
+   */
+  onBacklog: ((backlogged: boolean) => void) | undefined;
+  private backlogged = false;
 
   constructor(private readonly process: ProcessItem<T>) {}
 
@@ -44,6 +57,7 @@ export class IncomingQueue<T> {
   push(item: T): void {
     if (this.waiting || this.draining) {
       this.items.push(item);
+      if (!this.backlogged && this.items.length - this.head >= INCOMING_BACKLOG_HIGH_WATER) this.setBacklogged(true);
       return;
     }
     this.draining = true;
@@ -92,8 +106,14 @@ export class IncomingQueue<T> {
         this.items.splice(0, this.head);
         this.head = 0;
       }
+      if (this.backlogged && this.items.length - this.head <= INCOMING_BACKLOG_HIGH_WATER / 2) this.setBacklogged(false);
     } finally {
       this.draining = wasDraining;
     }
+  }
+
+  private setBacklogged(backlogged: boolean): void {
+    this.backlogged = backlogged;
+    this.onBacklog?.(backlogged);
   }
 }

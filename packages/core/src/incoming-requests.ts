@@ -56,6 +56,8 @@ export class IncomingRequests {
     private readonly diagnostics: DiagnosticEmitter,
     private readonly validateOutgoing: boolean,
     private readonly isClosed: () => boolean,
+    /** How many of the peer's requests may run at once (docs/protocol.md E8); Infinity for no limit. */
+    private readonly maxRunning: number,
   ) {}
 
   /**
@@ -65,6 +67,13 @@ export class IncomingRequests {
    */
   handle(message: JsonRpcRequest, answer: Answer): void {
     const { id, method } = message;
+    if (this.running.size >= this.maxRunning) {
+      // Every running request holds its params and handler state until it is answered, so a peer
+      // that keeps asking without waiting would grow memory without bound. Refusing (rather than
+      // pausing input) keeps the answers to our own requests flowing: a handler may be waiting on one.
+      this.refuseOverLimit(id, method, answer);
+      return;
+    }
     if (id !== null && this.running.has(id)) {
       // Two requests under one id could not be told apart in the answers: refuse the second.
       const why = `a request with id ${JSON.stringify(id)} is still in progress; ids must be unique among a peer's pending requests`;
@@ -95,6 +104,13 @@ export class IncomingRequests {
       }
     }
     this.run(id, method, params, handler, answer);
+  }
+
+  private refuseOverLimit(id: RequestId | null, method: string, answer: Answer): void {
+    const limit = this.maxRunning;
+    const why = `${limit} requests from this peer are still running, the most this connection handles at once; send it again once some are answered`;
+    this.diagnostics.emit({ code: "too_many_requests", message: `Refused ${method}: ${why}`, method });
+    answer(method, errorResponse(id, ErrorCode.InternalError, `Too many requests: ${why}`, { reason: "too_many_requests", limit }));
   }
 
   // Runs `handler` for a valid request and answers through `answer`, exactly once.

@@ -19,6 +19,8 @@ export {
   type ConnectionOptions,
   type RequestOptions,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_MAX_RUNNING_REQUESTS,
+  INCOMING_BACKLOG_HIGH_WATER,
   UNTIMED_METHODS,
   type RequestContext,
   type RequestHandler,

@@ -52,8 +52,10 @@ export interface Transport {
   /**
    * Flow control, optional: stop delivering incoming messages until `resume()`, so that the peer's
    * writes block once the channel's buffers are full. A relay pauses the side it reads from while
-   * the side it writes to is congested, which keeps its memory bounded. Transports that cannot
-   * stop their source (a browser WebSocket) leave these out.
+   * the side it writes to is congested, which keeps its memory bounded; a Connection pauses while
+   * messages back up behind a slow notification handler (docs/protocol.md E8). A message or two
+   * may still arrive after `pause()`; that is fine. Transports that cannot stop their source (a
+   * browser WebSocket) leave these out.
    */
   pause?(): void;
   /** Deliver incoming messages again after `pause()`. */

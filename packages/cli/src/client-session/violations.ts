@@ -39,6 +39,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "unadvertised_update": // a notice or compaction the client did not ask for: ignored with a note
     case "terminal_failed":
     case "v2_fallback": // the agent refused v2; the run goes on with v1 and says so
+    case "too_many_requests": // more of the agent's requests at once than the limit: refused, and allowed by the protocol
       return false;
     default: {
       // Only lossy v1 conversions are left (the assignment fails to compile otherwise): they are

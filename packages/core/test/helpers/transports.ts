@@ -54,6 +54,17 @@ export class ScriptedTransport implements Transport {
     this.receiver.onMessage(typeof message === "string" ? message : JSON.stringify(message));
   }
 
+  /** Every pause() and resume() the Connection called, in order. */
+  readonly flow: ("pause" | "resume")[] = [];
+
+  pause(): void {
+    this.flow.push("pause");
+  }
+
+  resume(): void {
+    this.flow.push("resume");
+  }
+
   reportError(error: AcpError): void {
     this.receiver?.onTransportError(error);
   }
