@@ -1,6 +1,8 @@
 // Each protocol version's validators load only when that version is spoken: in a fresh process
 // (nothing loaded up front, unlike the other tests, whose setup loads both), a v2-only agent and a
 // v2 client load v2's and never v1's; a v1 agent answering a v2 offer makes the client load v1's.
+// Importing the runtimes loads none of the schema package's validation code either
+// (@acpkit/schema/lazy): core imports it with the first version it loads.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,7 +14,16 @@ const PROBE = fileURLToPath(new URL("fixtures/lazy-probe.mjs", import.meta.url))
 async function probe(offer: number, agentVersions: string) {
   expect(existsSync(PROBE)).toBe(true);
   const { stdout } = await promisify(execFile)(process.execPath, [PROBE], { env: { ...process.env, OFFER: String(offer), AGENT_VERSIONS: agentVersions } });
-  return JSON.parse(stdout) as { atStart: number[]; handDriven: string; negotiated: number; stopReason: string; text: string[]; afterTurn: number[] };
+  return JSON.parse(stdout) as {
+    atStart: number[];
+    validationCodeAtStart: boolean;
+    validationCodeAfterConnect: boolean;
+    handDriven: string;
+    negotiated: number;
+    stopReason: string;
+    text: string[];
+    afterTurn: number[];
+  };
 }
 
 describe("validators load per negotiated version", () => {
@@ -20,6 +31,8 @@ describe("validators load per negotiated version", () => {
     const report = await probe(2, "2");
     expect(report).toEqual({
       atStart: [],
+      validationCodeAtStart: false,
+      validationCodeAfterConnect: true,
       handDriven: expect.stringMatching(/^Unsupported: Protocol v1's validators are not loaded: await loadProtocolVersion\(1\)/),
       negotiated: 2,
       stopReason: "end_turn",
@@ -30,7 +43,15 @@ describe("validators load per negotiated version", () => {
 
   it("a v1 connection loads v1's validators only", async () => {
     const report = await probe(1, "1");
-    expect(report).toMatchObject({ atStart: [], negotiated: 1, stopReason: "end_turn", text: ["lazy hello"], afterTurn: [1] });
+    expect(report).toMatchObject({
+      atStart: [],
+      validationCodeAtStart: false,
+      validationCodeAfterConnect: true,
+      negotiated: 1,
+      stopReason: "end_turn",
+      text: ["lazy hello"],
+      afterTurn: [1],
+    });
   });
 
   it("a v1 agent answering a v2 offer: the client loads v1's too and the turn works", async () => {

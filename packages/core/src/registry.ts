@@ -1,25 +1,50 @@
 // The method registry a Connection dispatches and validates against. By default it is the one
 // generated into @acpkit/schema; a Connection may be given another (tests, experiments) through
 // `ConnectionOptions.registry`.
-import {
-  PROTOCOL_VERSIONS,
-  checkOutgoing,
-  detectLegacyMethod,
-  getMethod,
-  isProtocolVersion,
-  isProtocolVersionLoaded,
-  loadProtocolVersion,
-} from "@acpkit/schema/lazy";
-import type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult } from "@acpkit/schema";
+//
+// At startup core imports only the schema package's small `methods` entry (versions and method
+// tables). The validation code, `@acpkit/schema/lazy`, is imported by `loadProtocolVersion`, which
+// the runtimes await when a version is negotiated: until then nothing can be validated anyway, and
+// a starting process does not compile ~40 KB it may not need yet (docs/performance.md, step 17).
+import { PROTOCOL_VERSIONS, isProtocolVersion, loadedSchemaRuntime, methodTableEntry, type MethodTableEntry, type SchemaRuntime } from "@acpkit/schema/methods";
+import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, ValidationResult } from "@acpkit/schema/lazy";
 
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
-// A version's validators load when it is negotiated (the agent and client runtimes await this);
-// code that drives a Connection itself awaits it before `setVersion`.
-export { isProtocolVersionLoaded, loadProtocolVersion };
 // Whether a value is a version acpkit speaks (1 or 2). Re-exported so that the runtimes import the
 // schema package through core alone: each bare specifier a starting process resolves costs it
 // about half a millisecond (docs/performance.md, "import").
 export { isProtocolVersion };
+
+let importing: Promise<SchemaRuntime> | undefined;
+
+/** The validation code, importing `@acpkit/schema/lazy` unless someone already has. */
+function schemaRuntime(): Promise<SchemaRuntime> {
+  const loaded = loadedSchemaRuntime();
+  if (loaded !== undefined) return Promise.resolve(loaded);
+  importing ??= import("@acpkit/schema/lazy").then(() => {
+    const runtime = loadedSchemaRuntime();
+    if (runtime === undefined) throw new Error("@acpkit/schema/lazy was loaded but did not register its validation code");
+    return runtime;
+  });
+  return importing;
+}
+
+/**
+ * Load `version`'s validators (once; later calls share the first), and the schema package's
+ * validation code with the first. The agent and client runtimes await this when a version is
+ * negotiated; code that drives a Connection itself awaits it before `setVersion`. With `side`, only
+ * what that side receives (see `@acpkit/schema/lazy`'s `loadProtocolVersion`).
+ */
+export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSide): Promise<void> {
+  const loaded = loadedSchemaRuntime();
+  if (loaded !== undefined) return loaded.loadProtocolVersion(version, side);
+  return schemaRuntime().then((runtime) => runtime.loadProtocolVersion(version, side));
+}
+
+/** Whether `version`'s validators are loaded (with `side`: at least what that side receives). */
+export function isProtocolVersionLoaded(version: ProtocolVersion, side?: ReceivingSide): boolean {
+  return loadedSchemaRuntime()?.isProtocolVersionLoaded(version, side) ?? false;
+}
 
 /** Where a Connection looks up methods: what exists per version, its direction, its validators. */
 export interface MethodRegistry {
@@ -34,11 +59,33 @@ export interface MethodRegistry {
   legacyMethod?(version: ProtocolVersion, method: string): { legacyShape: string; expected: string } | undefined;
 }
 
+function notLoaded(version: ProtocolVersion): never {
+  throw new Error(
+    `The protocol v${version} validators are not loaded: await loadProtocolVersion(${version}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize)`,
+  );
+}
+
+/** A method known from the table alone, before the validation code is loaded: validating throws, as it would until the version is loaded. */
+function tableOnlyInfo(version: ProtocolVersion, entry: MethodTableEntry): MethodInfo {
+  const validate = (): never => notLoaded(version);
+  return entry.resultType === undefined
+    ? { ...entry, validateParams: validate }
+    : { ...entry, resultType: entry.resultType, validateParams: validate, validateResult: validate };
+}
+
 /** The registry generated from the canonical schema (`@acpkit/schema`). */
 export const schemaRegistry: MethodRegistry = {
-  getMethod,
-  checkOutgoing,
-  legacyMethod: (_version, method) => detectLegacyMethod(method),
+  getMethod(version, method) {
+    const runtime = loadedSchemaRuntime();
+    if (runtime !== undefined) return runtime.getMethod(version, method);
+    // Handlers are registered before any version is loaded: their names are checked against the tables.
+    const entry = methodTableEntry(version, method);
+    return entry === undefined ? undefined : tableOnlyInfo(version, entry);
+  },
+  checkOutgoing(version, method, part, value) {
+    return (loadedSchemaRuntime() ?? notLoaded(version)).checkOutgoing(version, method, part, value);
+  },
+  legacyMethod: (_version, method) => loadedSchemaRuntime()?.detectLegacyMethod(method),
 };
 
 /** Every version the registry knows, newest last. */

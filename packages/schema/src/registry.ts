@@ -13,22 +13,12 @@
 import { toValidationErrors } from "./ajv-errors.js";
 import type { CompiledValidator, MethodDirection, MethodKind, MethodTableEntry } from "./compiled-validator.js";
 import { findReservedOpenValues, type OpenValuePlan } from "./conformance.js";
-import { methodTable as v1Table } from "./generated/v1/methods.js";
-import { methodTable as v2Table } from "./generated/v2/methods.js";
 import { openValuePlan as v2OpenValues } from "./generated/v2/open-values.js";
 import { detectLegacyMethod, detectLegacyResult, detectLegacyShape, scanLegacyEvenWhenValid } from "./legacy.js";
+import { PROTOCOL_VERSIONS, isProtocolVersion, methodTable, registerSchemaRuntime, type ProtocolVersion } from "./methods.js";
 import { invalid, VALID, type ValidationError, type ValidationResult } from "./validation-result.js";
 
-/** A protocol version acpkit speaks (docs/protocol.md §0). */
-export type ProtocolVersion = 1 | 2;
-
-/** Every protocol version acpkit speaks, oldest first. */
-export const PROTOCOL_VERSIONS: readonly [1, 2] = Object.freeze([1, 2] as const);
-
-/** Whether `value` is a protocol version acpkit speaks. */
-export function isProtocolVersion(value: unknown): value is ProtocolVersion {
-  return value === 1 || value === 2;
-}
+export { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "./methods.js";
 
 /** One method of one protocol version, with its validators. */
 export interface MethodInfo {
@@ -207,8 +197,8 @@ let tables: Record<ProtocolVersion, VersionTables> | undefined;
 /** Built on first use, so importing the package costs nothing until a validator is needed. */
 function tablesFor(version: ProtocolVersion): VersionTables | undefined {
   tables ??= {
-    1: buildTables(1, v1Table),
-    2: buildTables(2, v2Table, v2OpenValues),
+    1: buildTables(1, methodTable(1)),
+    2: buildTables(2, methodTable(2), v2OpenValues),
   };
   return isProtocolVersion(version) ? tables[version] : undefined;
 }
@@ -284,3 +274,6 @@ export function checkOutgoing(version: ProtocolVersion, method: string, part: "p
   const reserved = findReservedOpenValues(found.openValues, validatorsOf(version), typeName, value);
   return reserved.length > 0 ? invalid(reserved) : VALID;
 }
+
+// @acpkit/core finds this module's validation through the small `methods` entry, whoever loaded it.
+registerSchemaRuntime({ getMethod, checkOutgoing, detectLegacyMethod, isProtocolVersionLoaded, loadProtocolVersion });

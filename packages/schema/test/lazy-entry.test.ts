@@ -117,3 +117,37 @@ describe("@acpkit/schema/lazy", () => {
     expect(report).toEqual({ loaded: true, before: false, after: true, stillInvalid: false });
   });
 });
+
+describe("@acpkit/schema/methods", () => {
+  it("is small, holds no validation code, and learns of the validation code from whichever entry loads it", async () => {
+    const methods = readFileSync(`${DIST}methods.js`, "utf8");
+    // The method tables of both versions and a few helpers: a few KB, no import of the lazy entry.
+    expect(methods.length).toBeLessThan(12_000);
+    expect(methods).not.toMatch(/lazy\.js|validators\.js/);
+    const report = await inFreshProcess(`
+      import * as methods from "./methods.js";
+      const out = { before: methods.loadedSchemaRuntime() === undefined };
+      out.entry = methods.methodTableEntry(1, "session/prompt");
+      out.unknown = methods.methodTableEntry(2, "session/set_mode") ?? null;
+      out.notification = methods.methodTableEntry(2, "session/update").kind;
+      out.tables = [methods.methodTable(1).length > 10, methods.methodTable(2).length > 10];
+      out.helpers = [methods.isProtocolVersion(2), methods.isProtocolVersion("2"), methods.isJsonObject([]), methods.ownEntry({}, "constructor") ?? null];
+      const viaRoot = await import("./index.js");
+      const runtime = methods.loadedSchemaRuntime();
+      out.after = runtime !== undefined && runtime.getMethod === viaRoot.getMethod && runtime.isProtocolVersionLoaded(1);
+      const lazy = await import("./lazy.js");
+      out.oneModule = lazy.isJsonObject === methods.isJsonObject && lazy.PROTOCOL_VERSIONS === methods.PROTOCOL_VERSIONS;
+      console.log(JSON.stringify(out));
+    `);
+    expect(report).toEqual({
+      before: true,
+      entry: { method: "session/prompt", direction: "client_to_agent", kind: "request", paramsType: "PromptRequest", resultType: "PromptResponse" },
+      unknown: null,
+      notification: "notification",
+      tables: [true, true],
+      helpers: [true, false, false, null],
+      after: true,
+      oneModule: true,
+    });
+  });
+});
