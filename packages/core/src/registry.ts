@@ -2,8 +2,8 @@
 // generated into @acpkit/schema; a Connection may be given another (tests, experiments) through
 // `ConnectionOptions.registry`.
 //
-// At startup core imports only the schema package's small `methods` entry (versions and method
-// tables). The validation code, `@acpkit/schema/lazy`, is imported by `loadProtocolVersion`, which
+// At startup core needs only the schema package's small `methods` entry (versions and method
+// tables), which its bundle carries a copy of (scripts/bundle-package.mjs). The validation code, `@acpkit/schema/lazy`, is imported by `loadProtocolVersion`, which
 // the runtimes await when a version is negotiated: until then nothing can be validated anyway, and
 // a starting process does not compile ~40 KB it may not need yet (docs/performance.md, step 17).
 import { PROTOCOL_VERSIONS, isProtocolVersion, loadedSchemaRuntime, methodTableEntry, type MethodTableEntry, type SchemaRuntime } from "@acpkit/schema/methods";

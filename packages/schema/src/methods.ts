@@ -7,7 +7,8 @@
 //
 // It also holds the one slot through which @acpkit/core finds the validation code once it is
 // loaded, by whichever importer: the runtime's own dynamic import, the root `@acpkit/schema` entry,
-// or an application that imported `@acpkit/schema/lazy` itself.
+// or an application that imported `@acpkit/schema/lazy` itself. @acpkit/core's bundle carries a
+// copy of this module (one module file fewer to load at startup), so the slot is process-wide.
 import type { MethodTableEntry } from "./compiled-validator.js";
 import { methodTable as v1Table } from "./generated/v1/methods.js";
 import { methodTable as v2Table } from "./generated/v2/methods.js";
@@ -67,14 +68,17 @@ export interface SchemaRuntime {
   loadProtocolVersion(version: ProtocolVersion, side?: "agent" | "client"): Promise<void>;
 }
 
-let runtime: SchemaRuntime | undefined;
+// The slot is a global symbol, not a module variable: @acpkit/core carries its own copy of this
+// module (scripts/bundle-package.mjs), and both copies must see the one registration.
+const RUNTIME_SLOT = Symbol.for("@acpkit/schema/runtime");
+const slots = globalThis as { [RUNTIME_SLOT]?: SchemaRuntime };
 
 /** Called once by `@acpkit/schema/lazy` when it is evaluated. The first registration wins. */
 export function registerSchemaRuntime(validation: SchemaRuntime): void {
-  runtime ??= validation;
+  slots[RUNTIME_SLOT] ??= validation;
 }
 
 /** The validation code, if `@acpkit/schema/lazy` has been loaded in this process (by anyone). */
 export function loadedSchemaRuntime(): SchemaRuntime | undefined {
-  return runtime;
+  return slots[RUNTIME_SLOT];
 }
