@@ -24,6 +24,13 @@ function scriptedAgent(version: number, script: Script = () => {}) {
   return { clientSide, agent, initParams };
 }
 
+/** A pending tool call t1 in `version`'s shape (v1 creates it with tool_call, v2 with its first tool_call_update). */
+function pendingToolCall(version: 1 | 2, title: string) {
+  return version === 1
+    ? ({ sessionUpdate: "tool_call", toolCallId: "t1", title, status: "pending" } as const)
+    : ({ sessionUpdate: "tool_call_update", toolCallId: "t1", title, status: "pending" } as const);
+}
+
 describe.each([1, 2] as const)("client duties on v%i", (version) => {
   it("C11: an error response to a cancelled prompt shows as a cancelled turn, with a diagnostic", async () => {
     let cancelled!: () => void;
@@ -73,13 +80,7 @@ describe.each([1, 2] as const)("client duties on v%i", (version) => {
       agent.onNotification("session/cancel", () => cancelled());
       agent.onRequest("session/prompt", async () => {
         await cancelArrived;
-        await agent.notify("session/update", {
-          sessionId,
-          update:
-            version === 1
-              ? { sessionUpdate: "tool_call", toolCallId: "t1", title: "Late tool", status: "pending" }
-              : { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Late tool", status: "pending" },
-        });
+        await agent.notify("session/update", { sessionId, update: pendingToolCall(version, "Late tool") });
         answers.push(
           await agent.request("session/request_permission", {
             sessionId,
@@ -114,13 +115,7 @@ describe.each([1, 2] as const)("client duties on v%i", (version) => {
     const settled = new Promise<PromiseSettledResult<unknown>[]>((resolve) => (askedAll = resolve));
     const { clientSide } = scriptedAgent(version, (agent, sessionId) => {
       agent.onRequest("session/prompt", async () => {
-        await agent.notify("session/update", {
-          sessionId,
-          update:
-            version === 1
-              ? { sessionUpdate: "tool_call", toolCallId: "t1", title: "Tool", status: "pending" }
-              : { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Tool", status: "pending" },
-        });
+        await agent.notify("session/update", { sessionId, update: pendingToolCall(version, "Tool") });
         const ask = () =>
           agent.request("session/request_permission", {
             sessionId,

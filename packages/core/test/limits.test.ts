@@ -9,6 +9,18 @@ import { deferred, scripted, settle } from "./helpers/transports.js";
 
 const newSession = (id: number) => ({ jsonrpc: "2.0", id, method: "session/new", params: { cwd: "/" } });
 
+/** Makes every session/new wait until `release()`; `started` counts the handlers that ran. */
+function holdSessionNew(connection: ReturnType<typeof scripted>["connection"]) {
+  const gate = deferred<void>();
+  const held = { started: 0, release: () => gate.resolve() };
+  connection.onRequest("session/new", async () => {
+    held.started++;
+    await gate.promise;
+    return { sessionId: "s" };
+  });
+  return held;
+}
+
 describe("E8: running requests are limited per connection", () => {
   it("answers requests over maxRunningRequests at once with -32603 and keeps serving the rest", async () => {
     const { transport, connection, diagnostics } = scripted({ side: "agent", version: 1, maxRunningRequests: 2 });
@@ -46,36 +58,24 @@ describe("E8: running requests are limited per connection", () => {
   it("holds the default limit of DEFAULT_MAX_RUNNING_REQUESTS", async () => {
     expect(DEFAULT_MAX_RUNNING_REQUESTS).toBe(1024);
     const { transport, connection } = scripted({ side: "agent", version: 1 });
-    const gate = deferred<void>();
-    let started = 0;
-    connection.onRequest("session/new", async () => {
-      started++;
-      await gate.promise;
-      return { sessionId: "s" };
-    });
+    const held = holdSessionNew(connection);
     for (let id = 1; id <= DEFAULT_MAX_RUNNING_REQUESTS + 5; id++) transport.deliver(newSession(id));
     await settle();
-    expect(started).toBe(DEFAULT_MAX_RUNNING_REQUESTS);
+    expect(held.started).toBe(DEFAULT_MAX_RUNNING_REQUESTS);
     expect(transport.unread.map((m) => [m.id, m.error?.data?.reason])).toEqual([1025, 1026, 1027, 1028, 1029].map((id) => [id, "too_many_requests"]));
-    gate.resolve();
+    held.release();
     await settle();
     expect(transport.sent.filter((m) => m.result !== undefined)).toHaveLength(DEFAULT_MAX_RUNNING_REQUESTS);
   });
 
   it("null lifts the limit", async () => {
     const { transport, connection } = scripted({ side: "agent", version: 1, maxRunningRequests: null });
-    const gate = deferred<void>();
-    let started = 0;
-    connection.onRequest("session/new", async () => {
-      started++;
-      await gate.promise;
-      return { sessionId: "s" };
-    });
+    const held = holdSessionNew(connection);
     for (let id = 1; id <= DEFAULT_MAX_RUNNING_REQUESTS + 1; id++) transport.deliver(newSession(id));
     await settle();
-    expect(started).toBe(DEFAULT_MAX_RUNNING_REQUESTS + 1);
+    expect(held.started).toBe(DEFAULT_MAX_RUNNING_REQUESTS + 1);
     expect(transport.sent).toEqual([]);
-    gate.resolve();
+    held.release();
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "10"])("refuses maxRunningRequests %s with a TypeError naming the option", (value) => {
