@@ -57,7 +57,7 @@ export class IncomingQueue<T> {
   push(item: T): void {
     if (this.waiting || this.draining) {
       this.items.push(item);
-      if (!this.backlogged && this.items.length - this.head >= INCOMING_BACKLOG_HIGH_WATER) this.setBacklogged(true);
+      if (!this.backlogged && this.size >= INCOMING_BACKLOG_HIGH_WATER) this.setBacklogged(true);
       return;
     }
     this.draining = true;
@@ -106,7 +106,7 @@ export class IncomingQueue<T> {
         this.items.splice(0, this.head);
         this.head = 0;
       }
-      if (this.backlogged && this.items.length - this.head <= INCOMING_BACKLOG_HIGH_WATER / 2) this.setBacklogged(false);
+      if (this.backlogged && this.size <= INCOMING_BACKLOG_HIGH_WATER / 2) this.setBacklogged(false);
     } finally {
       this.draining = wasDraining;
     }

@@ -109,7 +109,7 @@ export class MethodPolicy {
   checkOutgoing(method: string, part: "params" | "result", value: unknown, kind?: "request" | "notification"): AcpError | undefined {
     const version = this.currentVersion;
     if (version === undefined) return undefined; // before negotiation there is no schema to check against
-    const info = this.registry.getMethod(version, method);
+    const info = this.info(method);
     if (info === undefined) {
       if (isExtensionMethod(method)) return undefined;
       return new AcpError("OutgoingInvalid", `Cannot send ${method}: no such method in protocol v${version}`, { data: { method, version, part } });

@@ -3,9 +3,10 @@
 // `ConnectionOptions.registry`.
 //
 // At startup core needs only the schema package's small `methods` entry (versions and method
-// tables), which its bundle carries a copy of (scripts/bundle-package.mjs). The validation code, `@acpkit/schema/lazy`, is imported by `loadProtocolVersion`, which
-// the runtimes await when a version is negotiated: until then nothing can be validated anyway, and
-// a starting process does not compile ~40 KB it may not need yet (docs/performance.md, step 17).
+// tables), which its bundle carries a copy of (scripts/bundle-package.mjs). The validation code,
+// `@acpkit/schema/lazy`, is imported by `loadProtocolVersion`, which the runtimes await when a
+// version is negotiated: until then nothing can be validated anyway, and a starting process does
+// not compile ~40 KB it may not need yet (docs/performance.md, step 17).
 import { PROTOCOL_VERSIONS, isProtocolVersion, loadedSchemaRuntime, methodTableEntry, type MethodTableEntry, type SchemaRuntime } from "@acpkit/schema/methods";
 import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, ValidationResult } from "@acpkit/schema/lazy";
 
@@ -15,18 +16,14 @@ export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
 // about half a millisecond (docs/performance.md, "import").
 export { isProtocolVersion };
 
+// The validation code once anyone has loaded it (it never unloads, so it is kept here after the
+// first look at the process-wide slot), and the import this module started, if any.
+let runtime: SchemaRuntime | undefined;
 let importing: Promise<SchemaRuntime> | undefined;
 
-/** The validation code, importing `@acpkit/schema/lazy` unless someone already has. */
-function schemaRuntime(): Promise<SchemaRuntime> {
-  const loaded = loadedSchemaRuntime();
-  if (loaded !== undefined) return Promise.resolve(loaded);
-  importing ??= import("@acpkit/schema/lazy").then(() => {
-    const runtime = loadedSchemaRuntime();
-    if (runtime === undefined) throw new Error("@acpkit/schema/lazy was loaded but did not register its validation code");
-    return runtime;
-  });
-  return importing;
+function loadedRuntime(): SchemaRuntime | undefined {
+  runtime ??= loadedSchemaRuntime();
+  return runtime;
 }
 
 /**
@@ -36,14 +33,19 @@ function schemaRuntime(): Promise<SchemaRuntime> {
  * what that side receives (see `@acpkit/schema/lazy`'s `loadProtocolVersion`).
  */
 export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSide): Promise<void> {
-  const loaded = loadedSchemaRuntime();
+  const loaded = loadedRuntime();
   if (loaded !== undefined) return loaded.loadProtocolVersion(version, side);
-  return schemaRuntime().then((runtime) => runtime.loadProtocolVersion(version, side));
+  importing ??= import("@acpkit/schema/lazy").then(() => {
+    const registered = loadedRuntime();
+    if (registered === undefined) throw new Error("@acpkit/schema/lazy was loaded but did not register its validation code");
+    return registered;
+  });
+  return importing.then((registered) => registered.loadProtocolVersion(version, side));
 }
 
 /** Whether `version`'s validators are loaded (with `side`: at least what that side receives). */
 export function isProtocolVersionLoaded(version: ProtocolVersion, side?: ReceivingSide): boolean {
-  return loadedSchemaRuntime()?.isProtocolVersionLoaded(version, side) ?? false;
+  return loadedRuntime()?.isProtocolVersionLoaded(version, side) ?? false;
 }
 
 /** Where a Connection looks up methods: what exists per version, its direction, its validators. */
@@ -76,16 +78,16 @@ function tableOnlyInfo(version: ProtocolVersion, entry: MethodTableEntry): Metho
 /** The registry generated from the canonical schema (`@acpkit/schema`). */
 export const schemaRegistry: MethodRegistry = {
   getMethod(version, method) {
-    const runtime = loadedSchemaRuntime();
-    if (runtime !== undefined) return runtime.getMethod(version, method);
+    const loaded = loadedRuntime();
+    if (loaded !== undefined) return loaded.getMethod(version, method);
     // Handlers are registered before any version is loaded: their names are checked against the tables.
     const entry = methodTableEntry(version, method);
     return entry === undefined ? undefined : tableOnlyInfo(version, entry);
   },
   checkOutgoing(version, method, part, value) {
-    return (loadedSchemaRuntime() ?? notLoaded(version)).checkOutgoing(version, method, part, value);
+    return (loadedRuntime() ?? notLoaded(version)).checkOutgoing(version, method, part, value);
   },
-  legacyMethod: (_version, method) => loadedSchemaRuntime()?.detectLegacyMethod(method),
+  legacyMethod: (_version, method) => loadedRuntime()?.detectLegacyMethod(method),
 };
 
 /** Every version the registry knows, newest last. */

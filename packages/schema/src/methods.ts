@@ -1,6 +1,6 @@
 // @acpkit/schema/methods: what is known about the protocol without any validation code — the
 // versions, every method's name, direction and kind, and two facts about JSON values. It is small
-// (a few KB), so @acpkit/core imports it at startup and loads the validation code
+// (a few KB), so @acpkit/core carries it from the start and loads the validation code
 // (`@acpkit/schema/lazy`) only when a version is loaded: a client that imports @acpkit/client does
 // not compile the schema package's ~40 KB of error wording, legacy detection and transcript tools
 // before it has something to validate (docs/performance.md, step 17).
