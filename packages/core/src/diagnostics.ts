@@ -38,7 +38,7 @@ export type ConnectionDiagnosticCode =
   | "handler_error" // a notification handler threw or rejected
   | "outgoing_invalid" // a handler's result failed development-mode validation (answered -32603)
   | "invalid_result" // the peer's result failed validation; the request rejected
-  | "unexpected_response" // a response whose id matches nothing we sent
+  | "unexpected_response" // a response that answers no waiting request: an id we never sent, or a second answer (E9)
   | "peer_error" // the peer answered with an error that has no id (it could not read something we sent)
   | "transport_error" // the transport recovered from a framing problem
   | "too_many_requests" // a request over the connection's maxRunningRequests limit (answered -32603, E8)

@@ -80,7 +80,7 @@ export class OutgoingRequests {
     }
     this.pending.add(entry);
     const sendFailed = (error: unknown): void => {
-      this.pending.take(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
+      this.pending.abandon(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
     };
     try {
       this.transport.send(requestMessage(id, method, params)).then(undefined, sendFailed);
@@ -94,7 +94,7 @@ export class OutgoingRequests {
   // Give up on one of our requests locally; on v1 also ask the peer to stop (docs/protocol.md C9).
   // On v2 `$/cancel_request` does not exist, so nothing is sent.
   private abandon(id: number, error: AcpError): void {
-    const entry = this.pending.take(id);
+    const entry = this.pending.abandon(id);
     if (entry === undefined) return;
     if (this.policy.version === 1 && !this.isClosed()) {
       this.transport.send(notificationMessage(CANCEL_REQUEST_METHOD, { requestId: id })).then(undefined, ignoreCancelSendFailure);
@@ -117,9 +117,15 @@ export class OutgoingRequests {
     }
     const entry = this.pending.take(id);
     if (entry === undefined) {
-      // A late answer to a request we cancelled or timed out is normal; anything else is odd.
-      if (!this.pending.wasIssued(id)) {
-        this.diagnostics.emit({ code: "unexpected_response", message: `Ignored a response to unknown request id ${JSON.stringify(id)}`, detail: message });
+      // A late answer to a request we gave up on is normal; an id we never sent, or a second
+      // answer to one already answered, is the peer breaking the protocol (E9).
+      const unmatched = this.pending.unmatched(id);
+      if (unmatched !== "late") {
+        const text =
+          unmatched === "unknown"
+            ? `Ignored a response to unknown request id ${JSON.stringify(id)}`
+            : `Ignored a second response to request id ${JSON.stringify(id)}, which was already answered`;
+        this.diagnostics.emit({ code: "unexpected_response", message: text, detail: message });
       }
       return;
     }
