@@ -26,6 +26,8 @@ export abstract class RawConnection {
   readonly transcript: string[] = [];
   /** Answers the agent's own requests (the checker's client duties); set by the caller. */
   answerRequest: ((method: string, params: unknown) => unknown) | undefined;
+  /** How many requests were sent with each id (the id as JSON), so a second answer can be told from a second request. */
+  readonly requestsSent = new Map<string, number>();
   /** Bytes of stdout that were not valid UTF-8, if any. */
   invalidUtf8 = false;
   stderr = "";
@@ -117,7 +119,23 @@ export abstract class RawConnection {
   /** Write text as one line (one frame over WebSocket), malformed or not. */
   writeLine(text: string): void {
     this.note(`→ ${text}`);
+    this.countRequests(text);
     this.writeRaw(text);
+  }
+
+  /** Counts the requests in a line we write (one message or a batch), by id. */
+  private countRequests(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return; // a malformed line on purpose: it holds no request
+    }
+    for (const message of Array.isArray(value) ? value : [value]) {
+      if (typeof message !== "object" || message === null || typeof message.method !== "string" || !("id" in message)) continue;
+      const key = JSON.stringify(message.id);
+      this.requestsSent.set(key, (this.requestsSent.get(key) ?? 0) + 1);
+    }
   }
 
   send(message: unknown): void {

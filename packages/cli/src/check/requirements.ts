@@ -39,6 +39,12 @@ export const AGENT_REQUIREMENTS: readonly Requirement[] = [
   r("ACPKIT-RPC-006", "MUST", "An invalid request object gets -32600.", "JSON-RPC 2.0 §5.1"),
   r("ACPKIT-RPC-007", "MUST", "The connection stays usable after those errors.", "docs/protocol.md S8"),
   r("ACPKIT-RPC-008", "SHOULD", "A `_`-prefixed extension request gets an answer (a result or -32601).", "docs/protocol.md D3"),
+  r(
+    "ACPKIT-RPC-009",
+    "MUST",
+    "No request is answered twice: no more responses carry an id than requests were sent with it.",
+    "JSON-RPC 2.0 §5; docs/protocol.md E9",
+  ),
   r("ACPKIT-SESSION-001", "MUST", "session/new returns a session id, a different one each time.", "docs/protocol.md D1"),
   r("ACP-PROMPT-001", "MUST", "session/prompt ends with a stop reason of the negotiated version.", "docs/protocol.md §4.6"),
   r(

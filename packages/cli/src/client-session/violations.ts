@@ -12,7 +12,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "invalid_params": // a notification (session/update) failing the schema
     case "legacy_shape": // the same, in a pre-1.0 shape
     case "invalid_result": // a result failing the schema
-    case "unexpected_response": // a response to nothing we sent
+    case "unexpected_response": // a response to nothing we sent, or a second answer (E9)
     case "peer_error": // the agent could not read something we sent (error with id null)
     case "transport_error": // an oversized line, a binary frame
     case "unknown_session": // an update for a session that does not exist
