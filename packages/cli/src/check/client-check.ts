@@ -34,10 +34,18 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What one client run left behind. */
+interface ParsedLine {
+  t: number;
+  text: string;
+  value: unknown;
+}
+
 interface Run {
   entries: PeerLogEntry[];
   /** Messages the client wrote, parsed (undefined where a line was not JSON). */
-  incoming: { t: number; text: string; value: unknown }[];
+  incoming: ParsedLine[];
+  /** Messages the checking agent wrote, parsed. */
+  outgoing: ParsedLine[];
   exitCode: number | null;
   timedOut: boolean;
   /** ms from the start of the run until the client exited. */
@@ -96,18 +104,9 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
   } catch {
     entries = [];
   }
-  const incoming = entries
-    .filter((entry) => entry.dir === "in")
-    .map((entry) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(entry.text);
-      } catch {
-        value = undefined;
-      }
-      return { t: entry.t, text: entry.text, value };
-    });
-  return { entries, incoming, exitCode, timedOut, exitedAfter, output };
+  const parsedOf = (dir: PeerLogEntry["dir"]) =>
+    entries.filter((entry) => entry.dir === dir).map((entry) => ({ t: entry.t, text: entry.text, value: parseJson(entry.text) }));
+  return { entries, incoming: parsedOf("in"), outgoing: parsedOf("out"), exitCode, timedOut, exitedAfter, output };
 }
 
 class Results {
@@ -143,6 +142,37 @@ function checkWire(run: Run, results: Results): void {
   const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
   if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, run);
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-001", "no answer to any notification");
+  const twice = answeredTwice(run);
+  if (twice) results.set("ACPKIT-CLIENT-RPC-003", "fail", `request ${twice.id} was answered ${twice.answers} times: ${twice.text.slice(0, 200)}`, run);
+  else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-003", "no request answered twice");
+}
+
+/** The first answer of the client that answers one of our requests more often than we sent it. */
+function answeredTwice(run: Run): { id: string; answers: number; text: string } | undefined {
+  const sent = new Map<string, number>();
+  for (const { value } of run.outgoing) {
+    if (isObject(value) && typeof value.method === "string" && "id" in value) sent.set(JSON.stringify(value.id), (sent.get(JSON.stringify(value.id)) ?? 0) + 1);
+  }
+  const answers = new Map<string, number>();
+  for (const line of run.incoming) {
+    if (!isObject(line.value) || "method" in line.value || !("id" in line.value)) continue;
+    const id = JSON.stringify(line.value.id);
+    const count = (answers.get(id) ?? 0) + 1;
+    answers.set(id, count);
+    const requests = sent.get(id) ?? 0;
+    // An answer to nothing we sent is ACPKIT-CLIENT-RPC-001's finding.
+    if (requests > 0 && count > requests) return { id, answers: count, text: line.text };
+  }
+  return undefined;
+}
+
+/** The JSON value of a logged line, or undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function offeredVersion(run: Run): ProtocolVersion | undefined {

@@ -118,6 +118,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
   r("ACPKIT-CLIENT-PERM-001", "MUST", "A permission request is answered with one of the offered option ids, or cancelled.", "docs/protocol.md §4.7"),
   r("ACPKIT-CLIENT-RPC-001", "MUST", "The client answers no notification.", "JSON-RPC 2.0 §4.1"),
   r("ACPKIT-CLIENT-RPC-002", "MUST", "An agent→client method the client does not serve gets -32601.", "docs/protocol.md D2"),
+  r("ACPKIT-CLIENT-RPC-003", "MUST", "The client answers no request of the agent twice.", "JSON-RPC 2.0 §5; docs/protocol.md E9"),
   r("ACPKIT-CLIENT-CAP-001", "MUST", "fs/* and terminal/* requests are served only when advertised (-32601 otherwise).", "docs/protocol.md §4.10, J1"),
   r("ACPKIT-CLIENT-UPDATE-001", "MUST", "An update kind the client does not know does not end the connection.", "docs/protocol.md §3.3"),
   r(
