@@ -3,9 +3,15 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "./args.js";
 import { Exit, processIO, type CommandIO } from "./io.js";
+import { guardTerminalIO } from "./terminal-text.js";
 
 interface CommandEntry {
   summary: string;
+  /**
+   * The command's stdout is not (only) for people: the protocol itself (`agent`) or a relay that
+   * must pass bytes exactly (`inspect --tap`). Its output is not guarded (terminal-text.ts).
+   */
+  rawOutput?: true;
   load(): Promise<{ run: (argv: readonly string[], io: CommandIO) => Promise<number>; usage: string }>;
 }
 
@@ -40,6 +46,7 @@ const commands: Record<string, CommandEntry> = {
   },
   agent: {
     summary: "the built-in test agent on stdio",
+    rawOutput: true,
     load: async () => {
       const m = await import("./commands/agent.js");
       return { run: m.agentCommand, usage: m.agentUsage };
@@ -54,6 +61,7 @@ const commands: Record<string, CommandEntry> = {
   },
   inspect: {
     summary: "a web inspector for an agent (or, with --tap, for an editor's traffic)",
+    rawOutput: true,
     load: async () => {
       const m = await import("./commands/inspect.js");
       return { run: m.inspectCommand, usage: m.inspectUsage };
@@ -113,7 +121,8 @@ export async function main(argv: readonly string[], io: CommandIO = processIO())
     return Exit.Ok;
   }
   try {
-    return await command.run(rest, io);
+    // Text a peer chose reaches people through this output: no control character of it reaches the terminal.
+    return await command.run(rest, entry.rawOutput ? io : guardTerminalIO(io));
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`acpkit ${name}: ${error.message}\n\n${command.usage}\n`);

@@ -21,6 +21,9 @@ export interface Style {
   cyan(text: string): string;
 }
 
+/** The SGR codes styling uses (open and close), the only escape sequences human output lets through (terminal-text.ts). */
+export const STYLE_SGR_CODES: readonly number[] = [1, 2, 22, 31, 32, 33, 34, 35, 36, 39];
+
 function wrap(open: number, close: number, enabled: boolean): (text: string) => string {
   return enabled ? (text) => `\u001b[${open}m${text}\u001b[${close}m` : (text) => text;
 }

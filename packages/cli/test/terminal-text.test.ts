@@ -1,0 +1,110 @@
+// Text a peer chose never reaches the terminal with control characters a terminal would act on
+// (src/terminal-text.ts): unit rules, then through the real binary with a hostile transcript and a
+// hostile agent.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createStyle } from "../src/style.js";
+import { escapeTerminalControls, guardTerminalStream } from "../src/terminal-text.js";
+import { BIN, runCli } from "./support/cli.js";
+
+/** Control characters a terminal acts on, other than our styling's SGR codes; newline and tab are text. */
+const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+function withoutStyling(text: string): string {
+  return text.replace(/\u001b\[(?:1|2|22|3[1-6]|39)m/g, "");
+}
+
+describe("escapeTerminalControls", () => {
+  it("writes escape sequences, carriage returns, C1 and bidi controls as visible \\u escapes", () => {
+    expect(escapeTerminalControls("\u001b]52;c;cHduZWQ=\u0007")).toBe("\\u001b]52;c;cHduZWQ=\\u0007");
+    expect(escapeTerminalControls("\u001b[2J\u001b[1A")).toBe("\\u001b[2J\\u001b[1A");
+    expect(escapeTerminalControls("done\rfake")).toBe("done\\u000dfake");
+    expect(escapeTerminalControls("\u009b31m\u0085\u007f")).toBe("\\u009b31m\\u0085\\u007f");
+    expect(escapeTerminalControls("a\u202eb\u2066c\u0000")).toBe("a\\u202eb\\u2066c\\u0000");
+  });
+
+  it("keeps newlines, tabs, ordinary Unicode and every SGR code of our own styling", () => {
+    const style = createStyle(true);
+    const styled = [
+      style.bold("b"),
+      style.dim("d"),
+      style.red("r"),
+      style.green("g"),
+      style.yellow("y"),
+      style.blue("u"),
+      style.magenta("m"),
+      style.cyan("c"),
+    ].join("\n\t");
+    expect(escapeTerminalControls(styled)).toBe(styled);
+    expect(escapeTerminalControls("héllo — 世界 🙂\n")).toBe("héllo — 世界 🙂\n");
+    // Any other SGR (8 hides text) is escaped.
+    expect(escapeTerminalControls("\u001b[8mhidden")).toBe("\\u001b[8mhidden");
+  });
+
+  it("leaves a JSON document the same document", () => {
+    const value = { text: "a\u0085b\u007fc\u001bd\u202e", n: 1 };
+    expect(JSON.parse(escapeTerminalControls(JSON.stringify(value)))).toEqual(value);
+  });
+});
+
+describe("guardTerminalStream", () => {
+  it("escapes what is written, strings and bytes, and forwards everything else to the stream", async () => {
+    const sink = new PassThrough();
+    let written = "";
+    sink.setEncoding("utf8").on("data", (text: string) => (written += text));
+    const guarded = guardTerminalStream(sink);
+    expect(guarded.write("one\u001b[2K\n")).toBe(true);
+    guarded.write(Buffer.from("two\r\n"));
+    let called = false;
+    guarded.write("three\n", () => (called = true));
+    await new Promise((resolve) => guarded.end(resolve));
+    expect(written).toBe("one\\u001b[2K\ntwo\\u000d\nthree\n");
+    expect(called).toBe(true);
+    expect(guarded.writableEnded).toBe(true);
+  });
+});
+
+describe("through the binary", () => {
+  it("acpkit validate prints a hostile transcript's lines with their control characters escaped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "acpkit-terminal-"));
+    const file = join(dir, "hostile.ndjson");
+    const lines = [
+      JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }),
+      "\u001b]52;c;cHduZWQ=\u0007\u001b[2J\rall good",
+      JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "x\u0085\u202e" } } }),
+    ];
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const { code, stdout } = await runCli(["validate", file], { env: { FORCE_COLOR: "1" } });
+    expect(code).toBe(1);
+    expect(stdout).toContain("line 2: not valid JSON");
+    expect(stdout).toContain("\\u001b]52;c;");
+    expect(stdout).toContain("\\u0085\\u202e");
+    expect(stdout).toContain("\u001b[31m"); // our own red is kept
+    expect(withoutStyling(stdout)).not.toMatch(ACTING);
+  });
+
+  it("acpkit run prints an agent's message, thought and tool title with their control characters escaped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "acpkit-terminal-"));
+    const script = join(dir, "script.json");
+    writeFileSync(
+      script,
+      JSON.stringify({
+        steps: [
+          { message: "thinking\u001b[1A\u001b[2K", kind: "thought" },
+          { update: { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Read \u001b]0;pwned\u0007", kind: "read", status: "completed" } },
+          { message: "done\rEVERYTHING IS FINE \u202egnp.exe" },
+        ],
+      }),
+    );
+    const { code, stdout, stderr } = await runCli(["run", "--prompt", "hi", "--", process.execPath, BIN, "agent", "--script", script]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain("thinking\\u001b[1A\\u001b[2K");
+    expect(stdout).toContain("Read \\u001b]0;pwned\\u0007");
+    expect(stdout).toContain("done\\u000dEVERYTHING IS FINE \\u202egnp.exe");
+    expect(stdout).not.toMatch(ACTING);
+  }, 20_000);
+});
