@@ -11,10 +11,13 @@ import { escapeTerminalControls, guardTerminalStream } from "../src/terminal-tex
 import { BIN, runCli } from "./support/cli.js";
 
 /** Control characters a terminal acts on, other than our styling's SGR codes; newline and tab are text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this test looks for
 const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: our styling's escape sequences
+const STYLING = /\u001b\[(?:1|2|22|3[1-6]|39)m/g;
 
 function withoutStyling(text: string): string {
-  return text.replace(/\u001b\[(?:1|2|22|3[1-6]|39)m/g, "");
+  return text.replace(STYLING, "");
 }
 
 describe("escapeTerminalControls", () => {
