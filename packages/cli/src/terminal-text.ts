@@ -10,8 +10,9 @@ import type { Writable } from "node:stream";
 import type { CommandIO } from "./io.js";
 import { STYLE_SGR_CODES } from "./style.js";
 
-// Our styling's escape sequences (kept), or one character a terminal would act on (escaped): C0
-// except tab and newline, DEL, C1, and the bidi embeddings, overrides and isolates.
+// Our styling's escape sequences (kept), or one character a terminal would act on (escaped):
+// U+0000-U+001F except tab and newline, DEL, U+0080-U+009F, and the bidi embeddings, overrides
+// and isolates.
 const TERMINAL_CONTROL = new RegExp(
   `\\u001b\\[(?:${STYLE_SGR_CODES.join("|")})m|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]`,
   "g",

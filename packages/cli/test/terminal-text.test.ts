@@ -21,7 +21,7 @@ function withoutStyling(text: string): string {
 }
 
 describe("escapeTerminalControls", () => {
-  it("writes escape sequences, carriage returns, C1 and bidi controls as visible \\u escapes", () => {
+  it("writes escape sequences, carriage returns, U+0080-U+009F and bidi controls as visible \\u escapes", () => {
     expect(escapeTerminalControls("\u001b]52;c;cHduZWQ=\u0007")).toBe("\\u001b]52;c;cHduZWQ=\\u0007");
     expect(escapeTerminalControls("\u001b[2J\u001b[1A")).toBe("\\u001b[2J\\u001b[1A");
     expect(escapeTerminalControls("done\rfake")).toBe("done\\u000dfake");
