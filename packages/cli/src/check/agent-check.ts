@@ -122,7 +122,7 @@ function checkWire(agent: RawConnection, results: Results): void {
       agent,
     );
   else results.pass("ACPKIT-RPC-002", "every response had exactly one of result and error");
-  const twice = answeredTooOften(agent);
+  const twice = agent.requestsSent.firstRepeatedAnswer(agent.lines);
   if (twice)
     results.set(
       "ACPKIT-RPC-009",
@@ -134,24 +134,6 @@ function checkWire(agent: RawConnection, results: Results): void {
   const client = agent.lines.find((line) => isObject(line.value) && typeof line.value.method === "string" && /^(fs|terminal)\//.test(line.value.method));
   if (client) results.set("ACPKIT-CAP-001", "fail", `the agent sent ${(client.value as Json).method} though the client advertised no fs or terminal`, agent);
   else results.pass("ACPKIT-CAP-001", "no fs/* or terminal/* request");
-}
-
-/** The first response whose id has now been answered more often than requests were sent with it. */
-function answeredTooOften(agent: RawConnection): { id: string; answers: number; sent: number; text: string } | undefined {
-  const answers = new Map<string, number>();
-  for (const line of agent.lines) {
-    for (const message of Array.isArray(line.value) ? line.value : [line.value]) {
-      // A response to a request of ours; id null answers what could not be read, not a request.
-      if (!isObject(message) || "method" in message || !("id" in message) || message.id === null) continue;
-      const id = JSON.stringify(message.id);
-      const count = (answers.get(id) ?? 0) + 1;
-      answers.set(id, count);
-      const sent = agent.requestsSent.get(id) ?? 0;
-      // An id we never sent is ACPKIT-RPC-001's concern (ids echoed exactly), not a second answer.
-      if (sent > 0 && count > sent) return { id, answers: count, sent, text: line.text };
-    }
-  }
-  return undefined;
 }
 
 function isMessageLine(line: RecordedLine): boolean {

@@ -8,6 +8,7 @@ import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
 import type { CheckResult, CheckStatus } from "./agent-check.js";
+import { RequestCount } from "./answer-count.js";
 import { type ClientScenario, PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry } from "./client-peer.js";
 import { CLIENT_REQUIREMENTS, requirement } from "./requirements.js";
 
@@ -142,28 +143,11 @@ function checkWire(run: Run, results: Results): void {
   const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
   if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, run);
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-001", "no answer to any notification");
-  const twice = answeredTwice(run);
+  const sent = new RequestCount();
+  for (const { value } of run.outgoing) sent.add(value);
+  const twice = sent.firstRepeatedAnswer(run.incoming);
   if (twice) results.set("ACPKIT-CLIENT-RPC-003", "fail", `request ${twice.id} was answered ${twice.answers} times: ${twice.text.slice(0, 200)}`, run);
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-003", "no request answered twice");
-}
-
-/** The first answer of the client that answers one of our requests more often than we sent it. */
-function answeredTwice(run: Run): { id: string; answers: number; text: string } | undefined {
-  const sent = new Map<string, number>();
-  for (const { value } of run.outgoing) {
-    if (isObject(value) && typeof value.method === "string" && "id" in value) sent.set(JSON.stringify(value.id), (sent.get(JSON.stringify(value.id)) ?? 0) + 1);
-  }
-  const answers = new Map<string, number>();
-  for (const line of run.incoming) {
-    if (!isObject(line.value) || "method" in line.value || !("id" in line.value)) continue;
-    const id = JSON.stringify(line.value.id);
-    const count = (answers.get(id) ?? 0) + 1;
-    answers.set(id, count);
-    const requests = sent.get(id) ?? 0;
-    // An answer to nothing we sent is ACPKIT-CLIENT-RPC-001's finding.
-    if (requests > 0 && count > requests) return { id, answers: count, text: line.text };
-  }
-  return undefined;
 }
 
 /** The JSON value of a logged line, or undefined when it is not JSON. */

@@ -3,6 +3,7 @@
 // It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
 import { type ChildProcess, spawn } from "node:child_process";
 import { WebSocket } from "ws";
+import { RequestCount } from "./answer-count.js";
 
 /** One line the agent wrote on stdout. */
 export interface RecordedLine {
@@ -26,8 +27,8 @@ export abstract class RawConnection {
   readonly transcript: string[] = [];
   /** Answers the agent's own requests (the checker's client duties); set by the caller. */
   answerRequest: ((method: string, params: unknown) => unknown) | undefined;
-  /** How many requests were sent with each id (the id as JSON), so a second answer can be told from a second request. */
-  readonly requestsSent = new Map<string, number>();
+  /** The requests sent, by id, so that a second answer can be told from an answer to a reused id. */
+  readonly requestsSent = new RequestCount();
   /** Bytes of stdout that were not valid UTF-8, if any. */
   invalidUtf8 = false;
   stderr = "";
@@ -123,18 +124,12 @@ export abstract class RawConnection {
     this.writeRaw(text);
   }
 
-  /** Counts the requests in a line we write (one message or a batch), by id. */
+  /** Counts the requests in a line we write; a malformed line (on purpose) holds none. */
   private countRequests(text: string): void {
-    let value: unknown;
     try {
-      value = JSON.parse(text);
+      this.requestsSent.add(JSON.parse(text));
     } catch {
-      return; // a malformed line on purpose: it holds no request
-    }
-    for (const message of Array.isArray(value) ? value : [value]) {
-      if (typeof message !== "object" || message === null || typeof message.method !== "string" || !("id" in message)) continue;
-      const key = JSON.stringify(message.id);
-      this.requestsSent.set(key, (this.requestsSent.get(key) ?? 0) + 1);
+      // not JSON: no request
     }
   }
 
