@@ -1,6 +1,7 @@
 // "No request is answered twice" (ACPKIT-RPC-009, ACPKIT-CLIENT-RPC-003; docs/protocol.md E9), for
 // both checks: the checker counts the requests it sent per id, so that an id it used twice may be
 // answered twice, and finds the first response that answers an id once more than that.
+import { isJsonObject } from "@acpkit/core";
 
 /** A parsed line of the peer's output (a message, a batch array, or undefined when not JSON). */
 interface AnsweringLine {
@@ -18,8 +19,6 @@ export interface RepeatedAnswer {
   text: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The messages of one parsed line: a batch's entries, or the value itself. */
 const messagesOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
@@ -30,7 +29,7 @@ export class RequestCount {
   /** Counts the requests in `value`, one parsed line we wrote (a message or a batch); anything else counts nothing. */
   add(value: unknown): void {
     for (const message of messagesOf(value)) {
-      if (!isObject(message) || typeof message.method !== "string" || !("id" in message)) continue;
+      if (!isJsonObject(message) || typeof message.method !== "string" || !("id" in message)) continue;
       const id = JSON.stringify(message.id);
       this.byId.set(id, (this.byId.get(id) ?? 0) + 1);
     }
@@ -42,7 +41,7 @@ export class RequestCount {
     for (const line of lines) {
       for (const message of messagesOf(line.value)) {
         // A response; one with id null answers what could not be read, not a request.
-        if (!isObject(message) || "method" in message || !("id" in message) || message.id === null) continue;
+        if (!isJsonObject(message) || "method" in message || !("id" in message) || message.id === null) continue;
         const id = JSON.stringify(message.id);
         const count = (answers.get(id) ?? 0) + 1;
         answers.set(id, count);
