@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { median } from "./lib/stats.js";
 
 const run = promisify(execFile);
 const dir = fileURLToPath(new URL("./coldstart/", import.meta.url));
@@ -84,11 +85,10 @@ export async function timelineOnce(impl: TimelineImpl): Promise<(number | undefi
   }
 }
 
-function median(values: readonly (number | undefined)[]): number | undefined {
-  const sorted = values.filter((value): value is number => value !== undefined).sort((a, b) => a - b);
-  if (sorted.length === 0) return undefined;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** The median (lib/stats.ts) of the rounds in which the event happened; undefined when it never did. */
+function medianOfPresent(values: readonly (number | undefined)[]): number | undefined {
+  const present = values.filter((value): value is number => value !== undefined);
+  return present.length === 0 ? undefined : median(present);
 }
 
 /** Medians over `rounds` interleaved cold starts of each of `impls`: per event, its time and the step from the event before. */
@@ -99,11 +99,11 @@ export async function measureTimeline(impls: readonly TimelineImpl[], rounds: nu
     impls.map((impl) => [
       impl,
       EVENTS.map((_, index) => ({
-        at: median(samples[impl]!.map((times) => times[index])),
+        at: medianOfPresent(samples[impl]!.map((times) => times[index])),
         step:
           index === 0
             ? undefined
-            : median(
+            : medianOfPresent(
                 samples[impl]!.map((times) => {
                   const here = times[index];
                   const before = times[index - 1];
