@@ -1,7 +1,7 @@
 // @acpkit/client: drive an ACP agent (v1 or v2) with one session model.
 export { connectAgent, MAX_PARKED_UPDATES, type AgentConnection } from "./connect.js";
 export { ClientSession } from "./session.js";
-export { Turn } from "./turn.js";
+export { MAX_KEPT_TURN_UPDATES, Turn } from "./turn.js";
 export type {
   AgentCapabilities,
   AuthMethod,

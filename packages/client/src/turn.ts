@@ -9,19 +9,50 @@
 // iterator is created, and that iterator sees the updates that arrive after it was created. So
 // `for await (const u of session.prompt(...))` sees every update, and `await session.prompt(...)`
 // does not hold the whole turn in memory (the updates are in `session.state` anyway).
+//
+// Bound: the agent decides how many updates a turn has, so what a turn keeps is capped at
+// MAX_KEPT_TURN_UPDATES. Below the cap nothing changes (any iterator, however late, replays the
+// turn from its start). Past it the turn keeps only what a running iterator has not read yet, and
+// never more than the cap: an iterator that falls further behind, or one created once the turn's
+// start is gone, throws AcpError("UpdatesDropped") instead of silently skipping updates. Nothing is
+// lost to the application: every update is applied to `session.state` before it reaches a turn.
+import { AcpError } from "@acpkit/core";
 import type { ModelUpdate, PromptOutcome } from "./types.js";
+
+/**
+ * How many updates a turn keeps for its iterators (see `Turn`): a running iterator may fall this
+ * many updates behind, and a turn with up to this many can be iterated from its start at any time.
+ */
+export const MAX_KEPT_TURN_UPDATES = 65_536;
+
+/** One running iterator: the absolute index (0 = the turn's first update) of the next update it reads. */
+interface Reader {
+  position: number;
+}
 
 /**
  * One prompt turn (from `ClientSession.prompt`): iterate it for the turn's model updates, await it
  * for its `PromptOutcome`. A turn awaited before any iterator was created stops keeping updates
- * (they are in `session.state`); an iterator made later sees only the updates after it.
+ * (they are in `session.state`); an iterator made later sees only the updates after it. A turn
+ * keeps at most `MAX_KEPT_TURN_UPDATES` updates for its iterators: an iterator that falls further
+ * behind, or that is created after a longer turn's start was dropped, throws
+ * `AcpError("UpdatesDropped")` (the updates themselves are in `session.state`).
  */
 export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutcome> {
-  // Made on first use: a turn that is only awaited (the common case) allocates neither array.
-  private updates: ModelUpdate[] | undefined;
+  // Kept updates: kept[head] is the update with absolute index `keptFrom`. Made on first use: a
+  // turn that is only awaited (the common case) allocates nothing. Dropping advances `head`; the
+  // array is compacted once the dropped part is the larger one, so dropping is O(1) amortized.
+  private kept: ModelUpdate[] | undefined;
+  private head = 0;
+  private keptFrom = 0;
+  /** Updates pushed so far: the absolute index of the next one. */
+  private received = 0;
   /** Whether updates are kept for iterators (see the buffering rule above). */
   private buffering = true;
+  /** Whether updates from the turn's start were dropped (the turn outgrew the cap). */
+  private startDropped = false;
   private iterators = 0;
+  private readers: Set<Reader> | undefined;
   private finished = false;
   private result: PromptOutcome | undefined;
   private failure: { error: unknown } | undefined;
@@ -56,7 +87,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.iterators === 0 && this.buffering) {
       // Awaited before any iteration: drop what was kept and stop keeping updates (buffering rule).
       this.buffering = false;
-      this.updates = undefined;
+      this.dropKept();
     }
     return this.outcomePromise().then(onFulfilled, onRejected);
   }
@@ -77,31 +108,99 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
 
   /**
    * The updates of this turn: every one from the start, unless the turn was awaited before this
-   * iterator was created (then the ones that arrive from now on). Several iterators may run at once.
+   * iterator was created (then the ones that arrive from now on). Several iterators may run at
+   * once. Throws `AcpError("UpdatesDropped")` when updates it would have to yield next are no
+   * longer kept (`MAX_KEPT_TURN_UPDATES`); `break` (the iterator's `return`) stops it.
    */
   [Symbol.asyncIterator](): AsyncIterator<ModelUpdate> {
     this.iterators++;
-    let index = this.buffering ? 0 : (this.updates?.length ?? 0);
-    this.buffering = true;
+    // From the start while buffering; otherwise from the next update to arrive.
+    const reader: Reader = { position: this.buffering ? 0 : this.received };
+    if (!this.buffering) {
+      this.buffering = true;
+      this.keptFrom = this.received;
+    }
+    let stopped = false;
+    (this.readers ??= new Set()).add(reader);
+    const stop = (): void => {
+      stopped = true;
+      this.readers?.delete(reader);
+    };
     const next = async (): Promise<IteratorResult<ModelUpdate>> => {
       for (;;) {
-        const updates = this.updates;
-        if (updates !== undefined && index < updates.length) return { value: updates[index++]!, done: false };
+        if (stopped) return { value: undefined, done: true };
+        if (reader.position < this.keptFrom) {
+          stop();
+          throw this.droppedError(reader.position);
+        }
+        if (reader.position < this.received) {
+          const update = this.kept![this.head + (reader.position - this.keptFrom)]!;
+          reader.position++;
+          return { value: update, done: false };
+        }
         if (this.finished) {
+          stop();
           if (this.failure) throw this.failure.error;
           return { value: undefined, done: true };
         }
         await new Promise<void>((wake) => (this.wakers ??= []).push(wake));
       }
     };
-    return { next };
+    return {
+      next,
+      return: async (): Promise<IteratorResult<ModelUpdate>> => {
+        stop();
+        return { value: undefined, done: true };
+      },
+    };
   }
 
   /** @internal An update of this turn was applied to the session state. */
   push(update: ModelUpdate): void {
-    if (!this.buffering) return;
-    (this.updates ??= []).push(update);
+    this.received++;
+    if (!this.buffering) {
+      this.keptFrom = this.received;
+      return;
+    }
+    const kept = (this.kept ??= []);
+    kept.push(update);
+    if (kept.length - this.head > MAX_KEPT_TURN_UPDATES) this.trim();
     if (this.wakers !== undefined) this.wakeAll();
+  }
+
+  /**
+   * Over the cap: keep what a running iterator has not read, and at most the cap of that. With no
+   * iterator running, the kept start of the turn is of no use any more (an iterator created now
+   * could not start at the beginning), so everything goes.
+   */
+  private trim(): void {
+    let from = this.received;
+    if (this.readers !== undefined) for (const reader of this.readers) from = Math.min(from, reader.position);
+    from = Math.max(from, this.received - MAX_KEPT_TURN_UPDATES);
+    if (from <= this.keptFrom) return;
+    this.startDropped = true;
+    this.head += from - this.keptFrom;
+    this.keptFrom = from;
+    const kept = this.kept!;
+    if (this.head >= kept.length - this.head) {
+      this.kept = kept.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private dropKept(): void {
+    this.kept = undefined;
+    this.head = 0;
+    this.keptFrom = this.received;
+  }
+
+  private droppedError(position: number): AcpError {
+    const dropped = this.keptFrom - position;
+    const message =
+      position === 0 && this.startDropped
+        ? `This turn's first ${this.keptFrom} updates are no longer kept for iteration: a turn keeps at most ${MAX_KEPT_TURN_UPDATES} (MAX_KEPT_TURN_UPDATES) and this one outgrew that before this iterator read them. Every update is in session.state; create the iterator before the turn's updates arrive, or use session.onUpdate`
+        : `This turn iterator fell more than ${MAX_KEPT_TURN_UPDATES} updates behind (MAX_KEPT_TURN_UPDATES): ${dropped} updates it had not read were dropped. Every update is in session.state; read the turn faster, or await it and use session.onUpdate`;
+    return new AcpError("UpdatesDropped", message, { data: { dropped, from: position, to: this.keptFrom } });
   }
 
   /** @internal The response arrived. */

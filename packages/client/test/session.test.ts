@@ -1,8 +1,8 @@
 // connectAgent + ClientSession against our scenario agent, over the in-memory and stdio
 // transports, for protocol v1 and v2: full turn into SessionState, ordering, cancellation duties.
 import { afterEach, describe, expect, it } from "vitest";
-import { AcpError } from "@acpkit/core";
-import type { AgentConnection, ModelUpdate, PermissionRequest } from "@acpkit/client";
+import { AcpError, isAcpError } from "@acpkit/core";
+import { MAX_KEPT_TURN_UPDATES, type AgentConnection, type ModelUpdate, type PermissionRequest } from "@acpkit/client";
 import { connectScenarioAgent, textOf, type TransportKind } from "./harness.js";
 
 const matrix: Array<[TransportKind, 1 | 2]> = [
@@ -73,6 +73,26 @@ describe.each(matrix)("client over %s, protocol v%i", (kind, version) => {
     const turn = session.prompt("burst 300");
     const seenAtResolution = await turn.then(() => ({ applied, chunks: session.state.messages.find((m) => m.kind === "agent_message")?.content.length }));
     expect(seenAtResolution).toEqual({ applied: 300, chunks: 300 });
+  });
+
+  it("an iterator that stalls past MAX_KEPT_TURN_UPDATES throws UpdatesDropped; the state still holds every update", async () => {
+    agent = await connectScenarioAgent(kind, { protocolVersion: version });
+    const session = await agent.newSession({ cwd: "/work" });
+    const count = MAX_KEPT_TURN_UPDATES + 100;
+    const turn = session.prompt(`messages ${count}`);
+    const iterator = turn[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ sessionUpdate: expect.stringMatching(/^agent_message/) }); // v1 chunk, v2 whole message
+    // The application stops reading while the agent sends the rest of the turn.
+    await expect(turn).resolves.toMatchObject({ stopReason: "end_turn" });
+    const error = await iterator.next().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(isAcpError(error, "UpdatesDropped")).toBe(true);
+    expect((error as AcpError).data).toMatchObject({ from: 1 });
+    const messages = session.state.messages.filter((m) => m.kind === "agent_message");
+    expect(messages).toHaveLength(count);
+    expect(textOf(messages.at(-1))).toBe(`message ${count - 1}`);
   });
 
   it("turns a string prompt into one text block", async () => {

@@ -57,7 +57,8 @@ export type AcpErrorCode =
   | "Unsupported" // the operation is not available on this connection (e.g. fs on v2)
   | "InvalidArgument" // the caller passed a value the session does not allow (an unknown mode id, …)
   | "NotInitialized" // used before initialize completed
-  | "ReceiverFailed"; // a transport's receiver threw while taking a message; reported, the transport goes on
+  | "ReceiverFailed" // a transport's receiver threw while taking a message; reported, the transport goes on
+  | "UpdatesDropped"; // an iterator asked for updates that were no longer kept (a bounded buffer overflowed)
 
 /** A local failure. `code` tells what happened; `data` carries details (paths, close info, …). */
 export class AcpError extends Error {
