@@ -25,8 +25,9 @@ import type { ModelUpdate, PromptOutcome } from "./types.js";
  */
 export const MAX_KEPT_TURN_UPDATES = 65_536;
 
-/** One running iterator: the absolute index (0 = the turn's first update) of the next update it reads. */
+/** One running iterator: absolute indices (0 = the turn's first update) of where it started and what it reads next. */
 interface Reader {
+  readonly start: number;
   position: number;
 }
 
@@ -49,8 +50,8 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   private received = 0;
   /** Whether updates are kept for iterators (see the buffering rule above). */
   private buffering = true;
-  /** Whether updates from the turn's start were dropped (the turn outgrew the cap). */
-  private startDropped = false;
+  /** Where keeping began: 0, or where an iterator made after an early `await` started it again. */
+  private keptStart = 0;
   private iterators = 0;
   private readers: Set<Reader> | undefined;
   private finished = false;
@@ -114,12 +115,13 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
    */
   [Symbol.asyncIterator](): AsyncIterator<ModelUpdate> {
     this.iterators++;
-    // From the start while buffering; otherwise from the next update to arrive.
-    const reader: Reader = { position: this.buffering ? 0 : this.received };
+    // From where keeping began (the turn's start, unless it was awaited first); when nothing is
+    // being kept, from the next update to arrive.
     if (!this.buffering) {
       this.buffering = true;
-      this.keptFrom = this.received;
+      this.keptStart = this.keptFrom = this.received;
     }
+    const reader: Reader = { start: this.keptStart, position: this.keptStart };
     let stopped = false;
     (this.readers ??= new Set()).add(reader);
     const stop = (): void => {
@@ -131,7 +133,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
         if (stopped) return { value: undefined, done: true };
         if (reader.position < this.keptFrom) {
           stop();
-          throw this.droppedError(reader.position);
+          throw this.droppedError(reader);
         }
         if (reader.position < this.received) {
           const update = this.kept![this.head + (reader.position - this.keptFrom)]!;
@@ -178,7 +180,6 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.readers !== undefined) for (const reader of this.readers) from = Math.min(from, reader.position);
     from = Math.max(from, this.received - MAX_KEPT_TURN_UPDATES);
     if (from <= this.keptFrom) return;
-    this.startDropped = true;
     this.head += from - this.keptFrom;
     this.keptFrom = from;
     const kept = this.kept!;
@@ -194,11 +195,12 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     this.keptFrom = this.received;
   }
 
-  private droppedError(position: number): AcpError {
+  private droppedError(reader: Reader): AcpError {
+    const { position } = reader;
     const dropped = this.keptFrom - position;
     const message =
-      position === 0 && this.startDropped
-        ? `This turn's first ${this.keptFrom} updates are no longer kept for iteration: a turn keeps at most ${MAX_KEPT_TURN_UPDATES} (MAX_KEPT_TURN_UPDATES) and this one outgrew that before this iterator read them. Every update is in session.state; create the iterator before the turn's updates arrive, or use session.onUpdate`
+      position === reader.start
+        ? `This turn's first ${dropped} updates for this iterator are no longer kept: a turn keeps at most ${MAX_KEPT_TURN_UPDATES} (MAX_KEPT_TURN_UPDATES) and this one outgrew that before the iterator read anything. Every update is in session.state; create the iterator before the turn's updates arrive, or use session.onUpdate`
         : `This turn iterator fell more than ${MAX_KEPT_TURN_UPDATES} updates behind (MAX_KEPT_TURN_UPDATES): ${dropped} updates it had not read were dropped. Every update is in session.state; read the turn faster, or await it and use session.onUpdate`;
     return new AcpError("UpdatesDropped", message, { data: { dropped, from: position, to: this.keptFrom } });
   }

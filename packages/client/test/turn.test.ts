@@ -112,7 +112,7 @@ describe("Turn: what it keeps is bounded (MAX_KEPT_TURN_UPDATES)", () => {
     // The turn's start is gone, so an iterator made now cannot replay it: it says so.
     const late = await caught(drain(turn));
     expect(isAcpError(late, "UpdatesDropped")).toBe(true);
-    expect((late as AcpError).message).toMatch(/first \d+ updates are no longer kept/);
+    expect((late as AcpError).message).toMatch(/first \d+ updates for this iterator are no longer kept/);
   });
 
   it("an iterator may fall exactly the cap behind; one update more and it throws UpdatesDropped naming what it missed", async () => {
@@ -151,6 +151,25 @@ describe("Turn: what it keeps is bounded (MAX_KEPT_TURN_UPDATES)", () => {
     const error = await caught(drain(turn));
     expect(isAcpError(error, "UpdatesDropped")).toBe(true);
     expect((error as AcpError).message).toContain(`a turn keeps at most ${MAX_KEPT_TURN_UPDATES}`);
+    // It would start at update 0; the oldest still kept is later than that.
+    const { dropped, from, to } = (error as AcpError).data as { dropped: number; from: number; to: number };
+    expect({ from, dropped }).toEqual({ from: 0, dropped: to });
+    expect(to).toBeGreaterThan(MAX_KEPT_TURN_UPDATES);
+  });
+
+  it("a second iterator after an early await starts where the first did, and the cap counts from there", async () => {
+    const turn = newTurn();
+    turn.push(chunk(1));
+    const outcome = turn.then((result) => result.stopReason);
+    turn.push(chunk(2));
+    const first = drain(turn);
+    turn.push(chunk(3));
+    const second = drain(turn);
+    turn.push(chunk(4));
+    turn.resolve({ stopReason: "end_turn" });
+    expect(await outcome).toBe("end_turn");
+    expect(await first).toEqual(["t3", "t4"]);
+    expect(await second).toEqual(["t3", "t4"]);
   });
 
   it("break (the iterator's return) stops an iterator without ending the others", async () => {
