@@ -25,6 +25,9 @@ import type { ModelUpdate, PromptOutcome } from "./types.js";
  */
 export const MAX_KEPT_TURN_UPDATES = 65_536;
 
+// What a dropped slot of `kept` holds until the array is compacted (never read: readers check keptFrom first).
+const DROPPED = undefined as unknown as ModelUpdate;
+
 /** One running iterator: absolute indices (0 = the turn's first update) of where it started and what it reads next. */
 interface Reader {
   readonly start: number;
@@ -180,9 +183,12 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     if (this.readers !== undefined) for (const reader of this.readers) from = Math.min(from, reader.position);
     from = Math.max(from, this.received - MAX_KEPT_TURN_UPDATES);
     if (from <= this.keptFrom) return;
-    this.head += from - this.keptFrom;
-    this.keptFrom = from;
     const kept = this.kept!;
+    const head = this.head + (from - this.keptFrom);
+    // Let go of the dropped updates now, not at the next compaction: the cap is what is held.
+    kept.fill(DROPPED, this.head, head);
+    this.head = head;
+    this.keptFrom = from;
     if (this.head >= kept.length - this.head) {
       this.kept = kept.slice(this.head);
       this.head = 0;
