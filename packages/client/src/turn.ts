@@ -163,10 +163,9 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   /** @internal An update of this turn was applied to the session state. */
   push(update: ModelUpdate): void {
     this.received++;
-    if (!this.buffering) {
-      this.keptFrom = this.received;
-      return;
-    }
+    // Not keeping (awaited before any iteration): nobody reads, and an iterator made later starts
+    // from `received`, so there is nothing else to track.
+    if (!this.buffering) return;
     const kept = (this.kept ??= []);
     kept.push(update);
     if (kept.length - this.head > MAX_KEPT_TURN_UPDATES) this.trim();
@@ -198,7 +197,6 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   private dropKept(): void {
     this.kept = undefined;
     this.head = 0;
-    this.keptFrom = this.received;
   }
 
   private droppedError(reader: Reader): AcpError {
