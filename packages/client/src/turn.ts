@@ -55,7 +55,8 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   private buffering = true;
   /** Where keeping began: 0, or where an iterator made after an early `await` started it again. */
   private keptStart = 0;
-  private iterators = 0;
+  /** Whether an iterator was ever created (the buffering rule asks "awaited before any iterator?"). */
+  private iterated = false;
   private readers: Set<Reader> | undefined;
   private finished = false;
   private result: PromptOutcome | undefined;
@@ -88,7 +89,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     onFulfilled?: ((value: PromptOutcome) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    if (this.iterators === 0 && this.buffering) {
+    if (!this.iterated && this.buffering) {
       // Awaited before any iteration: drop what was kept and stop keeping updates (buffering rule).
       this.buffering = false;
       this.dropKept();
@@ -117,7 +118,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
    * longer kept (`MAX_KEPT_TURN_UPDATES`); `break` (the iterator's `return`) stops it.
    */
   [Symbol.asyncIterator](): AsyncIterator<ModelUpdate> {
-    this.iterators++;
+    this.iterated = true;
     // From where keeping began (the turn's start, unless it was awaited first); when nothing is
     // being kept, from the next update to arrive.
     if (!this.buffering) {
