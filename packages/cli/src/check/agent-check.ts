@@ -2,7 +2,7 @@
 // group of requirements so one failure cannot poison the rest, and judges each requirement of
 // requirements.ts: pass, fail (with the wire evidence), skip (with why) or not_tested.
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
-import { RawAgent, type RawConnection, RawWsAgent, type RecordedLine } from "./raw-agent.js";
+import { RawAgent, type RawConnection, type RecordedLine } from "./raw-agent.js";
 import { AGENT_REQUIREMENTS, requirement, type Tier } from "./requirements.js";
 
 export type CheckStatus = "pass" | "fail" | "skip" | "not_tested";
@@ -80,13 +80,15 @@ function clientDuties(agent: RawConnection): void {
   agent.answerRequest = (method) => (method === "session/request_permission" ? { outcome: { outcome: "cancelled" } } : undefined);
 }
 
-/** A fresh connection to the agent: a new process, or a new WebSocket. */
-function connectTo(options: AgentCheckOptions): RawConnection {
-  return options.ws ? new RawWsAgent(options.ws.url, options.ws.token) : new RawAgent(options.command, options.args, options.cwd);
+/** A fresh connection to the agent: a new process, or a new WebSocket (whose module loads only then). */
+async function connectTo(options: AgentCheckOptions): Promise<RawConnection> {
+  if (options.ws === undefined) return new RawAgent(options.command, options.args, options.cwd);
+  const { RawWsAgent } = await import("./raw-ws-agent.js");
+  return new RawWsAgent(options.ws.url, options.ws.token);
 }
 
 async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection; init: Json }> {
-  const agent = connectTo(options);
+  const agent = await connectTo(options);
   clientDuties(agent);
   const error = await agent.spawnError;
   if (error)
@@ -211,7 +213,7 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
 }
 
 async function negotiationGroup(options: AgentCheckOptions, results: Results): Promise<void> {
-  const agent = connectTo(options);
+  const agent = await connectTo(options);
   clientDuties(agent);
   try {
     if (await agent.spawnError) return;

@@ -2,7 +2,6 @@
 // lines included), and records every byte the agent writes, line by line with the time it came.
 // It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
 import { type ChildProcess, spawn } from "node:child_process";
-import { WebSocket } from "ws";
 import { RequestCount } from "./answer-count.js";
 
 /** One line the agent wrote on stdout. */
@@ -213,47 +212,5 @@ export class RawAgent extends RawConnection {
       this.child.kill("SIGKILL");
     }
     await this.exited;
-  }
-}
-
-/** An agent served over WebSocket (`--ws URL`): one text frame per message, a fresh socket per group. */
-export class RawWsAgent extends RawConnection {
-  readonly hasStdin = false;
-  readonly spawnError: Promise<Error | undefined>;
-  private readonly socket: WebSocket;
-  private readonly closedPromise: Promise<void>;
-
-  constructor(url: string, token: string | undefined) {
-    super();
-    this.socket = new WebSocket(url, { perMessageDeflate: false, ...(token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } }) });
-    this.spawnError = new Promise((resolve) => {
-      this.socket.once("open", () => resolve(undefined));
-      this.socket.once("error", (error) => resolve(error));
-    });
-    this.closedPromise = new Promise((resolve) => {
-      this.socket.once("close", (code) => {
-        this.onGone({ code, signal: null });
-        resolve();
-      });
-    });
-    this.socket.on("message", (data, isBinary) => {
-      const text = String(data);
-      if (isBinary) this.onFrame(`(binary frame) ${text}`);
-      else this.onFrame(text);
-    });
-  }
-
-  protected writeRaw(text: string): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(text);
-  }
-
-  async closeStdin(): Promise<undefined> {
-    return undefined;
-  }
-
-  async kill(): Promise<void> {
-    if (this.gone !== undefined) return;
-    this.socket.terminate();
-    await this.closedPromise;
   }
 }

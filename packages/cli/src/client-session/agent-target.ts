@@ -1,7 +1,6 @@
 // Where the agent is: a command started as a child process (stdio), or a WebSocket URL.
 import type { Transport } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
-import { connect } from "@acpkit/transport-websocket";
 
 export type AgentTarget = { kind: "command"; command: string; args: readonly string[] } | { kind: "websocket"; url: string; token?: string };
 
@@ -23,5 +22,8 @@ export const CLI_SHUTDOWN_GRACE_MS = 700;
  */
 export async function openTarget(target: AgentTarget): Promise<Transport> {
   if (target.kind === "command") return spawnAgent(target.command, target.args, { stderr: "inherit", shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS });
+  // Loaded here rather than at the top: the WebSocket transport brings in `ws`, which costs ~60 ms
+  // through Node's CommonJS interop, and most runs drive a command over stdio.
+  const { connect } = await import("@acpkit/transport-websocket");
   return connect(target.url, target.token === undefined ? {} : { token: target.token });
 }
