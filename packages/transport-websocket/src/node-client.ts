@@ -1,8 +1,8 @@
 // connect() for Node: an ACP client over `ws`.
 import type { Duplex } from "node:stream";
-import { WebSocket } from "ws";
 import { AcpError } from "@acpkit/core";
 import type { WebSocketTransport } from "./frame-transport.js";
+import { loadWs } from "./load-ws.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
 
 /** Options of `connect` (Node). */
@@ -26,7 +26,8 @@ export interface ConnectOptions extends NodeSocketOptions {
  * const transport = await connect("ws://127.0.0.1:8765/acp", { token: process.env.ACP_TOKEN });
  * ```
  */
-export function connect(url: string, options: ConnectOptions = {}): Promise<WebSocketTransport> {
+export async function connect(url: string, options: ConnectOptions = {}): Promise<WebSocketTransport> {
+  const { WebSocket } = await loadWs();
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
   const maxMessageSize = options.maxMessageSize ?? 64 * 1024 * 1024;

@@ -4,13 +4,12 @@
 // Safe by default: it binds 127.0.0.1, refuses a non-loopback host unless a bearer token is set,
 // and refuses browser pages from other origins (a web page can open a WebSocket to localhost; CORS
 // does not stop it, only an Origin check does).
-import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
 import { AcpError } from "@acpkit/core";
 import { DEFAULT_MAX_MESSAGE_SIZE, type WebSocketTransport } from "./frame-transport.js";
+import { loadWs } from "./load-ws.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
 
 /** Options of `listen`. */
@@ -72,12 +71,15 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
   }
   if (options.token !== undefined && options.token.length === 0) throw new TypeError("options.token must not be empty");
   const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
+  const { WebSocketServer } = await loadWs();
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? maxMessageSize * 2, perMessageDeflate: false });
   const expectedToken = options.token === undefined ? undefined : digest(options.token);
   const originAllowed = makeOriginCheck(options.allowedOrigins);
   const open = new Set<WebSocketTransport>();
 
-  const server = createServer((_request, response) => {
+  // node:http and node:crypto are fetched here, not imported at the top: with `ws` (load-ws.ts) they
+  // made up most of what importing this package cost (~8 ms of ~30 on Node 20), and only a server needs them.
+  const server = process.getBuiltinModule("node:http").createServer((_request, response) => {
     response.writeHead(426, { "Content-Type": "text/plain", Upgrade: "websocket" });
     response.end("this endpoint speaks ACP over WebSocket only\n");
   });
@@ -142,7 +144,7 @@ function makeOriginCheck(allowed: ListenOptions["allowedOrigins"]): (origin: str
 }
 
 function digest(value: string): Buffer {
-  return createHash("sha256").update(value, "utf8").digest();
+  return process.getBuiltinModule("node:crypto").createHash("sha256").update(value, "utf8").digest();
 }
 
 /** Compare digests, which always have equal length, so timingSafeEqual never leaks the token's length. */
@@ -152,7 +154,7 @@ function tokenMatches(request: IncomingMessage, url: URL, expected: Buffer): boo
   if (header !== undefined && /^bearer /i.test(header)) given = header.slice(7).trim();
   else given = url.searchParams.get("access_token");
   if (given === null) return false;
-  return timingSafeEqual(digest(given), expected);
+  return process.getBuiltinModule("node:crypto").timingSafeEqual(digest(given), expected);
 }
 
 function refuse(socket: Duplex, status: number, statusText: string, body: string, headers: Record<string, string> = {}): void {
