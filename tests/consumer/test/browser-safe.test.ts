@@ -27,8 +27,9 @@ const BROWSER_SAFE: Record<string, (dist: string) => string[]> = {
 
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));
 // The built files are minified (scripts/bundle-package.mjs), so no space is required anywhere:
-// `import{a}from"x"`, `import"x"`, `import("x")`.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
+// `import{a}from"x"`, `import"x"`, `import("x")`; and `process.getBuiltinModule("node:x")`, the way
+// the Node-only code fetches a built-in where it is needed (transport-stdio, the WebSocket server).
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*|\brequire\s*\(\s*|\bgetBuiltinModule\s*\(\s*)["']([^"']+)["']/g;
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -74,6 +75,8 @@ describe("browser-safe packages import nothing from Node", () => {
     const server = join(repoRoot, "packages", "transport-websocket", "dist", "index.js");
     expect(existsSync(server)).toBe(true);
     const specifiers = [...readFileSync(server, "utf8").matchAll(SPECIFIER)].map((match) => match[1]);
+    // `ws` through a dynamic import(), node:http through process.getBuiltinModule (both loaded on first use).
+    expect(specifiers).toContain("ws");
     expect(specifiers).toContain("node:http");
   });
 
