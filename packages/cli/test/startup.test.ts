@@ -54,6 +54,7 @@ describe("what acpkit loads as it starts", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("end_turn");
     // The run did load the client and the stdio transport, so the log covers the command's graph.
+    // (The built-in agent inherits NODE_OPTIONS, so its process is logged too; it needs no ws either.)
     expect(lines.some((line) => line.includes("/transport-stdio/"))).toBe(true);
     expect(lines.some((line) => line.includes("/client/dist/"))).toBe(true);
     expect(lines.filter((line) => line.includes("transport-websocket") || /\/ws\/|ws@/.test(line))).toEqual([]);
