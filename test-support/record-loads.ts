@@ -1,6 +1,7 @@
 // Runs a script in a fresh Node process under the resolve hook of fixtures/record-loads.mjs and
-// returns what it printed with every module resolution it made. The bridge-on-demand tests (client
-// and agent) ask which modules a process loaded; the bench's import floor rebuilds the whole graph.
+// returns what it printed with every module resolution it made. Tests ask which modules a process
+// loaded (bridge-on-demand in the client and agent, the WebSocket transport's on-demand test, the
+// CLI's startup test); the bench's import floor rebuilds the whole graph.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
