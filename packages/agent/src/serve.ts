@@ -21,6 +21,7 @@ import { initializeResult, readClientInfo } from "./initialize.js";
 import { loadOnInitialize } from "./load-on-initialize.js";
 import { v1Bridge } from "./v1-bridge.js";
 import { SessionSettings } from "./session-settings.js";
+import { checkCwd } from "./cwd-check.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { type AgentSideConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
 import { checkPromptResult } from "./stop-reason.js";
@@ -239,6 +240,7 @@ class AgentRuntime implements AgentServer {
   }
 
   async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest, ctx: RequestContext): Promise<v1.NewSessionResponse | v2.NewSessionResponse> {
+    checkCwd("session/new", params.cwd);
     this.#requireAuthenticated();
     const result = (await this.#agent.newSession?.({
       cwd: params.cwd,
@@ -259,6 +261,7 @@ class AgentRuntime implements AgentServer {
   }
 
   async #loadSession(params: v1.LoadSessionRequest | v2.LoadSessionRequest, ctx: RequestContext): Promise<v1.LoadSessionResponse | v2.LoadSessionResponse> {
+    checkCwd("session/load", params.cwd);
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
@@ -286,6 +289,7 @@ class AgentRuntime implements AgentServer {
     params: v1.ResumeSessionRequest | v2.ResumeSessionRequest,
     ctx: RequestContext,
   ): Promise<v1.ResumeSessionResponse | v2.ResumeSessionResponse> {
+    checkCwd("session/resume", params.cwd);
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
@@ -370,6 +374,8 @@ class AgentRuntime implements AgentServer {
   }
 
   async #listSessions(params: v1.ListSessionsRequest | v2.ListSessionsRequest): Promise<v1.ListSessionsResponse> {
+    // The filter is optional; when given, it is a directory like any session's cwd.
+    if (params.cwd != null) checkCwd("session/list", params.cwd);
     this.#requireAuthenticated();
     try {
       const page = await this.#agent.listSessions!({ cwd: params.cwd ?? null, cursor: params.cursor ?? null, client: this.#client! });

@@ -259,3 +259,66 @@ describe("$/cancel_request", () => {
     await started.close();
   });
 });
+
+describe("a session's cwd is absolute (H10)", () => {
+  /** An agent serving every method that takes a cwd, counting the calls that reach its code. */
+  function cwdAgent() {
+    const calls: string[] = [];
+    const agent: AgentDefinition = {
+      ...echoAgent,
+      features: { loadSession: true },
+      newSession: () => void calls.push("new"),
+      loadSession: () => void calls.push("load"),
+      resumeSession: () => void calls.push("resume"),
+      listSessions: () => {
+        calls.push("list");
+        return { sessions: [] };
+      },
+    };
+    return { agent, calls };
+  }
+
+  async function initialized(version: 1 | 2) {
+    const { agent, calls } = cwdAgent();
+    const { client } = rawPair(agent);
+    await client.request("initialize", { protocolVersion: version } as never);
+    return { client, calls };
+  }
+
+  it.each([1, 2] as const)("v%i: session/new, load, resume and list with a relative cwd get -32602 at /cwd; the agent's code never runs", async (version) => {
+    const { client, calls } = await initialized(version);
+    const requests: [string, object][] = [
+      ["session/new", { cwd: "src", mcpServers: [] }],
+      ["session/load", { sessionId: "s1", cwd: "./p", mcpServers: [] }],
+      ["session/resume", { sessionId: "s1", cwd: "", mcpServers: [] }],
+      ["session/list", { cwd: "C:relative-to-drive" }],
+    ];
+    for (const [method, params] of requests) {
+      const failure = await client.request(method as never, params as never).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure, method).toBeInstanceOf(RpcError);
+      expect(failure, method).toMatchObject({ code: ErrorCode.InvalidParams, data: { path: "/cwd", message: expect.stringContaining("absolute") } });
+      expect((failure as RpcError).message, method).toContain(`Invalid params for ${method}: /cwd must be an absolute path`);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  it.each([1, 2] as const)("v%i: POSIX, Windows drive and UNC paths are accepted; session/list without a cwd still works", async (version) => {
+    const { client, calls } = await initialized(version);
+    for (const cwd of ["/home/u/p", "C:\\Users\\u\\p", "d:/work", "\\\\server\\share\\p"]) {
+      await expect(client.request("session/new", { cwd, mcpServers: [] } as never), cwd).resolves.toMatchObject({ sessionId: expect.any(String) });
+    }
+    await expect(client.request("session/list", {} as never)).resolves.toEqual({ sessions: [] });
+    expect(calls).toEqual(["new", "new", "new", "new", "list"]);
+  });
+
+  it("quotes at most 120 characters of a long relative cwd in the error", async () => {
+    const { client } = await initialized(1);
+    const failure: any = await client.request("session/new", { cwd: "x".repeat(100_000), mcpServers: [] } as never).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RpcError);
+    expect(failure.message).toContain("(100000 characters)");
+    expect(failure.message.length).toBeLessThan(300);
+  });
+});

@@ -1,6 +1,7 @@
 // connectAgent: initialize (offer the highest version, accept the answer), then route the agent's
 // session/update notifications and requests to the ClientSession they belong to.
 import {
+  absolutePathProblem,
   AcpError,
   COMPACTION_SUMMARY_CHUNK,
   COMPACTION_UPDATE,
@@ -57,7 +58,7 @@ export interface AgentConnection {
   readonly closed: Promise<CloseInfo>;
   /** Call `authenticate` with one of `authMethods`. */
   authenticate(methodId: string): Promise<void>;
-  /** Create a session (`session/new`). */
+  /** Create a session (`session/new`). A `cwd` that is not absolute fails with AcpError "InvalidArgument" before anything is sent. */
   newSession(options: NewSessionOptions): Promise<ClientSession>;
   /** Load a session (`session/load`); its history arrives as updates before this resolves. */
   loadSession(options: LoadSessionOptions): Promise<ClientSession>;
@@ -156,6 +157,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
 
   async newSession(options: NewSessionOptions): Promise<ClientSession> {
     this.requireSessions("session/new");
+    requireAbsoluteCwd("newSession", options.cwd);
     const params = this.setupParams(options);
     this.sessionsBeingCreated++;
     try {
@@ -176,6 +178,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     if (!this.agentCapabilities.loadSession) {
       throw new AcpError("Unsupported", "The agent did not advertise session loading (v1 loadSession / v2 session.load)");
     }
+    requireAbsoluteCwd("loadSession", options.cwd);
     if (this.sessions.has(options.sessionId)) {
       throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     }
@@ -196,6 +199,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   async resumeSession(options: ResumeSessionOptions): Promise<ClientSession> {
     this.requireSessions("session/resume");
     this.requireSessionMethod("resume", "session/resume");
+    requireAbsoluteCwd("resumeSession", options.cwd);
     if (this.sessions.has(options.sessionId)) throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     const session = this.createSession(options.sessionId, options.cwd);
     this.sessions.set(options.sessionId, session);
@@ -214,7 +218,10 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionList> {
     this.requireSessionMethod("list", "session/list");
     const params: v1.ListSessionsRequest = {};
-    if (options.cwd !== undefined) params.cwd = options.cwd;
+    if (options.cwd !== undefined) {
+      requireAbsoluteCwd("listSessions", options.cwd);
+      params.cwd = options.cwd;
+    }
     if (options.cursor !== undefined) params.cursor = options.cursor;
     const result = await this.connection.request("session/list", params);
     const page: SessionList = { sessions: result.sessions as SessionList["sessions"] };
@@ -414,6 +421,16 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     }
     this.parked = [];
   }
+}
+
+/**
+ * H10: a session's cwd (and session/list's filter) is an absolute path. Refused at the call, before
+ * anything is sent: the agent could only answer -32602, or worse, accept a path it then resolves
+ * against its own working directory.
+ */
+function requireAbsoluteCwd(call: string, cwd: string): void {
+  const problem = absolutePathProblem(cwd);
+  if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: cwd ${problem}`, { data: { path: "/cwd" } });
 }
 
 /**

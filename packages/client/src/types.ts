@@ -232,7 +232,7 @@ export interface ConnectOptions {
 
 /** Options of `AgentConnection.newSession` (`session/new`). */
 export interface NewSessionOptions {
-  /** Absolute working directory of the session. */
+  /** Absolute working directory of the session (POSIX `/home/u/p` or Windows `C:\Users\u\p`); anything else fails with AcpError "InvalidArgument". */
   cwd: string;
   /** MCP servers in the model (v2) shape; default none. */
   mcpServers?: McpServer[];
@@ -251,7 +251,7 @@ export interface ResumeSessionOptions extends LoadSessionOptions {
 
 /** Options of `AgentConnection.listSessions` (`session/list`). */
 export interface ListSessionsOptions {
-  /** Only sessions in this working directory. */
+  /** Only sessions in this working directory (absolute, like a session's `cwd`). */
   cwd?: string;
   /** `nextCursor` of the previous page. */
   cursor?: string;

@@ -357,3 +357,48 @@ describe("connectAgent falls back to v1 when the agent refuses the v2 initialize
     await expect(connectAgent(clientSide, { protocolVersion: 2, fallbackToV1: false })).rejects.toBeInstanceOf(RpcError);
   });
 });
+
+describe("a session's cwd is absolute (H10)", () => {
+  it("newSession, loadSession, resumeSession and listSessions refuse a relative cwd before anything is sent", async () => {
+    const [clientSide, agentSide] = createMemoryPair();
+    const received: string[] = [];
+    agentSide.start({
+      onMessage(text) {
+        const message = JSON.parse(text as string);
+        received.push(message.method);
+        const result =
+          message.method === "initialize"
+            ? { protocolVersion: 1, agentCapabilities: { loadSession: true, sessionCapabilities: { list: {}, resume: {} } }, authMethods: [] }
+            : message.method === "session/new"
+              ? { sessionId: "s1" }
+              : { sessions: [] };
+        void agentSide.send({ jsonrpc: "2.0", id: message.id, result } as never);
+      },
+      onTransportError() {},
+    });
+    const agent = await connectAgent(clientSide, { protocolVersion: 1 });
+    open.push(agent);
+    const refusals = [
+      agent.newSession({ cwd: "src" }),
+      agent.loadSession({ sessionId: "s0", cwd: "./p" }),
+      agent.resumeSession({ sessionId: "s0", cwd: "" }),
+      agent.listSessions({ cwd: "C:relative-to-drive" }),
+    ];
+    for (const refusal of refusals) {
+      const error = await refusal.then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+      expect(error).toBeInstanceOf(AcpError);
+      expect(error).toMatchObject({
+        code: "InvalidArgument",
+        data: { path: "/cwd" },
+        message: expect.stringMatching(/^\w+Session\w*: cwd must be an absolute path \(got /),
+      });
+    }
+    // Absolute paths of either system pass, whatever system the client runs on.
+    await expect(agent.newSession({ cwd: "C:\\Users\\u\\p" })).resolves.toMatchObject({ sessionId: "s1" });
+    await expect(agent.listSessions({ cwd: "/home/u/p" })).resolves.toEqual({ sessions: [] });
+    expect(received).toEqual(["initialize", "session/new", "session/list"]);
+  });
+});

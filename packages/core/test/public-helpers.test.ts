@@ -11,9 +11,11 @@ import {
   NOTICE_UPDATE,
   RpcError,
   TERMINAL_CONTENT_TYPE,
+  absolutePathProblem,
   classifyMessage,
   closedError,
   defaultValidateOutgoing,
+  isAbsolutePath,
   isAcpError,
   isProtocolVersion,
   isRpcError,
@@ -151,5 +153,22 @@ describe("model names and jsonEqual in the root entry", () => {
     expect(NOTICE_UPDATE).toBe("_acpkit/notice");
     expect(jsonEqual({ a: [1, { b: 2 }], c: undefined }, { a: [1, { b: 2 }] })).toBe(true);
     expect(jsonEqual({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+  });
+});
+
+describe("isAbsolutePath and absolutePathProblem (H10)", () => {
+  it.each(["/", "/home/u/p", "C:\\", "C:\\Users\\u", "c:/work", "\\\\server\\share", "\\\\?\\C:\\long"])("%s is absolute", (path) => {
+    expect(isAbsolutePath(path)).toBe(true);
+    expect(absolutePathProblem(path)).toBeUndefined();
+  });
+
+  it.each(["", ".", "src", "./p", "../p", "~/p", "C:", "C:work", "\\", "\\\\", "\\dir", "1:/x", "file:///home"])("%j is not", (path) => {
+    expect(isAbsolutePath(path)).toBe(false);
+    expect(absolutePathProblem(path)).toBe(`must be an absolute path (got ${JSON.stringify(path)})`);
+  });
+
+  it("quotes at most 120 characters of a long path and says how long it was", () => {
+    const problem = absolutePathProblem("a".repeat(5000));
+    expect(problem).toBe(`must be an absolute path (got ${JSON.stringify("a".repeat(120))}… (5000 characters))`);
   });
 });

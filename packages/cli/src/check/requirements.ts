@@ -113,7 +113,7 @@ export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
     "When the agent answers a lower version, the client goes on in that version's shapes (or closes).",
     "docs/protocol.md N3–N5",
   ),
-  r("ACPKIT-CLIENT-SESSION-001", "MUST", "session/new params are valid: an absolute cwd and an mcpServers list.", "docs/protocol.md §4.1"),
+  r("ACPKIT-CLIENT-SESSION-001", "MUST", "session/new params are valid: an absolute cwd and an mcpServers list.", "docs/protocol.md H10"),
   r("ACPKIT-CLIENT-PROMPT-001", "MUST", "Prompt content uses only block types the agent advertised (text and resource_link here).", "docs/protocol.md §1.3"),
   r("ACPKIT-CLIENT-PERM-001", "MUST", "A permission request is answered with one of the offered option ids, or cancelled.", "docs/protocol.md §4.7"),
   r("ACPKIT-CLIENT-RPC-001", "MUST", "The client answers no notification.", "JSON-RPC 2.0 §4.1"),
