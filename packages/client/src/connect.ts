@@ -200,6 +200,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.requireSessions("session/resume");
     this.requireSessionMethod("resume", "session/resume");
     requireAbsoluteCwd("resumeSession", options.cwd);
+    options.additionalDirectories?.forEach((directory, index) => requireAbsolutePath("resumeSession", `/additionalDirectories/${index}`, directory));
     if (this.sessions.has(options.sessionId)) throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     const session = this.createSession(options.sessionId, options.cwd);
     this.sessions.set(options.sessionId, session);
@@ -424,13 +425,17 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
 }
 
 /**
- * H10: a session's cwd (and session/list's filter) is an absolute path. Refused at the call, before
- * anything is sent: the agent could only answer -32602, or worse, accept a path it then resolves
- * against its own working directory.
+ * H10: a session's cwd (and session/list's filter, and each additional directory) is an absolute
+ * path. Refused at the call, before anything is sent: the agent could only answer -32602, or
+ * worse, accept a path it then resolves against its own working directory.
  */
+function requireAbsolutePath(call: string, pointer: string, path: string): void {
+  const problem = absolutePathProblem(path);
+  if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: ${pointer.slice(1)} ${problem}`, { data: { path: pointer } });
+}
+
 function requireAbsoluteCwd(call: string, cwd: string): void {
-  const problem = absolutePathProblem(cwd);
-  if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: cwd ${problem}`, { data: { path: "/cwd" } });
+  requireAbsolutePath(call, "/cwd", cwd);
 }
 
 /**

@@ -246,6 +246,7 @@ export interface LoadSessionOptions extends NewSessionOptions {
 
 /** Options of `AgentConnection.resumeSession` (`session/resume`): reattach without a replay. */
 export interface ResumeSessionOptions extends LoadSessionOptions {
+  /** Further workspace roots, each absolute like `cwd` (needs the agent's `session.additionalDirectories`). */
   additionalDirectories?: string[];
 }
 

@@ -384,6 +384,12 @@ describe("a session's cwd is absolute (H10)", () => {
       agent.resumeSession({ sessionId: "s0", cwd: "" }),
       agent.listSessions({ cwd: "C:relative-to-drive" }),
     ];
+    const badDirectory = agent.resumeSession({ sessionId: "s0", cwd: "/home/u/p", additionalDirectories: ["/home/u/lib", "lib"] });
+    await expect(badDirectory).rejects.toMatchObject({
+      code: "InvalidArgument",
+      data: { path: "/additionalDirectories/1" },
+      message: 'resumeSession: additionalDirectories/1 must be an absolute path (got "lib")',
+    });
     for (const refusal of refusals) {
       const error = await refusal.then(
         () => undefined,
