@@ -6,6 +6,7 @@ import {
   defaultValidateOutgoing,
   DiagnosticEmitter,
   acceptedPromptBlocks,
+  checkAbsolutePathParam,
   ErrorCode,
   RpcError,
   isAcpError,
@@ -21,7 +22,6 @@ import { initializeResult, readClientInfo } from "./initialize.js";
 import { loadOnInitialize } from "./load-on-initialize.js";
 import { v1Bridge } from "./v1-bridge.js";
 import { SessionSettings } from "./session-settings.js";
-import { checkCwd } from "./cwd-check.js";
 import { checkPromptBlocks } from "./prompt-check.js";
 import { type AgentSideConnection, type PromptResponse, V2SessionWire, type SessionWire } from "./session-wire.js";
 import { checkPromptResult } from "./stop-reason.js";
@@ -240,7 +240,8 @@ class AgentRuntime implements AgentServer {
   }
 
   async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest, ctx: RequestContext): Promise<v1.NewSessionResponse | v2.NewSessionResponse> {
-    checkCwd("session/new", params.cwd);
+    // H10: the schema lets any string through as a cwd; the agent's code only ever sees absolute ones.
+    checkAbsolutePathParam("session/new", "/cwd", params.cwd);
     this.#requireAuthenticated();
     const result = (await this.#agent.newSession?.({
       cwd: params.cwd,
@@ -261,7 +262,7 @@ class AgentRuntime implements AgentServer {
   }
 
   async #loadSession(params: v1.LoadSessionRequest | v2.LoadSessionRequest, ctx: RequestContext): Promise<v1.LoadSessionResponse | v2.LoadSessionResponse> {
-    checkCwd("session/load", params.cwd);
+    checkAbsolutePathParam("session/load", "/cwd", params.cwd);
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
@@ -289,7 +290,7 @@ class AgentRuntime implements AgentServer {
     params: v1.ResumeSessionRequest | v2.ResumeSessionRequest,
     ctx: RequestContext,
   ): Promise<v1.ResumeSessionResponse | v2.ResumeSessionResponse> {
-    checkCwd("session/resume", params.cwd);
+    checkAbsolutePathParam("session/resume", "/cwd", params.cwd);
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
@@ -375,7 +376,7 @@ class AgentRuntime implements AgentServer {
 
   async #listSessions(params: v1.ListSessionsRequest | v2.ListSessionsRequest): Promise<v1.ListSessionsResponse> {
     // The filter is optional; when given, it is a directory like any session's cwd.
-    if (params.cwd != null) checkCwd("session/list", params.cwd);
+    if (params.cwd != null) checkAbsolutePathParam("session/list", "/cwd", params.cwd);
     this.#requireAuthenticated();
     try {
       const page = await this.#agent.listSessions!({ cwd: params.cwd ?? null, cursor: params.cursor ?? null, client: this.#client! });

@@ -1,6 +1,6 @@
 // One prompt turn: the update writer plus what only a live turn has: the prompt, the abort
 // signal that session/cancel trips, permission requests and (v1) client file access.
-import { AcpError, ErrorCode, isRpcError } from "@acpkit/core";
+import { AcpError, checkAbsolutePathArgument, ErrorCode, isRpcError } from "@acpkit/core";
 import type { v1 } from "@acpkit/schema";
 import type { PermissionParams } from "./session-wire.js";
 import { TerminalHandleImpl } from "./terminal-handle.js";
@@ -124,6 +124,9 @@ export class TurnImpl extends UpdateWriter implements Turn {
 
   async readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string> {
     this.requireClientFs("fs/read_text_file", this.client.canReadTextFile, "readTextFile");
+    // E4: absolute paths and 1-based lines; a client would refuse anything else with -32602.
+    checkAbsolutePathArgument("readTextFile", "/path", request.path);
+    if (request.line === 0) throw new AcpError("InvalidArgument", "readTextFile: line must be 1 or more (lines are 1-based)", { data: { path: "/line" } });
     const params: v1.ReadTextFileRequest = { sessionId: this.sessionId, path: request.path };
     if (request.line != null) params.line = request.line;
     if (request.limit != null) params.limit = request.limit;
@@ -134,6 +137,7 @@ export class TurnImpl extends UpdateWriter implements Turn {
 
   async writeTextFile(request: { path: string; content: string }): Promise<void> {
     this.requireClientFs("fs/write_text_file", this.client.canWriteTextFile, "writeTextFile");
+    checkAbsolutePathArgument("writeTextFile", "/path", request.path);
     this.releaseHeld();
     await this.scope.connection.request(
       "fs/write_text_file",
@@ -147,7 +151,10 @@ export class TurnImpl extends UpdateWriter implements Turn {
     const params: v1.CreateTerminalRequest = { sessionId: this.sessionId, command: request.command };
     if (request.args !== undefined) params.args = [...request.args];
     if (request.env !== undefined) params.env = request.env.map((variable) => ({ name: variable.name, value: variable.value }));
-    if (request.cwd != null) params.cwd = request.cwd;
+    if (request.cwd != null) {
+      checkAbsolutePathArgument("createTerminal", "/cwd", request.cwd);
+      params.cwd = request.cwd;
+    }
     if (request.outputByteLimit != null) params.outputByteLimit = request.outputByteLimit;
     this.releaseHeld();
     const result = await this.scope.connection.request("terminal/create", params, { signal: this.signal });

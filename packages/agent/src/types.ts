@@ -437,13 +437,14 @@ export interface Turn extends SessionWriter {
   readonly cancelled: boolean;
   /** Ask the client for permission (`session/request_permission`); resolves `cancelled` when the turn is cancelled. */
   requestPermission(request: PermissionRequest): Promise<PermissionOutcome>;
-  /** Read a file through the client (v1 with the client capability only). */
+  /** Read a file through the client (v1 with the client capability only). `path` is absolute and `line` 1-based, else AcpError "InvalidArgument" before anything is sent. */
   readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string>;
-  /** Write a file through the client (v1 with the client capability only). */
+  /** Write a file through the client (v1 with the client capability only). `path` is absolute, else AcpError "InvalidArgument". */
   writeTextFile(request: { path: string; content: string }): Promise<void>;
   /**
    * Run a command on the client (`terminal/create`; v1 with `clientCapabilities.terminal` only,
-   * else AcpError "Unsupported"). Embed `terminal.content` in a tool call to show it live.
+   * else AcpError "Unsupported"; a `cwd` that is not absolute: "InvalidArgument"). Embed
+   * `terminal.content` in a tool call to show it live.
    */
   createTerminal(request: TerminalRequest): Promise<TerminalHandle>;
   /** Ask the user to fill in a form (`elicitation/create`, form mode; v1 with `elicitation.form` only). Resolves `cancel` when the turn is cancelled. */

@@ -314,6 +314,55 @@ describe("a session's cwd is absolute (H10)", () => {
     expect(calls).toEqual(["new", "new", "new", "new", "list"]);
   });
 
+  it("v1: readTextFile, writeTextFile and createTerminal refuse a relative path, line 0 and a relative cwd before anything is sent (E4)", async () => {
+    const outcomes: string[] = [];
+    const attempt = async (call: () => Promise<unknown>) => {
+      try {
+        await call();
+        outcomes.push("sent");
+      } catch (error) {
+        outcomes.push(`${(error as { code: string }).code} ${JSON.stringify((error as { data?: unknown }).data)}: ${(error as Error).message}`);
+      }
+    };
+    const { client } = rawPair({
+      prompt: async (turn) => {
+        await attempt(() => turn.readTextFile({ path: "notes/a.txt" }));
+        await attempt(() => turn.readTextFile({ path: "/w/a.txt", line: 0 }));
+        await attempt(() => turn.writeTextFile({ path: "", content: "x" }));
+        await attempt(() => turn.createTerminal({ command: "ls", cwd: "sub" }));
+        await attempt(() => turn.readTextFile({ path: "C:\\w\\a.txt", line: 1 }));
+      },
+    });
+    await client.request("initialize", {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+    } as never);
+    client.setVersion(1);
+    const served: string[] = [];
+    client.onRequest("fs/read_text_file", (params) => {
+      served.push(`read ${params.path}`);
+      return { content: "" };
+    });
+    client.onRequest("fs/write_text_file", (params) => {
+      served.push(`write ${params.path}`);
+      return {};
+    });
+    client.onRequest("terminal/create", (params) => {
+      served.push(`terminal ${params.cwd}`);
+      return { terminalId: "t1" };
+    });
+    const { sessionId }: any = await client.request("session/new", { cwd: "/w", mcpServers: [] });
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+    expect(outcomes).toEqual([
+      'InvalidArgument {"path":"/path"}: readTextFile: path must be an absolute path (got "notes/a.txt")',
+      'InvalidArgument {"path":"/line"}: readTextFile: line must be 1 or more (lines are 1-based)',
+      'InvalidArgument {"path":"/path"}: writeTextFile: path must be an absolute path (got "")',
+      'InvalidArgument {"path":"/cwd"}: createTerminal: cwd must be an absolute path (got "sub")',
+      "sent",
+    ]);
+    expect(served).toEqual(["read C:\\w\\a.txt"]);
+  });
+
   it("quotes at most 120 characters of a long relative cwd in the error", async () => {
     const { client } = await initialized(1);
     const failure: any = await client.request("session/new", { cwd: "x".repeat(100_000), mcpServers: [] } as never).catch((error: unknown) => error);

@@ -1,8 +1,9 @@
 // connectAgent: initialize (offer the highest version, accept the answer), then route the agent's
 // session/update notifications and requests to the ClientSession they belong to.
 import {
-  absolutePathProblem,
   AcpError,
+  checkAbsolutePathArgument,
+  checkAbsolutePathParam,
   COMPACTION_SUMMARY_CHUNK,
   COMPACTION_UPDATE,
   NOTICE_UPDATE,
@@ -157,7 +158,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
 
   async newSession(options: NewSessionOptions): Promise<ClientSession> {
     this.requireSessions("session/new");
-    requireAbsoluteCwd("newSession", options.cwd);
+    // H10: refused here rather than sent: the agent could only answer -32602, or worse, resolve a
+    // relative path against its own working directory.
+    checkAbsolutePathArgument("newSession", "/cwd", options.cwd);
     const params = this.setupParams(options);
     this.sessionsBeingCreated++;
     try {
@@ -178,7 +181,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     if (!this.agentCapabilities.loadSession) {
       throw new AcpError("Unsupported", "The agent did not advertise session loading (v1 loadSession / v2 session.load)");
     }
-    requireAbsoluteCwd("loadSession", options.cwd);
+    checkAbsolutePathArgument("loadSession", "/cwd", options.cwd);
     if (this.sessions.has(options.sessionId)) {
       throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     }
@@ -199,8 +202,8 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   async resumeSession(options: ResumeSessionOptions): Promise<ClientSession> {
     this.requireSessions("session/resume");
     this.requireSessionMethod("resume", "session/resume");
-    requireAbsoluteCwd("resumeSession", options.cwd);
-    options.additionalDirectories?.forEach((directory, index) => requireAbsolutePath("resumeSession", `/additionalDirectories/${index}`, directory));
+    checkAbsolutePathArgument("resumeSession", "/cwd", options.cwd);
+    options.additionalDirectories?.forEach((directory, index) => checkAbsolutePathArgument("resumeSession", `/additionalDirectories/${index}`, directory));
     if (this.sessions.has(options.sessionId)) throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     const session = this.createSession(options.sessionId, options.cwd);
     this.sessions.set(options.sessionId, session);
@@ -220,7 +223,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.requireSessionMethod("list", "session/list");
     const params: v1.ListSessionsRequest = {};
     if (options.cwd !== undefined) {
-      requireAbsoluteCwd("listSessions", options.cwd);
+      checkAbsolutePathArgument("listSessions", "/cwd", options.cwd);
       params.cwd = options.cwd;
     }
     if (options.cursor !== undefined) params.cursor = options.cursor;
@@ -381,6 +384,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
       const read = fs.readTextFile.bind(fs);
       this.connection.onRequest("fs/read_text_file", async (params) => {
         this.requireSession(params.sessionId);
+        checkFileParams("fs/read_text_file", params);
         return { content: await read(params) };
       });
     }
@@ -388,6 +392,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
       const write = fs.writeTextFile.bind(fs);
       this.connection.onRequest("fs/write_text_file", async (params) => {
         this.requireSession(params.sessionId);
+        checkFileParams("fs/write_text_file", params);
         await write(params);
         return {};
       });
@@ -425,17 +430,18 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
 }
 
 /**
- * H10: a session's cwd (and session/list's filter, and each additional directory) is an absolute
- * path. Refused at the call, before anything is sent: the agent could only answer -32602, or
- * worse, accept a path it then resolves against its own working directory.
+ * E4: an agent's file request names an absolute path and 1-based lines. The schema allows any
+ * string and line 0, so this answers them -32602 before the application's handler sees them (a
+ * handler given "../x" would resolve it against the editor's own directory).
  */
-function requireAbsolutePath(call: string, pointer: string, path: string): void {
-  const problem = absolutePathProblem(path);
-  if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: ${pointer.slice(1)} ${problem}`, { data: { path: pointer } });
-}
-
-function requireAbsoluteCwd(call: string, cwd: string): void {
-  requireAbsolutePath(call, "/cwd", cwd);
+function checkFileParams(method: string, params: { path: string; line?: number | null }): void {
+  checkAbsolutePathParam(method, "/path", params.path);
+  if (params.line === 0) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: /line must be 1 or more (lines are 1-based)`, {
+      path: "/line",
+      message: "must be 1 or more (lines are 1-based)",
+    });
+  }
 }
 
 /**

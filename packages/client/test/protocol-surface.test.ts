@@ -407,4 +407,54 @@ describe("a session's cwd is absolute (H10)", () => {
     await expect(agent.listSessions({ cwd: "/home/u/p" })).resolves.toEqual({ sessions: [] });
     expect(received).toEqual(["initialize", "session/new", "session/list"]);
   });
+
+  it("an agent's fs request with a relative path or line 0 gets -32602 before the application's handler runs (E4)", async () => {
+    const [clientSide, agentSide] = createMemoryPair();
+    const answers = new Map<string, { error?: { code: number; message: string; data?: unknown }; result?: unknown }>();
+    let answered: () => void = () => {};
+    agentSide.start({
+      onMessage(text) {
+        const message = JSON.parse(text as string);
+        if (message.method === "initialize") {
+          void agentSide.send({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } } as never);
+        } else if (message.method === "session/new") {
+          void agentSide.send({ jsonrpc: "2.0", id: message.id, result: { sessionId: "s1" } } as never);
+        } else if (message.method === undefined) {
+          answers.set(message.id, message);
+          if (answers.size === 4) answered();
+        }
+      },
+      onTransportError() {},
+    });
+    const handled: string[] = [];
+    const agent = await connectAgent(clientSide, {
+      protocolVersion: 1,
+      fs: {
+        readTextFile: ({ path }) => {
+          handled.push(`read ${path}`);
+          return "text";
+        },
+        writeTextFile: ({ path }) => void handled.push(`write ${path}`),
+      },
+    });
+    open.push(agent);
+    await agent.newSession({ cwd: "/home/u/p" });
+    const done = new Promise<void>((resolve) => (answered = resolve));
+    const ask = (id: string, method: string, params: object) =>
+      void agentSide.send({ jsonrpc: "2.0", id, method, params: { sessionId: "s1", ...params } } as never);
+    ask("relative", "fs/read_text_file", { path: "../secrets.txt" });
+    ask("line-0", "fs/read_text_file", { path: "/home/u/p/a.txt", line: 0 });
+    ask("empty", "fs/write_text_file", { path: "", content: "x" });
+    ask("ok", "fs/read_text_file", { path: "/home/u/p/a.txt", line: 1 });
+    await done;
+    expect(answers.get("relative")?.error).toEqual({
+      code: -32602,
+      message: 'Invalid params for fs/read_text_file: /path must be an absolute path (got "../secrets.txt")',
+      data: { path: "/path", message: 'must be an absolute path (got "../secrets.txt")' },
+    });
+    expect(answers.get("line-0")?.error).toMatchObject({ code: -32602, data: { path: "/line" } });
+    expect(answers.get("empty")?.error).toMatchObject({ code: -32602, data: { path: "/path" } });
+    expect(answers.get("ok")?.result).toEqual({ content: "text" });
+    expect(handled).toEqual(["read /home/u/p/a.txt"]);
+  });
 });

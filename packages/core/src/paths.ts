@@ -1,7 +1,9 @@
-// File paths in ACP are absolute (docs/protocol.md E4, H10): a session's `cwd`, a tool call's
-// location, a file the agent reads or writes. Both peers may run on different systems (an editor on
-// Windows, an agent in a Linux container behind a WebSocket), so this accepts either system's form
-// wherever it runs, instead of asking node:path about the local one (core also runs in browsers).
+// File paths in ACP are absolute (docs/protocol.md E4, H10): a session's `cwd`, a file the agent
+// reads or writes, a terminal's directory. The schemas type them as plain strings, so only these
+// checks catch "src" or "". Both peers may run on different systems (an editor on Windows, an agent
+// in a Linux container behind a WebSocket), so the test accepts either system's form wherever it
+// runs, instead of asking node:path about the local one (core also runs in browsers).
+import { AcpError, ErrorCode, RpcError } from "./errors.js";
 
 /** Whether `path` is absolute on POSIX (`/home/u`) or Windows (`C:\Users\u`, `C:/Users/u`, `\\server\share`). */
 export function isAbsolutePath(path: string): boolean {
@@ -23,4 +25,22 @@ export function absolutePathProblem(path: string): string | undefined {
   if (isAbsolutePath(path)) return undefined;
   const quoted = path.length > QUOTED_PATH_LIMIT ? `${JSON.stringify(path.slice(0, QUOTED_PATH_LIMIT))}… (${path.length} characters)` : JSON.stringify(path);
   return `must be an absolute path (got ${quoted})`;
+}
+
+/**
+ * For a peer's request: throws RpcError -32602 with `data.path` = `pointer` unless `path` is
+ * absolute, worded like the schema check's answers (`Invalid params for session/new: /cwd must be …`).
+ */
+export function checkAbsolutePathParam(method: string, pointer: string, path: string): void {
+  const problem = absolutePathProblem(path);
+  if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${pointer} ${problem}`, { path: pointer, message: problem });
+}
+
+/**
+ * For our own caller, before anything is sent: throws AcpError "InvalidArgument" with `data.path`
+ * = `pointer` unless `path` is absolute (`newSession: cwd must be an absolute path (got "src")`).
+ */
+export function checkAbsolutePathArgument(call: string, pointer: string, path: string): void {
+  const problem = absolutePathProblem(path);
+  if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: ${pointer.slice(1)} ${problem}`, { data: { path: pointer } });
 }

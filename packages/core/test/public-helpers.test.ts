@@ -12,6 +12,8 @@ import {
   RpcError,
   TERMINAL_CONTENT_TYPE,
   absolutePathProblem,
+  checkAbsolutePathArgument,
+  checkAbsolutePathParam,
   classifyMessage,
   closedError,
   defaultValidateOutgoing,
@@ -165,6 +167,35 @@ describe("isAbsolutePath and absolutePathProblem (H10)", () => {
   it.each(["", ".", "src", "./p", "../p", "~/p", "C:", "C:work", "\\", "\\\\", "\\dir", "1:/x", "file:///home"])("%j is not", (path) => {
     expect(isAbsolutePath(path)).toBe(false);
     expect(absolutePathProblem(path)).toBe(`must be an absolute path (got ${JSON.stringify(path)})`);
+  });
+
+  it("checkAbsolutePathParam answers a peer with -32602 at the pointer; checkAbsolutePathArgument refuses our caller", () => {
+    expect(() => checkAbsolutePathParam("fs/read_text_file", "/path", "/ok")).not.toThrow();
+    expect(() => checkAbsolutePathArgument("readTextFile", "/path", "/ok")).not.toThrow();
+    let param: unknown;
+    try {
+      checkAbsolutePathParam("session/new", "/cwd", "src");
+    } catch (error) {
+      param = error;
+    }
+    expect(param).toBeInstanceOf(RpcError);
+    expect((param as RpcError).toJSON()).toEqual({
+      code: -32602,
+      message: 'Invalid params for session/new: /cwd must be an absolute path (got "src")',
+      data: { path: "/cwd", message: 'must be an absolute path (got "src")' },
+    });
+    let argument: unknown;
+    try {
+      checkAbsolutePathArgument("resumeSession", "/additionalDirectories/2", "lib");
+    } catch (error) {
+      argument = error;
+    }
+    expect(argument).toBeInstanceOf(AcpError);
+    expect(argument).toMatchObject({
+      code: "InvalidArgument",
+      message: 'resumeSession: additionalDirectories/2 must be an absolute path (got "lib")',
+      data: { path: "/additionalDirectories/2" },
+    });
   });
 
   it("quotes at most 120 characters of a long path and says how long it was", () => {
