@@ -203,7 +203,9 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.requireSessions("session/resume");
     this.requireSessionMethod("resume", "session/resume");
     checkAbsolutePathArgument("resumeSession", "/cwd", options.cwd);
-    options.additionalDirectories?.forEach((directory, index) => checkAbsolutePathArgument("resumeSession", `/additionalDirectories/${index}`, directory));
+    for (const [index, directory] of (options.additionalDirectories ?? []).entries()) {
+      checkAbsolutePathArgument("resumeSession", `/additionalDirectories/${index}`, directory);
+    }
     if (this.sessions.has(options.sessionId)) throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     const session = this.createSession(options.sessionId, options.cwd);
     this.sessions.set(options.sessionId, session);

@@ -33,7 +33,8 @@ export function absolutePathProblem(path: string): string | undefined {
  */
 export function checkAbsolutePathParam(method: string, pointer: string, path: string): void {
   const problem = absolutePathProblem(path);
-  if (problem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${pointer} ${problem}`, { path: pointer, message: problem });
+  if (problem !== undefined)
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${pointer} ${problem}`, { path: pointer, message: problem });
 }
 
 /**
