@@ -337,7 +337,12 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
       }
       return session;
     };
-    this.connection.onRequest("terminal/create", (params) => this.requireSession(params.sessionId).createTerminal(host, params));
+    this.connection.onRequest("terminal/create", (params) => {
+      const session = this.requireSession(params.sessionId);
+      // E4, for every TerminalHost: the Node host also confines the directory to the session's.
+      if (params.cwd != null) checkAbsolutePathParam("terminal/create", "/cwd", params.cwd);
+      return session.createTerminal(host, params);
+    });
     this.connection.onRequest("terminal/output", async (params) => {
       const output = await owner(params).snapshotTerminal(host, params.terminalId);
       return output.exitStatus === null ? { output: output.output, truncated: output.truncated } : output;

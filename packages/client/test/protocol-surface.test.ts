@@ -408,7 +408,7 @@ describe("a session's cwd is absolute (H10)", () => {
     expect(received).toEqual(["initialize", "session/new", "session/list"]);
   });
 
-  it("an agent's fs request with a relative path or line 0 gets -32602 before the application's handler runs (E4)", async () => {
+  it("an agent's fs or terminal request with a relative path or line 0 gets -32602 before the application's handler runs (E4)", async () => {
     const [clientSide, agentSide] = createMemoryPair();
     const answers = new Map<string, { error?: { code: number; message: string; data?: unknown }; result?: unknown }>();
     let answered: () => void = () => {};
@@ -421,7 +421,7 @@ describe("a session's cwd is absolute (H10)", () => {
           void agentSide.send({ jsonrpc: "2.0", id: message.id, result: { sessionId: "s1" } } as never);
         } else if (message.method === undefined) {
           answers.set(message.id, message);
-          if (answers.size === 4) answered();
+          if (answers.size === 6) answered();
         }
       },
       onTransportError() {},
@@ -436,6 +436,17 @@ describe("a session's cwd is absolute (H10)", () => {
         },
         writeTextFile: ({ path }) => void handled.push(`write ${path}`),
       },
+      // A host of the application's own: the check must not depend on the Node host's.
+      terminal: {
+        create: (request) => {
+          handled.push(`terminal ${request.cwd}`);
+          return { terminalId: "t1" };
+        },
+        output: () => ({ output: "", truncated: false, exitStatus: null }),
+        waitForExit: async () => ({ exitCode: 0, signal: null }),
+        kill: () => {},
+        release: () => {},
+      },
     });
     open.push(agent);
     await agent.newSession({ cwd: "/home/u/p" });
@@ -446,6 +457,8 @@ describe("a session's cwd is absolute (H10)", () => {
     ask("line-0", "fs/read_text_file", { path: "/home/u/p/a.txt", line: 0 });
     ask("empty", "fs/write_text_file", { path: "", content: "x" });
     ask("ok", "fs/read_text_file", { path: "/home/u/p/a.txt", line: 1 });
+    ask("terminal-relative", "terminal/create", { command: "ls", cwd: "sub" });
+    ask("terminal-ok", "terminal/create", { command: "ls", cwd: "D:\\work" });
     await done;
     expect(answers.get("relative")?.error).toEqual({
       code: -32602,
@@ -455,6 +468,8 @@ describe("a session's cwd is absolute (H10)", () => {
     expect(answers.get("line-0")?.error).toMatchObject({ code: -32602, data: { path: "/line" } });
     expect(answers.get("empty")?.error).toMatchObject({ code: -32602, data: { path: "/path" } });
     expect(answers.get("ok")?.result).toEqual({ content: "text" });
-    expect(handled).toEqual(["read /home/u/p/a.txt"]);
+    expect(answers.get("terminal-relative")?.error).toMatchObject({ code: -32602, data: { path: "/cwd" } });
+    expect(answers.get("terminal-ok")?.result).toEqual({ terminalId: "t1" });
+    expect(handled).toEqual(["read /home/u/p/a.txt", "terminal D:\\work"]);
   });
 });
