@@ -158,6 +158,16 @@ describe("model names and jsonEqual in the root entry", () => {
   });
 });
 
+/** What `run` throws (undefined when it returns). */
+function thrownBy(run: () => void): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 describe("isAbsolutePath and absolutePathProblem (H10)", () => {
   it.each(["/", "/home/u/p", "C:\\", "C:\\Users\\u", "c:/work", "\\\\server\\share", "\\\\?\\C:\\long"])("%s is absolute", (path) => {
     expect(isAbsolutePath(path)).toBe(true);
@@ -172,24 +182,14 @@ describe("isAbsolutePath and absolutePathProblem (H10)", () => {
   it("checkAbsolutePathParam answers a peer with -32602 at the pointer; checkAbsolutePathArgument refuses our caller", () => {
     expect(() => checkAbsolutePathParam("fs/read_text_file", "/path", "/ok")).not.toThrow();
     expect(() => checkAbsolutePathArgument("readTextFile", "/path", "/ok")).not.toThrow();
-    let param: unknown;
-    try {
-      checkAbsolutePathParam("session/new", "/cwd", "src");
-    } catch (error) {
-      param = error;
-    }
+    const param = thrownBy(() => checkAbsolutePathParam("session/new", "/cwd", "src"));
     expect(param).toBeInstanceOf(RpcError);
     expect((param as RpcError).toJSON()).toEqual({
       code: -32602,
       message: 'Invalid params for session/new: /cwd must be an absolute path (got "src")',
       data: { path: "/cwd", message: 'must be an absolute path (got "src")' },
     });
-    let argument: unknown;
-    try {
-      checkAbsolutePathArgument("resumeSession", "/additionalDirectories/2", "lib");
-    } catch (error) {
-      argument = error;
-    }
+    const argument = thrownBy(() => checkAbsolutePathArgument("resumeSession", "/additionalDirectories/2", "lib"));
     expect(argument).toBeInstanceOf(AcpError);
     expect(argument).toMatchObject({
       code: "InvalidArgument",
