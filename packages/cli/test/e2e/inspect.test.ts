@@ -182,13 +182,22 @@ describe("acpkit inspect", () => {
     async (context) => {
       const { url } = await startInspect(context, ["--protocol", "1", "--", ...BUILTIN_AGENT]);
       const { page, requests, errors } = await openPage(url);
+      const promptRows = (direction: "client_to_agent" | "agent_to_client") =>
+        page.locator(`[data-testid=wire-row][data-method="session/prompt"][data-direction=${direction}]`);
+      // Returns once the prompt is on the wire: right after the click the page may not have drawn
+      // its "turn running" marker yet, and a wait for that marker to go would end at once.
       const prompt = async (text: string) => {
-        const before = await page.getByTestId("stop-reason").count();
+        const sent = await promptRows("client_to_agent").count();
         await page.getByTestId("prompt-input").fill(text);
         await page.getByTestId("send").click();
-        return before;
+        await expect.poll(() => promptRows("client_to_agent").count()).toBeGreaterThan(sent);
       };
-      const turnEnded = () => page.locator("[data-testid=turn-running]").waitFor({ state: "detached" });
+      // Every prompt sent has its answer, and the page has drawn the turn's end.
+      const turnEnded = async () => {
+        const sent = await promptRows("client_to_agent").count();
+        await expect.poll(() => promptRows("agent_to_client").count()).toBe(sent);
+        await page.locator("[data-testid=turn-running]").waitFor({ state: "detached" });
+      };
       try {
         await page.getByTestId("initialize").click();
         await page.getByRole("button", { name: /Authenticate: Test login/ }).click();
