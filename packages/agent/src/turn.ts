@@ -4,6 +4,7 @@ import { AcpError, checkAbsolutePathArgument, ErrorCode, isRpcError } from "@acp
 import type { v1 } from "@acpkit/schema";
 import type { PermissionParams } from "./session-wire.js";
 import { TerminalHandleImpl } from "./terminal-handle.js";
+import { checkToolCallPaths } from "./tool-call-paths.js";
 import type {
   ContentBlock,
   ElicitationResult,
@@ -93,9 +94,10 @@ export class TurnImpl extends UpdateWriter implements Turn {
     this.releaseHeld();
     let params: PermissionParams;
     try {
+      checkToolCallPaths(request.toolCall.toolCallId, request.toolCall);
       params = this.scope.wire.permissionParams(request, this.tracker);
     } catch (error) {
-      // Strict v1 bridge: the request cannot be expressed; fail the caller, not the process.
+      // A relative path (E4), or the strict v1 bridge cannot express the request: fail the caller, not the process.
       return Promise.reject(error);
     }
     return new Promise<PermissionOutcome>((resolve, reject) => {

@@ -281,7 +281,10 @@ export interface ToolCallStart extends Omit<ToolCallFields, "title"> {
   toolCallId?: string;
 }
 
-/** A tool call of the running turn, returned by `toolCall()`: every method writes one update at once. */
+/**
+ * A tool call of the running turn, returned by `toolCall()`: every method writes one update at once.
+ * A location or diff whose `path` is not absolute fails with AcpError "InvalidArgument" and sends nothing.
+ */
 export interface ToolCallHandle {
   readonly toolCallId: string;
   /** Change the fields given; absent fields stay as they are. */

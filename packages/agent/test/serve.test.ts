@@ -363,6 +363,47 @@ describe("a session's cwd is absolute (H10)", () => {
     expect(served).toEqual(["read C:\\w\\a.txt"]);
   });
 
+  it("v2: a tool call's locations and diffs must name absolute paths; a refused update is not sent (E4)", async () => {
+    const outcomes: string[] = [];
+    const attempt = async (call: () => unknown) => {
+      try {
+        await call();
+        outcomes.push("ok");
+      } catch (error) {
+        outcomes.push(`${(error as { code: string }).code}: ${(error as Error).message}`);
+      }
+    };
+    const { client, wire } = rawPair({
+      prompt: async (turn) => {
+        await attempt(() => turn.toolCall({ title: "edit", content: [{ type: "diff", path: "src/a.ts", newText: "x" }] }));
+        const tool = turn.toolCall({ title: "read", locations: [{ path: "/w/a.ts", line: 1 }] });
+        await attempt(() => tool.update({ locations: [{ path: "/w/a.ts" }, { path: "b.ts" }] }));
+        await attempt(() => tool.appendContent({ type: "diff", path: "./c.ts", newText: "y" }));
+        await attempt(() => tool.requestPermission([{ optionId: "ok", name: "OK", kind: "allow_once" }], { locations: [{ path: "d.ts" }] }));
+        await attempt(() => tool.complete({ content: [{ type: "diff", path: "D:\\w\\c.ts", newText: "y" }] }));
+      },
+    });
+    await client.request("initialize", { protocolVersion: 2 } as never);
+    client.setVersion(2);
+    client.onRequest("session/request_permission", () => ({ outcome: { outcome: "selected", optionId: "ok" } }) as never);
+    const { sessionId }: any = await client.request("session/new", { cwd: "/w", mcpServers: [] } as never);
+    await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] } as never);
+    expect(outcomes).toEqual([
+      expect.stringMatching(/^InvalidArgument: Tool call \S+: content\/0\/path must be an absolute path \(got "src\/a\.ts"\)$/),
+      expect.stringMatching(/^InvalidArgument: Tool call \S+: locations\/1\/path must be an absolute path \(got "b\.ts"\)$/),
+      expect.stringMatching(/^InvalidArgument: Tool call \S+: content\/path must be an absolute path \(got "\.\/c\.ts"\)$/),
+      expect.stringMatching(/^InvalidArgument: Tool call \S+: locations\/0\/path must be an absolute path \(got "d\.ts"\)$/),
+      "ok",
+    ]);
+    // On the wire: the "read" call's creation and its completion; nothing of the refused calls.
+    const toolUpdates = wire.updates(sessionId).filter((update: any) => update.sessionUpdate.startsWith("tool_call"));
+    expect(toolUpdates.map((update: any) => [update.sessionUpdate, update.title ?? update.status])).toEqual([
+      ["tool_call_update", "read"],
+      ["tool_call_update", "completed"],
+    ]);
+    expect(wire.received.some((message) => message.method === "session/request_permission")).toBe(false);
+  });
+
   it("quotes at most 120 characters of a long relative cwd in the error", async () => {
     const { client } = await initialized(1);
     const failure: any = await client.request("session/new", { cwd: "x".repeat(100_000), mcpServers: [] } as never).catch((error: unknown) => error);
