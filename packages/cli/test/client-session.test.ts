@@ -139,6 +139,9 @@ describe("isProtocolViolation", () => {
     expect(isProtocolViolation({ code: "handler_error", message: "" })).toBe(false);
     expect(isProtocolViolation({ code: "lossy_meta", message: "" })).toBe(false);
   });
+  it("reports a relative path in a tool call without failing the run: E4 is beyond what the schema checks", () => {
+    expect(isProtocolViolation({ code: "relative_path", message: "" })).toBe(false);
+  });
 });
 
 describe("parseListenAddress", () => {

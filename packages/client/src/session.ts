@@ -18,6 +18,7 @@ import {
 } from "./state/reducer.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
 import { Turn } from "./turn.js";
+import { relativePathIn } from "./update-paths.js";
 import type { TerminalJSON } from "./state/session-state.js";
 import type {
   AgentCapabilities,
@@ -467,6 +468,8 @@ export class ClientSession {
       });
       return;
     }
+    // Two comparisons per update; only tool-call updates carry paths.
+    if (tag === "tool_call_update" || tag === "tool_call_content_chunk") this.reportRelativePath(update);
     this.states.add(update);
     this.activeTurn?.push(update);
     if (this.listeners.size === 0) return; // the common case; skips making an iterator per update
@@ -482,6 +485,17 @@ export class ClientSession {
         });
       }
     }
+  }
+
+  private reportRelativePath(update: ModelUpdate): void {
+    const problem = relativePathIn(update);
+    if (problem === undefined) return;
+    this.host.report({
+      code: "relative_path",
+      message: `Tool call ${(update as { toolCallId: string }).toolCallId} of session ${this.sessionId}: ${problem}; applied as sent (docs/protocol.md E4)`,
+      sessionId: this.sessionId,
+      detail: update,
+    });
   }
 
   private finishTurn(stopReason: string | undefined): void {

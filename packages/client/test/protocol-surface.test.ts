@@ -284,25 +284,34 @@ describe.each(["memory", "stdio"] as const)("closing and capabilities over %s", 
   });
 });
 
+/**
+ * A hand-written v1 agent on `agentSide`: it answers initialize and session/new (with `sessionId`),
+ * and on session/prompt sends `updates` to that session, then ends the turn with end_turn.
+ */
+function scriptedV1Turn(agentSide: Transport, sessionId: string, updates: readonly object[]): void {
+  agentSide.start({
+    onMessage(text) {
+      const message = JSON.parse(text as string);
+      const reply = (result: unknown) => void agentSide.send({ jsonrpc: "2.0", id: message.id, result } as never);
+      if (message.method === "initialize") reply({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] });
+      else if (message.method === "session/new") reply({ sessionId });
+      else if (message.method === "session/prompt") {
+        for (const update of updates) void agentSide.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } } as never);
+        reply({ stopReason: "end_turn" });
+      }
+    },
+    onTransportError() {},
+  });
+}
+
 describe("a client receiving an update kind it did not advertise (Z2)", () => {
   it("drops the notice with an unadvertised_update diagnostic and the session goes on", async () => {
     const [clientSide, agentSide] = createMemoryPair();
-    agentSide.start({
-      onMessage(text) {
-        const message = JSON.parse(text as string);
-        const reply = (result: unknown) => void agentSide.send({ jsonrpc: "2.0", id: message.id, result } as never);
-        if (message.method === "initialize") reply({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] });
-        else if (message.method === "session/new") reply({ sessionId: "z" });
-        else if (message.method === "session/prompt") {
-          const update = (u: unknown) => void agentSide.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "z", update: u } } as never);
-          update({ sessionUpdate: "notice", severity: "info", title: "unasked" });
-          update({ sessionUpdate: "compaction_update", compactionId: "c", status: "in_progress" });
-          update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "still here" } });
-          reply({ stopReason: "end_turn" });
-        }
-      },
-      onTransportError() {},
-    });
+    scriptedV1Turn(agentSide, "z", [
+      { sessionUpdate: "notice", severity: "info", title: "unasked" },
+      { sessionUpdate: "compaction_update", compactionId: "c", status: "in_progress" },
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "still here" } },
+    ]);
     const diagnostics: Diagnostic[] = [];
     const agent = await connectAgent(clientSide, { sessionFeatures: { notices: false, compaction: false }, onDiagnostic: (d) => diagnostics.push(d) });
     open.push(agent);
@@ -471,5 +480,26 @@ describe("a session's cwd is absolute (H10)", () => {
     expect(answers.get("terminal-relative")?.error).toMatchObject({ code: -32602, data: { path: "/cwd" } });
     expect(answers.get("terminal-ok")?.result).toEqual({ terminalId: "t1" });
     expect(handled).toEqual(["read /home/u/p/a.txt", "terminal D:\\work"]);
+  });
+
+  it("a tool call naming a relative path is applied as sent and reported as relative_path (E4)", async () => {
+    const [clientSide, agentSide] = createMemoryPair();
+    scriptedV1Turn(agentSide, "s1", [
+      { sessionUpdate: "tool_call", toolCallId: "t1", title: "edit", locations: [{ path: "/w/ok.ts" }, { path: "src/a.ts" }] },
+      { sessionUpdate: "tool_call_update", toolCallId: "t1", content: [{ type: "diff", path: "b.ts", newText: "x" }] },
+      { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", locations: [{ path: "C:\\w\\a.ts" }] },
+    ]);
+    const diagnostics: Diagnostic[] = [];
+    const agent = await connectAgent(clientSide, { protocolVersion: 1, onDiagnostic: (d) => diagnostics.push(d) });
+    open.push(agent);
+    const session = await agent.newSession({ cwd: "/w" });
+    await session.prompt("edit");
+    expect(diagnostics.filter((d) => d.code === "relative_path").map((d) => d.message)).toEqual([
+      'Tool call t1 of session s1: locations/1/path must be an absolute path (got "src/a.ts"); applied as sent (docs/protocol.md E4)',
+      'Tool call t1 of session s1: content/0/path must be an absolute path (got "b.ts"); applied as sent (docs/protocol.md E4)',
+    ]);
+    const [tool] = session.state.toolCalls;
+    expect(tool).toMatchObject({ toolCallId: "t1", status: "completed", locations: [{ path: "C:\\w\\a.ts" }] });
+    expect(tool?.content).toEqual([{ type: "diff", path: "b.ts", newText: "x" }]);
   });
 });

@@ -62,6 +62,7 @@ export type ClientDiagnosticCode =
   | "cancel_not_sent" // session/cancel could not be sent
   | "listener_error" // an onUpdate listener threw
   | "unadvertised_update" // a v1 update kind the client did not advertise (notices, compaction); dropped
+  | "relative_path" // a tool call's location or diff names a path that is not absolute (E4); applied as sent
   | "terminal_failed" // killing or releasing a client terminal failed
   | "v2_fallback"; // the agent refused the v2 initialize; connectAgent retried with v1
 

@@ -37,6 +37,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "listener_error":
     case "v1_tool_call_missing":
     case "unadvertised_update": // a notice or compaction the client did not ask for: ignored with a note
+    case "relative_path": // E4 asks for absolute paths but the schema allows any string: reported, not a failure
     case "terminal_failed":
     case "v2_fallback": // the agent refused v2; the run goes on with v1 and says so
     case "too_many_requests": // more of the agent's requests at once than the limit: refused, and allowed by the protocol
