@@ -30,7 +30,7 @@ import type {
 } from "./types.js";
 import { DRAIN_BATCH, DRAIN_TEXT_BUDGET, HELD_HIGH_WATER, HOLD_AFTER, HeldUpdates } from "./held-updates.js";
 import { messageIdFor } from "./message-ids.js";
-import { checkContentPath, checkToolCallPaths } from "./tool-call-paths.js";
+import { checkToolCallPaths } from "./tool-call-paths.js";
 import { WriteTracker } from "./write-tracker.js";
 
 /** Per-session id counters. Ids are never reused within a session (docs/protocol.md M1, T8). */
@@ -157,7 +157,7 @@ class ToolCallHandleImpl implements ToolCallHandle {
     this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as ModelUpdate);
   }
   appendContent(item: ToolCallContent | string): void {
-    if (typeof item !== "string") checkContentPath(this.toolCallId, "/content", item);
+    if (typeof item !== "string") checkToolCallPaths(this.toolCallId, { content: item });
     const content = typeof item === "string" ? { type: "content", content: { type: "text", text: item } } : item;
     this.writer.send({ sessionUpdate: "tool_call_content_chunk", toolCallId: this.toolCallId, content } as ModelUpdate);
   }

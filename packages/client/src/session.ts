@@ -2,7 +2,7 @@
 // docs/protocol.md §6.3 (C2 mark tool calls cancelled, C3 answer permission requests "cancelled", C4 keep
 // applying updates until the response, C11 an error after cancel shows as cancelled), and the
 // SessionState kept current by the reducer.
-import { AcpError, isRpcError, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
+import { AcpError, isRpcError, toolCallPathProblem, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import { BatchedState } from "./state/batched-state.js";
@@ -18,7 +18,6 @@ import {
 } from "./state/reducer.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
 import { Turn } from "./turn.js";
-import { relativePathIn } from "./update-paths.js";
 import type { TerminalJSON } from "./state/session-state.js";
 import type {
   AgentCapabilities,
@@ -487,12 +486,17 @@ export class ClientSession {
     }
   }
 
+  /**
+   * E4 on the receiving side: an update cannot be answered, and dropping one would lose what the
+   * agent did, so a tool call naming a relative path is applied as sent and reported; an editor
+   * that opens locations can then tell why a link leads nowhere.
+   */
   private reportRelativePath(update: ModelUpdate): void {
-    const problem = relativePathIn(update);
-    if (problem === undefined) return;
+    const found = toolCallPathProblem(update as { locations?: unknown; content?: unknown });
+    if (found === undefined) return;
     this.host.report({
       code: "relative_path",
-      message: `Tool call ${(update as { toolCallId: string }).toolCallId} of session ${this.sessionId}: ${problem}; applied as sent (docs/protocol.md E4)`,
+      message: `Tool call ${(update as { toolCallId: string }).toolCallId} of session ${this.sessionId}: ${found.pointer.slice(1)} ${found.problem}; applied as sent (docs/protocol.md E4)`,
       sessionId: this.sessionId,
       detail: update,
     });

@@ -45,3 +45,39 @@ export function checkAbsolutePathArgument(call: string, pointer: string, path: s
   const problem = absolutePathProblem(path);
   if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: ${pointer.slice(1)} ${problem}`, { data: { path: pointer } });
 }
+
+type PathHolder = { type?: unknown; path?: unknown } | null | undefined;
+
+/**
+ * The first location or diff of a tool call whose path is not absolute (E4): its JSON pointer
+ * within `fields` (`/locations/1/path`, `/content/0/path`) and what is wrong, or `undefined`.
+ * `content` is a list (a tool call's fields) or one item (a `tool_call_content_chunk`:
+ * `/content/path`). Paths that are not strings are left to the schema check.
+ */
+export function toolCallPathProblem(fields: { locations?: unknown; content?: unknown }): { pointer: string; problem: string } | undefined {
+  const { locations, content } = fields;
+  if (Array.isArray(locations)) {
+    for (let index = 0; index < locations.length; index++) {
+      const found = pathProblemAt(`/locations/${index}/path`, (locations[index] as PathHolder)?.path);
+      if (found !== undefined) return found;
+    }
+  }
+  if (Array.isArray(content)) {
+    for (let index = 0; index < content.length; index++) {
+      const found = diffProblemAt(`/content/${index}`, content[index] as PathHolder);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  return diffProblemAt("/content", content as PathHolder);
+}
+
+function diffProblemAt(pointer: string, item: PathHolder): { pointer: string; problem: string } | undefined {
+  return item?.type === "diff" ? pathProblemAt(`${pointer}/path`, item.path) : undefined;
+}
+
+function pathProblemAt(pointer: string, path: unknown): { pointer: string; problem: string } | undefined {
+  if (typeof path !== "string") return undefined;
+  const problem = absolutePathProblem(path);
+  return problem === undefined ? undefined : { pointer, problem };
+}

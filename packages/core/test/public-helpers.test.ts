@@ -18,6 +18,7 @@ import {
   closedError,
   defaultValidateOutgoing,
   isAbsolutePath,
+  toolCallPathProblem,
   isAcpError,
   isProtocolVersion,
   isRpcError,
@@ -196,6 +197,26 @@ describe("isAbsolutePath and absolutePathProblem (H10)", () => {
       message: 'resumeSession: additionalDirectories/2 must be an absolute path (got "lib")',
       data: { path: "/additionalDirectories/2" },
     });
+  });
+
+  it("toolCallPathProblem finds the first relative location or diff path, in a list of content or in one item", () => {
+    expect(toolCallPathProblem({ locations: [{ path: "/a" }], content: [{ type: "content", content: { type: "text", text: "x" } }] })).toBeUndefined();
+    expect(toolCallPathProblem({ locations: [{ path: "/a" }, { path: "b" }], content: [{ type: "diff", path: "c" }] })).toEqual({
+      pointer: "/locations/1/path",
+      problem: 'must be an absolute path (got "b")',
+    });
+    expect(
+      toolCallPathProblem({
+        content: [
+          { type: "terminal", terminalId: "t" },
+          { type: "diff", path: "c", newText: "" },
+        ],
+      }),
+    ).toMatchObject({ pointer: "/content/1/path" });
+    expect(toolCallPathProblem({ content: { type: "diff", path: "./d", newText: "" } })).toMatchObject({ pointer: "/content/path" });
+    // Not strings, or not there: left to the schema check.
+    expect(toolCallPathProblem({ locations: [null, { path: 7 }], content: { type: "diff" } })).toBeUndefined();
+    expect(toolCallPathProblem({})).toBeUndefined();
   });
 
   it("quotes at most 120 characters of a long path and says how long it was", () => {
