@@ -260,6 +260,23 @@ describe("$/cancel_request", () => {
   });
 });
 
+/**
+ * Runs an agent's calls one after another and logs each: `success` when it went through, else what
+ * `failure` makes of the error it threw (an AcpError: code, data, message).
+ */
+function outcomeLog(success: string, failure: (error: { code: string; data?: unknown; message: string }) => string) {
+  const outcomes: string[] = [];
+  const attempt = async (call: () => unknown) => {
+    try {
+      await call();
+      outcomes.push(success);
+    } catch (error) {
+      outcomes.push(failure(error as { code: string; data?: unknown; message: string }));
+    }
+  };
+  return { outcomes, attempt };
+}
+
 describe("a session's cwd is absolute (H10)", () => {
   /** An agent serving every method that takes a cwd, counting the calls that reach its code. */
   function cwdAgent() {
@@ -315,15 +332,7 @@ describe("a session's cwd is absolute (H10)", () => {
   });
 
   it("v1: readTextFile, writeTextFile and createTerminal refuse a relative path, line 0 and a relative cwd before anything is sent (E4)", async () => {
-    const outcomes: string[] = [];
-    const attempt = async (call: () => Promise<unknown>) => {
-      try {
-        await call();
-        outcomes.push("sent");
-      } catch (error) {
-        outcomes.push(`${(error as { code: string }).code} ${JSON.stringify((error as { data?: unknown }).data)}: ${(error as Error).message}`);
-      }
-    };
+    const { outcomes, attempt } = outcomeLog("sent", (error) => `${error.code} ${JSON.stringify(error.data)}: ${error.message}`);
     const { client } = rawPair({
       prompt: async (turn) => {
         await attempt(() => turn.readTextFile({ path: "notes/a.txt" }));
@@ -364,15 +373,7 @@ describe("a session's cwd is absolute (H10)", () => {
   });
 
   it("v2: a tool call's locations and diffs must name absolute paths; a refused update is not sent (E4)", async () => {
-    const outcomes: string[] = [];
-    const attempt = async (call: () => unknown) => {
-      try {
-        await call();
-        outcomes.push("ok");
-      } catch (error) {
-        outcomes.push(`${(error as { code: string }).code}: ${(error as Error).message}`);
-      }
-    };
+    const { outcomes, attempt } = outcomeLog("ok", (error) => `${error.code}: ${error.message}`);
     const { client, wire } = rawPair({
       prompt: async (turn) => {
         await attempt(() => turn.toolCall({ title: "edit", content: [{ type: "diff", path: "src/a.ts", newText: "x" }] }));
