@@ -169,9 +169,9 @@ const commands: Record<string, Command> = {
     run: ({ turn }, argument) => runTerminal(turn, argument),
   },
   elicit: {
-    description: "Ask for your name through a form (v1 clients with elicitation)",
-    synopsis: "/elicit",
-    run: ({ turn }) => elicit(turn),
+    description: "Ask for your name through a form, or with URL send you to that page (v1 clients with elicitation)",
+    synopsis: "/elicit [URL]",
+    run: ({ turn }, argument) => elicit(turn, argument.trim()),
   },
 };
 

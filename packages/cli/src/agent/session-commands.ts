@@ -2,7 +2,7 @@
 // info, plans, notices, client terminals and elicitation. Each ends its turn with end_turn; a
 // feature the client or the protocol version lacks is a -32602 error saying which.
 import { isAcpError, ErrorCode, RpcError } from "@acpkit/core";
-import type { PromptResult, Turn } from "@acpkit/agent";
+import type { FormElicitation, PromptResult, Turn } from "@acpkit/agent";
 import { sleep } from "./pacing.js";
 import { splitWords } from "./text.js";
 
@@ -108,21 +108,27 @@ export async function runTerminal(turn: Turn, argument: string): Promise<PromptR
   }
 }
 
-/** Ask for a name and a yes/no through a form; echo the answer. */
-export async function elicit(turn: Turn): Promise<PromptResult> {
+const ABOUT_YOU_FORM: FormElicitation = {
+  message: "Tell the built-in agent about you",
+  requestedSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", title: "Your name", default: "Ada" },
+      subscribe: { type: "boolean", title: "Subscribe to updates", default: false },
+    },
+    required: ["name"],
+  },
+};
+
+/**
+ * Ask for a name and a yes/no through a form; with `url`, send the user to that address instead
+ * (a URL elicitation, sent as given, so a client's handling of any address can be tried). Echo
+ * the answer.
+ */
+export async function elicit(turn: Turn, url: string): Promise<PromptResult> {
   let answer: Awaited<ReturnType<Turn["elicit"]>>;
   try {
-    answer = await turn.elicit({
-      message: "Tell the built-in agent about you",
-      requestedSchema: {
-        type: "object",
-        properties: {
-          name: { type: "string", title: "Your name", default: "Ada" },
-          subscribe: { type: "boolean", title: "Subscribe to updates", default: false },
-        },
-        required: ["name"],
-      },
-    });
+    answer = url !== "" ? await turn.elicitUrl({ message: "Open this page, then come back", url }) : await turn.elicit(ABOUT_YOU_FORM);
   } catch (error) {
     asPromptError(error);
   }

@@ -178,7 +178,7 @@ describe("acpkit inspect", () => {
   );
 
   it.skipIf(!existsSync(CHROMIUM))(
-    "shows the rest of the surface: login, plans, config, elicitation forms, terminals, attachments, list and close (needs /usr/bin/chromium)",
+    "shows the rest of the surface: login, plans, config, elicitation forms and links, terminals, attachments, list and close (needs /usr/bin/chromium)",
     async (context) => {
       const { url } = await startInspect(context, ["--protocol", "1", "--", ...BUILTIN_AGENT]);
       const { page, requests, errors } = await openPage(url);
@@ -222,6 +222,22 @@ describe("acpkit inspect", () => {
         await page.screenshot({ path: join(SHOTS, "inspector-elicitation.png") });
         await form.getByRole("button", { name: "Accept" }).click();
         await expect.poll(() => page.getByTestId("timeline").innerText()).toContain('Elicitation answered: accept {"name":"Grace","subscribe":true}');
+
+        // A URL elicitation is a link only to a web page: a javascript: address stays text, so a
+        // click can never run the agent's script next to the page's token.
+        await prompt("/elicit javascript:document.title='pwned'");
+        await page.getByTestId("refused-link").waitFor();
+        expect(await page.getByTestId("refused-link").textContent()).toContain("javascript:document.title='pwned' is not an http or https address");
+        expect(await page.getByTestId("elicitation-card").locator("a").count()).toBe(0);
+        await page.getByTestId("elicitation-card").getByRole("button", { name: "Decline" }).click();
+        await expect.poll(() => page.getByTestId("timeline").textContent()).toContain("Elicitation answered: decline");
+        await prompt("/elicit https://example.com/login");
+        const link = page.getByTestId("elicitation-card").getByRole("link");
+        await link.waitFor();
+        expect(await link.getAttribute("href")).toBe("https://example.com/login");
+        expect(await link.getAttribute("rel")).toBe("noreferrer noopener");
+        await page.getByTestId("elicitation-card").getByRole("button", { name: "Done" }).click();
+        await expect.poll(() => page.getByTestId("timeline").textContent()).toContain("Elicitation answered: accept {}");
 
         // The page runs no commands: its terminal says so and exits 127, shown in the tool call.
         await prompt("/terminal ls -l");

@@ -100,7 +100,7 @@ describe("acpkit run against an official-SDK agent that uses every v1 feature", 
 });
 
 describe("acpkit run against the built-in agent's session commands", () => {
-  it("runs /mode, /config, /title, /plan, /notice, /terminal, /elicit, /commands in one session", async () => {
+  it("runs /mode, /config, /title, /plan, /notice, /terminal, /elicit (form and URL), /commands in one session", async () => {
     const prompts = [
       "/mode code",
       "/config model thorough",
@@ -109,6 +109,7 @@ describe("acpkit run against the built-in agent's session commands", () => {
       "/notice Heads up",
       "/terminal node -e process.exit(3)",
       "/elicit",
+      "/elicit https://example.com/login",
       "/commands",
     ];
     const result = await runJson([
@@ -133,6 +134,8 @@ describe("acpkit run against the built-in agent's session commands", () => {
     expect(state.terminals[0]).toMatchObject({ command: "node", args: ["-e", "process.exit(3)"], exitStatus: { exitCode: 3, signal: null } });
     expect(JSON.stringify(state.messages)).toContain("The command exited with code 3.");
     expect(JSON.stringify(state.messages)).toContain('Elicitation answered: accept {\\"name\\":\\"Ada\\",\\"subscribe\\":false}');
+    // The URL elicitation, accepted ("the user will open it"): no form content.
+    expect(JSON.stringify(state.messages)).toContain("Elicitation answered: accept {}");
     expect(state.availableCommands.map((command: any) => command.name)).toContain("terminal");
   });
 

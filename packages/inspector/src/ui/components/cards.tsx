@@ -1,9 +1,10 @@
 // The agent's open questions: a permission request as a card with one button per option, an
-// elicitation as a form built from its schema (or, for a URL elicitation, the link). Cancelling the
+// elicitation as a form built from its schema (or, for a URL elicitation, the link, when it is a web address). Cancelling the
 // turn answers them "cancelled" (the client does that; the cards then disappear).
 import { useState } from "preact/hooks";
 import type { ElicitationResult, FormElicitationRequest, UrlElicitationRequest } from "@acpkit/client";
 import type { Controller, ElicitationCard } from "../controller.js";
+import { webLinkOf } from "../web-link.js";
 
 export function Cards({ controller }: { controller: Controller }) {
   const view = controller.currentSession;
@@ -168,12 +169,19 @@ function Field({
 }
 
 function UrlCard({ card, request }: { card: ElicitationCard; request: UrlElicitationRequest }) {
+  const link = webLinkOf(request.url);
   return (
     <div class="card elicitation" data-testid="elicitation-card">
       <div>{request.message}</div>
-      <a href={request.url} target="_blank" rel="noreferrer noopener">
-        {request.url}
-      </a>
+      {link !== undefined ? (
+        <a href={link} target="_blank" rel="noreferrer noopener">
+          {request.url}
+        </a>
+      ) : (
+        <div class="refused-link" data-testid="refused-link">
+          <code>{request.url}</code> is not an http or https address, so it is not a link here.
+        </div>
+      )}
       <div class="row">
         <button type="button" class="primary" onClick={() => card.answer({ action: "accept" } as ElicitationResult)}>
           Done
