@@ -21,8 +21,20 @@ export interface Style {
   cyan(text: string): string;
 }
 
-/** The SGR codes styling uses (open and close), the only escape sequences human output lets through (terminal-text.ts). */
-export const STYLE_SGR_CODES: readonly number[] = [1, 2, 22, 31, 32, 33, 34, 35, 36, 39];
+// A record over every key of `Style`, so adding a function without listing it here does not compile.
+const STYLE_NAME_RECORD: { readonly [K in keyof Style]: K } = {
+  bold: "bold",
+  dim: "dim",
+  red: "red",
+  green: "green",
+  yellow: "yellow",
+  blue: "blue",
+  magenta: "magenta",
+  cyan: "cyan",
+};
+
+/** Every function of a `Style`, for code that wraps one (terminal-text.ts). */
+export const STYLE_NAMES: readonly (keyof Style)[] = Object.values(STYLE_NAME_RECORD);
 
 function wrap(open: number, close: number, enabled: boolean): (text: string) => string {
   return enabled ? (text) => `\u001b[${open}m${text}\u001b[${close}m` : (text) => text;

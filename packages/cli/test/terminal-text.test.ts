@@ -6,8 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createStyle } from "../src/style.js";
-import { escapeTerminalControls, guardTerminalStream } from "../src/terminal-text.js";
+import type { CommandIO } from "../src/io.js";
+import { createStyle, STYLE_NAMES, type Style } from "../src/style.js";
+import { escapeTerminalControls, guardTerminalIO, guardTerminalStream } from "../src/terminal-text.js";
 import { BIN, runCli } from "./support/cli.js";
 
 /** Control characters a terminal acts on, other than our styling's SGR codes; newline and tab are text. */
@@ -29,22 +30,9 @@ describe("escapeTerminalControls", () => {
     expect(escapeTerminalControls("a\u202eb\u2066c\u0000")).toBe("a\\u202eb\\u2066c\\u0000");
   });
 
-  it("keeps newlines, tabs, ordinary Unicode and every SGR code of our own styling", () => {
-    const style = createStyle(true);
-    const styled = [
-      style.bold("b"),
-      style.dim("d"),
-      style.red("r"),
-      style.green("g"),
-      style.yellow("y"),
-      style.blue("u"),
-      style.magenta("m"),
-      style.cyan("c"),
-    ].join("\n\t");
-    expect(escapeTerminalControls(styled)).toBe(styled);
-    expect(escapeTerminalControls("héllo — 世界 🙂\n")).toBe("héllo — 世界 🙂\n");
-    // Any other SGR (8 hides text) is escaped.
-    expect(escapeTerminalControls("\u001b[8mhidden")).toBe("\\u001b[8mhidden");
+  it("keeps newlines, tabs and ordinary Unicode, and escapes every escape sequence, SGR codes included", () => {
+    expect(escapeTerminalControls("héllo — 世界 🙂\n\t")).toBe("héllo — 世界 🙂\n\t");
+    expect(escapeTerminalControls("\u001b[31mred\u001b[39m \u001b[8mhidden")).toBe("\\u001b[31mred\\u001b[39m \\u001b[8mhidden");
   });
 
   it("leaves a JSON document the same document", () => {
@@ -68,6 +56,38 @@ describe("guardTerminalStream", () => {
     expect(called).toBe(true);
     expect(guarded.writableEnded).toBe(true);
   });
+
+  it("lets the guarded IO's own styling through and nothing of the same kind inside a peer's text", async () => {
+    const sink = (isTTY: boolean) => {
+      const stream = Object.assign(new PassThrough(), { isTTY });
+      let written = "";
+      stream.setEncoding("utf8").on("data", (text: string) => (written += text));
+      return { stream, written: () => written };
+    };
+    const out = sink(true);
+    const err = sink(false);
+    const io: CommandIO = { stdin: new PassThrough(), stdout: out.stream, stderr: err.stream, out: createStyle(true), err: createStyle(false), cwd: "/" };
+    const guarded = guardTerminalIO(io);
+    const peer = "\u001b[31mfake error\u001b[39m";
+    for (const name of STYLE_NAMES) guarded.stdout.write(`${guarded.out[name](`${name} ${peer}`)}\n`);
+    guarded.stderr.write(`${guarded.err.red(peer)}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const expected = STYLE_NAMES.map((name) => `${io.out[name](`${name} \\u001b[31mfake error\\u001b[39m`)}\n`).join("");
+    expect(out.written()).toBe(expected);
+    expect(out.written()).toContain("\u001b[31mred \\u001b[31mfake error\\u001b[39m\u001b[39m\n");
+    expect(err.written()).toBe("\\u001b[31mfake error\\u001b[39m\n");
+  });
+
+  it("escapes the sequences of a style that does not wrap its text verbatim", async () => {
+    const sink = Object.assign(new PassThrough(), { isTTY: true });
+    let written = "";
+    sink.setEncoding("utf8").on("data", (text: string) => (written += text));
+    const shouting: Style = { ...createStyle(true), bold: (text) => `\u001b[1m${text.toUpperCase()}\u001b[22m` };
+    const guarded = guardTerminalIO({ stdin: new PassThrough(), stdout: sink, stderr: sink, out: shouting, err: shouting, cwd: "/" });
+    guarded.stdout.write(guarded.out.bold("loud"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written).toBe("\\u001b[1mLOUD\\u001b[22m");
+  });
 });
 
 describe("through the binary", () => {
@@ -89,7 +109,7 @@ describe("through the binary", () => {
     expect(withoutStyling(stdout)).not.toMatch(ACTING);
   });
 
-  it("acpkit run prints an agent's message, thought and tool title with their control characters escaped", async () => {
+  it("acpkit run prints an agent's message, thought and tool title with their control characters escaped, SGR codes included", async () => {
     const dir = mkdtempSync(join(tmpdir(), "acpkit-terminal-"));
     const script = join(dir, "script.json");
     writeFileSync(
@@ -99,15 +119,22 @@ describe("through the binary", () => {
           { message: "thinking\u001b[1A\u001b[2K", kind: "thought" },
           { update: { sessionUpdate: "tool_call_update", toolCallId: "t1", title: "Read \u001b]0;pwned\u0007", kind: "read", status: "completed" } },
           { message: "done\rEVERYTHING IS FINE \u202egnp.exe" },
+          { message: "\u001b[32m✔ all checks passed\u001b[39m" },
         ],
       }),
     );
-    const { code, stdout, stderr } = await runCli(["run", "--prompt", "hi", "--", process.execPath, BIN, "agent", "--script", script]);
+    const { code, stdout, stderr } = await runCli(["run", "--prompt", "hi", "--", process.execPath, BIN, "agent", "--script", script], {
+      env: { FORCE_COLOR: "1" },
+    });
     expect(stderr).toBe("");
     expect(code).toBe(0);
+    // Even the SGR codes our own styling uses stay text inside the agent's message; ours are kept.
+    expect(stdout).toContain("\\u001b[32m✔ all checks passed\\u001b[39m");
+    expect(stdout).not.toContain("\u001b[32m✔ all checks passed");
+    expect(stdout).toMatch(STYLING);
     expect(stdout).toContain("thinking\\u001b[1A\\u001b[2K");
     expect(stdout).toContain("Read \\u001b]0;pwned\\u0007");
     expect(stdout).toContain("done\\u000dEVERYTHING IS FINE \\u202egnp.exe");
-    expect(stdout).not.toMatch(ACTING);
+    expect(withoutStyling(stdout)).not.toMatch(ACTING);
   }, 20_000);
 });
