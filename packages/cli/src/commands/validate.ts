@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
+import { findMalformedUtf8 } from "../malformed-utf8.js";
 import { formatProblem, validateTranscript, type TranscriptProtocol } from "@acpkit/schema";
 
 export const validateUsage = `usage: acpkit validate [--protocol 1|2|auto] [--strict] [--json] [FILE|-]
@@ -36,7 +37,9 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    io.stderr.write(`acpkit validate: ${file === "-" ? "standard input" : file} is not UTF-8 text\n`);
+    const bad = findMalformedUtf8(bytes);
+    const where = bad === undefined ? "" : `: line ${bad.line}, byte ${bad.byte} (0x${bad.value.toString(16).padStart(2, "0")}) starts no valid UTF-8 sequence`;
+    io.stderr.write(`acpkit validate: ${file === "-" ? "standard input" : file} is not UTF-8 text${where}\n`);
     return Exit.Usage;
   }
 

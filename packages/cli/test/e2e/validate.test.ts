@@ -42,7 +42,8 @@ beforeAll(async () => {
   broken[6] = "← {not json"; // line 7
   broken[8] = broken[8]!.replace('"end_turn"', '"finished"'); // line 9: not a v1 stop reason
   await writeFile(file("invalid-v1.ndjson"), broken.join("\n") + "\n");
-  await writeFile(file("not-utf8.ndjson"), Buffer.from([0xff, 0xfe, 0x0a]));
+  // Line 2, byte 5: C3 then "(" (a lead byte without its continuation).
+  await writeFile(file("not-utf8.ndjson"), Buffer.concat([Buffer.from("{}\nabcd"), Buffer.from([0xc3, 0x28, 0x0a])]));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -107,7 +108,7 @@ describe.concurrent("acpkit validate", () => {
     expect(missing.stderr).toContain("cannot read");
     const binary = await runCli(["validate", file("not-utf8.ndjson")]);
     expect(binary.code).toBe(2);
-    expect(binary.stderr).toContain("is not UTF-8");
+    expect(binary.stderr).toContain("not-utf8.ndjson is not UTF-8 text: line 2, byte 5 (0xc3) starts no valid UTF-8 sequence");
     const usage = await runCli(["validate", "--protocol", "3", file("valid-v1.ndjson")]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("usage: acpkit validate");
