@@ -223,8 +223,8 @@ describe("acpkit inspect", () => {
         await form.getByRole("button", { name: "Accept" }).click();
         await expect.poll(() => page.getByTestId("timeline").innerText()).toContain('Elicitation answered: accept {"name":"Grace","subscribe":true}');
 
-        // A URL elicitation is a link only to a web page: a javascript: address stays text, so a
-        // click can never run the agent's script next to the page's token.
+        // A URL elicitation is a link only to a web page: a javascript: address stays text (the
+        // page's CSP would refuse to run it too; the card does not depend on that).
         await prompt("/elicit javascript:document.title='pwned'");
         await page.getByTestId("refused-link").waitFor();
         expect(await page.getByTestId("refused-link").textContent()).toContain("javascript:document.title='pwned' is not an http or https address");
