@@ -5,7 +5,8 @@
 // - a missing property is reported at the object; we point at the property itself;
 // - anyOf / oneOf / if failures add a summary error next to the branch errors that explain it;
 //   we keep the explanation (the deepest errors) and drop the summary;
-// - a nullable value's "must be null" branch is folded into its sibling ("must be object or null").
+// - a nullable value's "must be null" branch is folded into its sibling ("must be object or null"),
+//   and a type list reads the same way.
 
 import type { AjvErrorObject } from "./compiled-validator.js";
 import type { ValidationError } from "./validation-result.js";
@@ -63,8 +64,11 @@ function candidate(error: AjvErrorObject): Candidate {
       return { ...common, path: base, message: `must be ${show(params["allowedValue"])}` };
     case "not":
       return { ...common, path: base, message: "must not be one of the values this version reserves or excludes here" };
-    case "type":
-      return { ...common, path: base, message: error.message ?? `must be ${String(params["type"])}`, nullBranch: params["type"] === "null" };
+    case "type": {
+      // A type list ("object,null" in Ajv's own message) reads as alternatives.
+      const types = Array.isArray(params["type"]) ? params["type"].map(String) : String(params["type"]).split(",");
+      return { ...common, path: base, message: `must be ${types.join(" or ")}`, nullBranch: params["type"] === "null" };
+    }
     default:
       return { ...common, path: base, message: error.message ?? `fails the "${error.keyword}" rule` };
   }
