@@ -66,4 +66,30 @@ describe("scripts/bundle-package.mjs", () => {
     expect(failure!.code).not.toBe(0);
     expect(failure!.stderr).toContain("src/common.ts is in src/index.ts and src/extra.ts");
   });
+
+  it("breaks the minified code into short lines, so an uncaught error's printed source line stays readable", async () => {
+    // Node prints the line of an uncaught error's throw site; on a one-line bundle that was the whole file.
+    const body = Array.from({ length: 400 }, (_, i) => `export function helper${i}(value: number): number { return value * ${i} + ${i}; }`).join("\n");
+    const dir = fixturePackage({
+      "index.ts": `${body}\nexport function check(options: { size?: unknown }): void {\n  if (typeof options.size !== "number") throw new TypeError("check: options.size must be a number");\n}\n`,
+      "extra.ts": 'export { check } from "./index.js";\n',
+    });
+    await run(process.execPath, [script], { cwd: dir });
+    const built = readFileSync(join(dir, "dist", "index.js"), "utf8");
+    expect(built.length).toBeGreaterThan(20_000);
+    const longest = Math.max(...built.split("\n").map((line) => line.length));
+    expect(longest).toBeLessThanOrEqual(400);
+    const crash = join(dir, "crash.mjs");
+    writeFileSync(crash, 'import { check } from "./dist/index.js";\ncheck({});\n');
+    const failure = await run(process.execPath, [crash]).then(
+      () => undefined,
+      (error: { stderr: string }) => error,
+    );
+    expect(failure, "the script failed").toBeDefined();
+    expect(failure!.stderr).toContain("TypeError: check: options.size must be a number");
+    // What Node printed above the error: the throw site's line and a caret, not 20 KB of code.
+    const context = failure!.stderr.slice(0, failure!.stderr.indexOf("TypeError:"));
+    expect(context).toContain("dist/index.js:");
+    expect(context.length).toBeLessThan(1_000);
+  });
 });
