@@ -1,6 +1,8 @@
-// @acpkit/transport-websocket/browser: connect() on the platform's WebSocket (browsers, Deno, Bun,
-// Node ≥ 22). Imports no Node built-in.
+// @acpkit/transport-websocket/browser: connect() on the platform's WebSocketStream where there is
+// one (browser-stream.ts), else on its WebSocket (browsers, Deno, Bun, Node ≥ 22). Imports no Node
+// built-in.
 import { AcpError } from "@acpkit/core";
+import { openStreamTransport, type WebSocketStreamConstructor } from "./browser-stream.js";
 import { describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
 
 /** Above this many buffered bytes, senders wait. */
@@ -35,6 +37,14 @@ export interface BrowserConnectOptions extends FrameTransportOptions {
     url: string,
     protocols?: string | string[],
   ) => StandardWebSocket;
+  /**
+   * The WebSocketStream constructor to use, or `false` for the standard WebSocket. Default:
+   * `globalThis.WebSocketStream` (Chromium 124 and later) unless `WebSocket` is given. Over a
+   * WebSocketStream the transport can stop reading (`pause()`, and when its own unsent output
+   * piles up), so an agent that sends faster than the page handles waits in TCP instead of
+   * filling the page's memory; the standard WebSocket cannot stop reading.
+   */
+  WebSocketStream?: WebSocketStreamConstructor | false;
 }
 
 /**
@@ -47,15 +57,18 @@ export interface BrowserConnectOptions extends FrameTransportOptions {
  * ```
  */
 export function connect(url: string, options: BrowserConnectOptions = {}): Promise<WebSocketTransport> {
-  const Constructor = options.WebSocket ?? (globalThis as { WebSocket?: BrowserConnectOptions["WebSocket"] }).WebSocket;
-  if (Constructor === undefined) {
-    return Promise.reject(new AcpError("Unsupported", "no WebSocket implementation: globalThis.WebSocket is missing; pass options.WebSocket"));
-  }
   let target = url;
   if (options.token !== undefined) {
     const parsed = new URL(url);
     parsed.searchParams.set("access_token", options.token);
     target = parsed.toString();
+  }
+  const StreamConstructor =
+    options.WebSocketStream ?? (options.WebSocket === undefined ? (globalThis as { WebSocketStream?: WebSocketStreamConstructor }).WebSocketStream : undefined);
+  if (StreamConstructor) return openStreamTransport(StreamConstructor, url, target, options.protocols, options);
+  const Constructor = options.WebSocket ?? (globalThis as { WebSocket?: BrowserConnectOptions["WebSocket"] }).WebSocket;
+  if (Constructor === undefined) {
+    return Promise.reject(new AcpError("Unsupported", "no WebSocket implementation: globalThis.WebSocket is missing; pass options.WebSocket"));
   }
   return new Promise((resolve, reject) => {
     let socket: StandardWebSocket;
@@ -138,3 +151,4 @@ function binarySize(data: unknown): number {
 }
 
 export { WebSocketTransport, DEFAULT_MAX_MESSAGE_SIZE, type FrameTransportOptions } from "./frame-transport.js";
+export type { WebSocketStreamConstructor, WebSocketStreamLike } from "./browser-stream.js";

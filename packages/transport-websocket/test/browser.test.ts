@@ -123,6 +123,149 @@ describe("browser entry", () => {
   });
 });
 
+/**
+ * A server that, on `{"method":"flood"}`, sends `count` notifications of `size` characters as fast as
+ * `ws` takes them; `buffered()` is what it holds unsent (the page's reading shows there).
+ */
+async function floodServer(count: number, size: number): Promise<{ url: string; buffered: () => number; flooded: () => boolean; close: () => Promise<void> }> {
+  const { WebSocketServer } = await import("ws");
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  let socket: import("ws").WebSocket | undefined;
+  let flooded = false;
+  server.on("connection", (connected) => {
+    socket = connected;
+    connected.on("message", (data) => {
+      if (!String(data).includes('"flood"')) return;
+      const filler = "x".repeat(size);
+      for (let n = 0; n < count; n++) connected.send(`{"jsonrpc":"2.0","method":"_flood","params":{"n":${n},"filler":"${filler}"}}`);
+      flooded = true;
+    });
+  });
+  const { port } = server.address() as import("node:net").AddressInfo;
+  return {
+    url: `ws://127.0.0.1:${port}/acp`,
+    buffered: () => socket?.bufferedAmount ?? 0,
+    flooded: () => flooded,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops while paused (needs /usr/bin/chromium)", () => {
+  const COUNT = 1024;
+  const SIZE = 64 * 1024; // 64 MiB in all, more than the kernel's and the browser's buffers hold
+
+  /** Connect from a page (over WebSocketStream, or the standard WebSocket with `classic`), pause, ask for the flood. */
+  async function pausedFlood(classic: boolean) {
+    const { chromium } = await import("playwright-core");
+    const server = await floodServer(COUNT, SIZE);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    const page = await browser.newPage();
+    await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
+    await page.evaluate(
+      async ({ url, classic }) => {
+        const api = (globalThis as any).AcpkitWebSocket;
+        const transport = await api.connect(url, classic ? { WebSocketStream: false } : {});
+        const seen: number[] = [];
+        (globalThis as any).flood = { transport, seen };
+        transport.start({ onMessage: (text: string) => seen.push(JSON.parse(text).params.n), onTransportError() {} });
+        transport.pause();
+        await transport.send({ jsonrpc: "2.0", method: "flood" });
+      },
+      { url: server.url, classic },
+    );
+    const seenCount = () => page.evaluate(() => (globalThis as any).flood.seen.length as number);
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    /** Once the flood is sent: until the server's unsent bytes hold still for 300 ms (what the page and the kernel would take is taken). */
+    const settle = async () => {
+      for (let i = 0; i < 100 && !server.flooded(); i++) await sleep(50);
+      expect(server.flooded(), "the server sent the flood").toBe(true);
+      let last = server.buffered();
+      for (let still = 0, i = 0; still < 3 && i < 100; i++) {
+        await sleep(100);
+        const now = server.buffered();
+        still = now === last ? still + 1 : 0;
+        last = now;
+      }
+    };
+    return {
+      server,
+      seenCount,
+      settle,
+      async resumeAndCollect() {
+        return page.evaluate(async (count) => {
+          const { transport, seen } = (globalThis as any).flood;
+          transport.resume();
+          while (seen.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+          await transport.close();
+          return seen as number[];
+        }, COUNT);
+      },
+      async close() {
+        await browser.close();
+        await server.close();
+      },
+    };
+  }
+
+  it("over WebSocketStream, a paused transport leaves the agent's messages in the agent, and resume() reads them all in order", async () => {
+    const flood = await pausedFlood(false);
+    try {
+      await flood.settle();
+      // Most of the 64 MiB is still in the server: the page stopped reading.
+      expect(flood.server.buffered()).toBeGreaterThan(32 * 1024 * 1024);
+      expect(await flood.seenCount()).toBeLessThan(COUNT / 2);
+      const seen = await flood.resumeAndCollect();
+      expect(seen).toEqual(Array.from({ length: COUNT }, (_, n) => n));
+      expect(flood.server.buffered()).toBe(0);
+    } finally {
+      await flood.close();
+    }
+  }, 60_000);
+
+  it("over WebSocketStream, a refused handshake rejects with ConnectionClosed naming the address, never the token", async () => {
+    const { chromium } = await import("playwright-core");
+    const { listener } = await echoServer({ token: "page-secret", allowedOrigins: "any" });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    try {
+      const page = await browser.newPage();
+      await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
+      const outcome = await page.evaluate(async (url) => {
+        const api = (globalThis as any).AcpkitWebSocket;
+        const failure = (error: any) => ({ name: error.name, code: error.code, message: String(error.message) });
+        const wrongToken = await api.connect(url, { token: "wrong" }).then(() => undefined, failure);
+        const nobody = await api.connect("ws://127.0.0.1:1/acp").then(() => undefined, failure);
+        const transport = await api.connect(url, { token: "page-secret" });
+        transport.start({ onMessage() {}, onTransportError() {} });
+        await transport.close("done");
+        return { wrongToken, nobody, closed: await transport.closed, stream: typeof (globalThis as any).WebSocketStream };
+      }, listener.url);
+      expect(outcome.stream).toBe("function");
+      expect(outcome.wrongToken).toMatchObject({ name: "AcpError", code: "ConnectionClosed" });
+      expect(outcome.wrongToken!.message).toContain(`could not open WebSocket to ${listener.url}`);
+      expect(outcome.wrongToken!.message).not.toContain("wrong");
+      expect(outcome.nobody).toMatchObject({ code: "ConnectionClosed", message: expect.stringContaining("could not open WebSocket to ws://127.0.0.1:1/acp") });
+      expect(outcome.closed).toMatchObject({ closeCode: 1000 });
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
+
+  it("over the standard WebSocket (WebSocketStream: false), the page cannot stop reading: everything arrives while paused", async () => {
+    const flood = await pausedFlood(true);
+    try {
+      await flood.settle();
+      // Paused, and still every message arrived: nothing is left in the server.
+      await expect.poll(flood.seenCount, { timeout: 30_000 }).toBe(COUNT);
+      await expect.poll(() => flood.server.buffered()).toBe(0);
+      const seen = await flood.resumeAndCollect();
+      expect(seen).toEqual(Array.from({ length: COUNT }, (_, n) => n));
+    } finally {
+      await flood.close();
+    }
+  }, 60_000);
+});
+
 defineTransportSuite(
   "WebSocket browser entry (standard WebSocket API via ws)",
   async (options) => {

@@ -1,0 +1,153 @@
+// The browser entry over WebSocketStream (Chromium 124 and later), where a page can stop reading.
+// The standard WebSocket hands the page every message as it arrives, so a page cannot push back on
+// an agent that sends faster than it handles. A WebSocketStream delivers messages only as its
+// reader asks: while the transport is paused, this adapter stops asking, the browser stops reading
+// the socket once its own small queue is full, and the agent's sends back up in TCP, not in the
+// page's memory. Imports no Node built-in.
+import { AcpError } from "@acpkit/core";
+import { describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
+
+/** Above this many characters handed to the stream and not yet written, senders wait. */
+const HIGH_WATER_MARK = 1024 * 1024;
+
+/** What the reader of a WebSocketStream's readable side gives. */
+interface MessageReader {
+  read(): Promise<{ done: boolean; value?: unknown }>;
+}
+
+/** What the writer of its writable side takes. */
+interface MessageWriter {
+  write(message: string): Promise<void>;
+}
+
+/** The part of the WebSocketStream API this entry uses. */
+export interface WebSocketStreamLike {
+  readonly opened: Promise<{ readable: { getReader(): MessageReader }; writable: { getWriter(): MessageWriter } }>;
+  readonly closed: Promise<{ closeCode?: number; reason?: string }>;
+  close(info?: { closeCode?: number; reason?: string }): void;
+}
+
+/** The WebSocketStream constructor (`new WebSocketStream(url, { protocols })`). */
+export type WebSocketStreamConstructor = new (url: string, options?: { protocols?: string[] }) => WebSocketStreamLike;
+
+/**
+ * Open `target` with `Constructor` and resolve with its transport once open; rejects with
+ * AcpError "ConnectionClosed" naming `url` (the address without its token) when it cannot open.
+ */
+export async function openStreamTransport(
+  Constructor: WebSocketStreamConstructor,
+  url: string,
+  target: string,
+  protocols: string | string[] | undefined,
+  options: FrameTransportOptions,
+): Promise<WebSocketTransport> {
+  let stream: WebSocketStreamLike;
+  let opened: Awaited<WebSocketStreamLike["opened"]>;
+  try {
+    stream = new Constructor(target, protocols === undefined ? {} : { protocols: typeof protocols === "string" ? [protocols] : protocols });
+    // Reported through `opened` (or later through the transport's `closed`), never unhandled.
+    stream.closed.catch(() => {});
+    opened = await stream.opened;
+  } catch (error) {
+    throw new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${whyNotOpen(error)}`, { cause: error });
+  }
+  return wrapOpenedStream(stream, opened, options);
+}
+
+function whyNotOpen(error: unknown): string {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  if (typeof message === "string" && message !== "") return message;
+  const code = (error as { closeCode?: unknown } | undefined)?.closeCode;
+  return describeClose(typeof code === "number" ? code : 1006, "").reason;
+}
+
+function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocketStreamLike["opened"]>, options: FrameTransportOptions): WebSocketTransport {
+  const reader = opened.readable.getReader();
+  const writer = opened.writable.getWriter();
+  let closed = false;
+  let unwritten = 0;
+  let drainWaiter: (() => void) | undefined;
+  let paused = false;
+  let reading = false;
+
+  const settleDrain = () => {
+    if (drainWaiter !== undefined && (closed || unwritten <= HIGH_WATER_MARK / 4)) {
+      const waiter = drainWaiter;
+      drainWaiter = undefined;
+      waiter();
+    }
+  };
+  const frameSocket: FrameSocket = {
+    sendText(text) {
+      unwritten += text.length;
+      const written = () => {
+        unwritten -= text.length;
+        settleDrain();
+      };
+      // A failed write means the stream closed; `closed` below reports that.
+      writer.write(text).then(written, written);
+    },
+    isCongested() {
+      return unwritten > HIGH_WATER_MARK;
+    },
+    whenDrained(callback) {
+      drainWaiter = callback;
+      settleDrain();
+    },
+    close(code, reason) {
+      stream.close({ closeCode: code, reason: truncateCloseReason(reason) });
+    },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+      void readWhileWanted();
+    },
+  };
+  const transport = new WebSocketTransport(frameSocket, options);
+
+  // One read at a time, and none while paused: unread messages stay in the browser and, past its
+  // queue, in TCP. A message already asked for may still arrive after pause(), as Transport allows.
+  const readWhileWanted = async (): Promise<void> => {
+    if (reading) return;
+    reading = true;
+    try {
+      while (!paused && !closed) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        if (typeof value === "string") transport.handleText(value);
+        else transport.handleBinary(byteLengthOf(value));
+      }
+    } catch {
+      // The readable side errors when the connection fails; `closed` reports why.
+    } finally {
+      reading = false;
+    }
+  };
+
+  const finish = (info: ReturnType<typeof describeClose>) => {
+    closed = true;
+    settleDrain();
+    transport.handleClosed(info);
+  };
+
+  stream.closed.then(
+    ({ closeCode, reason }) => finish(describeClose(closeCode ?? 1005, reason ?? "")),
+    (error: unknown) => {
+      const code = (error as { closeCode?: unknown } | undefined)?.closeCode;
+      const reason = (error as { reason?: unknown } | undefined)?.reason;
+      const info = describeClose(typeof code === "number" ? code : 1006, typeof reason === "string" ? reason : "");
+      info.error = error;
+      finish(info);
+    },
+  );
+  void readWhileWanted();
+  return transport;
+}
+
+function byteLengthOf(data: unknown): number {
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  if (ArrayBuffer.isView(data)) return data.byteLength;
+  return 0;
+}
