@@ -13,7 +13,8 @@ import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/repor
 import { failureReason } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
 
-const ENTRIES: Partial<Record<ImplName, string>> = {
+/** What each web client imports: the client and its WebSocket transport. */
+export const ENTRIES: Partial<Record<ImplName, string>> = {
   acpkit: 'export { connectAgent } from "@acpkit/client"; export { connect } from "@acpkit/transport-websocket";',
   official: 'export * from "@agentclientprotocol/sdk"; export { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";',
 };
@@ -28,7 +29,18 @@ interface BundleSizes {
   lazyGzip: number;
 }
 
-async function bundleSize(impl: string, contents: string): Promise<BundleSizes> {
+/** One esbuild build of an entry: its output files, split into the initial load and the lazy chunks. */
+export interface BundleLoad {
+  /** Output file names of the initial load: the entry's own chunk first, then its static imports. */
+  initialFiles: string[];
+  /** The initial load's code, concatenated. */
+  initial: Buffer;
+  /** Each chunk loaded later (dynamic import), by output file name. */
+  lazy: Map<string, Uint8Array>;
+}
+
+/** Bundle `contents` as the web client `impl` ships it (esbuild, splitting, minified, browser). */
+export async function bundleLoad(impl: string, contents: string): Promise<BundleLoad> {
   mkdirSync(SCRATCH, { recursive: true });
   const entry = `${SCRATCH}${impl}-entry.mjs`;
   writeFileSync(entry, contents);
@@ -48,8 +60,12 @@ async function bundleSize(impl: string, contents: string): Promise<BundleSizes> 
   const contentsOf = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
   const outputs = result.metafile!.outputs;
   const paths = Object.keys(outputs);
-  const absolute = (path: string) => [...contentsOf.keys()].find((key) => key.endsWith(`/${path.split("/").at(-1)}`))!;
-  const entryPath = paths.find((path) => outputs[path]!.entryPoint !== undefined)!;
+  const fileName = (path: string) => path.split("/").at(-1)!;
+  const absolute = (path: string) => [...contentsOf.keys()].find((key) => key.endsWith(`/${fileName(path)}`))!;
+  // The scratch entry's own output: with splitting, each dynamic import (the bridge, each version's
+  // validators) is an entry point of its own too, and the first of those is not the initial load.
+  const entryPath = paths.find((path) => outputs[path]!.entryPoint?.endsWith(`${impl}-entry.mjs`));
+  if (entryPath === undefined) throw new Error(`bundle ${impl}: esbuild produced no output for ${entry}`);
   // The initial load: the entry and everything it imports statically, transitively.
   const initial = new Set<string>();
   const visit = (path: string) => {
@@ -58,9 +74,17 @@ async function bundleSize(impl: string, contents: string): Promise<BundleSizes> 
     for (const imported of (outputs[path] as Metafile["outputs"][string]).imports) if (imported.kind === "import-statement") visit(imported.path);
   };
   visit(entryPath);
-  const joined = Buffer.concat([...initial].map((path) => Buffer.from(contentsOf.get(absolute(path))!)));
-  const lazy = paths.filter((path) => !initial.has(path)).map((path) => gzipSync(contentsOf.get(absolute(path))!, { level: 9 }).length);
-  return { bytes: joined.length, gzip: gzipSync(joined, { level: 9 }).length, lazyGzip: Math.max(0, ...lazy) };
+  return {
+    initialFiles: [...initial].map(fileName),
+    initial: Buffer.concat([...initial].map((path) => Buffer.from(contentsOf.get(absolute(path))!))),
+    lazy: new Map(paths.filter((path) => !initial.has(path)).map((path) => [fileName(path), contentsOf.get(absolute(path))!])),
+  };
+}
+
+async function bundleSize(impl: string, contents: string): Promise<BundleSizes> {
+  const load = await bundleLoad(impl, contents);
+  const lazy = [...load.lazy.values()].map((code) => gzipSync(code, { level: 9 }).length);
+  return { bytes: load.initial.length, gzip: gzipSync(load.initial, { level: 9 }).length, lazyGzip: Math.max(0, ...lazy) };
 }
 
 export const bundleScenario: Scenario = {
