@@ -5,7 +5,7 @@
 // the socket once its own small queue is full, and the agent's sends back up in TCP, not in the
 // page's memory. Imports no Node built-in.
 import { AcpError } from "@acpkit/core";
-import { describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
+import { binarySize, describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
 
 /** Above this many characters handed to the stream and not yet written, senders wait. */
 const HIGH_WATER_MARK = 1024 * 1024;
@@ -56,9 +56,7 @@ export async function openStreamTransport(
 
 function whyNotOpen(error: unknown): string {
   const message = (error as { message?: unknown } | undefined)?.message;
-  if (typeof message === "string" && message !== "") return message;
-  const code = (error as { closeCode?: unknown } | undefined)?.closeCode;
-  return describeClose(typeof code === "number" ? code : 1006, "").reason;
+  return typeof message === "string" && message !== "" ? message : closeOf(error).reason;
 }
 
 function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocketStreamLike["opened"]>, options: FrameTransportOptions): WebSocketTransport {
@@ -117,7 +115,7 @@ function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocket
         const { done, value } = await reader.read();
         if (done) return;
         if (typeof value === "string") transport.handleText(value);
-        else transport.handleBinary(byteLengthOf(value));
+        else transport.handleBinary(binarySize(value));
       }
     } catch {
       // The readable side errors when the connection fails; `closed` reports why.
@@ -134,20 +132,14 @@ function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocket
 
   stream.closed.then(
     ({ closeCode, reason }) => finish(describeClose(closeCode ?? 1005, reason ?? "")),
-    (error: unknown) => {
-      const code = (error as { closeCode?: unknown } | undefined)?.closeCode;
-      const reason = (error as { reason?: unknown } | undefined)?.reason;
-      const info = describeClose(typeof code === "number" ? code : 1006, typeof reason === "string" ? reason : "");
-      info.error = error;
-      finish(info);
-    },
+    (error: unknown) => finish({ ...closeOf(error), error }),
   );
   void readWhileWanted();
   return transport;
 }
 
-function byteLengthOf(data: unknown): number {
-  if (data instanceof ArrayBuffer) return data.byteLength;
-  if (ArrayBuffer.isView(data)) return data.byteLength;
-  return 0;
+/** The close a WebSocketStream's failure names (its `closeCode` and `reason`), 1006 when it names none. */
+function closeOf(error: unknown): ReturnType<typeof describeClose> {
+  const { closeCode, reason } = (error ?? {}) as { closeCode?: unknown; reason?: unknown };
+  return describeClose(typeof closeCode === "number" ? closeCode : 1006, typeof reason === "string" ? reason : "");
 }

@@ -3,7 +3,7 @@
 // built-in.
 import { AcpError } from "@acpkit/core";
 import { openStreamTransport, type WebSocketStreamConstructor } from "./browser-stream.js";
-import { describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
+import { binarySize, describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
 
 /** Above this many buffered bytes, senders wait. */
 const HIGH_WATER_MARK = 1024 * 1024;
@@ -141,13 +141,6 @@ export function wrapStandardSocket(socket: StandardWebSocket, options: FrameTran
     transport.handleClosed(info);
   });
   return transport;
-}
-
-function binarySize(data: unknown): number {
-  if (data instanceof ArrayBuffer) return data.byteLength;
-  if (ArrayBuffer.isView(data)) return data.byteLength;
-  const size = (data as { size?: unknown }).size; // a Blob, if binaryType could not be set
-  return typeof size === "number" ? size : 0;
 }
 
 export { WebSocketTransport, DEFAULT_MAX_MESSAGE_SIZE, type FrameTransportOptions } from "./frame-transport.js";

@@ -238,6 +238,14 @@ const CLOSE_CODE_MEANINGS: Record<number, string> = {
   1011: "internal error",
 };
 
+/** The size of a binary message as a browser API hands it over (ArrayBuffer, a view, or a Blob). */
+export function binarySize(data: unknown): number {
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  if (ArrayBuffer.isView(data)) return data.byteLength;
+  const size = (data as { size?: unknown } | null | undefined)?.size; // a Blob, if binaryType could not be set
+  return typeof size === "number" ? size : 0;
+}
+
 /** Close reasons are limited to 123 bytes of UTF-8 by RFC 6455; cut longer ones. */
 export function truncateCloseReason(reason: string): string {
   if (reason.length <= 40) return reason;
