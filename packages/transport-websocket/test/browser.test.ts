@@ -251,6 +251,44 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
     }
   }, 30_000);
 
+  it("over WebSocketStream, the server's close (or its sudden end) reaches the transport with its code and reason, and later sends reject", async () => {
+    const { chromium } = await import("playwright-core");
+    const { WebSocketServer } = await import("ws");
+    const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    server.on("connection", (socket) =>
+      socket.on("message", (data) => (String(data).includes("_kill") ? socket.terminate() : socket.close(4001, "server says bye"))),
+    );
+    const { port } = server.address() as import("node:net").AddressInfo;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    try {
+      const page = await browser.newPage();
+      await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
+      const outcome = await page.evaluate(async (url) => {
+        const api = (globalThis as any).AcpkitWebSocket;
+        const transport = await api.connect(url);
+        transport.start({ onMessage() {}, onTransportError() {} });
+        await transport.send({ jsonrpc: "2.0", method: "_bye" });
+        const closed = await transport.closed;
+        const later = await transport.send({ jsonrpc: "2.0", method: "_late" }).then(
+          () => "sent",
+          (error: any) => error.code,
+        );
+        const killed = await api.connect(url);
+        killed.start({ onMessage() {}, onTransportError() {} });
+        await killed.send({ jsonrpc: "2.0", method: "_kill" });
+        const { closeCode, reason } = await killed.closed;
+        return { closed, later, abrupt: { closeCode, reason } };
+      }, `ws://127.0.0.1:${port}/acp`);
+      expect(outcome.closed).toMatchObject({ closeCode: 4001, reason: expect.stringContaining("server says bye") });
+      expect(outcome.later).toBe("ConnectionClosed");
+      expect(outcome.abrupt).toMatchObject({ closeCode: 1006, reason: expect.stringContaining("abnormal closure") });
+    } finally {
+      await browser.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 30_000);
+
   it("over the standard WebSocket (WebSocketStream: false), the page cannot stop reading: everything arrives while paused", async () => {
     const flood = await pausedFlood(true);
     try {
