@@ -68,6 +68,15 @@ async function echoServer(options: Partial<ListenOptions> = {}) {
   return { listener, nextRequest };
 }
 
+/** Headless Chromium with a page that has the browser entry loaded as `globalThis.AcpkitWebSocket`. */
+async function openBrowserPage(): Promise<{ page: import("playwright-core").Page; close: () => Promise<void> }> {
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const page = await browser.newPage();
+  await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
+  return { page, close: () => browser.close() };
+}
+
 describe("browser entry", () => {
   it("bundles for the browser platform without any Node built-in or `ws`", () => {
     const { code, inputs } = bundleBrowserEntry("esm");
@@ -99,13 +108,9 @@ describe("browser entry", () => {
   });
 
   it.skipIf(!existsSync(CHROMIUM))("works in Chromium against a real server (needs /usr/bin/chromium)", async () => {
-    const { chromium } = await import("playwright-core");
     const { listener } = await echoServer({ allowedOrigins: "any" });
-    const { code } = bundleBrowserEntry("iife");
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    const { page, close } = await openBrowserPage();
     try {
-      const page = await browser.newPage();
-      await page.addScriptTag({ content: code });
       const result = await page.evaluate(async (url) => {
         const api = (globalThis as any).AcpkitWebSocket;
         const transport = await api.connect(url);
@@ -118,7 +123,7 @@ describe("browser entry", () => {
       expect(result.reply).toEqual({ jsonrpc: "2.0", id: 1, result: { text: "from Chromium €😀" } });
       expect(result.closed).toMatchObject({ closeCode: 1000 });
     } finally {
-      await browser.close();
+      await close();
     }
   });
 });
@@ -157,11 +162,8 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
 
   /** Connect from a page (over WebSocketStream, or the standard WebSocket with `classic`), pause, ask for the flood. */
   async function pausedFlood(classic: boolean) {
-    const { chromium } = await import("playwright-core");
     const server = await floodServer(COUNT, SIZE);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    const page = await browser.newPage();
-    await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
+    const { page, close: closeBrowser } = await openBrowserPage();
     await page.evaluate(
       async ({ url, classic }) => {
         const api = (globalThis as any).AcpkitWebSocket;
@@ -202,7 +204,7 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
         }, COUNT);
       },
       async close() {
-        await browser.close();
+        await closeBrowser();
         await server.close();
       },
     };
@@ -224,12 +226,9 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
   }, 60_000);
 
   it("over WebSocketStream, a refused handshake rejects with ConnectionClosed naming the address, never the token", async () => {
-    const { chromium } = await import("playwright-core");
     const { listener } = await echoServer({ token: "page-secret", allowedOrigins: "any" });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    const { page, close } = await openBrowserPage();
     try {
-      const page = await browser.newPage();
-      await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
       const outcome = await page.evaluate(async (url) => {
         const api = (globalThis as any).AcpkitWebSocket;
         const failure = (error: any) => ({ name: error.name, code: error.code, message: String(error.message) });
@@ -247,12 +246,11 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
       expect(outcome.nobody).toMatchObject({ code: "ConnectionClosed", message: expect.stringContaining("could not open WebSocket to ws://127.0.0.1:1/acp") });
       expect(outcome.closed).toMatchObject({ closeCode: 1000 });
     } finally {
-      await browser.close();
+      await close();
     }
   }, 30_000);
 
   it("over WebSocketStream, the server's close (or its sudden end) reaches the transport with its code and reason, and later sends reject", async () => {
-    const { chromium } = await import("playwright-core");
     const { WebSocketServer } = await import("ws");
     const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -260,10 +258,8 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
       socket.on("message", (data) => (String(data).includes("_kill") ? socket.terminate() : socket.close(4001, "server says bye"))),
     );
     const { port } = server.address() as import("node:net").AddressInfo;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    const { page, close } = await openBrowserPage();
     try {
-      const page = await browser.newPage();
-      await page.addScriptTag({ content: bundleBrowserEntry("iife").code });
       const outcome = await page.evaluate(async (url) => {
         const api = (globalThis as any).AcpkitWebSocket;
         const transport = await api.connect(url);
@@ -284,7 +280,7 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
       expect(outcome.later).toBe("ConnectionClosed");
       expect(outcome.abrupt).toMatchObject({ closeCode: 1006, reason: expect.stringContaining("abnormal closure") });
     } finally {
-      await browser.close();
+      await close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   }, 30_000);
