@@ -63,8 +63,7 @@ export function connect(url: string, options: BrowserConnectOptions = {}): Promi
     parsed.searchParams.set("access_token", options.token);
     target = parsed.toString();
   }
-  const StreamConstructor =
-    options.WebSocketStream ?? (options.WebSocket === undefined ? (globalThis as { WebSocketStream?: WebSocketStreamConstructor }).WebSocketStream : undefined);
+  const StreamConstructor = options.WebSocketStream ?? (options.WebSocket === undefined ? platformWebSocketStream() : undefined);
   if (StreamConstructor) return openStreamTransport(StreamConstructor, url, target, options.protocols, options);
   const Constructor = options.WebSocket ?? (globalThis as { WebSocket?: BrowserConnectOptions["WebSocket"] }).WebSocket;
   if (Constructor === undefined) {
@@ -101,6 +100,15 @@ export function connect(url: string, options: BrowserConnectOptions = {}): Promi
     socket.addEventListener("error", onEarlyError);
     socket.addEventListener("close", onEarlyClose);
   });
+}
+
+/**
+ * The platform's WebSocketStream, when it has the shipped API (`opened`, `closed`); the earlier
+ * experimental one (`connection`) is left alone and the standard WebSocket used instead.
+ */
+function platformWebSocketStream(): WebSocketStreamConstructor | undefined {
+  const candidate = (globalThis as { WebSocketStream?: WebSocketStreamConstructor }).WebSocketStream;
+  return typeof candidate === "function" && "opened" in candidate.prototype && "closed" in candidate.prototype ? candidate : undefined;
 }
 
 /** Wrap an already open standard WebSocket in a transport. */

@@ -285,6 +285,32 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
     }
   }, 30_000);
 
+  it("leaves an experimental WebSocketStream (with `connection`, not `opened`) alone and uses the standard WebSocket", async () => {
+    const { listener } = await echoServer({ allowedOrigins: "any" });
+    const { page, close } = await openBrowserPage();
+    try {
+      const reply = await page.evaluate(async (url) => {
+        (globalThis as any).WebSocketStream = class {
+          constructor() {
+            throw new Error("the experimental WebSocketStream must not be used");
+          }
+          get connection() {
+            return undefined;
+          }
+        };
+        const transport = await (globalThis as any).AcpkitWebSocket.connect(url);
+        const answer = new Promise((resolve) => transport.start({ onMessage: (text: string) => resolve(JSON.parse(text)), onTransportError() {} }));
+        await transport.send({ jsonrpc: "2.0", id: 7, method: "echo", params: { via: "WebSocket" } });
+        const result = await answer;
+        await transport.close();
+        return result;
+      }, listener.url);
+      expect(reply).toEqual({ jsonrpc: "2.0", id: 7, result: { via: "WebSocket" } });
+    } finally {
+      await close();
+    }
+  }, 30_000);
+
   it("over the standard WebSocket (WebSocketStream: false), the page cannot stop reading: everything arrives while paused", async () => {
     const flood = await pausedFlood(true);
     try {
