@@ -56,7 +56,7 @@ export function guardTerminalStream<S extends Writable>(stream: S): S {
  * sequences as before, with ESC spelled as the token. A function whose output does not hold its
  * text verbatim is used as it is, so its escape sequences are escaped like any other.
  */
-export function styleForGuardedStream(style: Style): Style {
+function styleForGuardedStream(style: Style): Style {
   const trusted = {} as Style;
   for (const name of STYLE_NAMES) {
     const probe = style[name](STYLE_ESC);

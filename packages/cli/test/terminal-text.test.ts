@@ -41,31 +41,31 @@ describe("escapeTerminalControls", () => {
   });
 });
 
+/** A stream that keeps what reaches it, as a terminal (`isTTY`) or not. */
+function recordingSink(isTTY: boolean): { stream: PassThrough & { isTTY: boolean }; written: () => string } {
+  const stream = Object.assign(new PassThrough(), { isTTY });
+  let written = "";
+  stream.setEncoding("utf8").on("data", (text: string) => (written += text));
+  return { stream, written: () => written };
+}
+
 describe("guardTerminalStream", () => {
   it("escapes what is written, strings and bytes, and forwards everything else to the stream", async () => {
-    const sink = new PassThrough();
-    let written = "";
-    sink.setEncoding("utf8").on("data", (text: string) => (written += text));
-    const guarded = guardTerminalStream(sink);
+    const sink = recordingSink(false);
+    const guarded = guardTerminalStream(sink.stream);
     expect(guarded.write("one\u001b[2K\n")).toBe(true);
     guarded.write(Buffer.from("two\r\n"));
     let called = false;
     guarded.write("three\n", () => (called = true));
     await new Promise((resolve) => guarded.end(resolve));
-    expect(written).toBe("one\\u001b[2K\ntwo\\u000d\nthree\n");
+    expect(sink.written()).toBe("one\\u001b[2K\ntwo\\u000d\nthree\n");
     expect(called).toBe(true);
     expect(guarded.writableEnded).toBe(true);
   });
 
   it("lets the guarded IO's own styling through and nothing of the same kind inside a peer's text", async () => {
-    const sink = (isTTY: boolean) => {
-      const stream = Object.assign(new PassThrough(), { isTTY });
-      let written = "";
-      stream.setEncoding("utf8").on("data", (text: string) => (written += text));
-      return { stream, written: () => written };
-    };
-    const out = sink(true);
-    const err = sink(false);
+    const out = recordingSink(true);
+    const err = recordingSink(false);
     const io: CommandIO = { stdin: new PassThrough(), stdout: out.stream, stderr: err.stream, out: createStyle(true), err: createStyle(false), cwd: "/" };
     const guarded = guardTerminalIO(io);
     const peer = "\u001b[31mfake error\u001b[39m";
@@ -79,14 +79,12 @@ describe("guardTerminalStream", () => {
   });
 
   it("escapes the sequences of a style that does not wrap its text verbatim", async () => {
-    const sink = Object.assign(new PassThrough(), { isTTY: true });
-    let written = "";
-    sink.setEncoding("utf8").on("data", (text: string) => (written += text));
+    const sink = recordingSink(true);
     const shouting: Style = { ...createStyle(true), bold: (text) => `\u001b[1m${text.toUpperCase()}\u001b[22m` };
-    const guarded = guardTerminalIO({ stdin: new PassThrough(), stdout: sink, stderr: sink, out: shouting, err: shouting, cwd: "/" });
+    const guarded = guardTerminalIO({ stdin: new PassThrough(), stdout: sink.stream, stderr: sink.stream, out: shouting, err: shouting, cwd: "/" });
     guarded.stdout.write(guarded.out.bold("loud"));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(written).toBe("\\u001b[1mLOUD\\u001b[22m");
+    expect(sink.written()).toBe("\\u001b[1mLOUD\\u001b[22m");
   });
 });
 

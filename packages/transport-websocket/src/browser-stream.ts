@@ -4,11 +4,16 @@
 // reader asks: while the transport is paused, this adapter stops asking, the browser stops reading
 // the socket once its own small queue is full, and the agent's sends back up in TCP, not in the
 // page's memory. Imports no Node built-in.
-import { AcpError } from "@acpkit/core";
-import { binarySize, describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
-
-/** Above this many characters handed to the stream and not yet written, senders wait. */
-const HIGH_WATER_MARK = 1024 * 1024;
+import { AcpError, type CloseInfo } from "@acpkit/core";
+import {
+  BROWSER_SEND_HIGH_WATER,
+  binarySize,
+  describeClose,
+  truncateCloseReason,
+  WebSocketTransport,
+  type FrameSocket,
+  type FrameTransportOptions,
+} from "./frame-transport.js";
 
 /** What the reader of a WebSocketStream's readable side gives. */
 interface MessageReader {
@@ -69,7 +74,7 @@ function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocket
   let reading = false;
 
   const settleDrain = () => {
-    if (drainWaiter !== undefined && (closed || unwritten <= HIGH_WATER_MARK / 4)) {
+    if (drainWaiter !== undefined && (closed || unwritten <= BROWSER_SEND_HIGH_WATER / 4)) {
       const waiter = drainWaiter;
       drainWaiter = undefined;
       waiter();
@@ -86,7 +91,7 @@ function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocket
       writer.write(text).then(written, written);
     },
     isCongested() {
-      return unwritten > HIGH_WATER_MARK;
+      return unwritten > BROWSER_SEND_HIGH_WATER;
     },
     whenDrained(callback) {
       drainWaiter = callback;
@@ -124,7 +129,7 @@ function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocket
     }
   };
 
-  const finish = (info: ReturnType<typeof describeClose>) => {
+  const finish = (info: CloseInfo) => {
     closed = true;
     settleDrain();
     transport.handleClosed(info);
@@ -139,7 +144,7 @@ function wrapOpenedStream(stream: WebSocketStreamLike, opened: Awaited<WebSocket
 }
 
 /** The close a WebSocketStream's failure names (its `closeCode` and `reason`), 1006 when it names none. */
-function closeOf(error: unknown): ReturnType<typeof describeClose> {
+function closeOf(error: unknown): CloseInfo {
   const { closeCode, reason } = (error ?? {}) as { closeCode?: unknown; reason?: unknown };
   return describeClose(typeof closeCode === "number" ? closeCode : 1006, typeof reason === "string" ? reason : "");
 }

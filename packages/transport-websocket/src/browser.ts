@@ -3,10 +3,16 @@
 // built-in.
 import { AcpError } from "@acpkit/core";
 import { openStreamTransport, type WebSocketStreamConstructor } from "./browser-stream.js";
-import { binarySize, describeClose, truncateCloseReason, WebSocketTransport, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
+import {
+  BROWSER_SEND_HIGH_WATER,
+  binarySize,
+  describeClose,
+  truncateCloseReason,
+  WebSocketTransport,
+  type FrameSocket,
+  type FrameTransportOptions,
+} from "./frame-transport.js";
 
-/** Above this many buffered bytes, senders wait. */
-const HIGH_WATER_MARK = 1024 * 1024;
 /** Browsers have no drain event; while congested, look again this often. */
 const DRAIN_POLL_MS = 10;
 
@@ -119,11 +125,11 @@ export function wrapStandardSocket(socket: StandardWebSocket, options: FrameTran
       socket.send(text);
     },
     isCongested() {
-      return socket.bufferedAmount > HIGH_WATER_MARK;
+      return socket.bufferedAmount > BROWSER_SEND_HIGH_WATER;
     },
     whenDrained(callback) {
       const check = () => {
-        if (closed || socket.bufferedAmount <= HIGH_WATER_MARK / 4) callback();
+        if (closed || socket.bufferedAmount <= BROWSER_SEND_HIGH_WATER / 4) callback();
         else setTimeout(check, DRAIN_POLL_MS);
       };
       setTimeout(check, DRAIN_POLL_MS);

@@ -20,6 +20,13 @@ import {
   type TransportReceiver,
 } from "@acpkit/core";
 
+/**
+ * The browser adapters' send bound: above this much handed to the socket and not yet written
+ * (`bufferedAmount` bytes, or characters given to a WebSocketStream), senders wait; they go on
+ * below a quarter of it. Node's `ws` has a drain event instead.
+ */
+export const BROWSER_SEND_HIGH_WATER = 1024 * 1024;
+
 /** Default maximum size of one incoming message: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;
 

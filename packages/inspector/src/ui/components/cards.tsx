@@ -1,6 +1,7 @@
 // The agent's open questions: a permission request as a card with one button per option, an
-// elicitation as a form built from its schema (or, for a URL elicitation, the link, when it is a web address). Cancelling the
-// turn answers them "cancelled" (the client does that; the cards then disappear).
+// elicitation as a form built from its schema (or, for a URL elicitation, the link, when it is a
+// web address). Cancelling the turn answers them "cancelled" (the client does that; the cards then
+// disappear).
 import { useState } from "preact/hooks";
 import type { ElicitationResult, FormElicitationRequest, UrlElicitationRequest } from "@acpkit/client";
 import type { Controller, ElicitationCard } from "../controller.js";
