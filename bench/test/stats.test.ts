@@ -75,4 +75,20 @@ describe("checkTargets", () => {
     expect(checks.find((c) => c.target === "cold-start acpkit / raw (spawn to exit)")).toMatchObject({ pass: false });
     expect(checks.find((c) => c.target === "cold-start acpkit / raw (spawn to exit)")?.ratio).toBeCloseTo(280 / 220);
   });
+
+  it("shows the latency floor next to the latency target: raw / official, the room under the bound, acpkit's cost", () => {
+    const checks = checkTargets([
+      record("latency-stdio", "acpkit", 21, "p50"),
+      record("latency-stdio", "official", 36, "p50"),
+      record("latency-stdio", "raw", 17, "p50"),
+    ]);
+    const byName = new Map(checks.map((c) => [c.target, c]));
+    expect(byName.get("latency-stdio p50 acpkit / official")).toMatchObject({ pass: false });
+    expect(byName.get("latency-stdio p50 floor: raw / official (info)")).toMatchObject({ info: true, pass: null });
+    expect(byName.get("latency-stdio p50 floor: raw / official (info)")?.ratio).toBeCloseTo(17 / 36);
+    expect(byName.get("latency-stdio p50 room: 0.5 × official − raw, µs (info)")?.ratio).toBeCloseTo(1);
+    expect(byName.get("latency-stdio p50 acpkit − raw, µs (info)")?.ratio).toBeCloseTo(4);
+    // Without the raw pair there is no floor to show.
+    expect(checkTargets([record("latency-stdio", "official", 36, "p50")]).some((c) => c.target.includes("floor"))).toBe(false);
+  });
 });
