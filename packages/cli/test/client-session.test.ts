@@ -1,5 +1,6 @@
 // The pieces `acpkit run` builds a client from: the confined file system, the automatic
 // permission answers, the protocol-violation classifier and the bridge's address parsing.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -104,6 +105,51 @@ describe("confinedFileSystem", () => {
     expect((await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: "lines.txt" })))).code).toBe(ErrorCode.InvalidParams);
     const missing = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: join(root, "nope", "x.txt") })));
     expect(missing.code).toBe(ErrorCode.ResourceNotFound);
+  });
+
+  // A FIFO inside the root: opening one blocks until its other end is opened, which would hold
+  // the request unanswered and a thread of Node's pool for good. Both methods must answer at once.
+  it.skipIf(process.platform === "win32")("answers a FIFO (or any file that is not a regular file) at once with -32602, reading and writing", async () => {
+    const fifo = join(root, "pipe.fifo");
+    execFileSync("mkfifo", [fifo]);
+    expect(existsSync(fifo)).toBe(true);
+    const fs = (await confinedFileSystem(root, "write"))!;
+    const settledWithin = <T>(promise: Promise<T>) => Promise.race([promise, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 2000))]);
+    const read = await settledWithin(rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: fifo }))));
+    expect(read).not.toBe("hung");
+    expect((read as RpcError).code).toBe(ErrorCode.InvalidParams);
+    expect((read as RpcError).message).toBe(`fs/read_text_file: ${fifo}: is not a regular file`);
+    const write = await settledWithin(rpcError(Promise.resolve(fs.writeTextFile!({ sessionId: "s", path: fifo, content: "x" }))));
+    expect(write).not.toBe("hung");
+    expect((write as RpcError).code).toBe(ErrorCode.InvalidParams);
+    expect((write as RpcError).message).toBe(`fs/write_text_file: ${fifo}: is not a regular file`);
+  });
+
+  it("refuses a file larger than it serves, naming both sizes, and serves one at the bound", async () => {
+    const fs = (await confinedFileSystem(root, "read", {}, { maxFileBytes: 1000 }))!;
+    const atBound = join(root, "at-bound.txt");
+    const over = join(root, "over.txt");
+    await writeFile(atBound, "a".repeat(1000));
+    await writeFile(over, "a".repeat(1001));
+    expect(await fs.readTextFile!({ sessionId: "s", path: atBound })).toHaveLength(1000);
+    const error = await rpcError(Promise.resolve(fs.readTextFile!({ sessionId: "s", path: over })));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toBe(`fs/read_text_file: ${over}: is 1001 bytes, more than the 1000 bytes acpkit run serves in one answer`);
+  });
+
+  // Files under /proc say size 0 in fstat and hold more: what a file growing while it is read
+  // looks like. The bound holds on the bytes read, not on the size fstat gave.
+  it.skipIf(process.platform !== "linux")("keeps the bound on the bytes read when a file holds more than its size said", async () => {
+    const status = "/proc/self/status";
+    expect(existsSync(status)).toBe(true);
+    const whole = (await confinedFileSystem("/proc/self", "read"))!;
+    const text = await whole.readTextFile!({ sessionId: "s", path: status });
+    expect(text).toMatch(/^Name:/);
+    expect(text.length).toBeGreaterThan(200);
+    const bounded = (await confinedFileSystem("/proc/self", "read", {}, { maxFileBytes: 100 }))!;
+    const error = await rpcError(Promise.resolve(bounded.readTextFile!({ sessionId: "s", path: status })));
+    expect(error.code).toBe(ErrorCode.InvalidParams);
+    expect(error.message).toBe(`fs/read_text_file: ${status}: holds more than the 100 bytes acpkit run serves in one answer (it was 0 bytes when opened)`);
   });
 
   it("writes inside the root, creating missing files and folders (F2)", async () => {

@@ -4,6 +4,12 @@
 // refused (its target cannot be checked); files are opened with O_NOFOLLOW and, where the OS can
 // say which file an open descriptor is (/proc/self/fd), checked again after opening, so a link
 // swapped in between the check and the open does not lead outside either.
+//
+// Only regular files are served, and a read has a size bound: the agent names the path, so a FIFO
+// in the directory (opening one waits for its other end, holding the request and a thread of
+// Node's pool for good) or a multi-gigabyte file must get an answer, not a hang or a heap of that
+// size. Files are opened non-blocking, which makes a FIFO open return at once, and checked with
+// fstat before anything is read or truncated.
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -22,11 +28,35 @@ export interface FsEvents {
 }
 
 /**
- * File system handlers for `mode`, serving only files under `root` (which must exist).
+ * The largest file `fs/read_text_file` answers with: 32 MiB. The answer is one JSON-RPC line the
+ * agent must accept; acpkit's own transports take lines of up to 64 MiB, which leaves room for
+ * escaping, and an agent's `line`/`limit` select from the file only once it has been read.
+ */
+export const DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+/** Limits of `confinedFileSystem`. */
+export interface ConfinedFsLimits {
+  /** The largest file served by `fs/read_text_file`, in bytes. Default `DEFAULT_MAX_FILE_BYTES`. */
+  maxFileBytes?: number;
+}
+
+// O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (reading) or a reader
+// (writing: ENXIO without one); regular files ignore it. Windows has no such flag and no FIFOs.
+const OPEN_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/**
+ * File system handlers for `mode`, serving only regular files under `root` (which must exist).
  * `none` serves nothing (the client then advertises no fs capability); `write` serves both.
  */
-export async function confinedFileSystem(root: string, mode: FsMode, events: FsEvents = {}): Promise<FileSystemHandlers | undefined> {
+export async function confinedFileSystem(
+  root: string,
+  mode: FsMode,
+  events: FsEvents = {},
+  limits: ConfinedFsLimits = {},
+): Promise<FileSystemHandlers | undefined> {
   if (mode === "none") return undefined;
+  const maxFileBytes = limits.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 0) throw new RangeError(`maxFileBytes must be a non-negative integer, got ${String(maxFileBytes)}`);
   const realRoot = await realpath(root);
   const confine = (method: string, path: unknown) => confinePath(realRoot, method, path, events);
 
@@ -37,9 +67,17 @@ export async function confinedFileSystem(root: string, mode: FsMode, events: FsE
       let text: string;
       let handle: FileHandle | undefined;
       try {
-        handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
+        handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | OPEN_NONBLOCK);
         await checkOpenedInside(realRoot, handle, method, path, events);
-        text = await handle.readFile("utf8");
+        const size = await regularFileSize(handle);
+        const bytes = size > maxFileBytes ? undefined : await readAtMost(handle, size, maxFileBytes);
+        if (bytes === undefined) {
+          const bound = `the ${maxFileBytes} bytes acpkit run serves in one answer`;
+          // Over the bound by its size, or grown past it while being read (fstat said `size`).
+          const reason = size > maxFileBytes ? `is ${size} bytes, more than ${bound}` : `holds more than ${bound} (it was ${size} bytes when opened)`;
+          throw Object.assign(new Error(reason), { code: "ETOOBIG" });
+        }
+        text = bytes.toString("utf8");
       } catch (error) {
         throw fileError(method, path, error, events);
       } finally {
@@ -64,7 +102,7 @@ export async function confinedFileSystem(root: string, mode: FsMode, events: FsE
           created = true;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-          handle = await open(target, constants.O_WRONLY | constants.O_NOFOLLOW);
+          handle = await open(target, constants.O_WRONLY | constants.O_NOFOLLOW | OPEN_NONBLOCK);
         }
         try {
           await checkOpenedInside(realRoot, handle, method, path, events);
@@ -73,7 +111,8 @@ export async function confinedFileSystem(root: string, mode: FsMode, events: FsE
           if (created) await unlink((await openedPath(handle)) ?? target).catch(() => {});
           throw error;
         }
-        // Truncate only now: nothing outside the root is ever emptied.
+        await regularFileSize(handle);
+        // Truncate only now: nothing outside the root, and nothing but a regular file, is ever emptied.
         await handle.truncate(0);
         await handle.writeFile(content, "utf8");
       } catch (error) {
@@ -166,6 +205,34 @@ function isInside(root: string, path: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
+/** The size of the file `handle` is open on; throws ENOTREG when it is not a regular file (a FIFO, a device, a socket). */
+async function regularFileSize(handle: FileHandle): Promise<number> {
+  const stat = await handle.stat();
+  if (stat.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+  if (!stat.isFile()) throw Object.assign(new Error("is not a regular file"), { code: "ENOTREG" });
+  return stat.size;
+}
+
+/**
+ * The file's bytes, or `undefined` when there are more than `max` of them. `expected` (its size
+ * from fstat) sizes the buffer; a file that grows while it is read is still cut off at `max + 1`.
+ */
+async function readAtMost(handle: FileHandle, expected: number, max: number): Promise<Buffer | undefined> {
+  let buffer = Buffer.allocUnsafe(Math.min(expected, max) + 1);
+  let filled = 0;
+  for (;;) {
+    if (filled === buffer.length) {
+      if (filled > max) return undefined;
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, max + 1));
+      buffer.copy(grown, 0, 0, filled);
+      buffer = grown;
+    }
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
+    if (bytesRead === 0) return buffer.subarray(0, filled);
+    filled += bytesRead;
+  }
+}
+
 /** `line` is the 1-based first line, `limit` the most lines to return (docs/protocol.md §4.10). */
 function selectLines(text: string, line: number | undefined, limit: number | undefined): string {
   if (line === undefined && limit === undefined) return text;
@@ -178,6 +245,9 @@ function selectLines(text: string, line: number | undefined, limit: number | und
 /** What the agent asked for is wrong (-32602), as opposed to a file that is missing (-32002) or a failure of ours (-32603). */
 const REQUEST_FAULTS: Readonly<Record<string, string>> = {
   EISDIR: "is a directory",
+  ENOTREG: "is not a regular file",
+  // Opening a FIFO for writing without blocking, when nothing reads it.
+  ENXIO: "is not a regular file",
   ENOTDIR: "a component of the path is not a directory",
   ELOOP: "is a symbolic link (links are not followed when opening)",
   EDANGLING: "is a symbolic link whose target does not exist",
@@ -189,7 +259,8 @@ const REQUEST_FAULTS: Readonly<Record<string, string>> = {
 function fileError(method: string, path: string, error: unknown, events: FsEvents): RpcError {
   if (error instanceof RpcError) return error;
   const code = (error as NodeJS.ErrnoException).code ?? "";
-  const fault = REQUEST_FAULTS[code];
+  // A file over the size bound carries its own wording (its size and the bound).
+  const fault = code === "ETOOBIG" ? (error as Error).message : REQUEST_FAULTS[code];
   const reason = code === "ENOENT" ? "no such file" : (fault ?? (error as Error).message);
   const message = `${method}: ${path}: ${reason}`;
   events.refused?.(method, path, message);

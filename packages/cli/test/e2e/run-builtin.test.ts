@@ -1,6 +1,7 @@
 // `acpkit run --json` against `acpkit agent`, both built binaries, for each command prompt the
 // built-in agent knows, on protocol v1 and v2. The printed SessionState is checked field by field.
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -204,6 +205,19 @@ describe.concurrent("acpkit run: prompts, file system and failures", () => {
       expect(state.toolCalls[0].status).toBe("failed");
       expect(state.toolCalls[0].content[0].content.text).toContain("outside the working directory");
     }
+  });
+
+  // Before: opening the FIFO waited for a writer, so the read was never answered and the turn never ended.
+  it.skipIf(process.platform === "win32")("answers a read of a FIFO inside --cwd with an error, and the turn ends", async () => {
+    const fifo = join(workspace, "pipe.fifo");
+    execFileSync("mkfifo", [fifo]);
+    expect(existsSync(fifo)).toBe(true);
+    const { code, state, stderr } = await runJson(["--cwd", workspace, "--prompt", "/read pipe.fifo", "--", ...BUILTIN_AGENT]);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(/refused fs\/read_text_file: .*pipe\.fifo: is not a regular file/);
+    expect(state.toolCalls[0].status).toBe("failed");
+    expect(state.toolCalls[0].content[0].content.text).toContain("is not a regular file");
+    expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
   });
 
   it("--fs none advertises no file system to a v1 agent", async () => {
