@@ -1,6 +1,6 @@
 // The Node terminal host on its own: real child processes, confinement to the session's cwd,
 // the output byte limit (kept at a character boundary), kill and release, and the terminal cap.
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createNodeTerminalHost } from "@acpkit/client/node";
@@ -10,6 +10,19 @@ const node = process.execPath;
 const root = realpathSync(mkdtempSync(join(tmpdir(), "acpkit-host-")));
 mkdirSync(join(root, "sub"));
 const context = { sessionId: "s1", sessionCwd: root };
+
+/** Whether a live process (not a zombie) has `marker` in its command line (Linux: /proc). */
+function runningWith(marker: string): boolean {
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z")) continue;
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker)) return true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return false;
+}
 const run = (script: string, extra: { cwd?: string | null; outputByteLimit?: number | null; env?: { name: string; value: string }[] } = {}) => ({
   command: node,
   args: ["-e", script],
@@ -88,5 +101,41 @@ describe("createNodeTerminalHost", () => {
       code: -32603,
       message: expect.stringContaining("ENOENT"),
     });
+  });
+
+  // The cap was checked before spawning and the terminal counted only after, so requests that
+  // arrived together (an agent sends them without waiting) all passed it.
+  it("holds maxTerminals for creates that arrive together", async () => {
+    const host = createNodeTerminalHost({ maxTerminals: 2 });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => host.create(run("setTimeout(() => {}, 5000)"), context)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(refused).toHaveLength(4);
+    for (const r of refused) expect(r.reason).toMatchObject({ code: -32603, message: expect.stringContaining("2 terminals are already open") });
+    expect(host.size).toBe(2);
+    await host.closeAll();
+    expect(host.size).toBe(0);
+  });
+
+  // closeAll() while a command was still starting used to leave that command running, unowned.
+  it.skipIf(process.platform !== "linux")("stops a command that was still starting when closeAll() ran, and its create rejects", async () => {
+    const host = createNodeTerminalHost({ killGraceMs: 300 });
+    const script = (marker: string) => `/* ${marker} */ setInterval(() => {}, 1000)`;
+    const open = `acpkit-open-${process.pid}`;
+    const late = `acpkit-late-${process.pid}`;
+    await host.create(run(script(open)), context);
+    // The control: the scan sees a command that runs.
+    expect(runningWith(open)).toBe(true);
+    const starting = Promise.resolve(host.create(run(script(late)), context));
+    const closing = host.closeAll();
+    const error = await starting.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: -32603, message: expect.stringContaining("closed while the command was starting") });
+    await closing;
+    expect(host.size).toBe(0);
+    expect(runningWith(open)).toBe(false);
+    expect(runningWith(late)).toBe(false);
   });
 });

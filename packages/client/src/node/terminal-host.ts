@@ -68,6 +68,45 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Spawn the command; resolves once it runs, with its output collected up to `limit` bytes. */
+async function startTerminal(request: CreateTerminalRequest, cwd: string, env: NodeJS.ProcessEnv, limit: number): Promise<RunningTerminal> {
+  const child = spawn(request.command, request.args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+  await new Promise<void>((resolveSpawn, rejectSpawn) => {
+    child.once("spawn", resolveSpawn);
+    child.once("error", (error) =>
+      rejectSpawn(new RpcError(ErrorCode.InternalError, `terminal/create: cannot run ${JSON.stringify(request.command)}: ${error.message}`)),
+    );
+  });
+  const output = new OutputBuffer(limit);
+  for (const stream of [child.stdout!, child.stderr!]) {
+    const decoder = new StringDecoder("utf8");
+    stream.on("data", (chunk: Buffer) => output.append(decoder.write(chunk)));
+    stream.on("end", () => output.append(decoder.end()));
+  }
+  const terminal: RunningTerminal = {
+    child,
+    output,
+    exitStatus: null,
+    exited: new Promise<TerminalExitStatus>((resolveExit) => {
+      child.once("exit", (code, signal) => {
+        const status = { exitCode: code, signal };
+        // The exit status is known now; the pipes may still hold output, so wait for them to
+        // close, but not for long: a grandchild that kept them open must not hold us.
+        const settle = () => {
+          terminal.exitStatus = status;
+          resolveExit(status);
+        };
+        const late = setTimeout(settle, 200);
+        child.once("close", () => {
+          clearTimeout(late);
+          settle();
+        });
+      });
+    }),
+  };
+  return terminal;
+}
+
 /**
  * A `TerminalHost` that runs commands with `child_process.spawn` (no shell: `command` and `args`
  * as given). Pass it as `connectAgent(transport, { terminal: createNodeTerminalHost() })`.
@@ -78,6 +117,10 @@ export function createNodeTerminalHost(options: NodeTerminalHostOptions = {}): T
   const maxTerminals = options.maxTerminals ?? 32;
   const graceMs = options.killGraceMs ?? 2000;
   const terminals = new Map<string, RunningTerminal>();
+  /** Creates under way (spawning, or stopping a command closeAll() overtook); settle, never reject. */
+  const startups = new Set<Promise<void>>();
+  /** How many times closeAll() ran: a create that started before one stops its command on arrival. */
+  let closes = 0;
 
   const find = (terminalId: string): RunningTerminal => {
     const terminal = terminals.get(terminalId);
@@ -102,47 +145,36 @@ export function createNodeTerminalHost(options: NodeTerminalHostOptions = {}): T
     },
 
     async create(request: CreateTerminalRequest, context: TerminalContext): Promise<{ terminalId: string }> {
-      if (terminals.size >= maxTerminals) {
+      // Commands still starting count too: an agent sends its creates without waiting, and
+      // they would all pass a check of the open terminals alone.
+      if (terminals.size + startups.size >= maxTerminals) {
         throw new RpcError(ErrorCode.InternalError, `terminal/create: ${maxTerminals} terminals are already open; release one first`);
       }
       const cwd = confinedCwd(request.cwd, context.sessionCwd);
       const env: NodeJS.ProcessEnv = { ...(options.baseEnv ?? process.env) };
       for (const variable of request.env) env[variable.name] = variable.value;
       const limit = Math.min(request.outputByteLimit ?? defaultLimit, maxLimit);
-      const child = spawn(request.command, request.args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
-      await new Promise<void>((resolveSpawn, rejectSpawn) => {
-        child.once("spawn", resolveSpawn);
-        child.once("error", (error) =>
-          rejectSpawn(new RpcError(ErrorCode.InternalError, `terminal/create: cannot run ${JSON.stringify(request.command)}: ${error.message}`)),
+      const closesAtStart = closes;
+      const startup = startTerminal(request, cwd, env, limit).then(async (terminal) => {
+        if (closes === closesAtStart) return terminal;
+        // closeAll() ran while this command was starting: it is stopped like the others.
+        await stop(terminal);
+        throw new RpcError(
+          ErrorCode.InternalError,
+          `terminal/create: the terminals were closed while the command was starting; ${JSON.stringify(request.command)} was stopped`,
         );
       });
-      const output = new OutputBuffer(limit);
-      for (const stream of [child.stdout!, child.stderr!]) {
-        const decoder = new StringDecoder("utf8");
-        stream.on("data", (chunk: Buffer) => output.append(decoder.write(chunk)));
-        stream.on("end", () => output.append(decoder.end()));
+      const settled = startup.then(
+        () => undefined,
+        () => undefined,
+      );
+      startups.add(settled);
+      let terminal: RunningTerminal;
+      try {
+        terminal = await startup;
+      } finally {
+        startups.delete(settled);
       }
-      const terminal: RunningTerminal = {
-        child,
-        output,
-        exitStatus: null,
-        exited: new Promise<TerminalExitStatus>((resolveExit) => {
-          child.once("exit", (code, signal) => {
-            const status = { exitCode: code, signal };
-            // The exit status is known now; the pipes may still hold output, so wait for them to
-            // close, but not for long: a grandchild that kept them open must not hold us.
-            const settle = () => {
-              terminal.exitStatus = status;
-              resolveExit(status);
-            };
-            const late = setTimeout(settle, 200);
-            child.once("close", () => {
-              clearTimeout(late);
-              settle();
-            });
-          });
-        }),
-      };
       const terminalId = `term_${++terminalCounter}`;
       terminals.set(terminalId, terminal);
       return { terminalId };
@@ -170,9 +202,11 @@ export function createNodeTerminalHost(options: NodeTerminalHostOptions = {}): T
 
     /** Stop every command this host started (for shutdown). */
     async closeAll(): Promise<void> {
+      closes++;
       const all = [...terminals.values()];
       terminals.clear();
-      await Promise.all(all.map(stop));
+      // Commands still starting stop as soon as they have started; wait for them too.
+      await Promise.all([...all.map(stop), ...startups]);
     },
   };
   return host;
