@@ -61,6 +61,21 @@ export function utf8SizeOver(text: string, limit: number): number | undefined {
   return bytes > limit ? bytes : undefined;
 }
 
+/**
+ * The URL of an HTTP request's target (`request.url`: path and query) resolved against `base`, or
+ * `undefined` when it does not parse. Node's http server passes any request line's target on as it
+ * came, and `new URL("//", base)` throws: thrown in a request or upgrade listener, that would end
+ * the whole process for one malformed request, before any token was checked. A server answers
+ * `undefined` with 400 instead.
+ */
+export function parseRequestTarget(target: string | undefined, base = "http://localhost"): URL | undefined {
+  try {
+    return new URL(target ?? "/", base);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A promise with its settle functions, for a writer that waits for `drain`. */
 export interface Deferred {
   promise: Promise<void>;

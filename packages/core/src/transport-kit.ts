@@ -2,7 +2,7 @@
 // behave the same way (and so a third-party transport can reuse them).
 
 /**
- * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, a deferred for drain waits, and the high-water mark of unread output past which a transport stops reading.
+ * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, a deferred for drain waits, a request-target parser that never throws (for HTTP-based servers), and the high-water mark of unread output past which a transport stops reading.
  *
  * @module
  */
@@ -16,6 +16,7 @@ export {
   encodeMessage,
   oversizedRequestId,
   OUTPUT_HIGH_WATER,
+  parseRequestTarget,
   RequestIdScanner,
   utf8SizeOver,
   type Deferred,

@@ -108,6 +108,7 @@ describe("the transport kit's AcpError", () => {
       "deliverMessage",
       "encodeMessage",
       "oversizedRequestId",
+      "parseRequestTarget",
       "utf8SizeOver",
     ]);
     for (const name of names) expect((main as Record<string, unknown>)[name], name).toBe((kit as Record<string, unknown>)[name]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AcpError } from "../src/errors.js";
-import { createDeferred, encodeMessage, utf8SizeOver } from "../src/transport-kit.js";
+import { createDeferred, encodeMessage, parseRequestTarget, utf8SizeOver } from "../src/transport-kit.js";
 
 describe("encodeMessage", () => {
   it("gives the compact JSON text of a message", () => {
@@ -44,5 +44,21 @@ describe("createDeferred", () => {
     failed.reject(new Error("closed")); // nobody awaits: must not surface as an unhandled rejection
     await new Promise((resolve) => setTimeout(resolve, 0));
     await expect(failed.promise).rejects.toThrow("closed");
+  });
+});
+
+describe("parseRequestTarget", () => {
+  it("resolves a request's path and query against the base", () => {
+    const url = parseRequestTarget("/acp?access_token=abc", "http://inspector.invalid");
+    expect(url?.pathname).toBe("/acp");
+    expect(url?.searchParams.get("access_token")).toBe("abc");
+    expect(parseRequestTarget(undefined)?.pathname).toBe("/");
+  });
+
+  it("gives undefined, never throws, for targets new URL() refuses", () => {
+    for (const target of ["//", "//:", "//[", "http://[", "//x:99999", "\\\\", "//%zz"]) {
+      expect(() => new URL(target, "http://localhost"), target).toThrow();
+      expect(parseRequestTarget(target), target).toBeUndefined();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { rawHttpStatus, WEBSOCKET_UPGRADE_HEADERS } from "@acpkit/test-support/raw-http";
 import { startInspector, startTap, type Inspector } from "../src/index.js";
 
 const ECHO_AGENT = fileURLToPath(new URL("fixtures/echo-agent.mjs", import.meta.url));
@@ -88,6 +89,17 @@ describe("startInspector", () => {
     ws.send(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping", params: { n: 1 } }));
     expect(JSON.parse(await answer)).toEqual({ jsonrpc: "2.0", id: 7, result: { echoed: { n: 1 } } });
     ws.close();
+  });
+
+  // `new URL("//", base)` throws: in the request or upgrade listener that ended the inspector,
+  // agents and all, for one request line nobody had to authenticate for.
+  it("answers a request target that is not a valid path with 400, page and upgrade alike, and goes on serving", async () => {
+    const { port, token } = await inspector();
+    for (const target of ["//", "//[", `//x:99999?token=${token}`]) {
+      expect(await rawHttpStatus(port, target), target).toBe("HTTP/1.1 400 Bad Request");
+      expect(await rawHttpStatus(port, target, WEBSOCKET_UPGRADE_HEADERS), `upgrade ${target}`).toBe("HTTP/1.1 400 Bad Request");
+    }
+    expect((await fetch(`http://127.0.0.1:${port}/api/info?token=${token}`)).status).toBe(200);
   });
 
   it("runs at most maxConnections agents and closes the next connection with 1013", async () => {

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { AcpError } from "@acpkit/core";
+import { AcpError, parseRequestTarget } from "@acpkit/core";
 import { DEFAULT_MAX_MESSAGE_SIZE, type WebSocketTransport } from "./frame-transport.js";
 import { loadWs } from "./load-ws.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
@@ -85,7 +85,8 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
   });
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
-    const url = new URL(request.url ?? "/", "http://localhost");
+    const url = parseRequestTarget(request.url);
+    if (url === undefined) return refuse(socket, 400, "Bad Request", "the request target is not a valid path");
     if (url.pathname !== path) return refuse(socket, 404, "Not Found", `no ACP endpoint at ${url.pathname}`);
     if (expectedToken !== undefined && !tokenMatches(request, url, expectedToken)) {
       return refuse(socket, 401, "Unauthorized", "missing or wrong bearer token", { "WWW-Authenticate": 'Bearer realm="acp"' });

@@ -7,6 +7,7 @@ import { Connection } from "@acpkit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { runEchoPeer } from "@acpkit/test-support/fixtures/echo-peer";
+import { rawHttpStatus, WEBSOCKET_UPGRADE_HEADERS } from "@acpkit/test-support/raw-http";
 import { defineTransportSuite, RawClient, within, type ConnectionConstructor } from "@acpkit/test-support/transport-suite";
 import { connect, listen, wrapNodeSocket, type ListenOptions, type WebSocketListener, type WebSocketTransport } from "../src/index.js";
 
@@ -98,6 +99,18 @@ describe("WebSocket specifics", () => {
     await expect(connect(listener.url.replace("/acp", "/other"))).rejects.toThrow(/404/);
     const response = await fetch(listener.url.replace("ws:", "http:"));
     expect(response.status).toBe(426);
+  });
+
+  // `new URL("//", base)` throws; in the upgrade listener that ended the agent's process, before
+  // any token check: one request line took down every session it served.
+  it("answers a request target that is not a valid path with 400, and goes on serving", async () => {
+    const { listener } = await startEchoServer({ token: "secret" });
+    listeners.push(listener);
+    for (const target of ["//", "//[", "http://[", "//x:99999"]) {
+      expect(await rawHttpStatus(listener.port, target, WEBSOCKET_UPGRADE_HEADERS), target).toBe("HTTP/1.1 400 Bad Request");
+    }
+    const client = new RawClient(await connect(listener.url, { token: "secret" }));
+    expect(await client.request("echo", { still: "serving" })).toEqual({ still: "serving" });
   });
 
   it("refuses to listen on a non-loopback host without a token", async () => {

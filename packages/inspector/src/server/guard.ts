@@ -6,6 +6,7 @@
 // token (it reads it from its own URL), but the same Host and Origin rules apply to it.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { parseRequestTarget } from "@acpkit/core";
 import { TOKEN_PARAM } from "../common/protocol.js";
 
 /** Whether a request may proceed, or the status and reason to refuse it with. */
@@ -64,8 +65,8 @@ export function checkRequest(request: IncomingMessage, policy: GuardPolicy): Gua
 function presentedToken(request: IncomingMessage): string | undefined {
   const authorization = request.headers.authorization;
   if (authorization !== undefined && /^Bearer /i.test(authorization)) return authorization.slice(7).trim();
-  const query = new URL(request.url ?? "/", "http://inspector.invalid").searchParams.get(TOKEN_PARAM);
-  return query ?? undefined;
+  // An unparsable target has no token (the server answers it 400 before asking).
+  return parseRequestTarget(request.url)?.searchParams.get(TOKEN_PARAM) ?? undefined;
 }
 
 /** Constant-time comparison, so response timing says nothing about how much of a guess was right. */

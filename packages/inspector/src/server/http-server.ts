@@ -5,9 +5,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { parseRequestTarget } from "@acpkit/core";
 import { INFO_PATH, type InspectorInfo } from "../common/protocol.js";
 import { acceptedHosts, checkRequest, checkSameSite, type GuardPolicy } from "./guard.js";
 import { loadPage, PAGE_HEADERS } from "./static-page.js";
+
+/** What request targets (a path and query) are resolved against; only their path and query are read. */
+const REQUEST_BASE = "http://inspector.invalid";
+
+const STATUS_TEXT: Readonly<Record<number, string>> = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" };
 
 /** Largest WebSocket message the page may send (the agent's own limits apply behind it). */
 const MAX_PAYLOAD = 64 * 1024 * 1024;
@@ -45,7 +51,8 @@ export async function startServer(options: InspectorServerOptions): Promise<Insp
   };
 
   const server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://inspector.invalid");
+    const url = parseRequestTarget(request.url, REQUEST_BASE);
+    if (url === undefined) return refuse(response, 400, "the request target is not a valid path");
     if (request.method !== "GET" && request.method !== "HEAD") return refuse(response, 405, `${request.method} is not served here`);
     if (url.pathname === INFO_PATH) {
       const verdict = checkRequest(request, policy!);
@@ -62,14 +69,19 @@ export async function startServer(options: InspectorServerOptions): Promise<Insp
   });
 
   server.on("upgrade", (request: IncomingMessage, stream: Duplex, head: Buffer) => {
-    const path = new URL(request.url ?? "/", "http://inspector.invalid").pathname;
-    const handler = Object.hasOwn(options.sockets, path) ? options.sockets[path] : undefined;
-    const verdict = handler === undefined ? ({ ok: false, status: 404, reason: `no WebSocket at ${path}` } as const) : checkRequest(request, policy!);
+    const path = parseRequestTarget(request.url, REQUEST_BASE)?.pathname;
+    const handler = path !== undefined && Object.hasOwn(options.sockets, path) ? options.sockets[path] : undefined;
+    const verdict =
+      path === undefined
+        ? ({ ok: false, status: 400, reason: "the request target is not a valid path" } as const)
+        : handler === undefined
+          ? ({ ok: false, status: 404, reason: `no WebSocket at ${path}` } as const)
+          : checkRequest(request, policy!);
     if (!verdict.ok) {
-      options.log(`refused a WebSocket upgrade to ${path}: ${verdict.status} ${verdict.reason}`);
+      options.log(`refused a WebSocket upgrade to ${path ?? JSON.stringify(request.url)}: ${verdict.status} ${verdict.reason}`);
       const body = `${verdict.reason}\n`;
       stream.end(
-        `HTTP/1.1 ${verdict.status} ${verdict.status === 401 ? "Unauthorized" : verdict.status === 403 ? "Forbidden" : "Not Found"}\r\n` +
+        `HTTP/1.1 ${verdict.status} ${STATUS_TEXT[verdict.status] ?? "Not Found"}\r\n` +
           `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
       return;
