@@ -2,7 +2,7 @@
 // group of requirements so one failure cannot poison the rest, and judges each requirement of
 // requirements.ts: pass, fail (with the wire evidence), skip (with why) or not_tested.
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
-import { RawAgent, type RawConnection, type RecordedLine } from "./raw-agent.js";
+import { MAX_LINE_BYTES, RawAgent, type RawConnection, type RecordedLine } from "./raw-agent.js";
 import { AGENT_REQUIREMENTS, requirement, type Tier } from "./requirements.js";
 
 export type CheckStatus = "pass" | "fail" | "skip" | "not_tested";
@@ -109,6 +109,13 @@ async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection
 function checkWire(agent: RawConnection, results: Results): void {
   const bad = agent.lines.find((line) => !isMessageLine(line));
   if (bad) results.set("ACPKIT-STDIO-001", "fail", `stdout line is not a JSON-RPC 2.0 message: ${bad.text.slice(0, 200)}`, agent);
+  else if (agent.oversizedLine)
+    results.set(
+      "ACPKIT-STDIO-001",
+      "fail",
+      `stdout held a line of more than ${MAX_LINE_BYTES} bytes (${agent.oversizedLine.bytesSeen} without a newline when the checker gave it up); acpkit's transports refuse lines that long by default`,
+      agent,
+    );
   else results.pass("ACPKIT-STDIO-001", `${agent.lines.length} lines, each one JSON-RPC message`);
   if (agent.invalidUtf8) results.set("ACPKIT-STDIO-002", "fail", "stdout held bytes that are not UTF-8", agent);
   else results.pass("ACPKIT-STDIO-002", "all of stdout was UTF-8");

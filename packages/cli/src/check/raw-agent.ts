@@ -16,6 +16,12 @@ export interface RecordedLine {
 const TRANSCRIPT_LINES = 400;
 
 /**
+ * The longest line the checker holds: 64 MiB, what acpkit's own transports accept by default.
+ * Past it the line's bytes are skipped up to its newline, and the line is reported.
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
  * What the checks need from a connection to the agent: raw writes, every line the agent wrote,
  * and the client's duties answered. The process and WebSocket variants differ only in how bytes
  * move and how the agent is let go.
@@ -30,11 +36,17 @@ export abstract class RawConnection {
   readonly requestsSent = new RequestCount();
   /** Bytes of stdout that were not valid UTF-8, if any. */
   invalidUtf8 = false;
+  /** The first line longer than MAX_LINE_BYTES: how many bytes of it had come when it was given up. */
+  oversizedLine: { bytesSeen: number } | undefined;
   stderr = "";
   protected readonly started = Date.now();
   /** Set once the agent is gone (process exit, socket closed). */
   protected gone: { code: number | null; signal: string | null } | undefined;
-  private buffered = Buffer.alloc(0);
+  /** The bytes of the line being read, as they came (joined once, at its newline). */
+  private pending: Buffer[] = [];
+  private pendingSize = 0;
+  /** Skipping an oversized line up to its newline. */
+  private discarding = false;
   private waiters: (() => void)[] = [];
   /** Resolves with why the agent could not be reached, or undefined once it is. */
   abstract readonly spawnError: Promise<Error | undefined>;
@@ -60,22 +72,51 @@ export abstract class RawConnection {
     this.wake();
   }
 
+  // A line is kept as the chunks it came in and joined once, at its newline: joining at every
+  // chunk made an agent that writes without newlines cost time quadratic in what it wrote.
   protected onData(chunk: Buffer): void {
-    this.buffered = Buffer.concat([this.buffered, chunk]);
+    let start = 0;
     let newline: number;
-    while ((newline = this.buffered.indexOf(0x0a)) >= 0) {
-      const bytes = this.buffered.subarray(0, newline);
-      this.buffered = this.buffered.subarray(newline + 1);
-      const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\r$/, "");
-      let invalid = false;
-      try {
-        new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      } catch {
-        invalid = true;
+    while ((newline = chunk.indexOf(0x0a, start)) >= 0) {
+      if (this.discarding) this.discarding = false;
+      else if (this.pendingSize + (newline - start) > MAX_LINE_BYTES) this.giveUpLine(this.pendingSize + (newline - start));
+      else {
+        this.pending.push(chunk.subarray(start, newline));
+        this.recordBytes(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
       }
-      this.record(text, invalid);
+      this.pending = [];
+      this.pendingSize = 0;
+      start = newline + 1;
+    }
+    if (start < chunk.length && !this.discarding) {
+      const tail = chunk.length - start;
+      if (this.pendingSize + tail > MAX_LINE_BYTES) {
+        this.giveUpLine(this.pendingSize + tail);
+        this.pending = [];
+        this.pendingSize = 0;
+        this.discarding = true;
+      } else {
+        this.pending.push(chunk.subarray(start));
+        this.pendingSize += tail;
+      }
     }
     this.wake();
+  }
+
+  private recordBytes(bytes: Buffer): void {
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\r$/, "");
+    let invalid = false;
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      invalid = true;
+    }
+    this.record(text, invalid);
+  }
+
+  private giveUpLine(bytesSeen: number): void {
+    this.oversizedLine ??= { bytesSeen };
+    this.note(`← [a line of more than ${MAX_LINE_BYTES} bytes (${bytesSeen} seen without a newline): not held, its bytes skipped up to its newline]`);
   }
 
   private record(text: string, invalidUtf8: boolean): void {

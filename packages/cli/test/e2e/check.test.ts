@@ -8,6 +8,7 @@ import { AGENT_REQUIREMENTS } from "../../src/check/requirements.js";
 import { BUILTIN_AGENT, runCheck, runCli, startCli } from "../support/cli.js";
 
 const TARGET = fileURLToPath(new URL("../fixtures/check-target-agent.mjs", import.meta.url));
+const ENDLESS_LINE = fileURLToPath(new URL("../fixtures/endless-line-agent.mjs", import.meta.url));
 const SDK_SURFACE = fileURLToPath(new URL("../../../client/test/fixtures/sdk-surface-agent.mjs", import.meta.url));
 
 function check(args: string[], agent: readonly string[]) {
@@ -53,6 +54,17 @@ describe.concurrent("acpkit check agent", () => {
     },
     20_000,
   );
+
+  // Before: the checker joined every chunk onto the unfinished line (quadratic time, memory
+  // without bound) and, the line never ending, passed ACPKIT-STDIO-001.
+  it("an agent that writes one endless line fails ACPKIT-STDIO-001, and the checker gives the line up at 64 MiB", async () => {
+    const { code, report, status } = await check([], [process.execPath, ENDLESS_LINE]);
+    expect(code).toBe(1);
+    expect(status("ACPKIT-STDIO-001")).toBe("fail");
+    const failure = report.results.find((r: any) => r.id === "ACPKIT-STDIO-001");
+    expect(failure.message).toMatch(/^stdout held a line of more than 67108864 bytes \(\d+ without a newline when the checker gave it up\)/);
+    expect(failure.transcript.some((line: string) => line.startsWith("← [a line of more than 67108864 bytes"))).toBe(true);
+  }, 60_000);
 
   it("--ws: an agent served over a real WebSocket (acpkit bridge on 127.0.0.1) is checked a fresh connection per group", async () => {
     const bridge = startCli(["bridge", "--listen", "127.0.0.1:0", "--", ...BUILTIN_AGENT]);
