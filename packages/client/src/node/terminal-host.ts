@@ -13,7 +13,7 @@ import { OutputBuffer } from "./output-buffer.js";
 export interface NodeTerminalHostOptions {
   /** Output kept per terminal when the agent gives no `outputByteLimit` (default 1 MiB). */
   defaultOutputByteLimit?: number;
-  /** Largest `outputByteLimit` honoured; larger requests are capped (default 16 MiB). */
+  /** Largest `outputByteLimit` honoured; larger requests are capped (default 16 MiB). A terminal holds up to twice its limit between reads. */
   maxOutputByteLimit?: number;
   /** How many unreleased terminals may exist at once; more are refused (default 32). */
   maxTerminals?: number;
