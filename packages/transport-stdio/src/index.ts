@@ -5,4 +5,12 @@ export { stdioServer, ProcessStdioTransport, DEFAULT_INPUT_END_GRACE_MS, type St
 export { NdjsonStreamTransport, DEFAULT_MAX_MESSAGE_SIZE, type NdjsonTransportOptions } from "./stream-transport.js";
 export { NdjsonReader, type NdjsonReaderEvents } from "./ndjson-reader.js";
 export { NdjsonWriter, type WriterCongestion } from "./ndjson-writer.js";
-export { relayConnection, forward as forwardMessages, RELAY_HIGH_WATER, RELAY_LOW_WATER, type RelayPeer } from "./relay.js";
+export {
+  relayConnection,
+  forward as forwardMessages,
+  RELAY_HIGH_WATER,
+  RELAY_HIGH_WATER_CHARS,
+  RELAY_LOW_WATER,
+  RELAY_LOW_WATER_CHARS,
+  type RelayPeer,
+} from "./relay.js";

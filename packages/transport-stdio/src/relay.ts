@@ -48,44 +48,56 @@ export async function relayConnection(socket: RelayPeer, command: string, args: 
 export const RELAY_HIGH_WATER = 1024;
 /** How few pending sends let the relay read from the other side again (see RELAY_HIGH_WATER). */
 export const RELAY_LOW_WATER = 256;
+/**
+ * How many characters of message text may wait to be written to one side before the relay stops
+ * reading from the other: 16 Mi. The message count alone let a few large messages pile up (1,023
+ * messages of 60 MiB stay under RELAY_HIGH_WATER). Counted from the text as received.
+ */
+export const RELAY_HIGH_WATER_CHARS = 16 * 1024 * 1024;
+/** How few pending characters let the relay read again (see RELAY_HIGH_WATER_CHARS): 8 Mi. */
+export const RELAY_LOW_WATER_CHARS = 8 * 1024 * 1024;
 
 /**
  * Pass every message `from` receives on to `to`, in arrival order. While more than
- * RELAY_HIGH_WATER sends to `to` are pending, `from` is paused, so a slow reader on one side slows
- * the writer on the other side instead of filling this process's memory.
+ * RELAY_HIGH_WATER sends, or RELAY_HIGH_WATER_CHARS characters of them, are pending to `to`,
+ * `from` is paused, so a slow reader on one side slows the writer on the other side instead of
+ * filling this process's memory.
  */
 export function forward(from: Transport, to: Transport, fromName: "client" | "agent", log: (message: string) => void): void {
   let pending = 0;
+  let pendingChars = 0;
   let paused = false;
-  const sent = (): void => {
+  const sent = (chars: number): void => {
     pending--;
-    if (paused && pending <= RELAY_LOW_WATER) {
+    pendingChars -= chars;
+    if (paused && pending <= RELAY_LOW_WATER && pendingChars <= RELAY_LOW_WATER_CHARS) {
       paused = false;
       from.resume?.();
     }
   };
-  const send = (value: JsonRpcMessage): void => {
+  const send = (value: JsonRpcMessage, chars: number): void => {
     pending++;
+    pendingChars += chars;
+    const settle = (): void => sent(chars);
     // A rejected send means `to` is closing; its `closed` ends the relay.
-    to.send(value).then(sent, sent);
-    if (!paused && pending >= RELAY_HIGH_WATER && from.pause !== undefined) {
+    to.send(value).then(settle, settle);
+    if (!paused && (pending >= RELAY_HIGH_WATER || pendingChars >= RELAY_HIGH_WATER_CHARS) && from.pause !== undefined) {
       paused = true;
       from.pause();
     }
   };
   from.start({
     onMessage(message) {
+      if (typeof message !== "string") return send(message as JsonRpcMessage, 0);
       let value: unknown;
-      if (typeof message === "string") {
-        try {
-          value = JSON.parse(message);
-        } catch {
-          log(`the ${fromName} sent a message that is not JSON; answered -32700`);
-          from.send(PARSE_ERROR as unknown as JsonRpcMessage).catch(ignore);
-          return;
-        }
-      } else value = message;
-      send(value as JsonRpcMessage);
+      try {
+        value = JSON.parse(message);
+      } catch {
+        log(`the ${fromName} sent a message that is not JSON; answered -32700`);
+        from.send(PARSE_ERROR as unknown as JsonRpcMessage).catch(ignore);
+        return;
+      }
+      send(value as JsonRpcMessage, message.length);
     },
     onTransportError(error) {
       log(`${fromName} side: ${error.message}`);
