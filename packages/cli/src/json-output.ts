@@ -1,6 +1,7 @@
 // `--json` output that never fails on what a peer sent: JSON.stringify recurses, so a value
 // nested tens of thousands deep (an agent controls `_meta`, raw tool input and output) would throw
 // RangeError and leave stdout empty. Such values are cut at MAX_JSON_DEPTH levels instead.
+import { setOwnField } from "@acpkit/core";
 
 /** How deep `--json` output follows nested values before it writes a marker instead. */
 export const MAX_JSON_DEPTH = 256;
@@ -24,6 +25,6 @@ function limitDepth(value: unknown, depth: number): unknown {
   if (depth === 0) return DEPTH_MARKER;
   if (Array.isArray(value)) return value.map((item) => limitDepth(item, depth - 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = limitDepth(item, depth - 1);
+  for (const [key, item] of Object.entries(value)) setOwnField(out, key, limitDepth(item, depth - 1));
   return out;
 }

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, RpcError } from "@acpkit/core";
 import { confinedFileSystem } from "../src/client-session/confined-fs.js";
+import { defaultFormValues } from "../src/client-session/elicitation-policy.js";
 import { automaticOutcome } from "../src/client-session/permission-policy.js";
+import { DEPTH_MARKER, MAX_JSON_DEPTH, toJsonText } from "../src/json-output.js";
 import { isProtocolViolation } from "../src/client-session/violations.js";
 import { parseListenAddress } from "../src/commands/bridge.js";
 import { UsageError } from "../src/args.js";
@@ -198,5 +200,29 @@ describe("parseListenAddress", () => {
   });
   it("rejects anything else as a usage error", () => {
     for (const bad of ["8080", "host", "::1:80", "h:99999", "h:-1"]) expect(() => parseListenAddress(bad)).toThrow(UsageError);
+  });
+});
+
+// The agent names these keys; "__proto__" is legal JSON and must stay a field, not become a prototype.
+describe("keys named __proto__ from the agent", () => {
+  it("a form field named __proto__ gets its default in the answer", () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","default":"kept"},"n":{"type":"number"}}}');
+    const values = defaultFormValues(schema);
+    expect(JSON.stringify(values)).toBe('{"__proto__":"kept","n":0}');
+    expect(Object.getPrototypeOf(values)).toBe(Object.prototype);
+  });
+
+  it("--json output keeps a __proto__ key when it has to cut a deep value", () => {
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const value = JSON.parse('{"__proto__":{"status":"completed"}}') as Record<string, unknown>;
+    value.deep = deep;
+    expect(() => JSON.stringify(value)).toThrow(RangeError);
+    const parsed = JSON.parse(toJsonText(value));
+    expect(Object.keys(parsed)).toEqual(["__proto__", "deep"]);
+    expect(Object.getOwnPropertyDescriptor(parsed, "__proto__")?.value).toEqual({ status: "completed" });
+    expect(JSON.stringify(parsed).includes('"__proto__":{"status":"completed"}')).toBe(true);
+    expect(JSON.stringify(parsed).includes(DEPTH_MARKER)).toBe(true);
+    expect(MAX_JSON_DEPTH).toBeLessThan(20_000);
   });
 });

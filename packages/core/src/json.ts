@@ -3,7 +3,7 @@
 
 // The JSON-value helpers live in @acpkit/schema (the package every other depends on); core
 // re-exports them so the runtimes have one import for all shared helpers.
-export { isJsonObject, ownEntry } from "@acpkit/schema/methods";
+export { isJsonObject, ownEntry, setOwnField } from "@acpkit/schema/methods";
 
 /** Which optional prompt content an agent accepts (v1 `promptCapabilities`, v2 `session.prompt`). */
 export interface PromptContentSupport {

@@ -301,6 +301,23 @@ describe("agent side: tool calls (B4)", () => {
   });
 });
 
+describe("agent side: a property named __proto__ (bridges preserve unknown properties, §3.1)", () => {
+  // JSON.parse makes "__proto__" an ordinary own property. Copied with `out[key] = value` it
+  // became the copy's prototype: gone from what was sent, its members readable as the patch's.
+  it("passes it on as a field, in the creating tool_call and in later patches", () => {
+    const { bridge } = agentBridge();
+    const create = JSON.parse('{"sessionUpdate":"tool_call_update","toolCallId":"t","title":"x","__proto__":{"status":"completed"}}');
+    const [sent] = bridge.toV1(M(create)) as unknown as Record<string, unknown>[];
+    expect(JSON.stringify(sent)).toBe('{"sessionUpdate":"tool_call","toolCallId":"t","title":"x","__proto__":{"status":"completed"}}');
+    expect(Object.getPrototypeOf(sent)).toBe(Object.prototype);
+    expect(sent!.status).toBeUndefined();
+    const patch = JSON.parse('{"sessionUpdate":"tool_call_update","toolCallId":"t","__proto__":{"status":"failed"}}');
+    const [later] = bridge.toV1(M(patch)) as unknown as Record<string, unknown>[];
+    expect(JSON.stringify(later)).toBe('{"sessionUpdate":"tool_call_update","toolCallId":"t","__proto__":{"status":"failed"}}');
+    expect(later!.status).toBeUndefined();
+  });
+});
+
 describe("agent side: plans, stop reasons and the rest (B5, B6)", () => {
   const entry = { content: "Fix", priority: "high", status: "in_progress" };
 

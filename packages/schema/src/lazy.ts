@@ -29,7 +29,7 @@ export {
   type VersionValidators,
 } from "./registry.js";
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
-export { isJsonObject, ownEntry } from "./json-object.js";
+export { isJsonObject, ownEntry, setOwnField } from "./json-object.js";
 export {
   AGENT_MARK,
   CLIENT_MARK,

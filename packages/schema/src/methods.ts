@@ -38,6 +38,17 @@ export function ownEntry<V>(table: Readonly<Record<string, V>>, key: string): V 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+/**
+ * `target[key] = value` for a key a peer chose. `"__proto__"` is a legal JSON key, and JSON.parse
+ * makes it an ordinary own property; assigned with `=`, it would replace the target's prototype
+ * instead, so the field would vanish from the copy (and from what is sent on) while its members
+ * showed through as inherited ones. Here it stays a field.
+ */
+export function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** The generated method table of `version`: every method with its direction, kind and $defs. */
 export function methodTable(version: ProtocolVersion): readonly MethodTableEntry[] {
   return version === 1 ? v1Table : v2Table;

@@ -1,6 +1,7 @@
 // How `acpkit run` answers the agent's elicitations without a person: decline (default), cancel,
 // or accept a form with its defaults (fields without one get an empty value of their type).
 import type { ElicitationHandlers, ElicitationResult, ElicitationSchema } from "@acpkit/client";
+import { setOwnField } from "@acpkit/core";
 
 export const ELICIT_POLICIES = ["decline", "cancel", "accept-defaults"] as const;
 export type ElicitPolicy = (typeof ELICIT_POLICIES)[number];
@@ -9,14 +10,20 @@ export type ElicitPolicy = (typeof ELICIT_POLICIES)[number];
 export function defaultFormValues(schema: ElicitationSchema): Record<string, string | number | boolean | string[]> {
   const values: Record<string, string | number | boolean | string[]> = {};
   for (const [name, field] of Object.entries(schema.properties ?? {})) {
-    const spec = field as { type: string; default?: unknown; minimum?: unknown };
-    if (spec.default !== undefined && spec.default !== null) values[name] = spec.default as string | number | boolean | string[];
-    else if (spec.type === "string") values[name] = "";
-    else if (spec.type === "number" || spec.type === "integer") values[name] = typeof spec.minimum === "number" ? spec.minimum : 0;
-    else if (spec.type === "boolean") values[name] = false;
-    else if (spec.type === "array") values[name] = [];
+    const value = defaultFieldValue(field as { type: string; default?: unknown; minimum?: unknown });
+    // The agent names the fields, "__proto__" included: it must stay a field of the answer.
+    if (value !== undefined) setOwnField(values, name, value);
   }
   return values;
+}
+
+function defaultFieldValue(spec: { type: string; default?: unknown; minimum?: unknown }): string | number | boolean | string[] | undefined {
+  if (spec.default !== undefined && spec.default !== null) return spec.default as string | number | boolean | string[];
+  if (spec.type === "string") return "";
+  if (spec.type === "number" || spec.type === "integer") return typeof spec.minimum === "number" ? spec.minimum : 0;
+  if (spec.type === "boolean") return false;
+  if (spec.type === "array") return [];
+  return undefined;
 }
 
 /** Elicitation handlers answering every request by `policy`; `report` sees each question and answer. */

@@ -2,6 +2,7 @@
 // v1 patches treat `null` as "omitted"; v2 patches treat it as "clear". v1 creates with
 // `tool_call` (title required), v2 with the first `tool_call_update`. Properties the bridge does
 // not know are copied unchanged (bridges preserve unknown properties, docs/protocol.md §3.1).
+import { setOwnField } from "../index.js";
 import { toolCallContentsFromV1, toolCallContentsToV1 } from "./content.js";
 import type { LossyReporter } from "./lossy.js";
 import type { v1, v2 } from "@acpkit/schema";
@@ -61,7 +62,7 @@ export function toolCallCreateToV1(patch: v2.ToolCallUpdate, lossy: LossyReporte
         out.content = toolCallContentsToV1(value as v2.ToolCallContent[], lossy, update);
         break;
       default:
-        out[key] = value;
+        setOwnField(out, key, value);
     }
   }
   if (content !== undefined) out.content = content;
@@ -111,14 +112,14 @@ export function toolCallPatchToV1(patch: v2.ToolCallUpdate, lossy: LossyReporter
       case "rawInput":
       case "rawOutput":
         if (value === null) lossy.report("clear_field", `v1 cannot clear "${key}"; the clear was left out`, update);
-        else out[key] = value;
+        else setOwnField(out, key, value);
         break;
       case "_meta":
         // Notification-scoped in both versions (X5, X7): `null` means nothing.
         if (value !== null) out._meta = value;
         break;
       default:
-        out[key] = value;
+        setOwnField(out, key, value);
     }
   }
   return out as unknown as v1.ToolCallUpdate;
