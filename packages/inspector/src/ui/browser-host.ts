@@ -4,11 +4,31 @@
 // exit code 127 with a line saying so, which lets an agent's terminal flow be seen end to end.
 import type { FileSystemHandlers, TerminalHost, TerminalOutput } from "@acpkit/client";
 
-/** The page's files, by absolute path. */
+/** How much the page keeps of what agents write: the agent chooses how much to write. */
+export interface PageFileLimits {
+  /** Files kept at most (default 1,000). */
+  maxFiles?: number;
+  /** Characters of file content kept in all (default 64 Mi). */
+  maxChars?: number;
+}
+
+/** Unreleased simulated terminals at most: an agent that never releases them cannot grow the page without end. */
+export const MAX_PAGE_TERMINALS = 1000;
+
+/** The page's files, by absolute path. Bounded (PageFileLimits): a write past a bound is refused, and the agent told why. */
 export class PageFiles {
   readonly files = new Map<string, string>();
+  private chars = 0;
+  private readonly maxFiles: number;
+  private readonly maxChars: number;
 
-  constructor(private readonly onChange: () => void) {}
+  constructor(
+    private readonly onChange: () => void,
+    limits: PageFileLimits = {},
+  ) {
+    this.maxFiles = limits.maxFiles ?? 1000;
+    this.maxChars = limits.maxChars ?? 64 * 1024 * 1024;
+  }
 
   handlers(read: boolean, write: boolean): FileSystemHandlers {
     const handlers: FileSystemHandlers = {};
@@ -23,7 +43,14 @@ export class PageFiles {
       };
     if (write)
       handlers.writeTextFile = ({ path, content }) => {
+        const previous = this.files.get(path);
+        if (previous === undefined && this.files.size >= this.maxFiles)
+          throw new Error(`the inspector page keeps at most ${this.maxFiles} files; ${path} was not written`);
+        const chars = this.chars - (previous?.length ?? 0) + content.length;
+        if (chars > this.maxChars)
+          throw new Error(`the inspector page keeps at most ${this.maxChars} characters of files; ${path} (${content.length}) was not written`);
         this.files.set(path, content);
+        this.chars = chars;
         this.onChange();
       };
     return handlers;
@@ -42,6 +69,7 @@ export function simulatedTerminals(): TerminalHost {
   };
   return {
     create(request) {
+      if (known.size >= MAX_PAGE_TERMINALS) throw new Error(`the inspector page keeps at most ${MAX_PAGE_TERMINALS} terminals; release one first`);
       const terminalId = `page-terminal-${++next}`;
       known.set(terminalId, { command: request.command });
       return { terminalId };
