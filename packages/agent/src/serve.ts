@@ -4,6 +4,7 @@
 import {
   Connection,
   defaultValidateOutgoing,
+  describeTransportProblem,
   DiagnosticEmitter,
   acceptedPromptBlocks,
   checkAbsolutePathParam,
@@ -510,6 +511,8 @@ function requireIdle(session: AgentSession): void {
  * at a time per session and guarantees every update of a turn is written before its response.
  */
 export function serveAgent(transport: Transport, agent: AgentDefinition, options: ServeOptions = {}): AgentServer {
+  const transportProblem = describeTransportProblem(transport);
+  if (transportProblem !== undefined) throw new TypeError(`serveAgent: ${transportProblem}`);
   checkDefinition(agent);
   return new AgentRuntime(transport, agent, options);
 }

@@ -16,6 +16,17 @@ function rawPair(agent: AgentDefinition, diagnostics: Diagnostic[] = []) {
 
 const echoAgent: AgentDefinition = { prompt: (turn) => void turn.message("hi") };
 
+describe("serveAgent's arguments", () => {
+  // Before: "Cannot read properties of undefined (reading 'then')" from inside the Connection.
+  it("throws a TypeError naming serveAgent and what the transport lacks", () => {
+    const agent: AgentDefinition = { prompt: async () => "end_turn" };
+    expect(() => serveAgent("ws://127.0.0.1:8765/acp" as never, agent)).toThrow(
+      new TypeError("serveAgent: the transport must be an object with start(receiver), send(message), close() and a closed promise, got string"),
+    );
+    expect(() => serveAgent({ start() {}, send() {} } as never, agent)).toThrow(/^serveAgent: .*; this one has no close, closed$/);
+  });
+});
+
 describe("initialize", () => {
   it.each([
     [1, 1],

@@ -9,6 +9,7 @@ import {
   NOTICE_UPDATE,
   Connection,
   defaultValidateOutgoing,
+  describeTransportProblem,
   isJsonObject,
   isRpcError,
   loadProtocolVersion,
@@ -457,6 +458,8 @@ function checkFileParams(method: string, params: { path: string; line?: number |
  * Any other answer closes the connection and rejects with AcpError "VersionUnsupported".
  */
 export async function connectAgent(transport: Transport, options: ConnectOptions = {}): Promise<AgentConnection> {
+  const transportProblem = describeTransportProblem(transport);
+  if (transportProblem !== undefined) throw new TypeError(`connectAgent: ${transportProblem}`);
   const offer = options.protocolVersion ?? 1;
   if (offer !== 1 && offer !== 2)
     throw new AcpError("VersionUnsupported", `connectAgent: cannot offer protocol version ${JSON.stringify(offer)}; this client speaks 1 and 2`);

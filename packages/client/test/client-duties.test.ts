@@ -163,6 +163,14 @@ describe("initialize", () => {
     await c2.close();
   });
 
+  // Before: "Cannot read properties of null (reading 'pause')" from inside the Connection.
+  it("rejects a non-transport at once with a TypeError that names connectAgent and what is missing", async () => {
+    await expect(connectAgent(null as never)).rejects.toThrow(
+      new TypeError("connectAgent: the transport must be an object with start(receiver), send(message), close() and a closed promise, got null"),
+    );
+    await expect(connectAgent({ send() {} } as never)).rejects.toThrow(/^connectAgent: .*; this one has no start, close, closed$/);
+  });
+
   it("closes and rejects with VersionUnsupported when the agent answers a version other than 1 or 2", async () => {
     const { clientSide } = scriptedAgent(3);
     const failure = await connectAgent(clientSide, { protocolVersion: 2 }).catch((error: unknown) => error);

@@ -45,7 +45,7 @@ import type {
 import { DEFAULT_REQUEST_TIMEOUT_MS, OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 import { TextChunkDecoder } from "./text-update.js";
-import type { CloseInfo, Transport } from "./transport.js";
+import { describeTransportProblem, type CloseInfo, type Transport } from "./transport.js";
 import { closedError, errorMessageOf } from "./wire-errors.js";
 
 export { CANCEL_REQUEST_METHOD } from "./method-policy.js";
@@ -137,6 +137,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   readonly closed: Promise<CloseInfo>;
 
   constructor(transport: Transport, options: ConnectionOptions<S>) {
+    const transportProblem = describeTransportProblem(transport);
+    if (transportProblem !== undefined) throw new TypeError(`Connection: ${transportProblem}`);
     if (options.side !== "agent" && options.side !== "client") {
       throw new TypeError(`Connection: options.side must be "agent" or "client", got ${JSON.stringify(options.side)}`);
     }

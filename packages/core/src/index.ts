@@ -10,6 +10,7 @@
  */
 export * from "./errors.js";
 export type * from "./transport.js";
+export { describeTransportProblem } from "./transport.js";
 export type * from "./model.js";
 export {
   Connection,

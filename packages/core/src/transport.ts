@@ -63,3 +63,18 @@ export interface Transport {
   /** Resolves once, when the transport has closed for any reason. Never rejects. */
   readonly closed: Promise<CloseInfo>;
 }
+
+/**
+ * What keeps `value` from being a Transport (start, send and close functions and a `closed`
+ * promise), or `undefined` when it has all four. `Connection`, `connectAgent` and `serveAgent`
+ * check their argument with it, so passing something else (a URL, `null`, a stream) fails at once
+ * with this sentence instead of a TypeError from deep inside.
+ */
+export function describeTransportProblem(value: unknown): string | undefined {
+  const shape = "an object with start(receiver), send(message), close() and a closed promise";
+  if (typeof value !== "object" || value === null) return `the transport must be ${shape}, got ${value === null ? "null" : typeof value}`;
+  const fields = value as Record<string, unknown>;
+  const missing = ["start", "send", "close"].filter((name) => typeof fields[name] !== "function");
+  if (typeof (fields.closed as { then?: unknown } | null | undefined)?.then !== "function") missing.push("closed");
+  return missing.length === 0 ? undefined : `the transport must be ${shape}; this one has no ${missing.join(", ")}`;
+}

@@ -16,7 +16,9 @@ import {
   checkAbsolutePathParam,
   classifyMessage,
   closedError,
+  Connection,
   defaultValidateOutgoing,
+  describeTransportProblem,
   isAbsolutePath,
   toolCallPathProblem,
   isAcpError,
@@ -223,5 +225,24 @@ describe("isAbsolutePath and absolutePathProblem (H10)", () => {
   it("quotes at most 120 characters of a long path and says how long it was", () => {
     const problem = absolutePathProblem("a".repeat(5000));
     expect(problem).toBe(`must be an absolute path (got ${JSON.stringify("a".repeat(120))}… (5000 characters))`);
+  });
+});
+
+describe("describeTransportProblem", () => {
+  const shape = "the transport must be an object with start(receiver), send(message), close() and a closed promise";
+  const transport = { start() {}, send: async () => {}, close: async () => {}, closed: new Promise(() => {}) };
+
+  it("accepts a transport and names what a non-transport lacks", () => {
+    expect(describeTransportProblem(transport)).toBeUndefined();
+    expect(describeTransportProblem(null)).toBe(`${shape}, got null`);
+    expect(describeTransportProblem("ws://127.0.0.1:8765/acp")).toBe(`${shape}, got string`);
+    expect(describeTransportProblem({})).toBe(`${shape}; this one has no start, send, close, closed`);
+    expect(describeTransportProblem({ ...transport, closed: undefined })).toBe(`${shape}; this one has no closed`);
+  });
+
+  // Before: "Cannot read properties of null (reading 'pause')" from inside the constructor.
+  it("is what new Connection() throws for a non-transport", () => {
+    expect(() => new Connection(null as never, { side: "client" })).toThrow(new TypeError(`Connection: ${shape}, got null`));
+    expect(() => new Connection(transport as never, { side: "client" })).not.toThrow();
   });
 });
