@@ -2,7 +2,17 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import { AcpError, COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, type Diagnostic, type MessageKind } from "@acpkit/core";
+import {
+  AcpError,
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  CURRENT_MODE_UPDATE,
+  isJsonObject,
+  NOTICE_UPDATE,
+  valueKind,
+  type Diagnostic,
+  type MessageKind,
+} from "@acpkit/core";
 import type { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type {
@@ -76,7 +86,10 @@ function toBlock(block: ContentBlock | string): ContentBlock {
 }
 
 function toBlocks(content: readonly ContentBlock[] | string): ContentBlock[] {
-  return typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
+  if (typeof content === "string") return [{ type: "text", text: content } as ContentBlock];
+  // A number or an object here used to fail as "content is not iterable".
+  if (!Array.isArray(content)) throw new TypeError(`content must be a string or a list of content blocks, got ${valueKind(content)}`);
+  return [...content];
 }
 
 /** The chunk tag of each message kind (a constant: an agent that sends a message per piece makes a handle per piece). */
@@ -314,6 +327,7 @@ export class UpdateWriter implements SessionWriter {
   }
 
   toolCall(start: ToolCallStart): ToolCallHandle {
+    if (!isJsonObject(start)) throw new TypeError(`turn.toolCall: start must be an object with the tool call's title and fields, got ${valueKind(start)}`);
     const { toolCallId: requested, ...fields } = start;
     const handle = new ToolCallHandleImpl(this, this.scope.ids.claimToolCallId(requested), (request) => this.askPermission(request));
     handle.update({ status: "pending", ...fields });

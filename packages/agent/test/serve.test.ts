@@ -21,9 +21,24 @@ describe("serveAgent's arguments", () => {
   it("throws a TypeError naming serveAgent and what the transport lacks", () => {
     const agent: AgentDefinition = { prompt: async () => "end_turn" };
     expect(() => serveAgent("ws://127.0.0.1:8765/acp" as never, agent)).toThrow(
-      new TypeError("serveAgent: the transport must be an object with start(receiver), send(message), close() and a closed promise, got string"),
+      new TypeError("serveAgent: the transport must be an object with start(receiver), send(message), close() and a closed promise, got a string"),
     );
     expect(() => serveAgent({ start() {}, send() {} } as never, agent)).toThrow(/^serveAgent: .*; this one has no close, closed$/);
+  });
+});
+
+describe("turn methods given the wrong kind of argument", () => {
+  // Before: "content is not iterable" and "Cannot destructure property 'toolCallId' of 'start' as
+  // it is null", as the -32603 the handler's throw becomes.
+  it.each([
+    ["message", (turn: any) => turn.message(123), "Agent error: content must be a string or a list of content blocks, got a number"],
+    ["thought", (turn: any) => turn.thought({ type: "text", text: "x" }), "Agent error: content must be a string or a list of content blocks, got an object"],
+    ["toolCall", (turn: any) => turn.toolCall(null), "Agent error: turn.toolCall: start must be an object with the tool call's title and fields, got null"],
+  ])("turn.%s says what it needs", async (_name, misuse, message) => {
+    const { client } = rawPair({ prompt: (turn) => void misuse(turn) });
+    await client.request("initialize", { protocolVersion: 1 });
+    const { sessionId } = (await client.request("session/new", { cwd: "/work", mcpServers: [] })) as { sessionId: string };
+    await expect(client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] })).rejects.toMatchObject({ code: -32603, message });
   });
 });
 

@@ -161,7 +161,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.requireSessions("session/new");
     // H10: refused here rather than sent: the agent could only answer -32602, or worse, resolve a
     // relative path against its own working directory.
-    checkAbsolutePathArgument("newSession", "/cwd", options.cwd);
+    checkAbsolutePathArgument("newSession", "/cwd", options?.cwd);
     const params = this.setupParams(options);
     this.sessionsBeingCreated++;
     try {
@@ -182,7 +182,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     if (!this.agentCapabilities.loadSession) {
       throw new AcpError("Unsupported", "The agent did not advertise session loading (v1 loadSession / v2 session.load)");
     }
-    checkAbsolutePathArgument("loadSession", "/cwd", options.cwd);
+    checkAbsolutePathArgument("loadSession", "/cwd", options?.cwd);
     if (this.sessions.has(options.sessionId)) {
       throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     }
@@ -203,7 +203,7 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
   async resumeSession(options: ResumeSessionOptions): Promise<ClientSession> {
     this.requireSessions("session/resume");
     this.requireSessionMethod("resume", "session/resume");
-    checkAbsolutePathArgument("resumeSession", "/cwd", options.cwd);
+    checkAbsolutePathArgument("resumeSession", "/cwd", options?.cwd);
     for (const [index, directory] of (options.additionalDirectories ?? []).entries()) {
       checkAbsolutePathArgument("resumeSession", `/additionalDirectories/${index}`, directory);
     }

@@ -2,7 +2,7 @@
 // docs/protocol.md §6.3 (C2 mark tool calls cancelled, C3 answer permission requests "cancelled", C4 keep
 // applying updates until the response, C11 an error after cancel shows as cancelled), and the
 // SessionState kept current by the reducer.
-import { AcpError, isRpcError, toolCallPathProblem, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
+import { AcpError, isJsonObject, isRpcError, toolCallPathProblem, valueKind, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import { BatchedState } from "./state/batched-state.js";
@@ -196,6 +196,8 @@ export class ClientSession {
         `Session ${this.sessionId} already has a prompt turn in progress; wait for its stop reason (or cancel it) before prompting again`,
       );
     }
+    if (typeof content !== "string" && !Array.isArray(content))
+      throw new TypeError(`prompt: content must be a string or a list of content blocks, got ${valueKind(content)}`);
     const blocks: ContentBlock[] = typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
     this.checkPromptBlocks(blocks);
     const signal = options?.signal;
@@ -512,10 +514,20 @@ export class ClientSession {
   private checkPromptBlocks(blocks: readonly ContentBlock[]): void {
     const accepted = this.host.acceptedPromptBlocks;
     for (let index = 0; index < blocks.length; index++) {
-      const type = (blocks[index] as { type: string }).type;
+      const block = blocks[index] as unknown;
+      const type = isJsonObject(block) ? block.type : undefined;
       if (type === "text" || type === "resource_link") continue;
-      const capability = CAPABILITY_OF_BLOCK.get(type);
-      if (capability !== undefined && !accepted.has(type)) {
+      const capability = typeof type === "string" ? CAPABILITY_OF_BLOCK.get(type) : undefined;
+      // Caught here, before anything is sent: on v1 the bridge would drop an unknown block (a
+      // lossy diagnostic, the prompt sent without it), on v2 the agent would answer -32602.
+      if (capability === undefined) {
+        const what = isJsonObject(block) ? `has type ${JSON.stringify(type)}` : `is ${valueKind(block)}`;
+        throw new AcpError(
+          "InvalidArgument",
+          `prompt: block ${index} ${what}; a prompt block is an object of type text, image, audio, resource_link or resource`,
+        );
+      }
+      if (!accepted.has(type as string)) {
         throw new AcpError("Unsupported", `Prompt block ${index} has type "${type}", but the agent did not advertise the ${capability} capability`);
       }
     }

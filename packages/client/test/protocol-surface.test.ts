@@ -389,6 +389,9 @@ describe("a session's cwd is absolute (H10)", () => {
     open.push(agent);
     const refusals = [
       agent.newSession({ cwd: "src" }),
+      // No cwd at all, or no options: said as such, not a TypeError from inside.
+      agent.newSession({} as never),
+      agent.newSession(null as never),
       agent.loadSession({ sessionId: "s0", cwd: "./p" }),
       agent.resumeSession({ sessionId: "s0", cwd: "" }),
       agent.listSessions({ cwd: "C:relative-to-drive" }),
@@ -411,6 +414,7 @@ describe("a session's cwd is absolute (H10)", () => {
         message: expect.stringMatching(/^\w+Session\w*: cwd must be an absolute path \(got /),
       });
     }
+    await expect(agent.newSession({} as never)).rejects.toThrow("newSession: cwd must be an absolute path (got nothing)");
     // Absolute paths of either system pass, whatever system the client runs on.
     await expect(agent.newSession({ cwd: "C:\\Users\\u\\p" })).resolves.toMatchObject({ sessionId: "s1" });
     await expect(agent.listSessions({ cwd: "/home/u/p" })).resolves.toEqual({ sessions: [] });

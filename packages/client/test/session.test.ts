@@ -158,6 +158,14 @@ describe.each(matrix)("client over %s, protocol v%i", (kind, version) => {
     const image = { type: "image", data: "AAAA", mimeType: "image/png" } as never;
     expect(() => session.prompt([image])).toThrow(AcpError);
     expect(() => session.prompt([image])).toThrow(/prompt\.image/);
+    // Before: a number failed as "content is not iterable", and on v1 an unknown block was dropped
+    // by the bridge (a lossy diagnostic) and the prompt sent without it.
+    expect(() => session.prompt(123 as never)).toThrow(new TypeError("prompt: content must be a string or a list of content blocks, got a number"));
+    expect(() => session.prompt([{ type: "bogus" }] as never)).toThrow(
+      'prompt: block 0 has type "bogus"; a prompt block is an object of type text, image, audio, resource_link or resource',
+    );
+    expect(() => session.prompt(["hi", null] as never)).toThrow("prompt: block 0 is a string;");
+    expect(session.turn).toBeUndefined();
   });
 
   it("loads a session: the replay arrives before loadSession resolves", async () => {

@@ -58,7 +58,7 @@ export {
 } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
 export { isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodRegistry } from "./registry.js";
-export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, setOwnField, type PromptContentSupport } from "./json.js";
+export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, setOwnField, valueKind, type PromptContentSupport } from "./json.js";
 export { absolutePathProblem, checkAbsolutePathArgument, checkAbsolutePathParam, isAbsolutePath, toolCallPathProblem } from "./paths.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
 /** For transport authors; also `@acpkit/core/transport-kit`. */

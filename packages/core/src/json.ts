@@ -58,3 +58,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   for (const key of keysA) if (!jsonEqual(ra[key], rb[key])) return false;
   return true;
 }
+
+/**
+ * How a value reads in an error about an argument of the wrong kind: "nothing" (undefined), "null",
+ * "a list", "an object", "a number", "a string", … Shared so that every such message says it alike.
+ */
+export function valueKind(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
+}

@@ -4,6 +4,7 @@
 // in a Linux container behind a WebSocket), so the test accepts either system's form wherever it
 // runs, instead of asking node:path about the local one (core also runs in browsers).
 import { AcpError, ErrorCode, RpcError } from "./errors.js";
+import { valueKind } from "./json.js";
 
 /** Whether `path` is absolute on POSIX (`/home/u`) or Windows (`C:\Users\u`, `C:/Users/u`, `\\server\share`). */
 export function isAbsolutePath(path: string): boolean {
@@ -21,7 +22,9 @@ const QUOTED_PATH_LIMIT = 120;
  * What is wrong with `path` where ACP needs an absolute path, as the end of a sentence
  * (`must be an absolute path (got "src")`), or `undefined` when it is absolute.
  */
-export function absolutePathProblem(path: string): string | undefined {
+export function absolutePathProblem(path: unknown): string | undefined {
+  // Not a string at all (a missing option, a number): said as such, never a TypeError from inside.
+  if (typeof path !== "string") return `must be an absolute path (got ${valueKind(path)})`;
   if (isAbsolutePath(path)) return undefined;
   const quoted = path.length > QUOTED_PATH_LIMIT ? `${JSON.stringify(path.slice(0, QUOTED_PATH_LIMIT))}… (${path.length} characters)` : JSON.stringify(path);
   return `must be an absolute path (got ${quoted})`;
@@ -31,7 +34,7 @@ export function absolutePathProblem(path: string): string | undefined {
  * For a peer's request: throws RpcError -32602 with `data.path` = `pointer` unless `path` is
  * absolute, worded like the schema check's answers (`Invalid params for session/new: /cwd must be …`).
  */
-export function checkAbsolutePathParam(method: string, pointer: string, path: string): void {
+export function checkAbsolutePathParam(method: string, pointer: string, path: unknown): void {
   const problem = absolutePathProblem(path);
   if (problem !== undefined)
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${pointer} ${problem}`, { path: pointer, message: problem });
@@ -41,7 +44,7 @@ export function checkAbsolutePathParam(method: string, pointer: string, path: st
  * For our own caller, before anything is sent: throws AcpError "InvalidArgument" with `data.path`
  * = `pointer` unless `path` is absolute (`newSession: cwd must be an absolute path (got "src")`).
  */
-export function checkAbsolutePathArgument(call: string, pointer: string, path: string): void {
+export function checkAbsolutePathArgument(call: string, pointer: string, path: unknown): void {
   const problem = absolutePathProblem(path);
   if (problem !== undefined) throw new AcpError("InvalidArgument", `${call}: ${pointer.slice(1)} ${problem}`, { data: { path: pointer } });
 }

@@ -1,6 +1,7 @@
 // The Transport contract: transports move whole messages and own the framing (ndjson lines,
 // WebSocket text frames, in-memory handoff). JSON-RPC meaning (ids, methods, errors) is core's.
 import type { AcpError } from "./errors.js";
+import { valueKind } from "./json.js";
 
 /** Any JSON-RPC 2.0 message object; core builds and checks the concrete shapes. */
 export type JsonRpcMessage = { jsonrpc: "2.0"; [key: string]: unknown };
@@ -72,7 +73,7 @@ export interface Transport {
  */
 export function describeTransportProblem(value: unknown): string | undefined {
   const shape = "an object with start(receiver), send(message), close() and a closed promise";
-  if (typeof value !== "object" || value === null) return `the transport must be ${shape}, got ${value === null ? "null" : typeof value}`;
+  if (typeof value !== "object" || value === null) return `the transport must be ${shape}, got ${valueKind(value)}`;
   const fields = value as Record<string, unknown>;
   const missing = ["start", "send", "close"].filter((name) => typeof fields[name] !== "function");
   if (typeof (fields.closed as { then?: unknown } | null | undefined)?.then !== "function") missing.push("closed");

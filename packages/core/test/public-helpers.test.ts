@@ -19,6 +19,8 @@ import {
   Connection,
   defaultValidateOutgoing,
   describeTransportProblem,
+  valueKind,
+  absolutePathProblem as pathProblem,
   isAbsolutePath,
   toolCallPathProblem,
   isAcpError,
@@ -235,7 +237,7 @@ describe("describeTransportProblem", () => {
   it("accepts a transport and names what a non-transport lacks", () => {
     expect(describeTransportProblem(transport)).toBeUndefined();
     expect(describeTransportProblem(null)).toBe(`${shape}, got null`);
-    expect(describeTransportProblem("ws://127.0.0.1:8765/acp")).toBe(`${shape}, got string`);
+    expect(describeTransportProblem("ws://127.0.0.1:8765/acp")).toBe(`${shape}, got a string`);
     expect(describeTransportProblem({})).toBe(`${shape}; this one has no start, send, close, closed`);
     expect(describeTransportProblem({ ...transport, closed: undefined })).toBe(`${shape}; this one has no closed`);
   });
@@ -244,5 +246,23 @@ describe("describeTransportProblem", () => {
   it("is what new Connection() throws for a non-transport", () => {
     expect(() => new Connection(null as never, { side: "client" })).toThrow(new TypeError(`Connection: ${shape}, got null`));
     expect(() => new Connection(transport as never, { side: "client" })).not.toThrow();
+  });
+});
+
+describe("valueKind", () => {
+  it("names the kind of a value the way argument errors say it", () => {
+    expect([undefined, null, [], {}, 1, "x", true, () => {}].map(valueKind)).toEqual([
+      "nothing",
+      "null",
+      "a list",
+      "an object",
+      "a number",
+      "a string",
+      "a boolean",
+      "a function",
+    ]);
+    // A missing path reads as such, where it used to throw "Cannot read properties of undefined".
+    expect(pathProblem(undefined)).toBe("must be an absolute path (got nothing)");
+    expect(pathProblem(7)).toBe("must be an absolute path (got a number)");
   });
 });
