@@ -10,6 +10,7 @@ import {
   binarySize,
   describeClose,
   truncateCloseReason,
+  withoutAccessToken,
   WebSocketTransport,
   type FrameSocket,
   type FrameTransportOptions,
@@ -54,7 +55,9 @@ export async function openStreamTransport(
     stream.closed.catch(() => {});
     opened = await stream.opened;
   } catch (error) {
-    throw new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${whyNotOpen(error)}`, { cause: error });
+    throw new AcpError("ConnectionClosed", `could not open WebSocket to ${withoutAccessToken(url)}: ${withoutAccessToken(whyNotOpen(error))}`, {
+      cause: error,
+    });
   }
   return wrapOpenedStream(stream, opened, options);
 }

@@ -8,6 +8,7 @@ import {
   binarySize,
   describeClose,
   truncateCloseReason,
+  withoutAccessToken,
   WebSocketTransport,
   type FrameSocket,
   type FrameTransportOptions,
@@ -65,7 +66,15 @@ export interface BrowserConnectOptions extends FrameTransportOptions {
 export function connect(url: string, options: BrowserConnectOptions = {}): Promise<WebSocketTransport> {
   let target = url;
   if (options.token !== undefined) {
-    const parsed = new URL(url);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch (error) {
+      // Rejected like every other failure to connect, not thrown from connect() itself.
+      return Promise.reject(
+        new AcpError("InvalidArgument", `could not open WebSocket to ${JSON.stringify(withoutAccessToken(url))}: not a URL`, { cause: error }),
+      );
+    }
     parsed.searchParams.set("access_token", options.token);
     target = parsed.toString();
   }
@@ -80,7 +89,11 @@ export function connect(url: string, options: BrowserConnectOptions = {}): Promi
     try {
       socket = new Constructor(target, options.protocols);
     } catch (error) {
-      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${(error as Error).message}`, { cause: error }));
+      reject(
+        new AcpError("ConnectionClosed", `could not open WebSocket to ${withoutAccessToken(url)}: ${withoutAccessToken((error as Error).message)}`, {
+          cause: error,
+        }),
+      );
       return;
     }
     socket.binaryType = "arraybuffer";
@@ -100,7 +113,7 @@ export function connect(url: string, options: BrowserConnectOptions = {}): Promi
       socket.removeEventListener("error", onEarlyError);
       const detail = (earlyError as { message?: unknown } | undefined)?.message;
       const why = typeof detail === "string" && detail !== "" ? detail : describeClose(event.code, event.reason).reason;
-      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${why}`, { cause: earlyError }));
+      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${withoutAccessToken(url)}: ${withoutAccessToken(why)}`, { cause: earlyError }));
     };
     socket.addEventListener("open", onOpen);
     socket.addEventListener("error", onEarlyError);

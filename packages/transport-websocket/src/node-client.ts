@@ -1,7 +1,7 @@
 // connect() for Node: an ACP client over `ws`.
 import type { Duplex } from "node:stream";
 import { AcpError } from "@acpkit/core";
-import type { WebSocketTransport } from "./frame-transport.js";
+import { withoutAccessToken, type WebSocketTransport } from "./frame-transport.js";
 import { loadWs } from "./load-ws.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
 
@@ -20,7 +20,8 @@ export interface ConnectOptions extends NodeSocketOptions {
 /**
  * Open a WebSocket to an ACP endpoint and resolve with its transport once the connection is open.
  * Rejects with AcpError "ConnectionClosed" when the server refuses (the message names the HTTP
- * status, e.g. 401) or cannot be reached.
+ * status, e.g. 401) or cannot be reached, and "InvalidArgument" for a URL that does not parse.
+ * Messages show an `access_token` in the URL as "…".
  *
  * ```ts
  * const transport = await connect("ws://127.0.0.1:8765/acp", { token: process.env.ACP_TOKEN });
@@ -31,17 +32,26 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
   const maxMessageSize = options.maxMessageSize ?? 64 * 1024 * 1024;
+  const address = withoutAccessToken(url);
   return new Promise((resolve, reject) => {
     let stream: Duplex | undefined;
-    const ws = new WebSocket(url, {
-      headers,
-      maxPayload: options.maxPayload ?? maxMessageSize * 2,
-      perMessageDeflate: false,
-      handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
-    });
+    let ws: InstanceType<typeof WebSocket>;
+    try {
+      ws = new WebSocket(url, {
+        headers,
+        maxPayload: options.maxPayload ?? maxMessageSize * 2,
+        perMessageDeflate: false,
+        handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
+      });
+    } catch (error) {
+      // A URL `ws` cannot parse (it throws a SyntaxError that quotes it).
+      const why = withoutAccessToken((error as Error).message);
+      reject(new AcpError("InvalidArgument", `could not open WebSocket to ${JSON.stringify(address)}: ${why}`, { cause: error }));
+      return;
+    }
     ws.once("upgrade", (response) => (stream = response.socket));
     const fail = (error: Error) => {
-      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${url}: ${error.message}`, { cause: error }));
+      reject(new AcpError("ConnectionClosed", `could not open WebSocket to ${address}: ${withoutAccessToken(error.message)}`, { cause: error }));
     };
     ws.once("error", fail);
     ws.once("open", () => {

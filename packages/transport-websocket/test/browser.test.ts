@@ -234,11 +234,17 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
         const failure = (error: any) => ({ name: error.name, code: error.code, message: String(error.message) });
         const wrongToken = await api.connect(url, { token: "wrong" }).then(() => undefined, failure);
         const nobody = await api.connect("ws://127.0.0.1:1/acp").then(() => undefined, failure);
+        // A token written into the URL by hand is not quoted either.
+        const inUrl = await api.connect(`${url}?access_token=typed-secret`).then(() => undefined, failure);
+        const unparsable = await api.connect("::::", { token: "page-secret" }).then(() => undefined, failure);
         const transport = await api.connect(url, { token: "page-secret" });
         transport.start({ onMessage() {}, onTransportError() {} });
         await transport.close("done");
-        return { wrongToken, nobody, closed: await transport.closed, stream: typeof (globalThis as any).WebSocketStream };
+        return { wrongToken, nobody, inUrl, unparsable, closed: await transport.closed, stream: typeof (globalThis as any).WebSocketStream };
       }, listener.url);
+      expect(outcome.inUrl).toMatchObject({ code: "ConnectionClosed", message: expect.stringContaining(`${listener.url}?access_token=…`) });
+      expect(outcome.inUrl!.message).not.toContain("typed-secret");
+      expect(outcome.unparsable).toMatchObject({ code: "InvalidArgument", message: 'could not open WebSocket to "::::": not a URL' });
       expect(outcome.stream).toBe("function");
       expect(outcome.wrongToken).toMatchObject({ name: "AcpError", code: "ConnectionClosed" });
       expect(outcome.wrongToken!.message).toContain(`could not open WebSocket to ${listener.url}`);

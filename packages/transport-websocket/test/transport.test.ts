@@ -3,7 +3,7 @@
 // keepalive, and server shutdown.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { Connection } from "@acpkit/core";
+import { AcpError, Connection } from "@acpkit/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { runEchoPeer } from "@acpkit/test-support/fixtures/echo-peer";
@@ -111,6 +111,28 @@ describe("WebSocket specifics", () => {
     }
     const client = new RawClient(await connect(listener.url, { token: "secret" }));
     expect(await client.request("echo", { still: "serving" })).toEqual({ still: "serving" });
+  });
+
+  // Errors end up in logs: a token written into the URL (the query form browsers must use) is
+  // shown as "…", and a URL that does not parse rejects like any other failure to connect.
+  it("connect() never puts an access_token from the URL into its error, and rejects an unparsable URL", async () => {
+    const { listener } = await startEchoServer({ token: "s3cret-token" });
+    listeners.push(listener);
+    const refused = (await connect(`${listener.url}?access_token=wrong-s3cret`).catch((error: unknown) => error)) as AcpError;
+    expect(refused).toMatchObject({ code: "ConnectionClosed", message: expect.stringMatching(/401/) });
+    expect(refused.message).toContain("access_token=…");
+    expect(refused.message).not.toContain("wrong-s3cret");
+    const unreachable = (await connect("ws://127.0.0.1:1/acp?x=1&access_token=s3cret-token").catch((error: unknown) => error)) as AcpError;
+    expect(unreachable).toMatchObject({ code: "ConnectionClosed" });
+    expect(unreachable.message).toContain("ws://127.0.0.1:1/acp?x=1&access_token=…");
+    expect(unreachable.message).not.toContain("s3cret");
+    const unparsable = (await connect("::::?access_token=s3cret-token").catch((error: unknown) => error)) as AcpError;
+    expect(unparsable).toBeInstanceOf(AcpError);
+    expect(unparsable).toMatchObject({ code: "InvalidArgument", message: expect.stringMatching(/^could not open WebSocket to "::::\?access_token=…": /) });
+    expect(unparsable.message).not.toContain("s3cret");
+    // With the right token in the URL it connects.
+    const client = new RawClient(await connect(`${listener.url}?access_token=s3cret-token`));
+    expect(await client.request("echo", { via: "query" })).toEqual({ via: "query" });
   });
 
   it("refuses to listen on a non-loopback host without a token", async () => {
