@@ -4,4 +4,4 @@
 export { listen, isLoopbackHost, type ListenOptions, type WebSocketListener } from "./server.js";
 export { connect, type ConnectOptions } from "./node-client.js";
 export { wrapNodeSocket, DEFAULT_KEEPALIVE_INTERVAL_MS, type NodeSocketOptions } from "./node-socket.js";
-export { WebSocketTransport, DEFAULT_MAX_MESSAGE_SIZE, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";
+export { WebSocketTransport, DEFAULT_MAX_MESSAGE_SIZE, withoutAccessToken, type FrameSocket, type FrameTransportOptions } from "./frame-transport.js";

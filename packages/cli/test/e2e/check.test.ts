@@ -84,6 +84,22 @@ describe.concurrent("acpkit check agent", () => {
     }
   });
 
+  it("--ws with an access_token in the URL keeps the token out of the report and the errors", async () => {
+    const bridge = startCli(["bridge", "--listen", "127.0.0.1:0", "--token", "bridge-s3cret", "--", ...BUILTIN_AGENT]);
+    try {
+      const url = await new Promise<string>((resolve) => bridge.stdout!.setEncoding("utf8").once("data", (text: string) => resolve(text.trim())));
+      const checked = await runCli(["check", "agent", "--ws", `${url}?access_token=bridge-s3cret`]);
+      expect(checked.code, checked.stderr).toBe(0);
+      expect(checked.stdout).toMatch(/^conformant/m);
+      const refused = await runCli(["check", "agent", "--ws", `${url}?access_token=wrong-s3cret`]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`could not connect to ${url}?access_token=…`);
+      for (const output of [checked.stdout, checked.stderr, refused.stdout, refused.stderr]) expect(output).not.toContain("s3cret");
+    } finally {
+      bridge.kill();
+    }
+  });
+
   it("an agent that cannot start is exit 2 with the reason", async () => {
     const result = await runCli(["check", "agent", "--", "/nonexistent/acpkit-agent"]);
     expect(result.code).toBe(2);
