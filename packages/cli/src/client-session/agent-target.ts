@@ -4,9 +4,13 @@ import { spawnAgent } from "@acpkit/transport-stdio";
 
 export type AgentTarget = { kind: "command"; command: string; args: readonly string[] } | { kind: "websocket"; url: string; token?: string };
 
-/** Human name of the target for messages: the command line or the URL. */
+/**
+ * Human name of the target for messages: the command line, or the URL without its query. The
+ * query may hold an access_token, and messages end up in logs; connect()'s own errors show the
+ * rest of it with the token as "…".
+ */
 export function describeTarget(target: AgentTarget): string {
-  return target.kind === "command" ? [target.command, ...target.args].join(" ") : target.url;
+  return target.kind === "command" ? [target.command, ...target.args].join(" ") : target.url.replace(/[?#].*$/s, "");
 }
 
 /**

@@ -74,6 +74,12 @@ describe.concurrent("acpkit bridge", () => {
     expect(refused.stderr).toContain("401");
     const wrong = await runCli(["run", "--ws", url, "--token", "guess", "--prompt", "/echo hi"]);
     expect(wrong.code).toBe(1);
+    // A token written into the URL (the form browsers use) is never quoted back.
+    const inUrl = await runCli(["run", "--ws", `${url}?access_token=typed-guess`, "--prompt", "/echo hi"]);
+    expect(inUrl.code).toBe(1);
+    expect(inUrl.stderr).toContain(`could not start a session with ${url}: `);
+    expect(inUrl.stderr).toContain("access_token=…");
+    expect(inUrl.stderr).not.toContain("typed-guess");
     const { code, state } = await runJson(["--ws", url, "--token", "s3cret", "--prompt", "/echo hi"]);
     expect(code).toBe(0);
     expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
