@@ -1,6 +1,6 @@
 // WebSocketTransport against a scripted FrameSocket: backpressure, early frames, size limits.
 import { describe, expect, it } from "vitest";
-import { WebSocketTransport, type FrameSocket } from "../src/frame-transport.js";
+import { WebSocketTransport, withoutAccessToken, type FrameSocket } from "../src/frame-transport.js";
 
 class ScriptedSocket implements FrameSocket {
   readonly sent: string[] = [];
@@ -89,5 +89,15 @@ describe("WebSocketTransport", () => {
     transport.handleClosed({ reason: "WebSocket closed with code 1000", closeCode: 1000 });
     await closing;
     expect(await transport.closed).toEqual({ reason: "WebSocket closed with code 1000", closeCode: 1000 });
+  });
+});
+
+describe("withoutAccessToken", () => {
+  it("shows every access_token value as … and leaves the rest of the text alone", () => {
+    expect(withoutAccessToken("ws://h:1/acp?access_token=abc&x=1#f")).toBe("ws://h:1/acp?access_token=…&x=1#f");
+    expect(withoutAccessToken("ws://h/acp?x=1&ACCESS_TOKEN=abc")).toBe("ws://h/acp?x=1&ACCESS_TOKEN=…");
+    expect(withoutAccessToken('Invalid URL: "::::?access_token=abc" at …')).toBe('Invalid URL: "::::?access_token=…" at …');
+    expect(withoutAccessToken("ws://h/acp?my_access_token=abc")).toBe("ws://h/acp?my_access_token=abc");
+    expect(withoutAccessToken("ws://h/acp")).toBe("ws://h/acp");
   });
 });
