@@ -146,6 +146,9 @@ class AgentRuntime implements AgentServer {
   readonly #versions: readonly ProtocolVersion[];
   readonly #diagnostics = new DiagnosticEmitter();
   readonly #sessions = new Map<string, AgentSession>();
+  /** Sessions whose new, load or resume request is under way: they count against maxSessions too. */
+  #sessionsStarting = 0;
+  readonly #maxSessions: number;
   readonly #acceptedBlocks: ReadonlySet<string>;
   #version: ProtocolVersion | undefined;
   #client: ClientInfo | undefined;
@@ -158,6 +161,7 @@ class AgentRuntime implements AgentServer {
     this.#versions = agent.versions ?? DEFAULT_VERSIONS;
     this.#acceptedBlocks = acceptedPromptBlocks(agent.features?.prompt);
     this.#authenticated = (agent.authMethods?.length ?? 0) === 0 || agent.requireAuthentication !== true;
+    this.#maxSessions = maxSessionsOption(options.maxSessions);
     if (options.onDiagnostic) this.#diagnostics.subscribe(options.onDiagnostic);
     const validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     // Checking what we send needs all of a version's validators; checking what we receive only the agent's part.
@@ -240,16 +244,45 @@ class AgentRuntime implements AgentServer {
     return {};
   }
 
+  /**
+   * Hold a place for a session `method` is about to open, or refuse with -32603 when the
+   * connection already has maxSessions (counting those still being set up, whose requests can
+   * arrive together). A request for a session that is already open needs no place. Returns the
+   * release to call once the request is settled (the session then counts through the map).
+   */
+  #reserveSession(method: string, existing: AgentSession | undefined): () => void {
+    if (existing !== undefined) return noop;
+    const limit = this.#maxSessions;
+    if (this.#sessions.size + this.#sessionsStarting >= limit) {
+      const why = `this connection already has ${limit} sessions open (maxSessions); close one with session/close, or open another connection`;
+      this.#report({ code: "too_many_sessions", message: `Refused ${method}: ${why}`, method });
+      throw new RpcError(ErrorCode.InternalError, `Too many sessions: ${why}`, { reason: "too_many_sessions", limit });
+    }
+    this.#sessionsStarting++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#sessionsStarting--;
+    };
+  }
+
   async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest, ctx: RequestContext): Promise<v1.NewSessionResponse | v2.NewSessionResponse> {
     // H10: the schema lets any string through as a cwd; the agent's code only ever sees absolute ones.
     checkAbsolutePathParam("session/new", "/cwd", params.cwd);
     this.#requireAuthenticated();
-    const result = (await this.#agent.newSession?.({
-      cwd: params.cwd,
-      mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
-      _meta: params._meta,
-      client: this.#client!,
-    })) as (SessionSetup & { sessionId?: string }) | undefined;
+    const release = this.#reserveSession("session/new", undefined);
+    let result: (SessionSetup & { sessionId?: string }) | undefined;
+    try {
+      result = (await this.#agent.newSession?.({
+        cwd: params.cwd,
+        mcpServers: modelMcpServers(this.#version!, params.mcpServers, this.#report),
+        _meta: params._meta,
+        client: this.#client!,
+      })) as (SessionSetup & { sessionId?: string }) | undefined;
+    } finally {
+      release();
+    }
     const sessionId = result?.sessionId ?? newSessionId();
     if (this.#sessions.has(sessionId)) {
       throw new RpcError(ErrorCode.InternalError, `Agent error: newSession returned session id "${sessionId}", which already exists on this connection`);
@@ -267,22 +300,28 @@ class AgentRuntime implements AgentServer {
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
+    const release = this.#reserveSession("session/load", existing);
     const session = existing ?? this.#createSession(params.sessionId);
-    session.wire.beginRequest?.("load");
-    const replay = new UpdateWriter(session, true);
-    session.busy = replay;
     let setup: SessionSetupResult;
     try {
-      setup = await this.#agent.loadSession!(this.#setupRequest(params), replay);
-    } catch (error) {
+      session.wire.beginRequest?.("load");
+      const replay = new UpdateWriter(session, true);
+      session.busy = replay;
+      try {
+        setup = await this.#agent.loadSession!(this.#setupRequest(params), replay);
+      } catch (error) {
+        await replay.close();
+        session.busy = undefined;
+        throw toRpcError(error);
+      }
       await replay.close();
       session.busy = undefined;
-      throw toRpcError(error);
+      session.adopt(setup ?? undefined);
+      this.#sessions.set(params.sessionId, session);
+    } finally {
+      // Released once the session is in the map (or failed): it counts through one or the other throughout.
+      release();
     }
-    await replay.close();
-    session.busy = undefined;
-    session.adopt(setup ?? undefined);
-    this.#sessions.set(params.sessionId, session);
     this.#announceCommands(session, setup ?? undefined, ctx);
     return setupResponse(session, setup ?? undefined);
   }
@@ -295,15 +334,20 @@ class AgentRuntime implements AgentServer {
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
+    const release = this.#reserveSession("session/resume", existing);
     const session = existing ?? this.#createSession(params.sessionId);
     let setup: SessionSetupResult;
     try {
-      setup = await this.#agent.resumeSession!({ ...this.#setupRequest({ ...params, mcpServers: params.mcpServers ?? [] }) });
-    } catch (error) {
-      throw toRpcError(error);
+      try {
+        setup = await this.#agent.resumeSession!({ ...this.#setupRequest({ ...params, mcpServers: params.mcpServers ?? [] }) });
+      } catch (error) {
+        throw toRpcError(error);
+      }
+      session.adopt(setup ?? undefined);
+      this.#sessions.set(params.sessionId, session);
+    } finally {
+      release();
     }
-    session.adopt(setup ?? undefined);
-    this.#sessions.set(params.sessionId, session);
     this.#announceCommands(session, setup ?? undefined, ctx);
     return setupResponse(session, setup ?? undefined);
   }
@@ -515,6 +559,18 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
   if (transportProblem !== undefined) throw new TypeError(`serveAgent: ${transportProblem}`);
   checkDefinition(agent);
   return new AgentRuntime(transport, agent, options);
+}
+
+/** Default of `ServeOptions.maxSessions`: open sessions per connection. */
+export const DEFAULT_MAX_SESSIONS = 1024;
+
+const noop = (): void => {};
+
+function maxSessionsOption(value: number | null | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SESSIONS;
+  if (value === null) return Number.POSITIVE_INFINITY;
+  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`serveAgent: options.maxSessions must be a positive integer or null, got ${String(value)}`);
+  return value;
 }
 
 /**

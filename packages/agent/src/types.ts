@@ -247,6 +247,14 @@ export interface ServeOptions {
    * (docs/protocol.md E8). See `ConnectionOptions.maxRunningRequests`: default 1024, `null` for no limit.
    */
   maxRunningRequests?: number | null;
+  /**
+   * How many sessions one connection may hold open (created, loaded or resumed, not yet closed);
+   * one more `session/new`, `session/load` or `session/resume` is answered -32603 with
+   * `data: {"reason": "too_many_sessions", "limit": n}` before the agent's code runs. A session
+   * costs the runtime about 1.3 KB, so without a bound a client could grow the agent without end.
+   * Default `DEFAULT_MAX_SESSIONS` (1024); `null` for no limit.
+   */
+  maxSessions?: number | null;
   /** Receives every diagnostic (also available through `AgentServer.onDiagnostic`). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Connection, ErrorCode, RpcError, type Diagnostic } from "@acpkit/core";
 import { createMemoryPair } from "@acpkit/transport-memory";
-import { serveAgent, type AgentDefinition } from "@acpkit/agent";
+import { DEFAULT_MAX_SESSIONS, serveAgent, type AgentDefinition } from "@acpkit/agent";
 import { RecordingTransport, agentTexts, initialize, newSession, prompt, startAgent } from "./harness.js";
 
 function rawPair(agent: AgentDefinition, diagnostics: Diagnostic[] = []) {
@@ -39,6 +39,53 @@ describe("turn methods given the wrong kind of argument", () => {
     await client.request("initialize", { protocolVersion: 1 });
     const { sessionId } = (await client.request("session/new", { cwd: "/work", mcpServers: [] })) as { sessionId: string };
     await expect(client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] })).rejects.toMatchObject({ code: -32603, message });
+  });
+});
+
+describe("maxSessions", () => {
+  // A session costs the runtime about 1.3 KB, and session/new is a short line: without a bound a
+  // client could grow the agent without end.
+  it("refuses the session over the bound with -32603 before the agent's code runs, counting requests that arrive together", async () => {
+    const diagnostics: Diagnostic[] = [];
+    let created = 0;
+    let loaded = 0;
+    const agent: AgentDefinition = {
+      prompt: async () => "end_turn",
+      newSession: async () => void created++,
+      features: { loadSession: true },
+      loadSession: async () => void loaded++,
+    };
+    const [clientSide, agentSide] = createMemoryPair();
+    serveAgent(agentSide, agent, { maxSessions: 3, onDiagnostic: (d) => diagnostics.push(d) });
+    const client = new Connection(clientSide, { side: "client" });
+    await client.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => client.request("session/new", { cwd: "/work", mcpServers: [] })));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    expect(refused).toHaveLength(2);
+    for (const r of refused) {
+      expect(r.reason).toMatchObject({ code: -32603, data: { reason: "too_many_sessions", limit: 3 } });
+      expect((r.reason as RpcError).message).toBe(
+        "Too many sessions: this connection already has 3 sessions open (maxSessions); close one with session/close, or open another connection",
+      );
+    }
+    expect(created).toBe(3);
+    expect(diagnostics.filter((d) => d.code === "too_many_sessions").map((d) => d.method)).toEqual(["session/new", "session/new"]);
+    // Loading one of the open sessions again needs no new place; loading a fourth does.
+    const open = (results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ sessionId: string }>).value.sessionId;
+    await expect(client.request("session/load", { sessionId: open, cwd: "/work", mcpServers: [] })).resolves.toBeDefined();
+    await expect(client.request("session/load", { sessionId: "sess_other", cwd: "/work", mcpServers: [] })).rejects.toMatchObject({ code: -32603 });
+    expect(loaded).toBe(1);
+    await client.close();
+  });
+
+  it("takes null for no bound and refuses a bound that is not a positive integer", () => {
+    const agent: AgentDefinition = { prompt: async () => "end_turn" };
+    expect(() => serveAgent(createMemoryPair()[1], agent, { maxSessions: null })).not.toThrow();
+    expect(() => serveAgent(createMemoryPair()[1], agent, { maxSessions: 0 })).toThrow(
+      new TypeError("serveAgent: options.maxSessions must be a positive integer or null, got 0"),
+    );
+    expect(DEFAULT_MAX_SESSIONS).toBe(1024);
   });
 });
 

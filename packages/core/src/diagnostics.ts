@@ -49,7 +49,8 @@ export type AgentDiagnosticCode =
   | "turn_closed" // a write from a turn (or its handles) after the turn ended; dropped
   | "write_failed" // an update could not be written (the connection failed or closed)
   | "updates_backlog" // a turn queued many distinct updates without awaiting turn.flush(); they are held in memory
-  | "handler_error_after_cancel"; // the prompt handler threw after a cancel; answered "cancelled" anyway
+  | "handler_error_after_cancel" // the prompt handler threw after a cancel; answered "cancelled" anyway
+  | "too_many_sessions"; // a session/new, load or resume over the connection's maxSessions limit (answered -32603)
 
 /** The codes `connectAgent` and its sessions add. */
 export type ClientDiagnosticCode =

@@ -28,6 +28,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
     case "write_failed":
     case "updates_backlog":
     case "handler_error_after_cancel":
+    case "too_many_sessions":
     case "unknown_update":
     case "message_kind_mismatch":
     case "invalid_update":
