@@ -894,7 +894,10 @@ describe("§8.1 S7, S9: stdin ends while the agent still owes answers", () => {
 // ---------------------------------------------------------------------------------------------
 describe("§3.1 E8: a client that keeps asking without waiting is refused, not buffered", () => {
   it("runs 1024 prompts at once, answers the rest at once with -32603 too_many_requests, and serves again once one ends", async () => {
-    const { a, sessionId: first } = await ready(2);
+    // 1,030 sessions, so that 1,030 prompts can run at once: over the default maxSessions (1024).
+    const a = start("1,2", { ACPKIT_TEST_MAX_SESSIONS: "2048" });
+    expect((await a.initialize(2)).result.protocolVersion).toBe(2);
+    const first = await a.newSession();
     const sessions = [first];
     for (let i = 1; i < 1030; i++) sessions.push(await a.newSession());
     const ids = sessions.map(() => a.id());

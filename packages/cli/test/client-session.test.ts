@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, RpcError } from "@acpkit/core";
 import { confinedFileSystem } from "../src/client-session/confined-fs.js";
+import { addressLabel, isWebSocketUrl } from "../src/address-label.js";
 import { defaultFormValues } from "../src/client-session/elicitation-policy.js";
 import { automaticOutcome } from "../src/client-session/permission-policy.js";
 import { DEPTH_MARKER, MAX_JSON_DEPTH, toJsonText } from "../src/json-output.js";
@@ -224,5 +225,17 @@ describe("keys named __proto__ from the agent", () => {
     expect(JSON.stringify(parsed).includes('"__proto__":{"status":"completed"}')).toBe(true);
     expect(JSON.stringify(parsed).includes(DEPTH_MARKER)).toBe(true);
     expect(MAX_JSON_DEPTH).toBeLessThan(20_000);
+  });
+});
+
+describe("how the CLI names a WebSocket address", () => {
+  it("drops the query and fragment, where an access_token may stand", () => {
+    expect(addressLabel("ws://127.0.0.1:8765/acp?access_token=s3cret#x")).toBe("ws://127.0.0.1:8765/acp");
+    expect(addressLabel("wss://h/acp")).toBe("wss://h/acp");
+  });
+
+  it("takes only ws:// and wss:// URLs that parse", () => {
+    expect(["ws://127.0.0.1:8765/acp", "WSS://h/acp?access_token=t"].map(isWebSocketUrl)).toEqual([true, true]);
+    expect(["http://h/acp", "ws://[", "ws//h", ""].map(isWebSocketUrl)).toEqual([false, false, false, false]);
   });
 });

@@ -228,7 +228,7 @@ export class WebSocketTransport implements Transport {
 /**
  * `text` (an address, or an error message that quotes one) with the value of every `access_token`
  * query parameter shown as "…": error messages end up in logs, and a token written into the URL
- * (the form browsers must use, RFC 6750 §2.3) must not go with them.
+ * (the form browsers must use, RFC 6750 section 2.3) must not go with them.
  */
 export function withoutAccessToken(text: string): string {
   return text.replace(/([?&]access_token=)[^&#\s"']*/gi, "$1…");

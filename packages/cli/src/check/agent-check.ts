@@ -2,7 +2,7 @@
 // group of requirements so one failure cannot poison the rest, and judges each requirement of
 // requirements.ts: pass, fail (with the wire evidence), skip (with why) or not_tested.
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
-import { withoutAccessToken } from "@acpkit/transport-websocket";
+import { addressLabel } from "../address-label.js";
 import { MAX_LINE_BYTES, RawAgent, type RawConnection, type RecordedLine } from "./raw-agent.js";
 import { AGENT_REQUIREMENTS, requirement, type Tier } from "./requirements.js";
 
@@ -94,9 +94,7 @@ async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection
   const error = await agent.spawnError;
   if (error)
     throw new AgentUnavailable(
-      options.ws
-        ? `could not connect to ${withoutAccessToken(options.ws.url)}: ${withoutAccessToken(error.message)}`
-        : `could not start ${options.command}: ${error.message}`,
+      options.ws ? `could not connect to ${addressLabel(options.ws.url)}: ${error.message}` : `could not start ${options.command}: ${error.message}`,
     );
   const answer = await agent.request("init-1", "initialize", initializeParams(options.protocol), options.timeoutMs);
   if (!answer || !isObject(answer.result)) {

@@ -1,6 +1,7 @@
 // The checker's raw connection to an agent served over WebSocket (`acpkit check --ws URL`). Its own
 // module so that `ws` (~60 ms to load through Node's CommonJS interop) is loaded only when a
 // check targets a WebSocket; checking a command never pays for it.
+import { withoutAccessToken } from "@acpkit/transport-websocket";
 import { WebSocket } from "ws";
 import { RawConnection } from "./raw-agent.js";
 
@@ -16,7 +17,8 @@ export class RawWsAgent extends RawConnection {
     this.socket = new WebSocket(url, { perMessageDeflate: false, ...(token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } }) });
     this.spawnError = new Promise((resolve) => {
       this.socket.once("open", () => resolve(undefined));
-      this.socket.once("error", (error) => resolve(error));
+      // The error may quote the URL; an access_token in it is shown as "…".
+      this.socket.once("error", (error) => resolve(new Error(withoutAccessToken(error.message), { cause: error })));
     });
     this.closedPromise = new Promise((resolve) => {
       this.socket.once("close", (code) => {

@@ -1,16 +1,16 @@
 // Where the agent is: a command started as a child process (stdio), or a WebSocket URL.
 import type { Transport } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
+import { addressLabel } from "../address-label.js";
 
 export type AgentTarget = { kind: "command"; command: string; args: readonly string[] } | { kind: "websocket"; url: string; token?: string };
 
 /**
- * Human name of the target for messages: the command line, or the URL without its query. The
- * query may hold an access_token, and messages end up in logs; connect()'s own errors show the
- * rest of it with the token as "…".
+ * Human name of the target for messages: the command line, or the URL without its query (an
+ * access_token may stand there; connect()'s own errors show the rest of it with the token as "…").
  */
 export function describeTarget(target: AgentTarget): string {
-  return target.kind === "command" ? [target.command, ...target.args].join(" ") : target.url.replace(/[?#].*$/s, "");
+  return target.kind === "command" ? [target.command, ...target.args].join(" ") : addressLabel(target.url);
 }
 
 /**

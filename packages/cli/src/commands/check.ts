@@ -1,7 +1,7 @@
 // `acpkit check agent [--protocol 1|2] [--json] [--timeout MS] [--prompt TEXT] [--auth ID] -- <agent command…>`:
 // the conformance kit for agents (docs/conformance.md). Exit 0 conformant, 1 not, 2 the agent
 // could not be started or initialized (or bad usage).
-import { withoutAccessToken } from "@acpkit/transport-websocket";
+import { addressLabel, isWebSocketUrl } from "../address-label.js";
 import { flagInteger, flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { AgentUnavailable, type CheckResult, checkAgent } from "../check/agent-check.js";
 import { checkClient } from "../check/client-check.js";
@@ -119,10 +119,10 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const url = flagValue(args, "ws");
   const token = flagValue(args, "token");
   if (url !== undefined && args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
-  if (url !== undefined && !/^wss?:\/\//.test(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${url}")`);
+  if (url !== undefined && !isWebSocketUrl(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(url)}")`);
   if (token !== undefined && url === undefined) throw new UsageError("--token only applies with --ws");
   // Over WebSocket the URL is the agent's name in the report; a token in it stays out of the report.
-  const [command = url === undefined ? undefined : withoutAccessToken(url), ...commandArgs] = args.rest;
+  const [command = url === undefined ? undefined : addressLabel(url), ...commandArgs] = args.rest;
   if (command === undefined) throw new UsageError("no agent: give the agent command after -- (or --ws URL)");
   const auth = flagValue(args, "auth");
   let report: Awaited<ReturnType<typeof checkAgent>>;

@@ -3,6 +3,7 @@
 // --json only the final SessionState JSON.
 import { isAbsolute, resolve } from "node:path";
 import { stat } from "node:fs/promises";
+import { addressLabel, isWebSocketUrl } from "../address-label.js";
 import { flagInteger, flagSet, flagValue, parseArgs, UsageError, type ParsedArgs } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
 import { TurnPrinter } from "../render/turn-printer.js";
@@ -85,7 +86,7 @@ function readTarget(args: ParsedArgs): AgentTarget {
   }
   if (url !== undefined) {
     if (args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
-    if (!/^wss?:\/\//.test(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${url}")`);
+    if (!isWebSocketUrl(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(url)}")`);
     const token = flagValue(args, "token");
     return token === undefined ? { kind: "websocket", url } : { kind: "websocket", url, token };
   }

@@ -93,8 +93,12 @@ describe.concurrent("acpkit check agent", () => {
       expect(checked.stdout).toMatch(/^conformant/m);
       const refused = await runCli(["check", "agent", "--ws", `${url}?access_token=wrong-s3cret`]);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain(`could not connect to ${url}?access_token=…`);
-      for (const output of [checked.stdout, checked.stderr, refused.stdout, refused.stderr]) expect(output).not.toContain("s3cret");
+      expect(refused.stderr).toContain(`could not connect to ${url}: `);
+      // A URL that does not parse is a usage error, also without the token.
+      const unparsable = await runCli(["check", "agent", "--ws", "ws://[?access_token=bad-s3cret"]);
+      expect(unparsable.code).toBe(2);
+      expect(unparsable.stderr).toContain('--ws must be a ws:// or wss:// URL (got "ws://[")');
+      for (const output of [checked.stdout, checked.stderr, refused.stdout, refused.stderr, unparsable.stderr]) expect(output).not.toContain("s3cret");
     } finally {
       bridge.kill();
     }
