@@ -155,6 +155,19 @@ describe("confinedFileSystem", () => {
     expect(error.message).toBe(`fs/read_text_file: ${status}: holds more than the 100 bytes acpkit run serves in one answer (it was 0 bytes when opened)`);
   });
 
+  // Each write truncates, then writes from the start: two at once left the short text followed by
+  // the rest of the long one (11 of 20 pairs before the writes of a path were queued).
+  it("runs writes of one file one after the other, in the order they came", async () => {
+    const fs = (await confinedFileSystem(root, "write"))!;
+    const long = "L".repeat(2_000_000);
+    const short = "S".repeat(10);
+    for (let i = 0; i < 20; i++) {
+      const path = join(root, `queued-${i}.txt`);
+      await Promise.all([fs.writeTextFile!({ sessionId: "s", path, content: long }), fs.writeTextFile!({ sessionId: "s", path, content: short })]);
+      expect(await readFile(path, "utf8"), `pair ${i}`).toBe(short);
+    }
+  });
+
   it("writes inside the root, creating missing files and folders (F2)", async () => {
     const fs = (await confinedFileSystem(root, "write"))!;
     const path = join(root, "new", "deep", "file.txt");
