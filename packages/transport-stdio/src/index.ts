@@ -4,7 +4,7 @@ export { spawnAgent, ChildProcessTransport, DEFAULT_SHUTDOWN_GRACE_MS, type Spaw
 export { stdioServer, ProcessStdioTransport, DEFAULT_INPUT_END_GRACE_MS, type StdioServerOptions } from "./stdio-server.js";
 export { NdjsonStreamTransport, DEFAULT_MAX_MESSAGE_SIZE, type NdjsonTransportOptions } from "./stream-transport.js";
 export { NdjsonReader, type NdjsonReaderEvents } from "./ndjson-reader.js";
-export { NdjsonWriter, type WriterCongestion } from "./ndjson-writer.js";
+export { NdjsonWriter, MAX_WRITE_CHARS, type WriterCongestion } from "./ndjson-writer.js";
 export {
   relayConnection,
   forward as forwardMessages,

@@ -20,6 +20,14 @@ import { createDeferred, encodeMessage, type AcpError, type Deferred } from "@ac
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/**
+ * The most characters of joined lines one write() gets: 16 Mi. One tick's lines are joined into
+ * one string, and V8 cannot make a string longer than about 512 Mi characters; 34 answers of 16 Mi
+ * (a full terminal's output, asked for 34 times at once) made join throw in a microtask, which
+ * ended the process. A longer line is written alone, as it came.
+ */
+export const MAX_WRITE_CHARS = 16 * 1024 * 1024;
+
 /** Told when the lines queued behind a blocked stream pass the high-water mark, and when they are written out. */
 export interface WriterCongestion {
   /** Queued characters (UTF-16 units, JSON is mostly ASCII) past which `onChange(true)` is called. */
@@ -43,6 +51,7 @@ export class NdjsonWriter {
   constructor(
     private readonly stream: Writable,
     private readonly congestion?: WriterCongestion,
+    private readonly maxWriteChars = MAX_WRITE_CHARS,
   ) {
     this.flush = this.flush.bind(this);
     this.onDrain = this.onDrain.bind(this);
@@ -99,11 +108,29 @@ export class NdjsonWriter {
     if (this.blocked || this.closedError !== undefined || this.queue.length === 0) return;
     const lines = this.queue;
     this.queue = [];
-    if (lines.length === 1) return this.write(lines[0] + "\n");
-    // The final newline as an empty last line: join then makes the one flat string that is
-    // written, where `join(…) + "\n"` would make a rope the write has to copy once more.
-    lines.push("");
-    this.write(lines.join("\n"));
+    const count = lines.length;
+    if (count === 1) return this.write(lines[0] + "\n");
+    let start = 0;
+    while (start < count) {
+      const end = this.batchEnd(lines, start);
+      this.write(joinLines(lines, start, end));
+      start = end;
+      if (this.blocked && start < count) {
+        // The stream is full: the rest of this tick waits for the drain, counted as queued.
+        this.queue = lines.slice(start, count);
+        for (const line of this.queue) this.blockedSize += line.length;
+        if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
+        return;
+      }
+    }
+  }
+
+  /** Where the write beginning at lines[start] ends: as many lines as fit in maxWriteChars, at least one. */
+  private batchEnd(lines: readonly string[], start: number): number {
+    let size = lines[start]!.length + 1;
+    let end = start + 1;
+    while (end < lines.length && size + lines[end]!.length + 1 <= this.maxWriteChars) size += lines[end++]!.length + 1;
+    return end;
   }
 
   private write(data: string): void {
@@ -132,4 +159,18 @@ export class NdjsonWriter {
     this.congested = congested;
     this.congestion!.onChange(congested);
   }
+}
+
+/** lines[start, end) as ndjson text, each line followed by "\n". May append to `lines` when it takes them all. */
+function joinLines(lines: string[], start: number, end: number): string {
+  if (end - start === 1) return lines[start] + "\n";
+  if (start === 0 && end === lines.length) {
+    // The final newline as an empty last line: join then makes the one flat string that is
+    // written, where `join(…) + "\n"` would make a rope the write has to copy once more.
+    lines.push("");
+    return lines.join("\n");
+  }
+  const part = lines.slice(start, end);
+  part.push("");
+  return part.join("\n");
 }

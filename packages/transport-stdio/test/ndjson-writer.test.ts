@@ -108,4 +108,52 @@ describe("NdjsonWriter", () => {
     sink.drain(); // nothing queued was left to write: writable again
     expect(changes).toEqual([true, false]);
   });
+
+  // Before: one tick's lines were joined into one string, and past V8's longest string (about
+  // 512 Mi characters: 34 answers of 16 Mi, e.g. terminal/output of a full terminal) join threw
+  // "Invalid string length" in a microtask, which ended the process.
+  it("writes one tick's lines in several writes when together they would be too long for one string", async () => {
+    let written = 0;
+    let writes = 0;
+    let wholeLines = true;
+    const sink = new Writable({
+      decodeStrings: false,
+      write(chunk: string, _encoding, callback) {
+        writes++;
+        written += chunk.length;
+        if (!chunk.endsWith("\n")) wholeLines = false;
+        callback();
+      },
+    });
+    const writer = new NdjsonWriter(sink);
+    const text = "x".repeat(16 * 1024 * 1024);
+    const sent: Promise<void>[] = [];
+    for (let i = 0; i < 34; i++) sent.push(writer.send({ i, text }));
+    await Promise.all(sent);
+    await tick();
+    const line = JSON.stringify({ i: 10, text }).length + 1;
+    expect(written).toBe(24 * line + 10 * (line - 1));
+    expect(writes).toBeGreaterThan(1);
+    expect(wholeLines).toBe(true);
+  });
+
+  it("groups lines into writes of at most maxWriteChars, a longer line alone, in order, and keeps the rest while blocked", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink, undefined, 21); // three of these 7-character lines
+    const lines = ["aaaa", "bbbb", "cccc", "d".repeat(30), "eeee", "ffff"];
+    const sent = lines.map((line) => writer.send(line));
+    await tick();
+    expect(sink.writes).toEqual(['"aaaa"\n"bbbb"\n"cccc"\n', `"${"d".repeat(30)}"\n`, '"eeee"\n"ffff"\n']);
+    await Promise.all(sent);
+    // A write that finds the stream full keeps what is left of the tick for the drain.
+    sink.writes.length = 0;
+    sink.full = true;
+    const blocked = ["1111", "2222", "3333", "4444"].map((line) => writer.send(line));
+    await tick();
+    expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n']);
+    expect(writer.isBlocked).toBe(true);
+    sink.drain();
+    await Promise.all(blocked);
+    expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n', '"4444"\n']);
+  });
 });
