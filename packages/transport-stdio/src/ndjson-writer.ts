@@ -43,6 +43,8 @@ export class NdjsonWriter {
   private blocked = false;
   /** Characters queued while blocked; only counted then (otherwise the queue empties each tick). */
   private blockedSize = 0;
+  /** How many lines at the front of `queue` were accepted (their sends resolved) before the stream filled up mid-flush. */
+  private acceptedWaiting = 0;
   private congested = false;
   /** Settles when the current blocked period ends and the lines queued during it were written. */
   private drained: Deferred | undefined;
@@ -81,9 +83,21 @@ export class NdjsonWriter {
     return RESOLVED;
   }
 
-  /** Write everything queued now (used before ending the stream). */
+  /**
+   * Write everything queued now (used before ending the stream). While the stream is blocked,
+   * only the lines whose sends already resolved are handed over; those sent while blocked are
+   * left to `fail()`, which rejects their sends.
+   */
   flushNow(): void {
-    if (!this.blocked) this.flush();
+    if (!this.blocked) return this.flush();
+    const accepted = this.queue.splice(0, this.acceptedWaiting);
+    this.acceptedWaiting = 0;
+    const count = accepted.length;
+    for (let start = 0; start < count; ) {
+      const end = this.batchEnd(accepted, start, count);
+      this.stream.write(joinLines(accepted, start, end));
+      start = end;
+    }
   }
 
   /** Whether lines are waiting for the stream to drain. */
@@ -96,6 +110,7 @@ export class NdjsonWriter {
     if (this.closedError !== undefined) return;
     this.closedError = error;
     this.queue = [];
+    this.acceptedWaiting = 0;
     this.stream.off("drain", this.onDrain);
     const drained = this.drained;
     this.drained = undefined;
@@ -108,16 +123,19 @@ export class NdjsonWriter {
     if (this.blocked || this.closedError !== undefined || this.queue.length === 0) return;
     const lines = this.queue;
     this.queue = [];
+    this.acceptedWaiting = 0;
     const count = lines.length;
     if (count === 1) return this.write(lines[0] + "\n");
-    let start = 0;
-    while (start < count) {
-      const end = this.batchEnd(lines, start);
+    for (let start = 0; start < count; ) {
+      const end = this.batchEnd(lines, start, count);
       this.write(joinLines(lines, start, end));
       start = end;
       if (this.blocked && start < count) {
-        // The stream is full: the rest of this tick waits for the drain, counted as queued.
+        // The stream is full: the rest waits here for the drain rather than in the stream, where
+        // hundreds of MB of pending strings make Node's writev fail (ENOBUFS). Their senders were
+        // already told the lines were accepted, so a close still hands them over (flushNow).
         this.queue = lines.slice(start, count);
+        this.acceptedWaiting = count - start;
         for (const line of this.queue) this.blockedSize += line.length;
         if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
         return;
@@ -125,16 +143,17 @@ export class NdjsonWriter {
     }
   }
 
-  /** Where the write beginning at lines[start] ends: as many lines as fit in maxWriteChars, at least one. */
-  private batchEnd(lines: readonly string[], start: number): number {
+  /** Where the write beginning at lines[start] ends (before `count`): as many lines as fit in maxWriteChars, at least one. */
+  private batchEnd(lines: readonly string[], start: number, count: number): number {
     let size = lines[start]!.length + 1;
     let end = start + 1;
-    while (end < lines.length && size + lines[end]!.length + 1 <= this.maxWriteChars) size += lines[end++]!.length + 1;
+    while (end < count && size + lines[end]!.length + 1 <= this.maxWriteChars) size += lines[end++]!.length + 1;
     return end;
   }
 
   private write(data: string): void {
-    if (!this.stream.write(data)) {
+    // Once blocked, a further piece of the same flush must not wait for a second drain.
+    if (!this.stream.write(data) && !this.blocked) {
       this.blocked = true;
       this.drained ??= createDeferred();
       this.stream.once("drain", this.onDrain);

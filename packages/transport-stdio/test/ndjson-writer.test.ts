@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { AcpError } from "@acpkit/core";
 import { NdjsonWriter } from "../src/ndjson-writer.js";
 
 /** A Writable that records each write() and reports "full" until the test lets it drain. */
@@ -137,7 +138,7 @@ describe("NdjsonWriter", () => {
     expect(wholeLines).toBe(true);
   });
 
-  it("groups lines into writes of at most maxWriteChars, a longer line alone, in order, and keeps the rest while blocked", async () => {
+  it("groups lines into writes of at most maxWriteChars, a longer line alone, in order, and keeps the rest for the drain when the stream fills", async () => {
     const sink = new ControlledSink();
     const writer = new NdjsonWriter(sink, undefined, 21); // three of these 7-character lines
     const lines = ["aaaa", "bbbb", "cccc", "d".repeat(30), "eeee", "ffff"];
@@ -145,15 +146,38 @@ describe("NdjsonWriter", () => {
     await tick();
     expect(sink.writes).toEqual(['"aaaa"\n"bbbb"\n"cccc"\n', `"${"d".repeat(30)}"\n`, '"eeee"\n"ffff"\n']);
     await Promise.all(sent);
-    // A write that finds the stream full keeps what is left of the tick for the drain.
+    // The first piece finds the stream full: the rest of the tick waits in the writer, not in the
+    // stream, and goes out at the drain, ahead of what was sent meanwhile.
     sink.writes.length = 0;
     sink.full = true;
-    const blocked = ["1111", "2222", "3333", "4444"].map((line) => writer.send(line));
+    const accepted = ["1111", "2222", "3333", "4444"].map((line) => writer.send(line));
     await tick();
     expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n']);
     expect(writer.isBlocked).toBe(true);
+    const waiting = writer.send("5555");
     sink.drain();
-    await Promise.all(blocked);
-    expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n', '"4444"\n']);
+    await Promise.all([...accepted, waiting]);
+    expect(writer.isBlocked).toBe(false);
+    expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n', '"4444"\n"5555"\n']);
+  });
+
+  // Those lines' sends resolved when they were sent, so a close must not drop them; lines sent
+  // while the stream was full are rejected by the close instead, as before.
+  it("on close while blocked, hands over the lines already accepted and rejects the ones sent while blocked", async () => {
+    const sink = new ControlledSink();
+    const writer = new NdjsonWriter(sink, undefined, 21);
+    sink.full = true;
+    const accepted = ["1111", "2222", "3333", "4444", "6666"].map((line) => writer.send(line));
+    await tick();
+    await Promise.all(accepted);
+    expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n']);
+    const late = writer.send("late").then(
+      () => "sent",
+      (error: Error) => error.message,
+    );
+    writer.flushNow();
+    writer.fail(new AcpError("ConnectionClosed", "closed"));
+    expect(sink.writes).toEqual(['"1111"\n"2222"\n"3333"\n', '"4444"\n"6666"\n']);
+    expect(await late).toBe("closed");
   });
 });
