@@ -250,6 +250,8 @@ class AgentRuntime implements AgentServer {
    * arrive together). A request for a session that is already open needs no place. Returns the
    * release to call once the request is settled (the session then counts through the map).
    */
+  readonly #releaseSession = (): void => void this.#sessionsStarting--;
+
   #reserveSession(method: string, existing: AgentSession | undefined): () => void {
     if (existing !== undefined) return noop;
     const limit = this.#maxSessions;
@@ -259,12 +261,7 @@ class AgentRuntime implements AgentServer {
       throw new RpcError(ErrorCode.InternalError, `Too many sessions: ${why}`, { reason: "too_many_sessions", limit });
     }
     this.#sessionsStarting++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#sessionsStarting--;
-    };
+    return this.#releaseSession;
   }
 
   async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest, ctx: RequestContext): Promise<v1.NewSessionResponse | v2.NewSessionResponse> {

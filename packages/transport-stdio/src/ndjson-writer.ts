@@ -70,8 +70,7 @@ export class NdjsonWriter {
     }
     this.queue.push(line);
     if (this.blocked) {
-      this.blockedSize += line.length;
-      if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
+      this.countBlocked(line.length);
       return this.drained!.promise;
     }
     if (!this.flushScheduled) {
@@ -92,12 +91,7 @@ export class NdjsonWriter {
     if (!this.blocked) return this.flush();
     const accepted = this.queue.splice(0, this.acceptedWaiting);
     this.acceptedWaiting = 0;
-    const count = accepted.length;
-    for (let start = 0; start < count; ) {
-      const end = this.batchEnd(accepted, start, count);
-      this.stream.write(joinLines(accepted, start, end));
-      start = end;
-    }
+    this.writePieces(accepted, accepted.length, false);
   }
 
   /** Whether lines are waiting for the stream to drain. */
@@ -126,21 +120,36 @@ export class NdjsonWriter {
     this.acceptedWaiting = 0;
     const count = lines.length;
     if (count === 1) return this.write(lines[0] + "\n");
-    for (let start = 0; start < count; ) {
+    const written = this.writePieces(lines, count, true);
+    if (written === count) return;
+    // The stream is full: the rest waits here for the drain rather than in the stream, where
+    // hundreds of MB of pending strings make Node's writev fail (ENOBUFS). Their senders were
+    // already told the lines were accepted, so a close still hands them over (flushNow).
+    this.queue = lines.slice(written, count);
+    this.acceptedWaiting = count - written;
+    let chars = 0;
+    for (const line of this.queue) chars += line.length;
+    this.countBlocked(chars);
+  }
+
+  /**
+   * Write lines[0, count) in pieces of at most maxWriteChars; with `untilBlocked`, stop after the
+   * piece that finds the stream full. Returns how many lines were written.
+   */
+  private writePieces(lines: string[], count: number, untilBlocked: boolean): number {
+    let start = 0;
+    while (start < count && !(untilBlocked && this.blocked)) {
       const end = this.batchEnd(lines, start, count);
       this.write(joinLines(lines, start, end));
       start = end;
-      if (this.blocked && start < count) {
-        // The stream is full: the rest waits here for the drain rather than in the stream, where
-        // hundreds of MB of pending strings make Node's writev fail (ENOBUFS). Their senders were
-        // already told the lines were accepted, so a close still hands them over (flushNow).
-        this.queue = lines.slice(start, count);
-        this.acceptedWaiting = count - start;
-        for (const line of this.queue) this.blockedSize += line.length;
-        if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
-        return;
-      }
     }
+    return start;
+  }
+
+  /** `chars` more characters wait behind the blocked stream: past the high-water mark, report congestion. */
+  private countBlocked(chars: number): void {
+    this.blockedSize += chars;
+    if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
   }
 
   /** Where the write beginning at lines[start] ends (before `count`): as many lines as fit in maxWriteChars, at least one. */
@@ -152,7 +161,7 @@ export class NdjsonWriter {
   }
 
   private write(data: string): void {
-    // Once blocked, a further piece of the same flush must not wait for a second drain.
+    // Already blocked (flushNow hands accepted lines over before a close): one drain is awaited, not two.
     if (!this.stream.write(data) && !this.blocked) {
       this.blocked = true;
       this.drained ??= createDeferred();
@@ -165,8 +174,8 @@ export class NdjsonWriter {
     this.blockedSize = 0;
     const drained = this.drained;
     this.drained = undefined;
-    // Lines queued while blocked go out now; if that blocks again, they were still accepted by
-    // the stream, so their senders may proceed and later sends wait for the next drain.
+    // Lines queued while blocked go out now; if that blocks again, what is left waits in the
+    // writer as accepted lines, so their senders may proceed and later sends wait for the next drain.
     this.flush();
     // Congestion ends with a drain that leaves the stream writable: the lines just written are
     // in the stream's buffer until the next one.
