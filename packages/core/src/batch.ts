@@ -1,10 +1,15 @@
 // Collects the responses to one incoming batch (pinned v2, docs/protocol.md §8.2) and sends them as one
 // array once every entry that needs an answer has one. A batch with nothing to answer (only
 // notifications) sends nothing — never `[]`.
+import type { IncomingRequest } from "./incoming-request.js";
 import { classifyMessage, isThenable, JsonRpcKind, type JsonRpcResponse } from "./jsonrpc.js";
+
+/** Sends a batch's answers; `answered` are the requests answered successfully, whose afterResponse listeners run once it was handed over. */
+export type SendBatchReply = (responses: JsonRpcResponse[], answered: IncomingRequest[] | undefined) => void;
 
 export class BatchReply {
   private readonly responses: JsonRpcResponse[] = [];
+  private answered: IncomingRequest[] | undefined;
 
   /**
    * @param expected how many responses the batch will produce (requests + invalid entries)
@@ -12,12 +17,18 @@ export class BatchReply {
    */
   constructor(
     private readonly expected: number,
-    private readonly send: (responses: JsonRpcResponse[]) => void,
+    private readonly send: SendBatchReply,
   ) {}
 
-  add(response: JsonRpcResponse): void {
+  /**
+   * One entry's answer. A request answered successfully comes along: messages that must follow
+   * its response (a new session's first updates) wait until the whole array went out, since the
+   * peer learns the answer only from that array.
+   */
+  add(response: JsonRpcResponse, request?: IncomingRequest): void {
     this.responses.push(response);
-    if (this.responses.length === this.expected) this.send(this.responses);
+    if (request !== undefined) (this.answered ??= []).push(request);
+    if (this.responses.length === this.expected) this.send(this.responses, this.answered);
   }
 }
 
@@ -28,7 +39,7 @@ export class BatchReply {
 export function runBatch(
   entries: readonly unknown[],
   processOne: (entry: unknown, batch: BatchReply) => void | PromiseLike<unknown>,
-  send: (responses: JsonRpcResponse[]) => void,
+  send: SendBatchReply,
 ): void | PromiseLike<unknown> {
   let expected = 0;
   for (const entry of entries) {

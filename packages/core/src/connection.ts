@@ -4,8 +4,9 @@
 // `incoming-queue.ts` hands it on in wire order, `initialize-gate.ts` holds everything back until
 // `initialize`, `method-policy.ts` knows which methods exist, which way they flow and how to
 // validate them, `incoming-requests.ts` runs the peer's requests and answers each exactly once,
-// `outgoing-requests.ts` numbers ours and matches the answers, `batch.ts` answers v2 batches and
-// `wire-errors.ts` words the errors. The Connection itself knows no method by name.
+// `outgoing-requests.ts` numbers ours and matches the answers, `batch.ts` answers v2 batches,
+// `reply-outbox.ts` holds answers back while the peer does not read and `wire-errors.ts` words
+// the errors. The Connection itself knows no method by name.
 //
 // Per incoming notification with a synchronous handler the work is: one JSON.parse (for a
 // streamed text chunk, of its text alone: text-update.ts), a few property checks, two map
@@ -16,6 +17,7 @@ import { AcpError, ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
 export { INCOMING_BACKLOG_HIGH_WATER } from "./incoming-queue.js";
+import type { IncomingRequest as RunningRequest } from "./incoming-request.js";
 import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
 import { InitializeGate } from "./initialize-gate.js";
 import {
@@ -44,6 +46,7 @@ import type {
 } from "./method-types.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS, OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
 import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
+import { ReplyOutbox } from "./reply-outbox.js";
 import { TextChunkDecoder } from "./text-update.js";
 import { describeTransportProblem, type CloseInfo, type Transport } from "./transport.js";
 import { closedError, errorMessageOf } from "./wire-errors.js";
@@ -124,14 +127,12 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   #inputEnded: AcpError | undefined;
 
   // Bound once, so answering does not allocate a closure per message.
-  readonly #answer = (method: string, response: JsonRpcResponse): void => {
+  readonly #answer = (method: string, response: JsonRpcResponse, request?: RunningRequest): void => {
     this.#gate.answered(method, response);
-    this.#sendReply(response);
+    this.#sendReply(response, request);
   };
-  readonly #onReplyFailed = (error: unknown): void => {
-    if (this.#closeInfo !== undefined) return; // expected: the peer went away first
-    this.#report({ code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error });
-  };
+  readonly #sendBatchReply = (responses: JsonRpcResponse[], answered: RunningRequest[] | undefined): void => this.#sendReply(responses, answered);
+  readonly #outbox: ReplyOutbox;
 
   /** Resolves once the transport has closed and every pending request was rejected. */
   readonly closed: Promise<CloseInfo>;
@@ -143,6 +144,10 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
       throw new TypeError(`Connection: options.side must be "agent" or "client", got ${JSON.stringify(options.side)}`);
     }
     this.#transport = transport;
+    this.#outbox = new ReplyOutbox(transport, (error) => {
+      if (this.#closeInfo !== undefined) return; // expected: the peer went away first
+      this.#report({ code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error });
+    });
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     this.#policy = new MethodPolicy(options.side, options.registry ?? schemaRegistry, this.#validateOutgoing);
     this.#gate = new InitializeGate(options.requireInitialize ?? false);
@@ -173,6 +178,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
       onMessage: (message) => this.#receive(message),
       onTransportError: (error) => this.#transportError(error),
       onInputEnd: () => this.#inputEnd(),
+      onOutputCongestion: (congested) => this.#outbox.setCongested(congested),
     });
   }
 
@@ -367,11 +373,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
       this.#sendReply(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${refusal}`));
       return;
     }
-    return runBatch(
-      entries,
-      (entry, batch) => this.#processEntry(entry, batch),
-      (responses) => this.#sendReply(responses),
-    );
+    return runBatch(entries, (entry, batch) => this.#processEntry(entry, batch), this.#sendBatchReply);
   }
 
   #handleRequest(message: JsonRpcRequest, batch: BatchReply | undefined): void {
@@ -386,9 +388,9 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     const answer =
       batch === undefined
         ? this.#answer
-        : (answeredMethod: string, response: JsonRpcResponse) => {
+        : (answeredMethod: string, response: JsonRpcResponse, request?: RunningRequest) => {
             this.#gate.answered(answeredMethod, response);
-            batch.add(response);
+            batch.add(response, request);
           };
     this.#incoming.handle(message, answer);
   }
@@ -398,9 +400,9 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     else this.#sendReply(response);
   }
 
-  #sendReply(message: JsonRpcResponse | JsonRpcResponse[]): void {
+  #sendReply(message: JsonRpcResponse | JsonRpcResponse[], answered?: RunningRequest | RunningRequest[]): void {
     if (this.#closeInfo !== undefined) return;
-    this.#transport.send(message).then(undefined, this.#onReplyFailed);
+    this.#outbox.send(message, answered);
   }
 
   // The peer stopped sending but still reads (stdin ended, docs/protocol.md S9): what it sent is
@@ -414,18 +416,22 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     this.#outgoing.rejectAll(error);
     this.#incoming.onSettled = this.#closeIfAnswered;
     this.#queue.onIdle = this.#closeIfAnswered;
+    this.#outbox.onIdle = this.#closeIfAnswered;
     this.#incoming.cancelAll(new AcpError("Cancelled", "The peer closed its side of the connection"));
     this.#closeIfAnswered();
   }
 
+  // Answered means handed over and accepted: an answer still waiting behind a full channel would
+  // be dropped by the close.
   readonly #closeIfAnswered = (): void => {
-    if (this.#closeInfo !== undefined || !this.#queue.idle || this.#incoming.runningCount > 0) return;
+    if (this.#closeInfo !== undefined || !this.#queue.idle || this.#incoming.runningCount > 0 || !this.#outbox.idle) return;
     void this.#transport.close("peer closed the stream");
   };
 
   #handleClose(info: CloseInfo): void {
     if (this.#closeInfo !== undefined) return;
     this.#closeInfo = info;
+    this.#outbox.drop();
     const error = closedError(info);
     this.#outgoing.rejectAll(error);
     this.#incoming.abortAll(error);

@@ -32,8 +32,12 @@ export interface RequestContext {
 // biome-ignore lint/suspicious/noExplicitAny: params were validated against the method's schema before the call; typed wrappers narrow them per method.
 export type RequestHandler = (params: any, ctx: RequestContext) => unknown;
 
-/** Where an answer goes: the connection passes it through the initialize gate and onto the wire (or into a batch). */
-export type Answer = (method: string, response: JsonRpcResponse) => void;
+/**
+ * Where an answer goes: the connection passes it through the initialize gate and onto the wire (or
+ * into a batch). A success answer comes with its request, whose `afterResponse` listeners the
+ * connection runs once the answer was handed to the transport (it may hold it back first).
+ */
+export type Answer = (method: string, response: JsonRpcResponse, request?: IncomingRequest) => void;
 
 export class IncomingRequests {
   /** The registered request handlers, by method. */
@@ -149,8 +153,7 @@ export class IncomingRequests {
         return;
       }
     }
-    answer(method, successResponse(id, result));
-    ctx.responded();
+    answer(method, successResponse(id, result), ctx);
     this.onSettled?.();
   }
 

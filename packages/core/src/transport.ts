@@ -36,6 +36,15 @@ export interface TransportReceiver {
    * Only transports with a half-closed state (stdioServer) call it, and at most once.
    */
   onInputEnd?(): void;
+  /**
+   * Optional: called with true when this side's unsent output passed the transport's high-water
+   * mark (`OUTPUT_HIGH_WATER`, the peer is not reading), and with false once it drained. A
+   * Connection then holds the answers to the peer's requests as objects instead of handing them
+   * over, so a burst of requests with large answers (all read before the channel filled) is
+   * encoded one at a time as the peer reads, not all at once. Called synchronously inside
+   * `send()` when that send passed the mark.
+   */
+  onOutputCongestion?(congested: boolean): void;
 }
 
 /** Moves whole JSON-RPC messages over one channel; implemented by the stdio, WebSocket and memory transports. */

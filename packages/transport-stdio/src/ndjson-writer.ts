@@ -13,8 +13,10 @@
 //
 // Answers to the peer's requests are sent without waiting (nobody awaits them), so a peer that
 // writes requests and never reads its answers would grow this queue without bound. Past
-// `highWater` queued characters the writer reports congestion, and the transport stops reading
-// input until the stream drained (stream-transport.ts); its memory then stays bounded.
+// `highWater` queued characters the writer reports congestion: the transport stops reading input
+// and the Connection holds further answers back until the stream drained (stream-transport.ts);
+// memory then stays bounded. The count includes the current tick's lines, not yet written: a
+// burst of large answers to requests read in one chunk is all sent before the first flush.
 import type { Writable } from "node:stream";
 import { createDeferred, encodeMessage, type AcpError, type Deferred } from "@acpkit/core";
 
@@ -28,11 +30,14 @@ const RESOLVED: Promise<void> = Promise.resolve();
  */
 export const MAX_WRITE_CHARS = 16 * 1024 * 1024;
 
-/** Told when the lines queued behind a blocked stream pass the high-water mark, and when they are written out. */
+/** Told when the lines queued in the writer pass the high-water mark, and when they are written out. */
 export interface WriterCongestion {
   /** Queued characters (UTF-16 units, JSON is mostly ASCII) past which `onChange(true)` is called. */
   highWater: number;
-  /** Called with true when the mark is passed, and with false at the drain that leaves the stream writable again. */
+  /**
+   * Called with true when the mark is passed (synchronously, inside the send() that passed it), and
+   * with false once a flush or a drain leaves nothing queued and the stream writable again.
+   */
   onChange(congested: boolean): void;
 }
 
@@ -41,8 +46,8 @@ export class NdjsonWriter {
   private queue: string[] = [];
   private flushScheduled = false;
   private blocked = false;
-  /** Characters queued while blocked; only counted then (otherwise the queue empties each tick). */
-  private blockedSize = 0;
+  /** Characters of the lines in `queue`. */
+  private queuedChars = 0;
   /** How many lines at the front of `queue` were accepted (their sends resolved) before the stream filled up mid-flush. */
   private acceptedWaiting = 0;
   private congested = false;
@@ -69,10 +74,9 @@ export class NdjsonWriter {
       return Promise.reject(error);
     }
     this.queue.push(line);
-    if (this.blocked) {
-      this.countBlocked(line.length);
-      return this.drained!.promise;
-    }
+    this.queuedChars += line.length;
+    if (!this.congested && this.congestion !== undefined && this.queuedChars > this.congestion.highWater) this.setCongested(true);
+    if (this.blocked) return this.drained!.promise;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // A promise reaction rather than queueMicrotask, which makes an AsyncResource and a bound
@@ -91,6 +95,7 @@ export class NdjsonWriter {
     if (!this.blocked) return this.flush();
     const accepted = this.queue.splice(0, this.acceptedWaiting);
     this.acceptedWaiting = 0;
+    for (const line of accepted) this.queuedChars -= line.length;
     this.writePieces(accepted, accepted.length, false);
   }
 
@@ -104,6 +109,7 @@ export class NdjsonWriter {
     if (this.closedError !== undefined) return;
     this.closedError = error;
     this.queue = [];
+    this.queuedChars = 0;
     this.acceptedWaiting = 0;
     this.stream.off("drain", this.onDrain);
     const drained = this.drained;
@@ -119,9 +125,14 @@ export class NdjsonWriter {
     this.queue = [];
     this.acceptedWaiting = 0;
     const count = lines.length;
-    if (count === 1) return this.write(lines[0] + "\n");
-    const written = this.writePieces(lines, count, true);
-    if (written === count) return;
+    let written = 1;
+    if (count === 1) this.write(lines[0] + "\n");
+    else written = this.writePieces(lines, count, true);
+    if (written === count) {
+      this.queuedChars = 0;
+      if (this.congested && !this.blocked) this.setCongested(false);
+      return;
+    }
     // The stream is full: the rest waits here for the drain rather than in the stream, where
     // hundreds of MB of pending strings make Node's writev fail (ENOBUFS). Their senders were
     // already told the lines were accepted, so a close still hands them over (flushNow).
@@ -129,7 +140,7 @@ export class NdjsonWriter {
     this.acceptedWaiting = count - written;
     let chars = 0;
     for (const line of this.queue) chars += line.length;
-    this.countBlocked(chars);
+    this.queuedChars = chars;
   }
 
   /**
@@ -144,12 +155,6 @@ export class NdjsonWriter {
       start = end;
     }
     return start;
-  }
-
-  /** `chars` more characters wait behind the blocked stream: past the high-water mark, report congestion. */
-  private countBlocked(chars: number): void {
-    this.blockedSize += chars;
-    if (!this.congested && this.congestion !== undefined && this.blockedSize > this.congestion.highWater) this.setCongested(true);
   }
 
   /** Where the write beginning at lines[start] ends (before `count`): as many lines as fit in maxWriteChars, at least one. */
@@ -171,15 +176,15 @@ export class NdjsonWriter {
 
   private onDrain(): void {
     this.blocked = false;
-    this.blockedSize = 0;
     const drained = this.drained;
     this.drained = undefined;
     // Lines queued while blocked go out now; if that blocks again, what is left waits in the
     // writer as accepted lines, so their senders may proceed and later sends wait for the next drain.
     this.flush();
-    // Congestion ends with a drain that leaves the stream writable: the lines just written are
-    // in the stream's buffer until the next one.
-    if (this.congested && !this.blocked) this.setCongested(false);
+    // Congestion ends with a drain that leaves the stream writable and nothing queued (flush ends
+    // it too when it had lines to write): the lines just written are in the stream's buffer until
+    // the next drain.
+    if (this.congested && !this.blocked && this.queue.length === 0) this.setCongested(false);
     drained?.resolve();
   }
 

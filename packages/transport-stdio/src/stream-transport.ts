@@ -38,12 +38,14 @@ export class NdjsonStreamTransport implements Transport {
     const maxMessageSize = validateMaxMessageSize(options.maxMessageSize);
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     // A peer that sends requests but does not read the answers gets no more of its input read
-    // until it does: what we owe it stays bounded (ndjson-writer.ts).
+    // until it does, and the Connection holds its further answers unencoded: what we owe it stays
+    // bounded (ndjson-writer.ts).
     this.writer = new NdjsonWriter(output, {
       highWater: OUTPUT_HIGH_WATER,
       onChange: (congested) => {
         this.outputCongested = congested;
         this.applyFlow();
+        this.receiver?.onOutputCongestion?.(congested);
       },
     });
     this.reader = new NdjsonReader(maxMessageSize, {

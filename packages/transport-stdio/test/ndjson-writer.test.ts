@@ -110,6 +110,29 @@ describe("NdjsonWriter", () => {
     expect(changes).toEqual([true, false]);
   });
 
+  // Before: only lines queued behind an already blocked stream counted, so answers to a burst of
+  // requests read in one chunk were all encoded before the first write could find the stream full.
+  it("reports congestion inside the send that passes the mark, before any write, and its end at a flush into a writable stream", async () => {
+    const sink = new ControlledSink();
+    const changes: boolean[] = [];
+    const writer = new NdjsonWriter(sink, { highWater: 100, onChange: (congested) => changes.push(congested) });
+    void writer.send({ pad: "x".repeat(60) }); // 71 characters
+    expect(changes).toEqual([]);
+    void writer.send({ pad: "y".repeat(60) });
+    expect(changes).toEqual([true]);
+    expect(sink.writes).toEqual([]);
+    await tick();
+    expect(sink.writes).toHaveLength(1);
+    expect(changes).toEqual([true, false]);
+    // A flush that leaves the stream full keeps it congested until the drain.
+    sink.full = true;
+    void writer.send({ pad: "z".repeat(120) });
+    await tick();
+    expect(changes).toEqual([true, false, true]);
+    sink.drain();
+    expect(changes).toEqual([true, false, true, false]);
+  });
+
   // Before: one tick's lines were joined into one string, and past V8's longest string (about
   // 512 Mi characters: 34 answers of 16 Mi, e.g. terminal/output of a full terminal) join threw
   // "Invalid string length" in a microtask, which ended the process.

@@ -131,6 +131,8 @@ export class WebSocketTransport implements Transport {
   private setOutputCongested(congested: boolean): void {
     this.outputCongested = congested;
     this.applyFlow();
+    // The Connection then holds its further answers unencoded until the socket drained.
+    this.receiver?.onOutputCongestion?.(congested);
   }
 
   private applyFlow(): void {

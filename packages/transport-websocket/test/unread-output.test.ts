@@ -16,6 +16,7 @@ afterEach(async () => {
 describe("a WebSocket peer that never reads", () => {
   it("is no longer read once the answers it owes pass the high-water mark, and loses none", async () => {
     let frames = 0;
+    const congestion: boolean[] = [];
     listener = await listen({
       onConnection(transport) {
         // Answers every request at once, without waiting: as a Connection does.
@@ -26,6 +27,8 @@ describe("a WebSocket peer that never reads", () => {
             transport.send({ jsonrpc: "2.0", id, result: params }).catch(() => {});
           },
           onTransportError() {},
+          // A Connection holds further answers back while this says true.
+          onOutputCongestion: (congested) => congestion.push(congested),
         });
       },
     });
@@ -52,6 +55,7 @@ describe("a WebSocket peer that never reads", () => {
       }
     }
     expect(stalled).toBe(true);
+    expect(congestion).toEqual([true]);
     expect(frames * padding.length).toBeLessThan(OUTPUT_HIGH_WATER * 3);
     // Now read: every request is answered exactly once, in order.
     const ids: number[] = [];
@@ -64,6 +68,7 @@ describe("a WebSocket peer that never reads", () => {
     socket.resume();
     await all;
     expect(ids).toEqual(Array.from({ length: sent }, (_, i) => i + 1));
+    expect(congestion.at(-1)).toBe(false);
     ws.close();
   });
 });

@@ -25,6 +25,11 @@ export class ScriptedTransport implements Transport {
     this.receiver = receiver;
   }
 
+  /** While set, send() returns this promise: the channel took the message but waits for a drain. */
+  pendingSend: Promise<void> | undefined;
+  /** Set by `congestAfter`: the send that makes `sent` this long reports congestion, as a full pipe would. */
+  private congestAt: number | undefined;
+
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.isClosed) return Promise.reject(new AcpError("ConnectionClosed", "scripted transport is closed"));
     const text = JSON.stringify(message);
@@ -33,7 +38,21 @@ export class ScriptedTransport implements Transport {
     const waiter = this.waiter;
     this.waiter = undefined;
     waiter?.();
-    return Promise.resolve();
+    if (this.sent.length === this.congestAt) {
+      this.congestAt = undefined;
+      this.setCongested(true);
+    }
+    return this.pendingSend ?? Promise.resolve();
+  }
+
+  /** Tell the receiver its output passed the high-water mark (true) or drained (false). */
+  setCongested(congested: boolean): void {
+    this.receiver?.onOutputCongestion?.(congested);
+  }
+
+  /** Report congestion from inside the send that brings the number of sent messages to `count`. */
+  congestAfter(count: number): void {
+    this.congestAt = count;
   }
 
   close(reason?: string): Promise<void> {

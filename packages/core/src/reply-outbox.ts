@@ -1,0 +1,92 @@
+// The answers a Connection owes its peer, on their way to the transport.
+//
+// Why answers are held here: a peer can write many requests in one go, and all of them are read
+// and answered before the channel has had a chance to fill. Each answer handed to a transport is
+// encoded at once, so 300 answers that each quote one 16 MB terminal output became 300 encoded
+// copies, 4.8 GB, and ran the process out of memory. While the transport says its output is
+// congested (`TransportReceiver.onOutputCongestion`) the answers wait here as objects, which share
+// whatever their results share, and go out in order, one by one, as the peer reads.
+//
+// Why sends are counted: when the peer's input ends, the connection closes once everything is
+// answered. An answer waiting behind a full channel is not delivered yet, and closing the
+// transport then would drop it; `idle` says when nothing is held or in flight.
+import type { IncomingRequest } from "./incoming-request.js";
+import type { JsonRpcResponse } from "./jsonrpc.js";
+import type { Transport } from "./transport.js";
+
+/** A request (or a batch's requests) answered successfully: its afterResponse listeners run once the answer was handed over. */
+export type AnsweredRequests = IncomingRequest | readonly IncomingRequest[] | undefined;
+
+type Reply = JsonRpcResponse | JsonRpcResponse[];
+
+export class ReplyOutbox {
+  private congested = false;
+  // Held answers and their requests, as flat pairs: [reply, answered, reply, answered, …].
+  private held: (Reply | AnsweredRequests)[] = [];
+  // Sends handed to the transport whose promise has not settled yet.
+  private unsettled = 0;
+  /** Called whenever the outbox became idle (nothing held, nothing in flight); set once the peer's input ended. */
+  onIdle: (() => void) | undefined;
+
+  private readonly settled = (): void => {
+    this.unsettled--;
+    if (this.onIdle !== undefined && this.idle) this.onIdle();
+  };
+  private readonly failed = (error: unknown): void => {
+    this.onFailed(error);
+    this.settled();
+  };
+
+  constructor(
+    private readonly transport: Transport,
+    /** Told when the transport refused an answer (it closed, or the value could not be encoded). */
+    private readonly onFailed: (error: unknown) => void,
+  ) {}
+
+  /** Whether no answer is held and every one handed over was accepted by the transport. */
+  get idle(): boolean {
+    return this.unsettled === 0 && this.held.length === 0;
+  }
+
+  /** Send `reply` now, or after the ones held before it once the output is no longer congested. */
+  send(reply: Reply, answered: AnsweredRequests): void {
+    if (this.congested || this.held.length > 0) this.held.push(reply, answered);
+    else this.handOver(reply, answered);
+  }
+
+  /** The transport's output passed its high-water mark (true) or drained (false). */
+  setCongested(congested: boolean): void {
+    this.congested = congested;
+    if (!congested && this.held.length > 0) this.release();
+  }
+
+  /** The connection closed: nobody will read what is held. */
+  drop(): void {
+    this.held = [];
+  }
+
+  private handOver(reply: Reply, answered: AnsweredRequests): void {
+    this.unsettled++;
+    this.transport.send(reply).then(this.settled, this.failed);
+    if (answered === undefined) return;
+    if (Array.isArray(answered)) for (const request of answered as readonly IncomingRequest[]) request.responded();
+    else (answered as IncomingRequest).responded();
+  }
+
+  // Hands held answers over in order until the transport is congested again (it says so inside
+  // send(), so this stops after the answer that filled it).
+  private release(): void {
+    const held = this.held;
+    let next = 0;
+    while (!this.congested && next < held.length) {
+      const reply = held[next] as Reply;
+      const answered = held[next + 1] as AnsweredRequests;
+      held[next] = held[next + 1] = undefined;
+      next += 2;
+      this.handOver(reply, answered);
+    }
+    // A drop() during a listener replaced the array: nothing of the old one is wanted.
+    if (this.held === held) held.splice(0, next);
+    if (this.onIdle !== undefined && this.idle) this.onIdle();
+  }
+}

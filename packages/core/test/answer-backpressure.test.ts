@@ -1,0 +1,116 @@
+// Answers while the transport's output is congested (reply-outbox.ts): they are held as objects
+// and handed over in order once it drained, messages that must follow an answer wait for it, and
+// a connection whose peer's input ended closes only once its answers were accepted.
+import { describe, expect, it } from "vitest";
+import { deferred, scripted, settle } from "./helpers/transports.js";
+
+function agent(version: 1 | 2 = 1) {
+  const s = scripted({ side: "agent", version });
+  s.connection.onRequest("session/new", (params: { cwd: string }) => ({ sessionId: params.cwd }));
+  return s;
+}
+
+const newSession = (id: number) => ({ jsonrpc: "2.0", id, method: "session/new", params: { cwd: `/s${id}` } });
+
+describe("answers while the output is congested", () => {
+  it("holds answers while congested and hands them over in order, one drain at a time", async () => {
+    const { transport } = agent();
+    transport.congestAfter(1); // the first answer fills the channel
+    for (let id = 1; id <= 4; id++) transport.deliver(newSession(id));
+    await settle();
+    expect(transport.sent.map((m) => m.id)).toEqual([1]);
+    transport.congestAfter(3); // the next drain lets two through before it is full again
+    transport.setCongested(false);
+    expect(transport.sent.map((m) => m.id)).toEqual([1, 2, 3]);
+    transport.setCongested(false);
+    expect(transport.sent.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(transport.sent[3]).toEqual({ jsonrpc: "2.0", id: 4, result: { sessionId: "/s4" } });
+  });
+
+  it("keeps notifications flowing (a caller awaits those) while answers wait", async () => {
+    const { transport, connection } = agent();
+    transport.setCongested(true);
+    transport.deliver(newSession(1));
+    await settle();
+    await connection.notify("session/update", { sessionId: "x", update: { sessionUpdate: "plan", entries: [] } });
+    expect(transport.sent.map((m) => m.method ?? m.id)).toEqual(["session/update"]);
+    transport.setCongested(false);
+    expect(transport.sent.map((m) => m.method ?? m.id)).toEqual(["session/update", 1]);
+  });
+
+  it("runs afterResponse listeners only once their held answer was handed over", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 1 });
+    connection.onRequest("session/new", (_params, ctx) => {
+      ctx.afterResponse(() => void connection.notify("session/update", { sessionId: "s1", update: { sessionUpdate: "plan", entries: [] } }));
+      return { sessionId: "s1" };
+    });
+    transport.setCongested(true);
+    transport.deliver(newSession(1));
+    await settle();
+    expect(transport.sent).toEqual([]);
+    transport.setCongested(false);
+    expect(transport.sent.map((m) => m.method ?? m.id)).toEqual([1, "session/update"]);
+  });
+
+  // Before: a batch entry's listeners ran when the entry was answered, so a new session's first
+  // update went out ahead of the array that told the client the session's id.
+  it("runs a batch entry's afterResponse listeners after the batch's answer array", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 2 });
+    const slow = deferred();
+    connection.onRequest("session/new", async (params: { cwd: string }, ctx) => {
+      ctx.afterResponse(() => void connection.notify("session/update", { sessionId: params.cwd, update: { sessionUpdate: "plan", entries: [] } }));
+      if (params.cwd === "/slow") await slow.promise;
+      return { sessionId: params.cwd };
+    });
+    transport.deliver([
+      { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/fast" } },
+      { jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/slow" } },
+    ]);
+    await settle();
+    expect(transport.sent).toEqual([]);
+    slow.resolve();
+    await settle();
+    expect(Array.isArray(transport.sent[0])).toBe(true);
+    expect(transport.sent.slice(1).map((m) => m.params.sessionId)).toEqual(["/fast", "/slow"]);
+  });
+
+  it("drops held answers when the connection closes", async () => {
+    const { transport, connection } = agent();
+    transport.setCongested(true);
+    transport.deliver(newSession(1));
+    await settle();
+    transport.end({ reason: "gone" });
+    await connection.closed;
+    transport.setCongested(false);
+    expect(transport.sent).toEqual([]);
+  });
+});
+
+describe("the peer's input ends while answers wait", () => {
+  it("closes only once held answers were handed over", async () => {
+    const { transport, connection } = agent();
+    transport.setCongested(true);
+    transport.deliver(newSession(1));
+    transport.endInput();
+    await settle();
+    expect(transport.isEnded).toBe(false);
+    transport.setCongested(false);
+    expect(transport.sent.map((m) => m.id)).toEqual([1]);
+    expect(await connection.closed).toEqual({ reason: "peer closed the stream" });
+  });
+
+  // Before: the close came as soon as the handler had answered, and a stdio transport's close
+  // rejects what waits for a drain: 49 of 50 such answers were lost.
+  it("closes only once the transport accepted every answer handed to it", async () => {
+    const { transport, connection } = agent();
+    const drain = deferred();
+    transport.pendingSend = drain.promise;
+    transport.deliver(newSession(1));
+    transport.endInput();
+    await settle();
+    expect(transport.sent.map((m) => m.id)).toEqual([1]);
+    expect(transport.isEnded).toBe(false);
+    drain.resolve();
+    expect(await connection.closed).toEqual({ reason: "peer closed the stream" });
+  });
+});
