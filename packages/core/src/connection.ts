@@ -269,6 +269,16 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     };
   }
 
+  /**
+   * Resolves at once while answers to the peer's requests go straight to the transport, and
+   * otherwise once the answers held back for a congested channel (the peer is not reading) went
+   * out. A handler about to build a large answer (a file's text) awaits it first, so a burst of
+   * such requests produces one answer at a time as the peer reads instead of all at once.
+   */
+  outputReady(): Promise<void> {
+    return this.#outbox.ready();
+  }
+
   /** Subscribe to diagnostics (dropped or unknown messages, handler failures, …). Returns unsubscribe. */
   onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
     return this.#diagnostics.subscribe(listener);

@@ -13,6 +13,9 @@
 import type { IncomingRequest } from "./incoming-request.js";
 import type { JsonRpcResponse } from "./jsonrpc.js";
 import type { Transport } from "./transport.js";
+import { createDeferred, type Deferred } from "./transport-helpers.js";
+
+const RESOLVED: Promise<void> = Promise.resolve();
 
 /** A request (or a batch's requests) answered successfully: its afterResponse listeners run once the answer was handed over. */
 export type AnsweredRequests = IncomingRequest | readonly IncomingRequest[] | undefined;
@@ -25,6 +28,8 @@ export class ReplyOutbox {
   private held: (Reply | AnsweredRequests)[] = [];
   // Sends handed to the transport whose promise has not settled yet.
   private unsettled = 0;
+  // Resolves once nothing is held back; made when someone asks (`ready`) while answers wait.
+  private flowing: Deferred | undefined;
   /** Called whenever the outbox became idle (nothing held, nothing in flight); set once the peer's input ended. */
   onIdle: (() => void) | undefined;
 
@@ -48,6 +53,17 @@ export class ReplyOutbox {
     return this.unsettled === 0 && this.held.length === 0;
   }
 
+  /**
+   * Resolves at once when answers go straight to the transport, otherwise once the ones held back
+   * went out. A handler about to produce a large answer waits for it, so that a burst of such
+   * requests makes one answer at a time instead of holding all of them.
+   */
+  ready(): Promise<void> {
+    if (!this.congested && this.held.length === 0) return RESOLVED;
+    this.flowing ??= createDeferred();
+    return this.flowing.promise;
+  }
+
   /** Send `reply` now, or after the ones held before it once the output is no longer congested. */
   send(reply: Reply, answered: AnsweredRequests): void {
     if (this.congested || this.held.length > 0) this.held.push(reply, answered);
@@ -57,12 +73,21 @@ export class ReplyOutbox {
   /** The transport's output passed its high-water mark (true) or drained (false). */
   setCongested(congested: boolean): void {
     this.congested = congested;
-    if (!congested && this.held.length > 0) this.release();
+    if (congested) return;
+    if (this.held.length > 0) this.release();
+    else this.resolveFlowing();
   }
 
-  /** The connection closed: nobody will read what is held. */
+  /** The connection closed: nobody will read what is held, and whoever waits for `ready()` goes on (its send will fail). */
   drop(): void {
     this.held = [];
+    this.resolveFlowing();
+  }
+
+  private resolveFlowing(): void {
+    const flowing = this.flowing;
+    this.flowing = undefined;
+    flowing?.resolve();
   }
 
   private handOver(reply: Reply, answered: AnsweredRequests): void {
@@ -87,6 +112,7 @@ export class ReplyOutbox {
     }
     // A drop() during a listener replaced the array: nothing of the old one is wanted.
     if (this.held === held) held.splice(0, next);
+    if (!this.congested && this.held.length === 0) this.resolveFlowing();
     if (this.onIdle !== undefined && this.idle) this.onIdle();
   }
 }

@@ -114,3 +114,37 @@ describe("the peer's input ends while answers wait", () => {
     expect(await connection.closed).toEqual({ reason: "peer closed the stream" });
   });
 });
+
+describe("outputReady()", () => {
+  it("resolves at once while answers flow, and otherwise once the held ones went out", async () => {
+    const { transport, connection } = agent();
+    let ready = false;
+    await connection.outputReady();
+    transport.congestAfter(1);
+    transport.deliver(newSession(1));
+    transport.deliver(newSession(2));
+    await settle();
+    void connection.outputReady().then(() => (ready = true));
+    await settle();
+    expect(ready).toBe(false);
+    transport.congestAfter(2); // the drain lets answer 2 out, which fills the channel again
+    transport.setCongested(false);
+    await settle();
+    expect(transport.sent.map((m) => m.id)).toEqual([1, 2]);
+    expect(ready).toBe(false);
+    transport.setCongested(false);
+    await settle();
+    expect(ready).toBe(true);
+  });
+
+  it("resolves when the connection closes with answers still held", async () => {
+    const { transport, connection } = agent();
+    transport.setCongested(true);
+    transport.deliver(newSession(1));
+    await settle();
+    const ready = connection.outputReady();
+    transport.end({ reason: "gone" });
+    await connection.closed;
+    await expect(ready).resolves.toBeUndefined();
+  });
+});
