@@ -13,7 +13,7 @@
 // lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
-import { AcpError, ErrorCode } from "./errors.js";
+import { AcpError, ErrorCode, isAcpError } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
 export { INCOMING_BACKLOG_HIGH_WATER } from "./incoming-queue.js";
@@ -146,6 +146,11 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     this.#transport = transport;
     this.#outbox = new ReplyOutbox(transport, (error) => {
       if (this.#closeInfo !== undefined) return; // expected: the peer went away first
+      if (isAcpError(error, "InvalidMessage")) {
+        // Our handler's bug, not the channel's: the outbox answers -32603 in its place.
+        this.#report({ code: "outgoing_invalid", message: `An answer could not be sent, -32603 went instead: ${errorMessageOf(error)}`, detail: error });
+        return;
+      }
       this.#report({ code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error });
     });
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();

@@ -10,8 +10,13 @@
 // Why sends are counted: when the peer's input ends, the connection closes once everything is
 // answered. An answer waiting behind a full channel is not delivered yet, and closing the
 // transport then would drop it; `idle` says when nothing is held or in flight.
+//
+// Why a refused answer is replaced: a result JSON cannot carry (a BigInt, a cycle; only an
+// extension method's result, or any result with validateOutgoing off, gets this far) made the
+// transport reject the send, and the peer waited for an answer that never came. It gets -32603.
+import { ErrorCode, isAcpError } from "./errors.js";
 import type { IncomingRequest } from "./incoming-request.js";
-import type { JsonRpcResponse } from "./jsonrpc.js";
+import { errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
 import type { Transport } from "./transport.js";
 import { createDeferred, type Deferred } from "./transport-helpers.js";
 
@@ -36,10 +41,6 @@ export class ReplyOutbox {
   private readonly settled = (): void => {
     this.unsettled--;
     if (this.onIdle !== undefined && this.idle) this.onIdle();
-  };
-  private readonly failed = (error: unknown): void => {
-    this.onFailed(error);
-    this.settled();
   };
 
   constructor(
@@ -84,6 +85,17 @@ export class ReplyOutbox {
     this.resolveFlowing();
   }
 
+  private failed(error: unknown, reply: Reply): void {
+    this.onFailed(error);
+    // Only an answer that could not be encoded is sent again, as errors; a closed transport is not
+    // retried, and neither is a reply in which nothing needed replacing (no second failure loop).
+    if (isAcpError(error, "InvalidMessage")) {
+      const replacement = encodableReply(reply);
+      if (replacement !== undefined) this.handOver(replacement, undefined);
+    }
+    this.settled();
+  }
+
   private resolveFlowing(): void {
     const flowing = this.flowing;
     this.flowing = undefined;
@@ -92,7 +104,7 @@ export class ReplyOutbox {
 
   private handOver(reply: Reply, answered: AnsweredRequests): void {
     this.unsettled++;
-    this.transport.send(reply).then(this.settled, this.failed);
+    this.transport.send(reply).then(this.settled, (error: unknown) => this.failed(error, reply));
     if (answered === undefined) return;
     if (Array.isArray(answered)) for (const request of answered as readonly IncomingRequest[]) request.responded();
     else (answered as IncomingRequest).responded();
@@ -114,5 +126,27 @@ export class ReplyOutbox {
     if (this.held === held) held.splice(0, next);
     if (!this.congested && this.held.length === 0) this.resolveFlowing();
     if (this.onIdle !== undefined && this.idle) this.onIdle();
+  }
+}
+
+/** `reply` with every response JSON cannot carry replaced by -32603 for the same id; `undefined` when none needed it. */
+function encodableReply(reply: Reply): Reply | undefined {
+  if (!Array.isArray(reply)) return encodable(reply);
+  let replaced = false;
+  const responses = reply.map((response) => {
+    const replacement = encodable(response);
+    if (replacement === undefined) return response;
+    replaced = true;
+    return replacement;
+  });
+  return replaced ? responses : undefined;
+}
+
+function encodable(response: JsonRpcResponse): JsonRpcResponse | undefined {
+  try {
+    JSON.stringify(response);
+    return undefined;
+  } catch (error) {
+    return errorResponse(response.id, ErrorCode.InternalError, `Internal error: the answer could not be encoded as JSON: ${(error as Error).message}`);
   }
 }

@@ -148,3 +148,40 @@ describe("outputReady()", () => {
     await expect(ready).resolves.toBeUndefined();
   });
 });
+
+// Before: the transport refused the send and the peer never got an answer.
+describe("an answer JSON cannot carry", () => {
+  it("is answered -32603 for its id and reported as outgoing_invalid", async () => {
+    const { transport, connection, diagnostics } = scripted({ side: "agent", version: 1 });
+    connection.onRequest("_ext/big", () => ({ n: 1n }));
+    transport.deliver({ jsonrpc: "2.0", id: 5, method: "_ext/big", params: {} });
+    const answer = await transport.next();
+    expect(answer).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: { code: -32603, message: "Internal error: the answer could not be encoded as JSON: Do not know how to serialize a BigInt" },
+    });
+    expect(diagnostics).toEqual([expect.objectContaining({ code: "outgoing_invalid" })]);
+  });
+
+  it("in a batch, replaces only the entries JSON cannot carry", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 2 });
+    connection.onRequest("_ext/echo", (params: { cyclic?: boolean }) => {
+      if (!params.cyclic) return { ok: true };
+      const loop: Record<string, unknown> = {};
+      loop.self = loop;
+      return loop;
+    });
+    transport.deliver({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 2 } });
+    transport.deliver([
+      { jsonrpc: "2.0", id: 1, method: "_ext/echo", params: {} },
+      { jsonrpc: "2.0", id: 2, method: "_ext/echo", params: { cyclic: true } },
+    ]);
+    await settle();
+    const batch = transport.sent.find((message) => Array.isArray(message));
+    expect(batch).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { ok: true } },
+      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: expect.stringContaining("could not be encoded as JSON") } },
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 // In-test transports. `ScriptedTransport` lets a test play the peer by hand: deliver raw lines and
 // read back exactly what the Connection sent. `linkedTransports` joins two Connections.
 import { AcpError } from "../../src/errors.js";
+import { encodeMessage } from "../../src/transport-helpers.js";
 import type { CloseInfo, JsonRpcMessage, Transport, TransportReceiver } from "../../src/transport.js";
 import { Connection, type ConnectionOptions } from "../../src/connection.js";
 import type { UntypedMethodTables } from "../../src/method-types.js";
@@ -32,7 +33,12 @@ export class ScriptedTransport implements Transport {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.isClosed) return Promise.reject(new AcpError("ConnectionClosed", "scripted transport is closed"));
-    const text = JSON.stringify(message);
+    let text: string;
+    try {
+      text = encodeMessage(message); // as every transport does: a value JSON cannot carry rejects
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (text.includes("\n")) throw new Error("a message must serialize to one line");
     this.sent.push(JSON.parse(text));
     const waiter = this.waiter;
