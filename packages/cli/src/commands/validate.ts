@@ -1,5 +1,6 @@
 // `acpkit validate [--protocol 1|2|auto] [--json] [FILE|-]`: checks a recorded ndjson transcript.
-import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
 import { findMalformedUtf8 } from "../malformed-utf8.js";
@@ -13,10 +14,32 @@ to their requests by id. Methods starting with "_" are extensions: matched, not 
 A request without an answer is a warning (the transcript may be cut short); --strict makes it
 a problem. Exit 0 valid, 1 invalid, 2 unreadable input.`;
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+/**
+ * The largest transcript `acpkit validate` checks: 500 MiB. Its text is decoded into one string,
+ * and V8's strings end at about 512 Mi characters; past that, decoding threw and a valid file was
+ * reported as "not UTF-8 text". Reading stops at the bound, so a stream without end (a FIFO,
+ * `yes |`) cannot fill memory either.
+ */
+export const MAX_TRANSCRIPT_BYTES = 500 * 1024 * 1024;
+
+/** All of `stream`, or `undefined` once it passed `limit` bytes (reading stops there). */
+async function readBounded(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    if (size > limit) return undefined; // leaving the loop early destroys the stream
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
+}
+
+async function readTranscript(file: string, stdin: NodeJS.ReadableStream): Promise<Buffer | undefined> {
+  if (file === "-") return readBounded(stdin, MAX_TRANSCRIPT_BYTES);
+  // A regular file's size says it at once; a FIFO or /proc file says 0 and is bounded while read.
+  if ((await stat(file)).size > MAX_TRANSCRIPT_BYTES) return undefined;
+  return readBounded(createReadStream(file), MAX_TRANSCRIPT_BYTES);
 }
 
 export async function validateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -26,11 +49,19 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
   const protocolFlag = flagValue(args, "protocol", "auto");
   const protocol: TranscriptProtocol = protocolFlag === "auto" ? "auto" : (Number(protocolFlag) as 1 | 2);
 
-  let bytes: Buffer;
+  const source = file === "-" ? "standard input" : file;
+  let bytes: Buffer | undefined;
   try {
-    bytes = file === "-" ? await readAll(io.stdin) : await readFile(file);
+    bytes = await readTranscript(file, io.stdin);
   } catch (error) {
-    io.stderr.write(`acpkit validate: cannot read ${file === "-" ? "standard input" : file}: ${(error as Error).message}\n`);
+    io.stderr.write(`acpkit validate: cannot read ${source}: ${(error as Error).message}\n`);
+    return Exit.Usage;
+  }
+  if (bytes === undefined) {
+    const limit = MAX_TRANSCRIPT_BYTES / (1024 * 1024);
+    io.stderr.write(
+      `acpkit validate: ${source} is larger than ${limit} MiB, the most it checks at once (the text must fit in one string); split it at line boundaries and check the parts with --protocol\n`,
+    );
     return Exit.Usage;
   }
   let text: string;
@@ -39,7 +70,7 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
   } catch {
     const bad = findMalformedUtf8(bytes);
     const where = bad === undefined ? "" : `: line ${bad.line}, byte ${bad.byte} (0x${bad.value.toString(16).padStart(2, "0")}) starts no valid UTF-8 sequence`;
-    io.stderr.write(`acpkit validate: ${file === "-" ? "standard input" : file} is not UTF-8 text${where}\n`);
+    io.stderr.write(`acpkit validate: ${source} is not UTF-8 text${where}\n`);
     return Exit.Usage;
   }
 

@@ -1,9 +1,10 @@
 // `acpkit validate` on recorded transcripts: exit codes and the line numbers of the problems.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import { runCli, startCli } from "../support/cli.js";
 
 // A v1 turn with direction markers: the agent's fs request reuses id 0 in its own id space.
 const VALID_V1 = [
@@ -113,6 +114,41 @@ describe.concurrent("acpkit validate", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("usage: acpkit validate");
   });
+});
+
+// Before: the text of a file over about 512 MiB could not become one string, decoding threw, and a
+// valid transcript was reported as "not UTF-8 text"; standard input was read without any bound.
+describe("acpkit validate: input too large to check in one piece", () => {
+  const OVER_LIMIT = 500 * 1024 * 1024 + 1;
+
+  async function hugeFile(): Promise<string> {
+    const path = file("huge.ndjson");
+    await writeFile(path, "");
+    await truncate(path, OVER_LIMIT); // sparse: no disk space, and zero bytes are valid UTF-8
+    expect((await stat(path)).size).toBe(OVER_LIMIT);
+    return path;
+  }
+
+  it("refuses a file over 500 MiB by its size, with exit 2 and what to do", async () => {
+    const path = await hugeFile();
+    const { code, stderr } = await runCli(["validate", path]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("huge.ndjson is larger than 500 MiB, the most it checks at once");
+    expect(stderr).toContain("split it at line boundaries");
+    expect(stderr).not.toContain("UTF-8");
+  });
+
+  it("stops reading standard input past 500 MiB and says so", async () => {
+    const path = await hugeFile();
+    const child = startCli(["validate", "-"]);
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    child.stdin!.on("error", () => {}); // the CLI stops reading: EPIPE on our side is expected
+    createReadStream(path).pipe(child.stdin!);
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain("standard input is larger than 500 MiB");
+  }, 30_000);
 });
 
 describe("acpkit validate: the whole v1 surface, extensions and cut-short transcripts", () => {
