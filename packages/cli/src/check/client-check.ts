@@ -103,12 +103,21 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
       .split("\n")
       .filter((line) => line !== "")
       .map((line) => JSON.parse(line) as PeerLogEntry);
-  } catch {
-    entries = [];
+  } catch (error) {
+    // Judging an unreadable log as an empty one would blame the client for silence; say it instead.
+    entries = [{ t: 0, dir: "note", text: `the checking agent's log could not be read: ${(error as Error).message}` }];
   }
   const parsedOf = (dir: PeerLogEntry["dir"]) =>
     entries.filter((entry) => entry.dir === dir).map((entry) => ({ t: entry.t, text: entry.text, value: parseJson(entry.text) }));
   return { entries, incoming: parsedOf("in"), outgoing: parsedOf("out"), exitCode, timedOut, exitedAfter, output };
+}
+
+const ARROWS: Record<PeerLogEntry["dir"], string> = { in: "←", out: "→", note: "·" };
+
+/** What the log could not hold in this run, as a clause for a result's message ("" when it held everything). */
+function unrecorded(run: Run): string {
+  const notes = run.entries.filter((entry) => entry.dir === "note");
+  return notes.length === 0 ? "" : `; not everything was recorded: ${notes.map((note) => note.text).join("; ")}`;
 }
 
 class Results {
@@ -119,7 +128,7 @@ class Results {
   set(id: string, status: CheckStatus, message: string, run?: Run): void {
     if (this.byId.get(id)!.status === "fail" && status !== "fail") return;
     const result: CheckResult = { id, tier: requirement(id).tier, status, message };
-    if (status === "fail" && run) result.transcript = run.entries.slice(-12).map((entry) => `${entry.dir === "in" ? "←" : "→"} ${entry.text.slice(0, 2000)}`);
+    if (status === "fail" && run) result.transcript = run.entries.slice(-12).map((entry) => `${ARROWS[entry.dir]} ${entry.text.slice(0, 2000)}`);
     this.byId.set(id, result);
   }
   pass(id: string, message: string): void {
@@ -139,7 +148,7 @@ const requestsOf = (run: Run, method: string): Json[] =>
 function checkWire(run: Run, results: Results): void {
   const bad = run.incoming.find((line) => !isObject(line.value) || line.value.jsonrpc !== "2.0");
   if (bad) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, run);
-  else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-STDIO-001", "every line a JSON-RPC message");
+  else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-STDIO-001", `every line a JSON-RPC message${unrecorded(run)}`);
   const ours = new Set<unknown>(Object.values(PEER_IDS));
   const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
   if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, run);
@@ -171,7 +180,8 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
   const first = run.incoming[0]?.value;
   const init = requestsOf(run, "initialize")[0];
   if (!init || !isObject(first) || first.method !== "initialize") {
-    results.set("ACPKIT-CLIENT-INIT-001", "fail", init ? "initialize was not the first message" : "the client never sent initialize", run);
+    const why = init ? "initialize was not the first message" : "the client never sent initialize";
+    results.set("ACPKIT-CLIENT-INIT-001", "fail", `${why}${unrecorded(run)}`, run);
     return { version: null, client: null };
   }
   const params = isObject(init.params) ? init.params : {};

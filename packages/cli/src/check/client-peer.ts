@@ -2,16 +2,27 @@
 // command `acpkit __check-peer --scenario NAME --log FILE`). A raw stdio agent with no acpkit
 // runtime: it plays one scenario and logs every line both ways, with the time, to FILE, which the
 // checker judges once the client has exited.
+//
+// Why the log has a budget: the client under test may be broken and write without end. Logging
+// every line made the log grow by gigabytes within the run's time limit, the checker could then
+// not read it as one string, and judged an empty log: "the client never sent initialize" for a
+// client that had sent thousands. Lines are still read and answered past the budget, but only the
+// first LOG_BUDGET_CHARS of text are logged, then a note says so; a line longer than
+// MAX_LINE_BYTES is not held at all (a note again).
 import { appendFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { NdjsonReader } from "@acpkit/transport-stdio";
+import { MAX_LINE_BYTES } from "./raw-agent.js";
+
+/** How many characters of message text one scenario's log holds: 64 Mi. */
+export const LOG_BUDGET_CHARS = 64 * 1024 * 1024;
 
 export const CLIENT_SCENARIOS = ["basic", "lower-version", "cancel", "slow", "agent-exit"] as const;
 export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
 
-/** One logged line: `in` = written by the client, `out` = written by this agent. */
+/** One logged line: `in` = written by the client, `out` = written by this agent, `note` = what the log itself could not hold. */
 export interface PeerLogEntry {
   t: number;
-  dir: "in" | "out";
+  dir: "in" | "out" | "note";
   text: string;
 }
 
@@ -34,7 +45,14 @@ export const PERMISSION_OPTIONS = [
 
 export async function runClientPeer(scenario: ClientScenario, logFile: string, slowMs: number, maxProtocol: 1 | 2 = 2): Promise<void> {
   const started = Date.now();
-  const log = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
+  let budget = LOG_BUDGET_CHARS;
+  const write = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
+  const log = (dir: PeerLogEntry["dir"], text: string) => {
+    if (budget < 0) return;
+    budget -= text.length;
+    if (budget >= 0) write(dir, text);
+    else write("note", `the log is full (${LOG_BUDGET_CHARS} characters of messages): later lines were read and answered but not recorded`);
+  };
   const send = (message: Json) => {
     const text = JSON.stringify(message);
     log("out", text);
@@ -111,7 +129,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
     }
   }
 
-  createInterface({ input: process.stdin }).on("line", (text) => {
+  const handleLine = (text: string): void => {
     if (text.trim() === "") return;
     log("in", text);
     let message: Json;
@@ -160,6 +178,14 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
       default:
         if ("id" in message) send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
     }
+  };
+  const reader = new NdjsonReader(MAX_LINE_BYTES, {
+    onLine: handleLine,
+    onOversizedLine: (lineNumber, bytesSeen) =>
+      write("note", `line ${lineNumber} of the client was longer than ${MAX_LINE_BYTES} bytes (${bytesSeen} seen): not held, skipped up to its newline`),
+    onInvalidUtf8: (lineNumber) => write("note", `line ${lineNumber} of the client (or one right after it) is not valid UTF-8`),
   });
+  process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
   await new Promise((resolve) => process.stdin.once("end", resolve));
+  reader.end();
 }

@@ -1,10 +1,13 @@
 // `acpkit check client`, from outside: `acpkit run` passes every MUST (offering v1 and v2); a small
 // client written from scratch passes when correct, and with `--break ID` fails exactly the
 // requirement ID, so every client check is shown able to fail.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CLIENT_REQUIREMENTS } from "../../src/check/requirements.js";
-import { BIN, runCheck, runCli } from "../support/cli.js";
+import { BIN, runCheck, runCli, startCli } from "../support/cli.js";
 
 const CLIENT = fileURLToPath(new URL("../fixtures/check-target-client.mjs", import.meta.url));
 
@@ -103,4 +106,42 @@ describe.concurrent("acpkit check client", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("must contain the argument {agent}");
   });
+});
+
+// Before: the checking agent logged every line a client wrote. A broken client that wrote without
+// end grew the log by gigabytes within the run's time limit; the checker could not read it as one
+// string and judged an empty log ("the client never sent initialize" for a client that had sent
+// thousands), after peaking at 2.2 GB.
+describe("the checking agent's log, against a client that writes without end", () => {
+  const LOG_BUDGET_CHARS = 64 * 1024 * 1024; // what docs/conformance.md promises the log holds
+  it("records the first 64 Mi characters and a note, and still answers what comes after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "acpkit-check-peer-"));
+    try {
+      const log = join(dir, "basic.ndjson");
+      const peer = startCli(["__check-peer", "--scenario", "basic", "--log", log, "--slow-ms", "1000"]);
+      let stdout = "";
+      peer.stdout!.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+      const write = (text: string) => new Promise<void>((resolve) => (peer.stdin!.write(text) ? resolve() : peer.stdin!.once("drain", resolve)));
+      await write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } })}\n`);
+      const noise = `${JSON.stringify({ jsonrpc: "2.0", method: "_noise", params: { pad: "n".repeat(1 << 20) } })}\n`.repeat(8);
+      for (let written = 0; written < LOG_BUDGET_CHARS + 16 * 1024 * 1024; written += noise.length) await write(noise);
+      // Past the budget: still read and answered, though no longer recorded.
+      await write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/p", mcpServers: [] } })}\n`);
+      peer.stdin!.end();
+      await new Promise((resolve) => peer.once("close", resolve));
+      expect(stdout).toContain('"id":1,"result":{"sessionId"');
+
+      expect(existsSync(log)).toBe(true);
+      expect(statSync(log).size).toBeLessThan(LOG_BUDGET_CHARS + 1024 * 1024);
+      const entries = readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line));
+      expect(entries[0]).toMatchObject({ dir: "in", text: expect.stringContaining('"method":"initialize"') });
+      expect(entries.at(-1)).toMatchObject({ dir: "note", text: expect.stringContaining("the log is full") });
+      expect(entries.filter((entry) => entry.dir === "note")).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
