@@ -60,7 +60,10 @@ export interface AgentConnection {
   readonly closed: Promise<CloseInfo>;
   /** Call `authenticate` with one of `authMethods`. */
   authenticate(methodId: string): Promise<void>;
-  /** Create a session (`session/new`). A `cwd` that is not absolute fails with AcpError "InvalidArgument" before anything is sent. */
+  /**
+   * Create a session (`session/new`). A `cwd` that is not absolute fails with AcpError "InvalidArgument" before anything is sent;
+   * an answer naming a session already open on this connection fails with AcpError "ProtocolViolation".
+   */
   newSession(options: NewSessionOptions): Promise<ClientSession>;
   /** Load a session (`session/load`); its history arrives as updates before this resolves. */
   loadSession(options: LoadSessionOptions): Promise<ClientSession>;
@@ -168,6 +171,13 @@ class AgentConnectionImpl implements AgentConnection, SessionHost {
     this.sessionsBeingCreated++;
     try {
       const result = await this.connection.request("session/new", params);
+      if (this.sessions.has(result.sessionId)) {
+        // Taking it would route the open session's updates to the new object and orphan the old.
+        throw new AcpError(
+          "ProtocolViolation",
+          `The agent answered session/new with session id ${JSON.stringify(result.sessionId)}, which is already open on this connection`,
+        );
+      }
       const session = this.createSession(result.sessionId, options.cwd);
       session.applySetup(result as SessionSetupFields);
       this.sessions.set(session.sessionId, session);
