@@ -148,6 +148,8 @@ class AgentRuntime implements AgentServer {
   readonly #sessions = new Map<string, AgentSession>();
   /** Sessions whose new, load or resume request is under way: they count against maxSessions too. */
   #sessionsStarting = 0;
+  /** Ids a session/load or session/resume is setting up right now (not in the map yet). */
+  readonly #settingUp = new Set<string>();
   readonly #maxSessions: number;
   readonly #acceptedBlocks: ReadonlySet<string>;
   #version: ProtocolVersion | undefined;
@@ -264,6 +266,29 @@ class AgentRuntime implements AgentServer {
     return this.#releaseSession;
   }
 
+  /**
+   * `#reserveSession` for a load or resume of `sessionId`, which must not be under way already: two
+   * at once would each run the agent's loadSession/resumeSession for one id and build two session
+   * objects, the later replacing the earlier in the map. An open session is guarded by
+   * requireIdle (its load marks it busy); this covers an id not open yet.
+   */
+  #reserveSetup(method: string, sessionId: string, existing: AgentSession | undefined): () => void {
+    if (existing !== undefined) return noop;
+    if (this.#settingUp.has(sessionId)) {
+      throw new RpcError(
+        ErrorCode.InvalidRequest,
+        `Session ${sessionId} is already being set up by an earlier session/load or session/resume; send ${method} again after its response`,
+        { reason: "setup_in_progress" },
+      );
+    }
+    const release = this.#reserveSession(method, existing);
+    this.#settingUp.add(sessionId);
+    return () => {
+      this.#settingUp.delete(sessionId);
+      release();
+    };
+  }
+
   async #newSession(params: v1.NewSessionRequest | v2.NewSessionRequest, ctx: RequestContext): Promise<v1.NewSessionResponse | v2.NewSessionResponse> {
     // H10: the schema lets any string through as a cwd; the agent's code only ever sees absolute ones.
     checkAbsolutePathParam("session/new", "/cwd", params.cwd);
@@ -297,7 +322,7 @@ class AgentRuntime implements AgentServer {
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
-    const release = this.#reserveSession("session/load", existing);
+    const release = this.#reserveSetup("session/load", params.sessionId, existing);
     const session = existing ?? this.#createSession(params.sessionId);
     let setup: SessionSetupResult;
     try {
@@ -331,7 +356,7 @@ class AgentRuntime implements AgentServer {
     this.#requireAuthenticated();
     const existing = this.#sessions.get(params.sessionId);
     if (existing) requireIdle(existing);
-    const release = this.#reserveSession("session/resume", existing);
+    const release = this.#reserveSetup("session/resume", params.sessionId, existing);
     const session = existing ?? this.#createSession(params.sessionId);
     let setup: SessionSetupResult;
     try {

@@ -42,6 +42,41 @@ describe("turn methods given the wrong kind of argument", () => {
   });
 });
 
+// Before: both ran the agent's loadSession for the same id, built two session objects, and the
+// later replaced the earlier in the session map.
+describe("a load or resume of a session id already being set up", () => {
+  it("is refused with -32600 setup_in_progress while the first runs, and taken after it", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const calls: string[] = [];
+    const agent: AgentDefinition = {
+      prompt: async () => "end_turn",
+      features: { loadSession: true },
+      loadSession: async (request) => {
+        calls.push(`load ${request.sessionId}`);
+        await gate;
+      },
+      resumeSession: async (request) => void calls.push(`resume ${request.sessionId}`),
+    };
+    const { client } = rawPair(agent);
+    await client.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const first = client.request("session/load", { sessionId: "sess_x", cwd: "/w", mcpServers: [] });
+    const refusal = {
+      code: ErrorCode.InvalidRequest,
+      data: { reason: "setup_in_progress" },
+      message: expect.stringContaining("sess_x is already being set up"),
+    };
+    await expect(client.request("session/load", { sessionId: "sess_x", cwd: "/w", mcpServers: [] })).rejects.toMatchObject(refusal);
+    await expect(client.request("session/resume", { sessionId: "sess_x", cwd: "/w" })).rejects.toMatchObject(refusal);
+    // Another id is not held up.
+    await expect(client.request("session/resume", { sessionId: "sess_y", cwd: "/w" })).resolves.toBeDefined();
+    open();
+    await expect(first).resolves.toBeDefined();
+    await expect(client.request("session/load", { sessionId: "sess_x", cwd: "/w", mcpServers: [] })).resolves.toBeDefined();
+    expect(calls).toEqual(["load sess_x", "resume sess_y", "load sess_x"]);
+  });
+});
+
 describe("maxSessions", () => {
   // A session costs the runtime about 1.3 KB, and session/new is a short line: without a bound a
   // client could grow the agent without end.
