@@ -115,14 +115,14 @@ export class ReplyOutbox {
   private release(): void {
     const held = this.held;
     let next = 0;
-    while (!this.congested && next < held.length) {
+    // A drop() (the connection closed, perhaps from a listener) replaces the array: stop there.
+    while (!this.congested && this.held === held && next < held.length) {
       const reply = held[next] as Reply;
       const answered = held[next + 1] as AnsweredRequests;
       held[next] = held[next + 1] = undefined;
       next += 2;
       this.handOver(reply, answered);
     }
-    // A drop() during a listener replaced the array: nothing of the old one is wanted.
     if (this.held === held) held.splice(0, next);
     if (!this.congested && this.held.length === 0) this.resolveFlowing();
     if (this.onIdle !== undefined && this.idle) this.onIdle();
