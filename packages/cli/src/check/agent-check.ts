@@ -3,7 +3,8 @@
 // requirements.ts: pass, fail (with the wire evidence), skip (with why) or not_tested.
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
 import { addressLabel } from "../address-label.js";
-import { MAX_LINE_BYTES, RawAgent, type RawConnection, type RecordedLine } from "./raw-agent.js";
+import { MAX_LINE_BYTES, RawAgent, RECORD_BUDGET_CHARS, type RawConnection, type RecordedLine } from "./raw-agent.js";
+import { turnUpdateSession } from "./turn-updates.js";
 import { AGENT_REQUIREMENTS, requirement, type Tier } from "./requirements.js";
 
 export type CheckStatus = "pass" | "fail" | "skip" | "not_tested";
@@ -117,7 +118,7 @@ function checkWire(agent: RawConnection, results: Results): void {
       `stdout held a line of more than ${MAX_LINE_BYTES} bytes (${agent.oversizedLine.bytesSeen} without a newline when the checker gave it up); acpkit's transports refuse lines that long by default`,
       agent,
     );
-  else results.pass("ACPKIT-STDIO-001", `${agent.lines.length} lines, each one JSON-RPC message`);
+  else results.pass("ACPKIT-STDIO-001", `${agent.lines.length} lines, each one JSON-RPC message${unrecordedNote(agent)}`);
   if (agent.invalidUtf8) results.set("ACPKIT-STDIO-002", "fail", "stdout held bytes that are not UTF-8", agent);
   else results.pass("ACPKIT-STDIO-002", "all of stdout was UTF-8");
   // A response: an object with an id and no method.
@@ -144,6 +145,13 @@ function checkWire(agent: RawConnection, results: Results): void {
   const client = agent.lines.find((line) => isObject(line.value) && typeof line.value.method === "string" && /^(fs|terminal)\//.test(line.value.method));
   if (client) results.set("ACPKIT-CAP-001", "fail", `the agent sent ${(client.value as Json).method} though the client advertised no fs or terminal`, agent);
   else results.pass("ACPKIT-CAP-001", "no fs/* or terminal/* request");
+}
+
+/** What a pass message adds when lines were read past the record budget and not judged one by one ("" otherwise). */
+function unrecordedNote(agent: RawConnection): string {
+  if (agent.unrecorded === 0) return "";
+  const budget = RECORD_BUDGET_CHARS / (1024 * 1024);
+  return `; ${agent.unrecorded} more lines, past the ${budget} Mi characters the checker keeps, were read but not judged one by one`;
 }
 
 function isMessageLine(line: RecordedLine): boolean {
@@ -303,11 +311,11 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
       .find((found) => found !== undefined);
     const ofTurn = updates.filter((line) => ((line.value as Json).params as Json | undefined)?.sessionId === sessionId).length;
     if (problem2) results.set("ACPKIT-UPDATE-001", "fail", `an update ${problem2.why}: ${problem2.line.text.slice(0, 200)}`, agent);
-    else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid`);
+    else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid${unrecordedNote(agent)}`);
 
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const late = agent.lines.slice(responseAt + 1).find((line) => isTurnUpdate(line.value, sessionId));
-    if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the prompt's response: ${late.text.slice(0, 200)}`, agent);
+    const late = lateTurnUpdate(agent, agent.lines[responseAt]!, sessionId);
+    if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the prompt's response: ${late}`, agent);
     else results.pass("ACPKIT-ORDER-001", "nothing after the response");
     checkWire(agent, results);
     return first;
@@ -316,19 +324,18 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
   }
 }
 
-/**
- * Session-level updates: they describe the session, not a turn, and may come at any time
- * (docs/protocol.md O5), so one after a prompt's response is no late update of that turn (O1).
- */
-const SESSION_LEVEL_UPDATES = new Set(["usage_update", "available_commands_update", "session_info_update", "current_mode_update", "config_option_update"]);
-
 /** A `session/update` for `sessionId` that belongs to a turn (ACPKIT-ORDER-001 looks for these after the response). */
 function isTurnUpdate(value: unknown, sessionId: unknown): boolean {
-  if (!isObject(value) || value.method !== "session/update") return false;
-  const params = value.params as Json | undefined;
-  if (params?.sessionId !== sessionId) return false;
-  const kind = (params?.update as Json | undefined)?.sessionUpdate;
-  return !(typeof kind === "string" && SESSION_LEVEL_UPDATES.has(kind));
+  return sessionId !== undefined && turnUpdateSession(value) === sessionId;
+}
+
+/** Whether an update of `sessionId`'s turn came after `response`: kept, or read past the record budget. */
+function lateTurnUpdate(agent: RawConnection, response: RecordedLine, sessionId: unknown): string | undefined {
+  const at = agent.lines.indexOf(response);
+  const late = agent.lines.slice(at + 1).find((line) => isTurnUpdate(line.value, sessionId));
+  if (late) return late.text.slice(0, 200);
+  if (agent.droppedUpdateAfter(sessionId, response.seq)) return `one of the ${agent.unrecorded} lines read past the checker's record`;
+  return undefined;
 }
 
 async function cancelGroup(options: AgentCheckOptions, results: Results): Promise<void> {
@@ -363,9 +370,8 @@ async function cancelGroup(options: AgentCheckOptions, results: Results): Promis
     // A cancelled turn too: nothing of it after its response.
     if (answer) {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const at = agent.lines.indexOf(answer);
-      const late = agent.lines.slice(at + 1).find((line) => isTurnUpdate(line.value, session.sessionId));
-      if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the cancelled prompt's response: ${late.text.slice(0, 200)}`, agent);
+      const late = lateTurnUpdate(agent, answer, session.sessionId);
+      if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the cancelled prompt's response: ${late}`, agent);
     }
     checkWire(agent, results);
   } finally {

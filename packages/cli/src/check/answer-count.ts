@@ -35,6 +35,11 @@ export class RequestCount {
     }
   }
 
+  /** How many requests were sent with this id (as JSON). */
+  sent(id: string): number {
+    return this.byId.get(id) ?? 0;
+  }
+
   /** The first response in `lines` (the peer's output, in order) that answers an id more often than requests were sent with it. */
   firstRepeatedAnswer(lines: Iterable<AnsweringLine>): RepeatedAnswer | undefined {
     const answers = new Map<string, number>();

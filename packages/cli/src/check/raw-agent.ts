@@ -3,6 +3,7 @@
 // It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
 import { type ChildProcess, spawn } from "node:child_process";
 import { RequestCount } from "./answer-count.js";
+import { turnUpdateSession } from "./turn-updates.js";
 
 /** One line the agent wrote on stdout. */
 export interface RecordedLine {
@@ -10,7 +11,24 @@ export interface RecordedLine {
   text: string;
   /** The parsed value, or undefined when the line is not JSON. */
   value: unknown;
+  /** Its place among every line read, kept or not (0 for the first). */
+  seq: number;
 }
+
+/**
+ * How many characters of the agent's lines a connection keeps as they came: 64 Mi. An agent in a
+ * loop can write without end while the checker waits (a prompt is given 20 × --timeout); keeping
+ * every line grew the checker by about 1 GB a minute. Past the budget only what the checks still
+ * need is kept: the answers to the checker's own requests (at most one more per id than were
+ * sent, so a second answer still shows) and the first line that is not a message. The rest is
+ * read, answered when it is a request, and counted (`unrecorded`); of the session/update
+ * notifications among it, the last one per session is remembered, so an update after a
+ * response is still found.
+ */
+export const RECORD_BUDGET_CHARS = 64 * 1024 * 1024;
+
+/** How many sessions the dropped-update positions are remembered for (an agent may name any number). */
+const DROPPED_UPDATE_SESSIONS = 1024;
 
 /** How many transcript lines a RawAgent keeps (the newest), for the evidence in failures. */
 const TRANSCRIPT_LINES = 400;
@@ -28,6 +46,8 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
  */
 export abstract class RawConnection {
   readonly lines: RecordedLine[] = [];
+  /** Lines read past RECORD_BUDGET_CHARS and not kept in `lines`. */
+  unrecorded = 0;
   /** `→ line` sent / `← line` received, the newest TRANSCRIPT_LINES. */
   readonly transcript: string[] = [];
   /** Answers the agent's own requests (the checker's client duties); set by the caller. */
@@ -47,6 +67,14 @@ export abstract class RawConnection {
   private pendingSize = 0;
   /** Skipping an oversized line up to its newline. */
   private discarding = false;
+  /** Lines read so far (the next line's `seq`). */
+  private seen = 0;
+  private recordedChars = 0;
+  /** Past the budget: answers kept per request id (as JSON), and whether a non-message line was kept. */
+  private readonly answersPastBudget = new Map<string, number>();
+  private keptBadLinePastBudget = false;
+  /** Past the budget: the `seq` of the last turn update dropped, per session id. */
+  private readonly lastDroppedUpdate = new Map<unknown, number>();
   private waiters: (() => void)[] = [];
   /** Resolves with why the agent could not be reached, or undefined once it is. */
   abstract readonly spawnError: Promise<Error | undefined>;
@@ -127,9 +155,44 @@ export abstract class RawConnection {
     } catch {
       value = undefined;
     }
-    this.lines.push({ at: Date.now() - this.started, text, value });
+    const seq = this.seen++;
+    if (this.keeps(text, value, seq)) this.lines.push({ at: Date.now() - this.started, text, value, seq });
+    else this.unrecorded++;
     this.note(`← ${text}`);
     this.autoAnswer(value);
+  }
+
+  /** Whether line `seq` goes into `lines` (see RECORD_BUDGET_CHARS); remembers what a dropped update was for. */
+  private keeps(text: string, value: unknown, seq: number): boolean {
+    if (this.recordedChars + text.length <= RECORD_BUDGET_CHARS) {
+      this.recordedChars += text.length;
+      return true;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      // A batch array is a message too; only the first line of anything else is evidence enough.
+      if (Array.isArray(value) || this.keptBadLinePastBudget) return false;
+      this.keptBadLinePastBudget = true;
+      return true;
+    }
+    const message = value as { id?: unknown; method?: unknown };
+    if (message.method === undefined && "id" in message) {
+      const id = JSON.stringify(message.id);
+      const sent = this.requestsSent.sent(id);
+      const kept = this.answersPastBudget.get(id) ?? 0;
+      if (sent === 0 || kept > sent) return false;
+      this.answersPastBudget.set(id, kept + 1);
+      return true;
+    }
+    const sessionId = turnUpdateSession(value);
+    if (sessionId !== undefined && (this.lastDroppedUpdate.has(sessionId) || this.lastDroppedUpdate.size < DROPPED_UPDATE_SESSIONS)) {
+      this.lastDroppedUpdate.set(sessionId, seq);
+    }
+    return false;
+  }
+
+  /** Whether a session/update for `sessionId` came after line `seq` and was read but not kept (past the budget). */
+  droppedUpdateAfter(sessionId: unknown, seq: number): boolean {
+    return (this.lastDroppedUpdate.get(sessionId) ?? -1) > seq;
   }
 
   private note(line: string): void {

@@ -9,6 +9,7 @@ import { BUILTIN_AGENT, runCheck, runCli, startCli } from "../support/cli.js";
 
 const TARGET = fileURLToPath(new URL("../fixtures/check-target-agent.mjs", import.meta.url));
 const ENDLESS_LINE = fileURLToPath(new URL("../fixtures/endless-line-agent.mjs", import.meta.url));
+const FLOODING = fileURLToPath(new URL("../fixtures/flooding-agent.mjs", import.meta.url));
 const SDK_SURFACE = fileURLToPath(new URL("../../../client/test/fixtures/sdk-surface-agent.mjs", import.meta.url));
 
 function check(args: string[], agent: readonly string[]) {
@@ -65,6 +66,23 @@ describe.concurrent("acpkit check agent", () => {
     expect(failure.message).toMatch(/^stdout held a line of more than 67108864 bytes \(\d+ without a newline when the checker gave it up\)/);
     expect(failure.transcript.some((line: string) => line.startsWith("← [a line of more than 67108864 bytes"))).toBe(true);
   }, 60_000);
+
+  // Before: the checker kept every line (text and parsed value), about 1 GB a minute while it waited
+  // on an agent in a loop. Past 64 Mi characters it now keeps only what the checks still need.
+  it("an agent that writes more than the checker keeps is still judged: its prompt answer found, a late update past the record caught", async () => {
+    const { report, status } = await check([], [process.execPath, FLOODING]);
+    expect(status("ACP-PROMPT-001")).toBe("pass");
+    const order = report.results.find((r: any) => r.id === "ACPKIT-ORDER-001");
+    expect(order).toMatchObject({
+      status: "fail",
+      message: expect.stringMatching(/^an update came after the (cancelled )?prompt's response: one of the \d+ lines read past the checker's record$/),
+    });
+    const updates = report.results.find((r: any) => r.id === "ACPKIT-UPDATE-001");
+    expect(updates).toMatchObject({
+      status: "pass",
+      message: expect.stringMatching(/all valid; \d+ more lines, past the 64 Mi characters the checker keeps, were read but not judged one by one$/),
+    });
+  }, 120_000);
 
   it("--ws: an agent served over a real WebSocket (acpkit bridge on 127.0.0.1) is checked a fresh connection per group", async () => {
     const bridge = startCli(["bridge", "--listen", "127.0.0.1:0", "--", ...BUILTIN_AGENT]);
