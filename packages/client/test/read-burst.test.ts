@@ -17,7 +17,7 @@ describe("a burst of fs/read_text_file requests the agent does not read the answ
     expect(existsSync(AGENT)).toBe(true);
     let stderr = "";
     const transport = spawnAgent(process.execPath, [AGENT], {
-      env: { ...process.env, READS: "40", STALL_MS: "1500", EXPECTED_CHARS: String(CHARS) },
+      env: { ...process.env, READS: "40", STALL_MS: "3000", EXPECTED_CHARS: String(CHARS) },
       stderr: "pipe",
     });
     transport.stderr?.setEncoding("utf8").on("data", (text: string) => (stderr += text));
@@ -38,7 +38,7 @@ describe("a burst of fs/read_text_file requests the agent does not read the answ
       const session = await agent.newSession({ cwd: "/work" });
       const turn = session.prompt("read it");
       await firstReadSeen;
-      await delay(700); // the agent reads nothing for 1.5 s from its burst on
+      await delay(700); // the agent reads nothing for 3 s from its burst on
       // Before: all 40 reads ran at once and their 320 MB of answers waited in the client.
       expect(reads).toBeLessThanOrEqual(3);
       expect(await turn).toEqual({ stopReason: "end_turn" });
