@@ -13,7 +13,7 @@ import { driveAgent } from "../client-session/drive.js";
 import { LineSource } from "../client-session/line-source.js";
 import { PERMISSION_POLICIES, type PermissionPolicy } from "../client-session/permission-policy.js";
 import { linePrompts, listPrompts } from "../client-session/prompt-source.js";
-import { toJsonText } from "../json-output.js";
+import { writeJsonText } from "../json-output.js";
 import { ELICIT_POLICIES, type ElicitPolicy } from "../client-session/elicitation-policy.js";
 import { publicStateJSON } from "../render/public-state.js";
 
@@ -155,7 +155,7 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       io,
       name: "acpkit run",
     });
-    if (json && result.state) io.stdout.write(toJsonText(publicStateJSON(result.state)) + "\n");
+    if (json && result.state) writeJsonText(publicStateJSON(result.state), (text) => io.stdout.write(text));
     if (result.authRequired !== undefined) return Exit.AuthRequired;
     return result.failures.length === 0 ? Exit.Ok : Exit.Failed;
   } finally {

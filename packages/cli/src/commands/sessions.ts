@@ -6,7 +6,7 @@ import { isAcpError, isRpcError } from "@acpkit/core";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { openTarget } from "../client-session/agent-target.js";
 import { Exit, type CommandIO } from "../io.js";
-import { toJsonText } from "../json-output.js";
+import { writeJsonText } from "../json-output.js";
 
 export const sessionsUsage = `usage: acpkit sessions [options] -- <agent command…>
 
@@ -61,7 +61,8 @@ export async function sessionsCommand(argv: readonly string[], io: CommandIO): P
   try {
     if (toDelete !== undefined) {
       await agent.deleteSession(toDelete);
-      io.stdout.write(json ? toJsonText({ deleted: toDelete }) + "\n" : `deleted ${toDelete}\n`);
+      if (json) writeJsonText({ deleted: toDelete }, (text) => io.stdout.write(text));
+      else io.stdout.write(`deleted ${toDelete}\n`);
       return Exit.Ok;
     }
     const sessions: SessionListEntry[] = [];
@@ -72,7 +73,7 @@ export async function sessionsCommand(argv: readonly string[], io: CommandIO): P
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
-    if (json) io.stdout.write(toJsonText({ sessions }) + "\n");
+    if (json) writeJsonText({ sessions }, (text) => io.stdout.write(text));
     else if (sessions.length === 0) io.stdout.write(io.out.dim("no sessions") + "\n");
     else {
       for (const session of sessions) {
