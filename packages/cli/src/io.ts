@@ -37,3 +37,50 @@ export const Exit = {
   /** The agent requires authentication and no (or no accepted) `--auth` method was given. */
   AuthRequired: 3,
 } as const;
+
+/** Pieces are gathered up to this many characters before each write. */
+const BATCH_CHARS = 1024 * 1024;
+
+/**
+ * Gathers small pieces of output into writes of about 1 Mi characters, and waits for the stream
+ * to drain when it asks to. A command that printed one line per finding wrote 3 million times for
+ * a transcript with as many problems, and the queued writes made Node's writev fail with ENOBUFS,
+ * which ended the process. `add` and `flush` return a promise only when the caller must wait.
+ */
+export class BatchedOutput {
+  private pieces: string[] = [];
+  private size = 0;
+
+  constructor(private readonly stream: Writable) {}
+
+  add(piece: string): Promise<void> | undefined {
+    this.pieces.push(piece);
+    this.size += piece.length;
+    return this.size >= BATCH_CHARS ? this.flush() : undefined;
+  }
+
+  /** Write what was gathered; await it once at the end. */
+  flush(): Promise<void> | undefined {
+    if (this.pieces.length === 0) return undefined;
+    // A piece as long as a batch (a whole JSON text) is written as it is, not copied by a join.
+    const text = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
+    this.pieces = [];
+    this.size = 0;
+    return this.stream.write(text) ? undefined : drained(this.stream);
+  }
+}
+
+/** Resolves at the stream's next drain, or when it closes or fails (a reader that went away). */
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      stream.off("error", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+    stream.on("error", done);
+  });
+}

@@ -9,6 +9,8 @@
 // "acpkit: Invalid string length" and nothing on stdout, after the turn had run. When the whole
 // text cannot be one string, it is written member by member, each member that fits as one piece.
 import { setOwnField } from "@acpkit/core";
+import type { Writable } from "node:stream";
+import { BatchedOutput } from "./io.js";
 
 /** How deep `--json` output follows nested values before it writes a marker instead. */
 export const MAX_JSON_DEPTH = 256;
@@ -16,8 +18,11 @@ export const MAX_JSON_DEPTH = 256;
 /** The marker that replaces whatever lies deeper than MAX_JSON_DEPTH levels. */
 export const DEPTH_MARKER = `[acpkit: nested deeper than ${MAX_JSON_DEPTH} levels; omitted]`;
 
-/** Pieces are gathered up to this many characters before each write. */
-const WRITE_CHARS = 1024 * 1024;
+/**
+ * An array this long (directly, or as a direct member) is written item by item without first trying
+ * it whole: trying 3 million problems of `acpkit validate --json` whole ran out of heap.
+ */
+const LARGE_ARRAY = 10_000;
 
 /** `JSON.stringify(value, null, 2)`, with values deeper than MAX_JSON_DEPTH replaced by DEPTH_MARKER. */
 export function toJsonText(value: unknown): string {
@@ -30,80 +35,76 @@ export function toJsonText(value: unknown): string {
 }
 
 /**
- * Writes what `toJsonText(value)` returns, followed by a newline, through `write`: as one piece
- * when it fits in a string, otherwise member by member (the same text). `piecewise` forces the
- * second way (tests).
+ * Writes what `toJsonText(value)` returns, followed by a newline, to `stream`: as one piece when it
+ * fits in a string, otherwise member by member (the same text), waiting whenever the stream asks
+ * to. `piecewise` forces the second way (tests), and so does an array of more than LARGE_ARRAY
+ * items in `value` or directly under it.
  */
-export function writeJsonText(value: unknown, write: (text: string) => void, piecewise = false): void {
-  if (!piecewise) {
+export async function writeJsonText(value: unknown, stream: Writable, piecewise = false): Promise<void> {
+  const out = new BatchedOutput(stream);
+  let whole: string | undefined;
+  if (!piecewise && !holdsLargeArray(value)) {
     try {
-      write(`${toJsonText(value)}\n`);
-      return;
+      whole = toJsonText(value);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error; // too long for one string: in pieces below
     }
   }
-  const out = new PieceWriter(write);
-  writeValue(limitDepth(value, MAX_JSON_DEPTH), "", out);
-  out.add("\n");
-  out.flush();
-}
-
-/** Gathers small pieces into writes of about WRITE_CHARS characters. */
-class PieceWriter {
-  private pieces: string[] = [];
-  private size = 0;
-
-  constructor(private readonly write: (text: string) => void) {}
-
-  add(piece: string): void {
-    this.pieces.push(piece);
-    this.size += piece.length;
-    if (this.size >= WRITE_CHARS) this.flush();
-  }
-
-  flush(): void {
-    if (this.pieces.length === 0) return;
-    this.write(this.pieces.join(""));
-    this.pieces = [];
-    this.size = 0;
-  }
+  if (whole !== undefined) await out.add(whole);
+  else await writeValue(limitDepth(value, MAX_JSON_DEPTH), "", out);
+  await out.add("\n");
+  await out.flush();
 }
 
 // `value` is depth-limited already, so this recursion is bounded by MAX_JSON_DEPTH. A member is
 // written whole when it fits in a string (re-indented to its place), and opened up otherwise.
-function writeValue(value: unknown, indent: string, out: PieceWriter): void {
+async function writeValue(value: unknown, indent: string, out: BatchedOutput): Promise<void> {
   let text: string | undefined;
-  try {
-    text = JSON.stringify(value, null, 2);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+  if (!holdsLargeArray(value)) {
+    try {
+      text = JSON.stringify(value, null, 2);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
   }
   if (text !== undefined) {
-    out.add(indent === "" ? text : text.replace(/\n/g, `\n${indent}`));
+    await out.add(indent === "" ? text : text.replace(/\n/g, `\n${indent}`));
     return;
   }
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    out.add("[\n");
-    value.forEach((item, index) => {
-      out.add(inner);
+    await out.add("[\n");
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      await out.add(inner);
       // As JSON.stringify does: what JSON cannot carry becomes null in an array.
-      if (isOmitted(item)) out.add("null");
-      else writeValue(item, inner, out);
-      out.add(index < value.length - 1 ? ",\n" : "\n");
-    });
-    out.add(`${indent}]`);
+      if (isOmitted(item)) await out.add("null");
+      else await writeValue(item, inner, out);
+      await out.add(index < value.length - 1 ? ",\n" : "\n");
+    }
+    await out.add(`${indent}]`);
     return;
   }
   const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => !isOmitted(item));
-  out.add("{\n");
-  entries.forEach(([key, item], index) => {
-    out.add(`${inner}${JSON.stringify(key)}: `);
-    writeValue(item, inner, out);
-    out.add(index < entries.length - 1 ? ",\n" : "\n");
-  });
-  out.add(`${indent}}`);
+  await out.add("{\n");
+  for (let index = 0; index < entries.length; index++) {
+    const [key, item] = entries[index]!;
+    await out.add(`${inner}${JSON.stringify(key)}: `);
+    await writeValue(item, inner, out);
+    await out.add(index < entries.length - 1 ? ",\n" : "\n");
+  }
+  await out.add(`${indent}}`);
+}
+
+/** Whether `value` is, or directly holds, an array of more than LARGE_ARRAY items. */
+function holdsLargeArray(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.length > LARGE_ARRAY;
+  for (const key in value) {
+    const member = (value as Record<string, unknown>)[key];
+    if (Array.isArray(member) && member.length > LARGE_ARRAY) return true;
+  }
+  return false;
 }
 
 /** Values JSON.stringify leaves out of an object (and writes as null in an array). */

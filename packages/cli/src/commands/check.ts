@@ -90,7 +90,7 @@ async function checkClientCommand(argv: readonly string[], io: CommandIO): Promi
     timeoutMs: flagInteger(args, "timeout") ?? 20_000,
     maxProtocol: Number(flagValue(args, "protocol", "2")) as 1 | 2,
   });
-  if (flagSet(args, "json")) writeJsonText(report, (text) => io.stdout.write(text));
+  if (flagSet(args, "json")) await writeJsonText(report, io.stdout);
   else {
     const who = report.client ? `${report.client.name} ${report.client.version}` : args.rest.join(" ");
     printReport(io, `acpkit check client — ${who}${report.protocolVersion ? ` · protocol v${report.protocolVersion}` : ""}`, report, CLIENT_REQUIREMENTS);
@@ -142,7 +142,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     io.stderr.write(io.err.red(`acpkit check: ${error.message}`) + "\n");
     return Exit.Usage;
   }
-  if (flagSet(args, "json")) writeJsonText(report, (text) => io.stdout.write(text));
+  if (flagSet(args, "json")) await writeJsonText(report, io.stdout);
   else {
     const who = report.agent ? `${report.agent.name} ${report.agent.version}` : [command, ...commandArgs].join(" ");
     printReport(io, `acpkit check agent — ${who} · protocol v${report.protocolVersion}`, report, AGENT_REQUIREMENTS);

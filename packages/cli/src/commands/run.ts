@@ -155,7 +155,7 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       io,
       name: "acpkit run",
     });
-    if (json && result.state) writeJsonText(publicStateJSON(result.state), (text) => io.stdout.write(text));
+    if (json && result.state) await writeJsonText(publicStateJSON(result.state), io.stdout);
     if (result.authRequired !== undefined) return Exit.AuthRequired;
     return result.failures.length === 0 ? Exit.Ok : Exit.Failed;
   } finally {

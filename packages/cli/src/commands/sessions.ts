@@ -61,7 +61,7 @@ export async function sessionsCommand(argv: readonly string[], io: CommandIO): P
   try {
     if (toDelete !== undefined) {
       await agent.deleteSession(toDelete);
-      if (json) writeJsonText({ deleted: toDelete }, (text) => io.stdout.write(text));
+      if (json) await writeJsonText({ deleted: toDelete }, io.stdout);
       else io.stdout.write(`deleted ${toDelete}\n`);
       return Exit.Ok;
     }
@@ -73,7 +73,7 @@ export async function sessionsCommand(argv: readonly string[], io: CommandIO): P
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
-    if (json) writeJsonText({ sessions }, (text) => io.stdout.write(text));
+    if (json) await writeJsonText({ sessions }, io.stdout);
     else if (sessions.length === 0) io.stdout.write(io.out.dim("no sessions") + "\n");
     else {
       for (const session of sessions) {

@@ -2,7 +2,8 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
-import { Exit, type CommandIO } from "../io.js";
+import { BatchedOutput, Exit, type CommandIO } from "../io.js";
+import { writeJsonText } from "../json-output.js";
 import { findMalformedUtf8 } from "../malformed-utf8.js";
 import { formatProblem, validateTranscript, type TranscriptProtocol } from "@acpkit/schema";
 
@@ -76,11 +77,13 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
 
   const report = validateTranscript(text, protocol, { strict: flagSet(args, "strict") });
   if (flagSet(args, "json")) {
-    io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    await writeJsonText(report, io.stdout);
   } else {
     const { out } = io;
-    for (const problem of report.problems) io.stdout.write(out.red(formatProblem(problem)) + "\n");
-    for (const warning of report.warnings) io.stdout.write(out.yellow(`warning: ${formatProblem(warning)}`) + "\n");
+    const lines = new BatchedOutput(io.stdout);
+    for (const problem of report.problems) await lines.add(out.red(formatProblem(problem)) + "\n");
+    for (const warning of report.warnings) await lines.add(out.yellow(`warning: ${formatProblem(warning)}`) + "\n");
+    await lines.flush();
     const versionNote = report.versionSource === "default" ? " (no initialize found: assumed v1; pass --protocol)" : "";
     const extras = [
       report.extensions > 0 ? `${report.extensions} extension message(s) not checked` : "",
