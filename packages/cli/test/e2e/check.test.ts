@@ -70,7 +70,8 @@ describe.concurrent("acpkit check agent", () => {
   // Before: the checker kept every line (text and parsed value), about 1 GB a minute while it waited
   // on an agent in a loop. Past 64 Mi characters it now keeps only what the checks still need.
   it("an agent that writes more than the checker keeps is still judged: its prompt answer found, a late update past the record caught", async () => {
-    const { report, status } = await check([], [process.execPath, FLOODING]);
+    // 80 Mi characters to parse under the concurrent checks: a prompt may take 20 × 5 s here.
+    const { report, status } = await runCheck(["check", "agent", "--json", "--timeout", "5000", "--", process.execPath, FLOODING]);
     expect(status("ACP-PROMPT-001")).toBe("pass");
     const order = report.results.find((r: any) => r.id === "ACPKIT-ORDER-001");
     expect(order).toMatchObject({
