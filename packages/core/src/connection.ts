@@ -170,8 +170,19 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     // Messages waiting behind a slow async notification handler are accepted data and cannot be
     // dropped: past a high-water mark, stop reading instead (E8). Nothing behind the handler runs
     // until it settles anyway, the answers to our requests included, so pausing costs no progress.
+    // The same while answers are held back for a peer that does not read them (reply-outbox.ts).
     if (transport.pause !== undefined && transport.resume !== undefined) {
-      this.#queue.onBacklog = (backlogged) => (backlogged ? transport.pause!() : transport.resume!());
+      let backlogged = false;
+      let holding = false;
+      const flow = (): void => (backlogged || holding ? transport.pause!() : transport.resume!());
+      this.#queue.onBacklog = (value) => {
+        backlogged = value;
+        flow();
+      };
+      this.#outbox.onHolding = (value) => {
+        holding = value;
+        flow();
+      };
     }
     this.#notifications = new IncomingNotifications(this.#policy, this.#diagnostics, this.#incoming);
     if (options.version !== undefined) this.setVersion(options.version);

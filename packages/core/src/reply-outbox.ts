@@ -37,6 +37,11 @@ export class ReplyOutbox {
   private flowing: Deferred | undefined;
   /** Called whenever the outbox became idle (nothing held, nothing in flight); set once the peer's input ended. */
   onIdle: (() => void) | undefined;
+  /**
+   * Called with true when an answer is first held back, and with false once none is: the connection
+   * stops reading meanwhile, or a peer that keeps asking and never reads would grow `held` without end.
+   */
+  onHolding: ((holding: boolean) => void) | undefined;
 
   private readonly settled = (): void => {
     this.unsettled--;
@@ -67,8 +72,12 @@ export class ReplyOutbox {
 
   /** Send `reply` now, or after the ones held before it once the output is no longer congested. */
   send(reply: Reply, answered: AnsweredRequests): void {
-    if (this.congested || this.held.length > 0) this.held.push(reply, answered);
-    else this.handOver(reply, answered);
+    if (!this.congested && this.held.length === 0) {
+      this.handOver(reply, answered);
+      return;
+    }
+    this.held.push(reply, answered);
+    if (this.held.length === 2) this.onHolding?.(true);
   }
 
   /** The transport's output passed its high-water mark (true) or drained (false). */
@@ -123,8 +132,10 @@ export class ReplyOutbox {
       next += 2;
       this.handOver(reply, answered);
     }
-    if (this.held === held) held.splice(0, next);
-    if (!this.congested && this.held.length === 0) this.resolveFlowing();
+    if (this.held !== held) return; // dropped: the connection closed
+    held.splice(0, next);
+    if (held.length === 0) this.onHolding?.(false);
+    if (!this.congested && held.length === 0) this.resolveFlowing();
     if (this.onIdle !== undefined && this.idle) this.onIdle();
   }
 }

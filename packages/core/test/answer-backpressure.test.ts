@@ -27,6 +27,22 @@ describe("answers while the output is congested", () => {
     expect(transport.sent[3]).toEqual({ jsonrpc: "2.0", id: 4, result: { sessionId: "/s4" } });
   });
 
+  // Held answers are objects the peer makes us keep by asking without reading: past the first,
+  // no more input is read until they went out (the transport alone pauses only for a backlog).
+  it("stops reading input while answers are held, and reads again once they went out", async () => {
+    const { transport } = agent();
+    transport.setCongested(true);
+    transport.deliver(newSession(1));
+    await settle();
+    expect(transport.flow).toEqual(["pause"]);
+    transport.deliver(newSession(2)); // a message or two may still arrive after pause()
+    await settle();
+    expect(transport.flow).toEqual(["pause"]);
+    transport.setCongested(false);
+    expect(transport.sent.map((m) => m.id)).toEqual([1, 2]);
+    expect(transport.flow).toEqual(["pause", "resume"]);
+  });
+
   it("keeps notifications flowing (a caller awaits those) while answers wait", async () => {
     const { transport, connection } = agent();
     transport.setCongested(true);

@@ -12,11 +12,15 @@
 // promise of that blocked period.
 //
 // Answers to the peer's requests are sent without waiting (nobody awaits them), so a peer that
-// writes requests and never reads its answers would grow this queue without bound. Past
-// `highWater` queued characters the writer reports congestion: the transport stops reading input
-// and the Connection holds further answers back until the stream drained (stream-transport.ts);
-// memory then stays bounded. The count includes the current tick's lines, not yet written: a
-// burst of large answers to requests read in one chunk is all sent before the first flush.
+// writes requests and never reads its answers would grow this queue without bound. The writer
+// tells two things (stream-transport.ts):
+// - congestion: more than `highWater` characters not yet written, this tick's lines included (a
+//   burst of large answers to requests read in one chunk is all sent before the first flush).
+//   The Connection then holds further answers back as objects; input is still read.
+// - backlog: more than `highWater` characters queued behind a stream that is already full. Only
+//   then does the transport stop reading input. Pausing on congestion alone would stop reading
+//   whenever one large message is sent, and a peer that writes and reads in turn (it is blocked
+//   writing to us, so it does not read) would then never drain it: both sides would wait.
 import type { Writable } from "node:stream";
 import { createDeferred, encodeMessage, type AcpError, type Deferred } from "@acpkit/core";
 
@@ -32,13 +36,19 @@ export const MAX_WRITE_CHARS = 16 * 1024 * 1024;
 
 /** Told when the lines queued in the writer pass the high-water mark, and when they are written out. */
 export interface WriterCongestion {
-  /** Queued characters (UTF-16 units, JSON is mostly ASCII) past which `onChange(true)` is called. */
+  /** Queued characters (UTF-16 units, JSON is mostly ASCII) past which `onChange(true)` and `onBacklog(true)` are called. */
   highWater: number;
   /**
-   * Called with true when the mark is passed (synchronously, inside the send() that passed it), and
-   * with false once a flush or a drain leaves nothing queued and the stream writable again.
+   * Called with true when the lines not yet written pass the mark (synchronously, inside the send()
+   * that passed it), and with false once a flush or a drain leaves nothing queued and the stream
+   * writable again.
    */
   onChange(congested: boolean): void;
+  /**
+   * Called with true when the lines queued behind a full stream pass the mark, and with false at
+   * the drain that leaves the stream writable again.
+   */
+  onBacklog?(backlogged: boolean): void;
 }
 
 /** Writes messages as ndjson lines to a Writable: one `write()` per tick, waiting for `drain` when the stream is full. */
@@ -48,6 +58,9 @@ export class NdjsonWriter {
   private blocked = false;
   /** Characters of the lines in `queue`. */
   private queuedChars = 0;
+  /** Characters queued behind the full stream in this blocked period (sent while blocked, or left over by the flush that filled it). */
+  private blockedChars = 0;
+  private backlogged = false;
   /** How many lines at the front of `queue` were accepted (their sends resolved) before the stream filled up mid-flush. */
   private acceptedWaiting = 0;
   private congested = false;
@@ -76,7 +89,10 @@ export class NdjsonWriter {
     this.queue.push(line);
     this.queuedChars += line.length;
     if (!this.congested && this.congestion !== undefined && this.queuedChars > this.congestion.highWater) this.setCongested(true);
-    if (this.blocked) return this.drained!.promise;
+    if (this.blocked) {
+      this.countBlocked(line.length);
+      return this.drained!.promise;
+    }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // A promise reaction rather than queueMicrotask, which makes an AsyncResource and a bound
@@ -141,6 +157,16 @@ export class NdjsonWriter {
     let chars = 0;
     for (const line of this.queue) chars += line.length;
     this.queuedChars = chars;
+    this.countBlocked(chars);
+  }
+
+  /** `chars` more characters wait behind the full stream: past the high-water mark, report a backlog. */
+  private countBlocked(chars: number): void {
+    this.blockedChars += chars;
+    if (!this.backlogged && this.congestion?.onBacklog !== undefined && this.blockedChars > this.congestion.highWater) {
+      this.backlogged = true;
+      this.congestion.onBacklog(true);
+    }
   }
 
   /**
@@ -176,6 +202,7 @@ export class NdjsonWriter {
 
   private onDrain(): void {
     this.blocked = false;
+    this.blockedChars = 0;
     const drained = this.drained;
     this.drained = undefined;
     // Lines queued while blocked go out now; if that blocks again, what is left waits in the
@@ -185,6 +212,10 @@ export class NdjsonWriter {
     // it too when it had lines to write): the lines just written are in the stream's buffer until
     // the next drain.
     if (this.congested && !this.blocked && this.queue.length === 0) this.setCongested(false);
+    if (this.backlogged && !this.blocked) {
+      this.backlogged = false;
+      this.congestion!.onBacklog!(false);
+    }
     drained?.resolve();
   }
 

@@ -26,9 +26,9 @@ export class NdjsonStreamTransport implements Transport {
   private readonly writer: NdjsonWriter;
   private receiver: TransportReceiver | undefined;
   private isClosed = false;
-  /** Input is held while either is true: pause() was called, or our output is congested. */
+  /** Input is held while either is true: pause() was called, or a backlog waits behind our full output. */
   private pausedByCaller = false;
-  private outputCongested = false;
+  private outputBacklogged = false;
 
   constructor(
     private readonly input: Readable,
@@ -37,15 +37,15 @@ export class NdjsonStreamTransport implements Transport {
   ) {
     const maxMessageSize = validateMaxMessageSize(options.maxMessageSize);
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    // A peer that sends requests but does not read the answers gets no more of its input read
-    // until it does, and the Connection holds its further answers unencoded: what we owe it stays
-    // bounded (ndjson-writer.ts).
+    // While our output is congested the Connection holds its further answers unencoded; once a
+    // backlog waits behind a full stream, no more input is read until it drained. What we owe a
+    // peer that does not read stays bounded either way (ndjson-writer.ts).
     this.writer = new NdjsonWriter(output, {
       highWater: OUTPUT_HIGH_WATER,
-      onChange: (congested) => {
-        this.outputCongested = congested;
+      onChange: (congested) => this.receiver?.onOutputCongestion?.(congested),
+      onBacklog: (backlogged) => {
+        this.outputBacklogged = backlogged;
         this.applyFlow();
-        this.receiver?.onOutputCongestion?.(congested);
       },
     });
     this.reader = new NdjsonReader(maxMessageSize, {
@@ -124,7 +124,7 @@ export class NdjsonStreamTransport implements Transport {
 
   private applyFlow(): void {
     if (this.isClosed) return;
-    if (this.pausedByCaller || this.outputCongested) this.input.pause();
+    if (this.pausedByCaller || this.outputBacklogged) this.input.pause();
     else if (this.receiver !== undefined) this.input.resume();
   }
 

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
 import { OUTPUT_HIGH_WATER } from "@acpkit/core";
 import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
@@ -32,6 +32,32 @@ describe("stdio flow control", () => {
     transport.resume();
     await tick();
     expect(got).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+  });
+});
+
+// Before: one message over the high-water mark stopped input at once, until the stream drained. A
+// peer that writes and reads in turn (blocked writing to us, so not reading) would never drain it.
+describe("one large message sent", () => {
+  it("keeps input flowing while the stream takes it, and tells the receiver its output is congested", async () => {
+    const input = new PassThrough();
+    const output = new Writable({ write: () => {} }); // takes nothing: never drains
+    const transport = new NdjsonStreamTransport(input, output);
+    const got: string[] = [];
+    const congestion: boolean[] = [];
+    transport.start({ onMessage: (text) => got.push(String(text)), onTransportError() {}, onOutputCongestion: (value) => congestion.push(value) });
+    void transport.send({ jsonrpc: "2.0", method: "big", params: { pad: "x".repeat(OUTPUT_HIGH_WATER + 1) } }).catch(() => {});
+    expect(congestion).toEqual([true]);
+    await tick();
+    input.write('{"n":1}\n');
+    await tick();
+    expect(got).toEqual(['{"n":1}']);
+    // What waits behind the full stream past the mark does stop input.
+    void transport.send({ jsonrpc: "2.0", method: "more", params: { pad: "y".repeat(OUTPUT_HIGH_WATER + 1) } }).catch(() => {});
+    await tick();
+    input.write('{"n":2}\n');
+    await tick();
+    expect(got).toEqual(['{"n":1}']);
+    await transport.close();
   });
 });
 

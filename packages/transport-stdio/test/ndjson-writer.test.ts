@@ -92,15 +92,17 @@ describe("NdjsonWriter", () => {
     await expect(writer.send({ n: 3 })).rejects.toMatchObject({ code: "ConnectionClosed" });
   });
 
-  it("reports congestion once the lines queued behind a blocked stream pass the high-water mark, and its end at a drain that leaves the stream writable", async () => {
+  it("reports a backlog (and congestion) once the lines queued behind a blocked stream pass the high-water mark, and its end at a drain that leaves the stream writable", async () => {
     const sink = new ControlledSink();
     const changes: boolean[] = [];
-    const writer = new NdjsonWriter(sink, { highWater: 100, onChange: (congested) => changes.push(congested) });
+    const backlog: boolean[] = [];
+    const writer = new NdjsonWriter(sink, { highWater: 100, onChange: (congested) => changes.push(congested), onBacklog: (value) => backlog.push(value) });
     sink.full = true;
     void writer.send({ first: true });
     await tick(); // written, and the stream said it is full
     for (let n = 0; n < 5; n++) void writer.send({ pad: "x".repeat(10), n }); // 5 × 31 characters queued
     expect(changes).toEqual([true]);
+    expect(backlog).toEqual([true]);
     void writer.send({ more: 1 });
     expect(changes).toEqual([true]); // told once
     sink.emit("drain"); // the stream stays full, so the drain's own write blocks again: still congested
@@ -108,6 +110,7 @@ describe("NdjsonWriter", () => {
     expect(changes).toEqual([true]);
     sink.drain(); // nothing queued was left to write: writable again
     expect(changes).toEqual([true, false]);
+    expect(backlog).toEqual([true, false]);
   });
 
   // Before: only lines queued behind an already blocked stream counted, so answers to a burst of
@@ -115,12 +118,13 @@ describe("NdjsonWriter", () => {
   it("reports congestion inside the send that passes the mark, before any write, and its end at a flush into a writable stream", async () => {
     const sink = new ControlledSink();
     const changes: boolean[] = [];
-    const writer = new NdjsonWriter(sink, { highWater: 100, onChange: (congested) => changes.push(congested) });
+    const backlog: boolean[] = [];
+    const writer = new NdjsonWriter(sink, { highWater: 100, onChange: (congested) => changes.push(congested), onBacklog: (value) => backlog.push(value) });
     void writer.send({ pad: "x".repeat(60) }); // 71 characters
     expect(changes).toEqual([]);
     void writer.send({ pad: "y".repeat(60) });
     expect(changes).toEqual([true]);
-    expect(sink.writes).toEqual([]);
+    expect(sink.writes).toEqual([]); // and no backlog: nothing waits behind a full stream
     await tick();
     expect(sink.writes).toHaveLength(1);
     expect(changes).toEqual([true, false]);
@@ -131,6 +135,7 @@ describe("NdjsonWriter", () => {
     expect(changes).toEqual([true, false, true]);
     sink.drain();
     expect(changes).toEqual([true, false, true, false]);
+    expect(backlog).toEqual([]); // every line was written: nothing waited behind the full stream
   });
 
   // Before: one tick's lines were joined into one string, and past V8's longest string (about
