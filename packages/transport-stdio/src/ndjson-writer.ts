@@ -163,10 +163,7 @@ export class NdjsonWriter {
   /** `chars` more characters wait behind the full stream: past the high-water mark, report a backlog. */
   private countBlocked(chars: number): void {
     this.blockedChars += chars;
-    if (!this.backlogged && this.congestion?.onBacklog !== undefined && this.blockedChars > this.congestion.highWater) {
-      this.backlogged = true;
-      this.congestion.onBacklog(true);
-    }
+    if (!this.backlogged && this.congestion !== undefined && this.blockedChars > this.congestion.highWater) this.setBacklogged(true);
   }
 
   /**
@@ -212,16 +209,18 @@ export class NdjsonWriter {
     // it too when it had lines to write): the lines just written are in the stream's buffer until
     // the next drain.
     if (this.congested && !this.blocked && this.queue.length === 0) this.setCongested(false);
-    if (this.backlogged && !this.blocked) {
-      this.backlogged = false;
-      this.congestion!.onBacklog!(false);
-    }
+    if (this.backlogged && !this.blocked) this.setBacklogged(false);
     drained?.resolve();
   }
 
   private setCongested(congested: boolean): void {
     this.congested = congested;
     this.congestion!.onChange(congested);
+  }
+
+  private setBacklogged(backlogged: boolean): void {
+    this.backlogged = backlogged;
+    this.congestion!.onBacklog?.(backlogged);
   }
 }
 

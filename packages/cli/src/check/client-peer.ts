@@ -7,11 +7,10 @@
 // every line made the log grow by gigabytes within the run's time limit, the checker could then
 // not read it as one string, and judged an empty log: "the client never sent initialize" for a
 // client that had sent thousands. Lines are still read and answered past the budget, but only the
-// first LOG_BUDGET_CHARS of text are logged, then a note says so; a line longer than
-// MAX_LINE_BYTES is not held at all (a note again).
+// first LOG_BUDGET_CHARS of text are logged, then a note says so; a line longer than acpkit's
+// transports accept by default (DEFAULT_MAX_MESSAGE_SIZE, 64 MiB) is not held at all (a note again).
 import { appendFileSync } from "node:fs";
-import { NdjsonReader } from "@acpkit/transport-stdio";
-import { MAX_LINE_BYTES } from "./raw-agent.js";
+import { DEFAULT_MAX_MESSAGE_SIZE, NdjsonReader } from "@acpkit/transport-stdio";
 
 /** How many characters of message text one scenario's log holds: 64 Mi. */
 export const LOG_BUDGET_CHARS = 64 * 1024 * 1024;
@@ -179,10 +178,13 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
         if ("id" in message) send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
     }
   };
-  const reader = new NdjsonReader(MAX_LINE_BYTES, {
+  const reader = new NdjsonReader(DEFAULT_MAX_MESSAGE_SIZE, {
     onLine: handleLine,
     onOversizedLine: (lineNumber, bytesSeen) =>
-      write("note", `line ${lineNumber} of the client was longer than ${MAX_LINE_BYTES} bytes (${bytesSeen} seen): not held, skipped up to its newline`),
+      write(
+        "note",
+        `line ${lineNumber} of the client was longer than ${DEFAULT_MAX_MESSAGE_SIZE} bytes (${bytesSeen} seen): not held, skipped up to its newline`,
+      ),
     onInvalidUtf8: (lineNumber) => write("note", `line ${lineNumber} of the client (or one right after it) is not valid UTF-8`),
   });
   process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
