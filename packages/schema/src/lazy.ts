@@ -33,13 +33,20 @@ export { isJsonObject, ownEntry, setOwnField } from "./json-object.js";
 export {
   AGENT_MARK,
   CLIENT_MARK,
+  MAX_OPEN_REQUESTS,
   TranscriptChecker,
   formatProblem,
   parseTranscriptLine,
-  validateTranscript,
   type TranscriptDirection,
   type TranscriptOptions,
   type TranscriptProblem,
   type TranscriptProtocol,
   type TranscriptReport,
 } from "./transcript.js";
+export {
+  TranscriptLineValidator,
+  VERSION_LOOKAHEAD_CHARS,
+  validateTranscript,
+  type TranscriptLineOptions,
+  type TranscriptSummary,
+} from "./transcript-lines.js";

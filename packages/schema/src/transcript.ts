@@ -46,11 +46,21 @@ export interface TranscriptReport {
   extensions: number;
 }
 
-/** Options of `validateTranscript`. */
+/** Options of `validateTranscript` and `TranscriptLineValidator`. */
 export interface TranscriptOptions {
   /** An unanswered request is a problem, not a warning (a complete transcript). */
   strict?: boolean;
 }
+
+/**
+ * The most requests a `TranscriptChecker` keeps open at once, unless told otherwise. Each one open costs memory until its
+ * answer, so a transcript (or, in the inspector, a live peer) that sends requests without end
+ * cannot grow the checker without bound. Past it, later requests are not tracked until some are
+ * answered, and an answer that matches no open request is no longer reported (it may answer one
+ * that was not tracked); `untrackedFromLine` says where that began. Real sessions keep a handful
+ * open.
+ */
+export const MAX_OPEN_REQUESTS = 1_000_000;
 
 /** Who sent a transcript line: `→` marks the client, `←` the agent. */
 export type TranscriptDirection = "client_to_agent" | "agent_to_client";
@@ -68,83 +78,12 @@ export const CLIENT_MARK = "→";
 /** The marker of a line the agent sent. */
 export const AGENT_MARK = "←";
 
-interface Line {
-  number: number;
-  sender: Direction | undefined;
-  json: string;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  const raw = text.split("\n");
-  for (let i = 0; i < raw.length; i++) {
-    const { sender, json } = parseTranscriptLine(raw[i]!);
-    if (json !== "") lines.push({ number: i + 1, sender, json });
-  }
-  return lines;
-}
-
-/** Reads the negotiated version from the transcript: the initialize response, else the request. */
-function detectVersion(messages: { value: unknown }[]): { version: ProtocolVersion; source: TranscriptReport["versionSource"] } {
-  let requested: ProtocolVersion | undefined;
-  const initIds = new Set<unknown>();
-  for (const { value } of messages) {
-    for (const message of Array.isArray(value) ? value : [value]) {
-      if (!isJsonObject(message)) continue;
-      if (message.method === "initialize" && isJsonObject(message.params)) {
-        initIds.add(message.id);
-        const v = message.params.protocolVersion;
-        if (requested === undefined && (v === 1 || v === 2)) requested = v;
-      } else if ("result" in message && initIds.has(message.id) && isJsonObject(message.result)) {
-        const v = message.result.protocolVersion;
-        if (v === 1 || v === 2) return { version: v, source: "initialize-response" };
-      }
-    }
-  }
-  if (requested !== undefined) return { version: requested, source: "initialize-request" };
-  return { version: 1, source: "default" };
-}
-
 function idKey(id: unknown): string {
   return typeof id === "string" ? `s:${id}` : `n:${String(id)}`;
 }
 
 function validId(id: unknown): boolean {
   return typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
-}
-
-/**
- * Check an ndjson transcript (one JSON-RPC message or v2 batch per line, optionally prefixed with
- * `→`/`←`) against the schema of its protocol version; responses are matched to their requests.
- */
-export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto", options: TranscriptOptions = {}): TranscriptReport {
-  const problems: TranscriptProblem[] = [];
-  const parsed: { line: Line; value: unknown }[] = [];
-  for (const line of splitLines(text)) {
-    try {
-      parsed.push({ line, value: JSON.parse(line.json) });
-    } catch (error) {
-      problems.push({ line: line.number, method: "", path: "", message: `not valid JSON (${(error as Error).message})` });
-    }
-  }
-  // The whole text is at hand, so the version is read from it before any message is checked.
-  const detected = protocol === "auto" ? detectVersion(parsed) : { version: protocol, source: "option" as const };
-  const checker = new TranscriptChecker(detected.version);
-  for (const { line, value } of parsed) problems.push(...checker.check(line.number, line.sender, value));
-  const unanswered = checker.unanswered();
-  const warnings: TranscriptProblem[] = [];
-  (options.strict ? problems : warnings).push(...unanswered);
-  problems.sort((a, b) => a.line - b.line);
-  warnings.sort((a, b) => a.line - b.line);
-  return {
-    valid: problems.length === 0,
-    protocolVersion: detected.version,
-    versionSource: detected.source,
-    messages: checker.messages,
-    problems,
-    warnings,
-    extensions: checker.extensions,
-  };
 }
 
 /**
@@ -161,23 +100,37 @@ export class TranscriptChecker {
   #version: ProtocolVersion;
   readonly #follow: boolean;
   readonly #open = new Map<string, OpenRequest[]>();
+  /** Requests in `#open`, all lists together (bounded by MAX_OPEN_REQUESTS). */
+  #openCount = 0;
+  #untrackedFrom: number | undefined;
+  readonly #maxOpen: number;
   readonly #initializeIds = new Set<string>();
   readonly #fromMessage: boolean;
 
   /**
    * `version`: check against it (default: follow the transcript). `pathsFromMessage`: problem
    * paths start at the message (`/params/…`, `/result/…`) instead of at its params or result, as
-   * a viewer showing the whole message wants.
+   * a viewer showing the whole message wants. `maxOpenRequests`: how many requests may be open
+   * at once and tracked (default MAX_OPEN_REQUESTS).
    */
-  constructor(version?: ProtocolVersion, options: { pathsFromMessage?: boolean } = {}) {
+  constructor(version?: ProtocolVersion, options: { pathsFromMessage?: boolean; maxOpenRequests?: number } = {}) {
     this.#version = version ?? 1;
     this.#follow = version === undefined;
     this.#fromMessage = options.pathsFromMessage ?? false;
+    this.#maxOpen = options.maxOpenRequests ?? MAX_OPEN_REQUESTS;
   }
 
   /** The version messages are checked against now. */
   get protocolVersion(): ProtocolVersion {
     return this.#version;
+  }
+
+  /**
+   * The line of the first request that was not tracked because MAX_OPEN_REQUESTS were open, or
+   * undefined. From there on, an answer that matches no open request is not reported.
+   */
+  get untrackedFromLine(): number | undefined {
+    return this.#untrackedFrom;
   }
 
   /** Requests sent and not answered so far, one problem each. */
@@ -231,7 +184,6 @@ export class TranscriptChecker {
     }
     this.#followVersion(message);
     const version = this.#version;
-    const open = this.#open;
     if (message.jsonrpc !== "2.0") {
       problems.push({ line: lineNo, method: typeof message.method === "string" ? message.method : "", path: "/jsonrpc", message: 'must be "2.0"' });
     }
@@ -246,7 +198,7 @@ export class TranscriptChecker {
         // An extension: its params are the extension's business; its answer is matched (so it is
         // not reported unanswered) but not checked either.
         this.extensions++;
-        if (isRequest && validId(message.id)) addOpen(open, message.id, { method, sender, line: lineNo });
+        if (isRequest && validId(message.id)) this.#addOpen(message.id, { method, sender, line: lineNo });
         return;
       }
       if (!info) {
@@ -268,7 +220,7 @@ export class TranscriptChecker {
       report(method, invalidOf(info.validateParams(message.params ?? undefined)), "params");
       if (isRequest && validId(message.id)) {
         const requestSender = sender ?? (info.direction === "both" ? undefined : info.direction);
-        addOpen(open, message.id, { method, sender: requestSender, line: lineNo });
+        this.#addOpen(message.id, { method, sender: requestSender, line: lineNo });
       }
       return;
     }
@@ -293,12 +245,41 @@ export class TranscriptChecker {
       }
     }
     if (message.id === null) return; // an error about an unparsable/invalid message answers no request
-    const request = takeOpenRequest(open, message.id, sender);
+    const request = this.#takeOpen(message.id, sender);
     if (!request) {
+      if (this.#untrackedFrom !== undefined) return; // it may answer a request that was not tracked
       problems.push({ line: lineNo, method: "", path: "/id", message: `response to id ${JSON.stringify(message.id)} matches no open request` });
       return;
     }
     if (hasResult && !request.method.startsWith("_")) report(request.method, invalidOf(validateResult(version, request.method, message.result)), "result");
+  }
+
+  #addOpen(id: unknown, entry: OpenRequest): void {
+    if (this.#openCount >= this.#maxOpen) {
+      this.#untrackedFrom ??= entry.line;
+      return;
+    }
+    const key = idKey(id);
+    const list = this.#open.get(key);
+    if (list) list.push(entry);
+    else this.#open.set(key, [entry]);
+    this.#openCount++;
+  }
+
+  #takeOpen(id: unknown, responder: Direction | undefined): OpenRequest | undefined {
+    const key = idKey(id);
+    const list = this.#open.get(key);
+    if (!list || list.length === 0) return undefined;
+    // The response travels opposite to its request: prefer a request sent by the other side.
+    let index = 0;
+    if (responder) {
+      const found = list.findIndex((r) => r.sender !== undefined && r.sender !== responder);
+      if (found !== -1) index = found;
+    }
+    const [request] = list.splice(index, 1);
+    if (list.length === 0) this.#open.delete(key);
+    this.#openCount--;
+    return request;
   }
 }
 
@@ -310,28 +291,6 @@ export function parseTranscriptLine(text: string): { sender: TranscriptDirection
   else if (json.startsWith(AGENT_MARK)) sender = "agent_to_client";
   if (sender) json = json.slice(1).trim();
   return { sender, json };
-}
-
-function addOpen(open: Map<string, OpenRequest[]>, id: unknown, entry: OpenRequest): void {
-  const key = idKey(id);
-  const list = open.get(key);
-  if (list) list.push(entry);
-  else open.set(key, [entry]);
-}
-
-function takeOpenRequest(open: Map<string, OpenRequest[]>, id: unknown, responder: Direction | undefined): OpenRequest | undefined {
-  const key = idKey(id);
-  const list = open.get(key);
-  if (!list || list.length === 0) return undefined;
-  // The response travels opposite to its request: prefer a request sent by the other side.
-  let index = 0;
-  if (responder) {
-    const found = list.findIndex((r) => r.sender !== undefined && r.sender !== responder);
-    if (found !== -1) index = found;
-  }
-  const [request] = list.splice(index, 1);
-  if (list.length === 0) open.delete(key);
-  return request;
 }
 
 function invalidOf(result: { valid: true } | { valid: false; errors: ValidationError[] }): readonly ValidationError[] {
