@@ -1,11 +1,10 @@
 // `acpkit validate [--protocol 1|2|auto] [--json] [FILE|-]`: checks a recorded ndjson transcript.
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { BatchedOutput, Exit, type CommandIO } from "../io.js";
-import { writeJsonText } from "../json-output.js";
-import { findMalformedUtf8 } from "../malformed-utf8.js";
-import { formatProblem, validateTranscript, type TranscriptProtocol } from "@acpkit/schema";
+import type { MalformedUtf8 } from "../malformed-utf8.js";
+import { readTranscriptLines } from "../transcript-reader.js";
+import { TranscriptLineValidator, formatProblem, type TranscriptProblem, type TranscriptProtocol, type TranscriptSummary } from "@acpkit/schema";
 
 export const validateUsage = `usage: acpkit validate [--protocol 1|2|auto] [--strict] [--json] [FILE|-]
 
@@ -13,35 +12,9 @@ Checks a recorded transcript (one JSON-RPC message or v2 batch per line; lines m
 → / ← direction markers) against the ACP schema of its protocol version. Responses are matched
 to their requests by id. Methods starting with "_" are extensions: matched, not checked.
 A request without an answer is a warning (the transcript may be cut short); --strict makes it
-a problem. Exit 0 valid, 1 invalid, 2 unreadable input.`;
-
-/**
- * The largest transcript `acpkit validate` checks: 500 MiB. Its text is decoded into one string,
- * and V8's strings end at about 512 Mi characters; past that, decoding threw and a valid file was
- * reported as "not UTF-8 text". Reading stops at the bound, so a stream without end (a FIFO,
- * `yes |`) cannot fill memory either.
- */
-export const MAX_TRANSCRIPT_BYTES = 500 * 1024 * 1024;
-
-/** All of `stream`, or `undefined` once it passed `limit` bytes (reading stops there). */
-async function readBounded(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    if (size > limit) return undefined; // leaving the loop early destroys the stream
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks);
-}
-
-async function readTranscript(file: string, stdin: NodeJS.ReadableStream): Promise<Buffer | undefined> {
-  if (file === "-") return readBounded(stdin, MAX_TRANSCRIPT_BYTES);
-  // A regular file's size says it at once; a FIFO or /proc file says 0 and is bounded while read.
-  if ((await stat(file)).size > MAX_TRANSCRIPT_BYTES) return undefined;
-  return readBounded(createReadStream(file), MAX_TRANSCRIPT_BYTES);
-}
+a problem. The transcript is read a line at a time, so it may be of any size; a line longer
+than 64 MiB is a problem and is not checked. Problems are printed as they are found, in line
+order (with --strict, unanswered requests last). Exit 0 valid, 1 invalid, 2 unreadable input.`;
 
 export async function validateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const args = parseArgs(argv, { protocol: { value: true, choices: ["1", "2", "auto"] }, json: {}, strict: {} });
@@ -51,49 +24,142 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
   const protocol: TranscriptProtocol = protocolFlag === "auto" ? "auto" : (Number(protocolFlag) as 1 | 2);
 
   const source = file === "-" ? "standard input" : file;
-  let bytes: Buffer | undefined;
+  let input: AsyncIterable<Buffer | string>;
   try {
-    bytes = await readTranscript(file, io.stdin);
+    input = file === "-" ? io.stdin : await openFile(file);
   } catch (error) {
     io.stderr.write(`acpkit validate: cannot read ${source}: ${(error as Error).message}\n`);
     return Exit.Usage;
   }
-  if (bytes === undefined) {
-    const limit = MAX_TRANSCRIPT_BYTES / (1024 * 1024);
-    io.stderr.write(
-      `acpkit validate: ${source} is larger than ${limit} MiB, the most it checks at once (the text must fit in one string); split it at line boundaries and check the parts with --protocol\n`,
-    );
+  const report = flagSet(args, "json") ? new JsonReport(io.stdout) : new HumanReport(io);
+  const validator = new TranscriptLineValidator(protocol, { strict: flagSet(args, "strict") }, (problem) => report.problem(problem));
+  let malformed: MalformedUtf8 | undefined;
+  try {
+    malformed = await readTranscriptLines(input, validator, () => report.drained());
+    if (malformed !== undefined) validator.end(); // the lines held so far are checked, as a transcript that ends here
+  } catch (error) {
+    await report.abandon(`cannot read ${source}: ${(error as Error).message}`);
+    io.stderr.write(`acpkit validate: cannot read ${source}: ${(error as Error).message}\n`);
     return Exit.Usage;
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    const bad = findMalformedUtf8(bytes);
-    const where = bad === undefined ? "" : `: line ${bad.line}, byte ${bad.byte} (0x${bad.value.toString(16).padStart(2, "0")}) starts no valid UTF-8 sequence`;
-    io.stderr.write(`acpkit validate: ${source} is not UTF-8 text${where}\n`);
+  if (malformed !== undefined) {
+    const reason = `${source} is not UTF-8 text: line ${malformed.line}, byte ${malformed.byte} (0x${malformed.value.toString(16).padStart(2, "0")}) starts no valid UTF-8 sequence`;
+    await report.abandon(reason);
+    io.stderr.write(`acpkit validate: ${reason}\n`);
     return Exit.Usage;
+  }
+  const summary = validator.end();
+  await report.finish(summary);
+  return summary.valid ? Exit.Ok : Exit.Failed;
+}
+
+/** A readable file; opening it first makes a missing file fail here, not inside the read loop. */
+async function openFile(file: string): Promise<AsyncIterable<Buffer>> {
+  const handle = await open(file, "r");
+  return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
+}
+
+/** Read 1 MiB at a time: fewer awaits per file, and still little held. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/** Where problems go as they are found, and the summary at the end. */
+interface ReportWriter {
+  problem(problem: TranscriptProblem): void;
+  /** A promise while the output is full (reading then waits), else undefined; called after every line. */
+  drained(): Promise<void> | undefined;
+  finish(summary: TranscriptSummary): Promise<void>;
+  /** Reading stopped (`reason`): end the output so that what was written stays well-formed. */
+  abandon(reason: string): Promise<void>;
+}
+
+/** One line per problem, warnings after them, then the one-line verdict. */
+class HumanReport implements ReportWriter {
+  readonly #lines: BatchedOutput;
+  #waiting: Promise<void> | undefined;
+
+  constructor(private readonly io: CommandIO) {
+    this.#lines = new BatchedOutput(io.stdout);
   }
 
-  const report = validateTranscript(text, protocol, { strict: flagSet(args, "strict") });
-  if (flagSet(args, "json")) {
-    await writeJsonText(report, io.stdout);
-  } else {
-    const { out } = io;
-    const lines = new BatchedOutput(io.stdout);
-    for (const problem of report.problems) await lines.add(out.red(formatProblem(problem)) + "\n");
-    for (const warning of report.warnings) await lines.add(out.yellow(`warning: ${formatProblem(warning)}`) + "\n");
-    await lines.flush();
-    const versionNote = report.versionSource === "default" ? " (no initialize found: assumed v1; pass --protocol)" : "";
+  problem(problem: TranscriptProblem): void {
+    this.#waiting = this.#lines.add(this.io.out.red(formatProblem(problem)) + "\n") ?? this.#waiting;
+  }
+
+  drained(): Promise<void> | undefined {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    return waiting;
+  }
+
+  async finish(summary: TranscriptSummary): Promise<void> {
+    const { out } = this.io;
+    for (const warning of summary.warnings) await this.#lines.add(out.yellow(`warning: ${formatProblem(warning)}`) + "\n");
+    const versionNote = summary.versionSource === "default" ? " (no initialize found: assumed v1; pass --protocol)" : "";
     const extras = [
-      report.extensions > 0 ? `${report.extensions} extension message(s) not checked` : "",
-      report.warnings.length > 0 ? `${report.warnings.length} warning(s)` : "",
+      summary.extensions > 0 ? `${summary.extensions} extension message(s) not checked` : "",
+      summary.warnings.length > 0 ? `${summary.warnings.length} warning(s)` : "",
     ].filter((part) => part !== "");
     const extraNote = extras.length > 0 ? ` (${extras.join(", ")})` : "";
-    const summary = report.valid
-      ? out.green(`valid: ${report.messages} messages, protocol v${report.protocolVersion}${versionNote}${extraNote}`)
-      : out.red(`invalid: ${report.problems.length} problem(s) in ${report.messages} messages, protocol v${report.protocolVersion}${versionNote}`);
-    io.stdout.write(summary + "\n");
+    const verdict = summary.valid
+      ? out.green(`valid: ${summary.messages} messages, protocol v${summary.protocolVersion}${versionNote}${extraNote}`)
+      : out.red(`invalid: ${summary.problemCount} problem(s) in ${summary.messages} messages, protocol v${summary.protocolVersion}${versionNote}`);
+    await this.#lines.add(verdict + "\n");
+    await this.#lines.flush();
   }
-  return report.valid ? Exit.Ok : Exit.Failed;
+
+  async abandon(): Promise<void> {
+    await this.#lines.flush();
+  }
+}
+
+/**
+ * The report as one JSON object, written as it grows: `problems` first (each as found), then
+ * `warnings` and the summary's members. If reading stops, the object still closes, with `valid`
+ * false and `error` saying why.
+ */
+class JsonReport implements ReportWriter {
+  readonly #out: BatchedOutput;
+  #waiting: Promise<void> | undefined;
+  #count = 0;
+
+  constructor(stream: CommandIO["stdout"]) {
+    this.#out = new BatchedOutput(stream);
+    this.#out.add('{\n  "problems": [');
+  }
+
+  problem(problem: TranscriptProblem): void {
+    const item = `${this.#count === 0 ? "" : ","}\n    ${JSON.stringify(problem, null, 2).replace(/\n/g, "\n    ")}`;
+    this.#count++;
+    this.#waiting = this.#out.add(item) ?? this.#waiting;
+  }
+
+  drained(): Promise<void> | undefined {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    return waiting;
+  }
+
+  async finish(summary: TranscriptSummary): Promise<void> {
+    const { problemCount: _count, warnings, ...rest } = summary;
+    await this.#closeProblems();
+    await this.#members({ warnings, ...rest });
+  }
+
+  async abandon(reason: string): Promise<void> {
+    await this.#closeProblems();
+    await this.#members({ valid: false, error: reason });
+  }
+
+  async #closeProblems(): Promise<void> {
+    await this.#out.add(this.#count === 0 ? "]" : "\n  ]");
+  }
+
+  /** The object's other members, each as JSON.stringify(…, null, 2) would indent it, and the closing brace. */
+  async #members(members: Record<string, unknown>): Promise<void> {
+    for (const [key, value] of Object.entries(members)) {
+      await this.#out.add(`,\n  ${JSON.stringify(key)}: ${JSON.stringify(value, null, 2).replace(/\n/g, "\n  ")}`);
+    }
+    await this.#out.add("\n}\n");
+    await this.#out.flush();
+  }
 }
