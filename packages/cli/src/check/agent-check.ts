@@ -147,11 +147,19 @@ function checkWire(agent: RawConnection, results: Results): void {
   else results.pass("ACPKIT-CAP-001", "no fs/* or terminal/* request");
 }
 
-/** What a pass message adds when lines were read past the record budget and not judged one by one ("" otherwise). */
+/** What a pass message adds when lines were read past the record budget and judged as read, not kept ("" otherwise). */
 function unrecordedNote(agent: RawConnection): string {
   if (agent.unrecorded === 0) return "";
   const budget = RECORD_BUDGET_CHARS / (1024 * 1024);
-  return `; ${agent.unrecorded} more lines, past the ${budget} Mi characters the checker keeps, were read but not judged one by one`;
+  return `; ${agent.unrecorded} more lines, past the ${budget} Mi characters the checker keeps, were judged as they were read and not kept`;
+}
+
+/** Why a session/update's params fail ACPKIT-UPDATE-001, or undefined when they pass. */
+function updateProblem(version: ProtocolVersion, known: ReadonlySet<unknown>, params: unknown): string | undefined {
+  const check = validateParams(version, "session/update", params);
+  if (!check.valid) return `not valid v${version} (${check.errors[0]?.path || "/"}: ${check.errors[0]?.message})`;
+  const named = isObject(params) ? params.sessionId : undefined;
+  return known.has(named) ? undefined : `for session ${JSON.stringify(named)}, which this client never opened`;
 }
 
 function isMessageLine(line: RecordedLine): boolean {
@@ -284,6 +292,11 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
     } else results.set("ACPKIT-SESSION-001", "fail", `session ids ${JSON.stringify(first.sessionId)} and ${JSON.stringify(second.sessionId)}`, agent);
 
     const sessionId = first.sessionId as string;
+    // Every update during the turn is judged: valid for the version, and for a session this
+    // connection has (an agent may report on any of its sessions; one the client never opened is
+    // wrong). Judged as read, so that updates past the checker's record are judged too.
+    const known = new Set([sessionId, second.sessionId]);
+    agent.judgeUpdate = (params) => updateProblem(version, known, params);
     const from = agent.lines.length;
     const response = await agent.request("prompt-1", "session/prompt", { sessionId, prompt: [{ type: "text", text: options.prompt }] }, options.timeoutMs * 20);
     if (!response) {
@@ -297,18 +310,10 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
     if (problem) results.set("ACP-PROMPT-001", "fail", problem, agent);
     else results.pass("ACP-PROMPT-001", `stopReason ${JSON.stringify((response.result as Json).stopReason)}`);
 
-    // Every update during the turn is judged: valid for the version, and for a session this
-    // connection has (an agent may report on any of its sessions; one the client never opened is wrong).
-    const known = new Set([sessionId, second.sessionId]);
     const updates = agent.lines.slice(from, responseAt).filter((line) => isObject(line.value) && line.value.method === "session/update");
     const problem2 = updates
-      .map((line) => ({ line, check: validateParams(version, "session/update", (line.value as Json).params) }))
-      .map(({ line, check }) => {
-        if (!check.valid) return { line, why: `not valid v${version} (${check.errors[0]?.path || "/"}: ${check.errors[0]?.message})` };
-        const named = ((line.value as Json).params as Json).sessionId;
-        return known.has(named) ? undefined : { line, why: `for session ${JSON.stringify(named)}, which this client never opened` };
-      })
-      .find((found) => found !== undefined);
+      .map((line) => ({ line, why: updateProblem(version, known, (line.value as Json).params) }))
+      .find((found) => found.why !== undefined);
     const ofTurn = updates.filter((line) => ((line.value as Json).params as Json | undefined)?.sessionId === sessionId).length;
     if (problem2) results.set("ACPKIT-UPDATE-001", "fail", `an update ${problem2.why}: ${problem2.line.text.slice(0, 200)}`, agent);
     else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid${unrecordedNote(agent)}`);

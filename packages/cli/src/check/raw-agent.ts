@@ -20,12 +20,17 @@ export interface RecordedLine {
  * loop can write without end while the checker waits (a prompt is given 20 × --timeout); keeping
  * every line grew the checker by about 1 GB a minute. Past the budget only what the checks still
  * need is kept: the answers to the checker's own requests (at most one more per id than were
- * sent, so a second answer still shows) and the first line that is not a message. The rest is
- * read, answered when it is a request, and counted (`unrecorded`); of the session/update
- * notifications among it, the last one per session is remembered, so an update after a
- * response is still found.
+ * sent, so a second answer still shows), the first line that is not a message, and the first
+ * EVIDENCE_PAST_BUDGET lines that a check fails on: answers to no request sent, fs/* and
+ * terminal/* requests, and session/update notifications that `judgeUpdate` finds wrong. The rest
+ * is read, judged, answered when it is a request, and counted (`unrecorded`); of the
+ * session/update notifications among it, the last one per session is remembered, so an update
+ * after a response is still found.
  */
 export const RECORD_BUDGET_CHARS = 64 * 1024 * 1024;
+
+/** How many lines past the budget are kept as evidence of a failure (see RECORD_BUDGET_CHARS). */
+const EVIDENCE_PAST_BUDGET = 64;
 
 /** How many sessions the dropped-update positions are remembered for (an agent may name any number). */
 const DROPPED_UPDATE_SESSIONS = 1024;
@@ -50,6 +55,11 @@ export abstract class RawConnection {
   unrecorded = 0;
   /** `→ line` sent / `← line` received, the newest TRANSCRIPT_LINES. */
   readonly transcript: string[] = [];
+  /**
+   * Whether a session/update's params are wrong (why, or undefined when fine); set by the check
+   * that judges updates. Past the record budget it decides which updates are kept as evidence.
+   */
+  judgeUpdate: ((params: unknown) => string | undefined) | undefined;
   /** Answers the agent's own requests (the checker's client duties); set by the caller. */
   answerRequest: ((method: string, params: unknown) => unknown) | undefined;
   /** The requests sent, by id, so that a second answer can be told from an answer to a reused id. */
@@ -73,6 +83,8 @@ export abstract class RawConnection {
   /** Past the budget: answers kept per request id (as JSON), and whether a non-message line was kept. */
   private readonly answersPastBudget = new Map<string, number>();
   private keptBadLinePastBudget = false;
+  /** Past the budget: lines kept as evidence of a failure (at most EVIDENCE_PAST_BUDGET). */
+  private evidencePastBudget = 0;
   /** Past the budget: the `seq` of the last turn update dropped, per session id. */
   private readonly lastDroppedUpdate = new Map<unknown, number>();
   private waiters: (() => void)[] = [];
@@ -174,20 +186,30 @@ export abstract class RawConnection {
       this.keptBadLinePastBudget = true;
       return true;
     }
-    const message = value as { id?: unknown; method?: unknown };
+    const message = value as { id?: unknown; method?: unknown; params?: unknown };
     if (message.method === undefined && "id" in message) {
       const id = JSON.stringify(message.id);
       const sent = this.requestsSent.sent(id);
+      if (sent === 0) return this.keepEvidence(); // an answer to no request: what RPC-003 looks for
       const kept = this.answersPastBudget.get(id) ?? 0;
-      if (sent === 0 || kept > sent) return false;
+      if (kept > sent) return false;
       this.answersPastBudget.set(id, kept + 1);
       return true;
     }
+    if (typeof message.method === "string" && /^(fs|terminal)\//.test(message.method)) return this.keepEvidence(); // CAP-001
+    if (message.method === "session/update" && this.judgeUpdate?.(message.params) !== undefined) return this.keepEvidence(); // UPDATE-001
     const sessionId = turnUpdateSession(value);
     if (sessionId !== undefined && (this.lastDroppedUpdate.has(sessionId) || this.lastDroppedUpdate.size < DROPPED_UPDATE_SESSIONS)) {
       this.lastDroppedUpdate.set(sessionId, seq);
     }
     return false;
+  }
+
+  /** Keep a line past the budget as evidence, while fewer than EVIDENCE_PAST_BUDGET were. */
+  private keepEvidence(): boolean {
+    if (this.evidencePastBudget >= EVIDENCE_PAST_BUDGET) return false;
+    this.evidencePastBudget++;
+    return true;
   }
 
   /** Whether a session/update for `sessionId` came after line `seq` and was read but not kept (past the budget). */

@@ -81,7 +81,22 @@ describe.concurrent("acpkit check agent", () => {
     const updates = report.results.find((r: any) => r.id === "ACPKIT-UPDATE-001");
     expect(updates).toMatchObject({
       status: "pass",
-      message: expect.stringMatching(/all valid; \d+ more lines, past the 64 Mi characters the checker keeps, were read but not judged one by one$/),
+      message: expect.stringMatching(/all valid; \d+ more lines, past the 64 Mi characters the checker keeps, were judged as they were read and not kept$/),
+    });
+    expect(status("ACPKIT-CAP-001")).toBe("pass");
+  }, 120_000);
+
+  // Before: past its record the checker judged nothing one by one, so these two passed.
+  it("still fails an invalid update and an unadvertised fs request that come past its record", async () => {
+    const { report, status } = await runCheck(["check", "agent", "--json", "--timeout", "5000", "--", process.execPath, FLOODING, "bad"]);
+    expect(status("ACP-PROMPT-001")).toBe("pass");
+    expect(report.results.find((r: any) => r.id === "ACPKIT-UPDATE-001")).toMatchObject({
+      status: "fail",
+      message: expect.stringMatching(/^an update not valid v1 \(\/update\/content.*"content":\{"type":"text"\}/),
+    });
+    expect(report.results.find((r: any) => r.id === "ACPKIT-CAP-001")).toMatchObject({
+      status: "fail",
+      message: "the agent sent fs/read_text_file though the client advertised no fs or terminal",
     });
   }, 120_000);
 
