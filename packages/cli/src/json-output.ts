@@ -20,7 +20,7 @@ export const DEPTH_MARKER = `[acpkit: nested deeper than ${MAX_JSON_DEPTH} level
 
 /**
  * An array this long (directly, or as a direct member) is written item by item without first trying
- * it whole: trying 3 million problems of `acpkit validate --json` whole ran out of heap.
+ * it whole: trying an array of 3 million items whole ran out of heap.
  */
 const LARGE_ARRAY = 10_000;
 
