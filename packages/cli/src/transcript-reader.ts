@@ -14,6 +14,7 @@ import { findMalformedUtf8, type MalformedUtf8 } from "./malformed-utf8.js";
 export const MAX_TRANSCRIPT_LINE_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
+const BYTE_ORDER_MARK = 0xfeff;
 
 /** Where the lines go; `TranscriptLineValidator` is one. */
 export interface TranscriptLineSink {
@@ -58,7 +59,9 @@ export async function readTranscriptLines(
       const bad = findMalformedUtf8(bytes)!;
       return { line: lineNumber, byte: bad.byte, value: bad.value };
     }
-    sink.line(bytes.toString("utf8"));
+    const text = bytes.toString("utf8");
+    // A byte order mark (Windows editors write one) is not part of the first line's JSON.
+    sink.line(lineNumber === 1 && text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text);
     return undefined;
   };
 

@@ -36,6 +36,14 @@ describe("readTranscriptLines", () => {
     expect(backpressureCalls).toBe(3); // after each line that ended in a newline
   });
 
+  it("drops a byte order mark at the start of the first line only", async () => {
+    const { events } = await read([Buffer.from([0xef, 0xbb, 0xbf]), '{"a":1}\n\ufeff{"b":2}\n']);
+    expect(events).toEqual([
+      ["line", '{"a":1}'],
+      ["line", '\ufeff{"b":2}'],
+    ]);
+  });
+
   it("decodes a character whose bytes fall into two chunks", async () => {
     const text = Buffer.from('{"t":"é→"}\n');
     const arrow = text.indexOf(0xe2); // the first byte of →

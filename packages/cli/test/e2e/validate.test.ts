@@ -57,6 +57,14 @@ describe.concurrent("acpkit validate", () => {
     expect(stdout).toBe("valid: 9 messages, protocol v1\n");
   });
 
+  it("exit 0 for a valid transcript saved with a byte order mark", async () => {
+    const path = file("bom-v1.ndjson");
+    await writeFile(path, `\ufeff${VALID_V1.join("\n")}\n`);
+    const { code, stdout } = await runCli(["validate", path]);
+    expect(stdout).toBe("valid: 9 messages, protocol v1\n");
+    expect(code).toBe(0);
+  });
+
   it("exit 0 for a valid v2 transcript read from stdin, version taken from initialize", async () => {
     const { code, stdout } = await runCli(["validate", "--json"], { input: VALID_V2.join("\n") });
     expect(code).toBe(0);
