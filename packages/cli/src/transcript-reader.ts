@@ -24,19 +24,29 @@ export interface TranscriptLineSink {
   unreadable(reason: string): void;
 }
 
+/** Options of `readTranscriptLines`. */
+export interface ReadLinesOptions {
+  /** The longest line handed over (default MAX_TRANSCRIPT_LINE_BYTES); longer ones are `unreadable`. */
+  maxLineBytes?: number;
+  /** Reading stops, before the next line, once this is aborted. */
+  signal?: AbortSignal;
+}
+
 /**
  * Feeds every line of `stream` to `sink`, in order, blank lines included (they count in the
  * numbering), and a last line without a newline too. After each line it calls `backpressure`;
  * when that returns a promise (the caller's output is full), reading waits for it, so what one
  * chunk of input makes the caller write never piles up. Returns where the first malformed UTF-8
- * sequence is (reading stops there), or undefined once the stream ended.
+ * sequence is (reading stops there), or undefined once the stream ended or `signal` stopped it.
  */
 export async function readTranscriptLines(
   stream: AsyncIterable<Buffer | string>,
   sink: TranscriptLineSink,
   backpressure: () => Promise<void> | undefined,
-  maxLineBytes = MAX_TRANSCRIPT_LINE_BYTES,
+  options: ReadLinesOptions = {},
 ): Promise<MalformedUtf8 | undefined> {
+  const maxLineBytes = options.maxLineBytes ?? MAX_TRANSCRIPT_LINE_BYTES;
+  const signal = options.signal;
   let pending: Buffer[] = [];
   let pendingSize = 0;
   /** Bytes of an over-long line seen so far, while its rest is skipped; -1 when not skipping. */
@@ -98,6 +108,7 @@ export async function readTranscriptLines(
       start = newline + 1;
       const wait = backpressure();
       if (wait !== undefined) await wait;
+      if (signal?.aborted) return undefined; // leaving the loop destroys the stream
     }
     keep(chunk.subarray(start));
   }

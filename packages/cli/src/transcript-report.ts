@@ -8,9 +8,19 @@ import { formatProblem, type TranscriptProblem, type TranscriptSummary } from "@
 abstract class TranscriptReport {
   readonly #out: BatchedOutput;
   #waiting: Promise<void> | undefined;
+  readonly #gone = new AbortController();
 
   constructor(stream: CommandIO["stdout"]) {
     this.#out = new BatchedOutput(stream);
+    // A reader that went away (`acpkit validate big.ndjson | head`): EPIPE, then close.
+    const gone = (): void => this.#gone.abort();
+    stream.once("error", gone);
+    stream.once("close", gone);
+  }
+
+  /** Aborted once the output stream failed or closed: nothing written from then on is read. */
+  get outputGone(): AbortSignal {
+    return this.#gone.signal;
   }
 
   abstract problem(problem: TranscriptProblem): void;

@@ -18,7 +18,7 @@ async function read(chunks: readonly (string | Buffer)[], maxLineBytes?: number)
       calls++;
       return undefined;
     },
-    maxLineBytes,
+    { maxLineBytes },
   );
   return { events, malformed, backpressureCalls: calls };
 }
@@ -92,6 +92,34 @@ describe("readTranscriptLines", () => {
     release!();
     await reading;
     expect(order).toEqual(["a", "b"]);
+  });
+
+  it("stops before the next line once its signal is aborted, and ends the stream", async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    let finished = false;
+    async function* endless() {
+      try {
+        for (let i = 0; ; i++) yield Buffer.from(`line ${i}\nline ${i}b\n`);
+      } finally {
+        finished = true;
+      }
+    }
+    const malformed = await readTranscriptLines(
+      endless(),
+      {
+        line: (text) => {
+          seen.push(text);
+          if (seen.length === 3) controller.abort();
+        },
+        unreadable: () => {},
+      },
+      () => undefined,
+      { signal: controller.signal },
+    );
+    expect(malformed).toBeUndefined();
+    expect(seen).toEqual(["line 0", "line 0b", "line 1"]);
+    expect(finished).toBe(true);
   });
 
   it("bounds a line at 64 MiB by default", () => {

@@ -33,10 +33,17 @@ export async function validateCommand(argv: readonly string[], io: CommandIO): P
     return Exit.Usage;
   }
   const report = flagSet(args, "json") ? new JsonTranscriptReport(io.stdout) : new HumanTranscriptReport(io);
-  const validator = new TranscriptLineValidator(protocol, { strict: flagSet(args, "strict") }, (problem) => report.problem(problem));
+  // Reading stops when the reader of the output went away and a problem was found: the exit code
+  // (1) is then settled and nobody reads the rest. Without a problem yet, the rest decides it.
+  const stop = new AbortController();
+  const validator = new TranscriptLineValidator(protocol, { strict: flagSet(args, "strict") }, (problem) => {
+    report.problem(problem);
+    if (report.outputGone.aborted) stop.abort();
+  });
   let malformed: MalformedUtf8 | undefined;
   try {
-    malformed = await readTranscriptLines(input, validator, () => report.drained());
+    malformed = await readTranscriptLines(input, validator, () => report.drained(), { signal: stop.signal });
+    if (stop.signal.aborted) return Exit.Failed;
     if (malformed !== undefined) validator.end(); // the lines held so far are checked, as a transcript that ends here
   } catch (error) {
     await report.abandon(`cannot read ${source}: ${(error as Error).message}`);

@@ -196,6 +196,36 @@ describe("acpkit validate: large input in bounded memory", () => {
     expect(report).toMatchObject({ valid: false, protocolVersion: 1, versionSource: "default", messages: 0, warnings: [], extensions: 0 });
   }, 120_000);
 
+  // Before: with the reader gone, the check went on to the end of its input (36 s for a 441 MB
+  // file piped to `head -2`), and on input without end it never stopped.
+  it("stops reading once the reader of its output went away and a problem was found: exit 1", async () => {
+    const child = startCli(["validate", "-"]);
+    let exited = false;
+    const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+    child.once("exit", () => (exited = true));
+    child.stdin!.on("error", () => {}); // it stops reading: EPIPE on our side is expected
+    let firstLine = "";
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (text: string) => {
+      if (firstLine === "") {
+        firstLine = text.split("\n")[0]!;
+        child.stdout!.destroy(); // like `| head -1`
+      }
+    });
+    // Garbage without end: only the reader going away can stop the check.
+    const chunk = "x\n".repeat(32 * 1024);
+    while (!exited) {
+      if (!child.stdin!.write(chunk)) {
+        await new Promise((resolve) => {
+          child.stdin!.once("drain", resolve);
+          child.once("exit", resolve);
+        });
+      }
+    }
+    expect(await closed).toBe(1);
+    expect(firstLine).toMatch(/^line 1: not valid JSON/);
+  }, 60_000);
+
   it("--json still ends in one well-formed document when the input stops being UTF-8", async () => {
     const path = file("half-utf8.ndjson");
     await writeFile(path, Buffer.concat([Buffer.from("x\n{}\n"), Buffer.from([0x61, 0xff, 0x0a]), Buffer.from("y\n")]));
