@@ -123,6 +123,7 @@ export class TranscriptLineValidator {
   /** The next line of the transcript, without its newline. */
   line(text: string): void {
     this.#requireOpen();
+    if (typeof text !== "string") throw new TypeError(`TranscriptLineValidator.line: text must be a string, got ${text === null ? "null" : typeof text}`);
     const number = ++this.#lineNumber;
     const { sender, json } = parseTranscriptLine(text);
     if (json === "") return;
@@ -149,6 +150,8 @@ export class TranscriptLineValidator {
    */
   unreadable(reason: string): void {
     this.#requireOpen();
+    if (typeof reason !== "string")
+      throw new TypeError(`TranscriptLineValidator.unreadable: reason must be a string, got ${reason === null ? "null" : typeof reason}`);
     const number = ++this.#lineNumber;
     this.#take({ line: number, problem: { line: number, method: "", path: "", message: reason } }, reason.length);
   }

@@ -135,6 +135,8 @@ describe("TranscriptLineValidator", () => {
     expect(() => new TranscriptLineValidator(3 as 1, {}, () => {})).toThrow(/protocol must be 1, 2 or "auto", got 3/);
     expect(() => new TranscriptLineValidator(1, {}, undefined as unknown as () => void)).toThrow(/onProblem must be a function/);
     const { validator } = collect(1);
+    expect(() => validator.line(Buffer.from("{}") as unknown as string)).toThrow("TranscriptLineValidator.line: text must be a string, got object");
+    expect(() => validator.unreadable(undefined as unknown as string)).toThrow("TranscriptLineValidator.unreadable: reason must be a string, got undefined");
     validator.end();
     expect(() => validator.line("{}")).toThrow(/end\(\) was already called/);
     expect(() => validator.end()).toThrow(/end\(\) was already called/);
