@@ -238,6 +238,7 @@ export class TranscriptLineValidator {
  * transcript too large to hold, feed a `TranscriptLineValidator` instead.
  */
 export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto", options: TranscriptOptions = {}): TranscriptReport {
+  if (typeof text !== "string") throw new TypeError(`validateTranscript: text must be a string, got ${text === null ? "null" : typeof text}`);
   const problems: TranscriptProblem[] = [];
   const validator = new TranscriptLineValidator(protocol, { strict: options.strict, lookaheadChars: Number.POSITIVE_INFINITY }, (problem) =>
     problems.push(problem),

@@ -144,6 +144,11 @@ describe("TranscriptLineValidator", () => {
 });
 
 describe("validateTranscript on top of it", () => {
+  it("names a text that is not a string and a protocol it does not know", () => {
+    expect(() => validateTranscript(undefined as unknown as string)).toThrow("validateTranscript: text must be a string, got undefined");
+    expect(() => validateTranscript("", 3 as 1)).toThrow(/protocol must be 1, 2 or "auto", got 3/);
+  });
+
   it("reads the version from the whole text, however far in the initialize exchange is", () => {
     const filler = Array.from({ length: 50 }, () => "");
     const report = validateTranscript([PROMPT, ...filler, V2_INIT_REQUEST, V2_INIT_RESPONSE, BAD_STOP].join("\n"));
