@@ -9,11 +9,26 @@
 // client that had sent thousands. Lines are still read and answered past the budget, but only the
 // first LOG_BUDGET_CHARS of text are logged, then a note says so; a line longer than acpkit's
 // transports accept by default (DEFAULT_MAX_MESSAGE_SIZE, 64 MiB) is not held at all (a note again).
+// Past the budget the lines the checks judge by are still logged, up to EVIDENCE_PAST_BUDGET of
+// them: without them a client that answered after a flood was judged as never having answered.
 import { appendFileSync } from "node:fs";
 import { DEFAULT_MAX_MESSAGE_SIZE, NdjsonReader } from "@acpkit/transport-stdio";
 
 /** How many characters of message text one scenario's log holds: 64 Mi. */
 export const LOG_BUDGET_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Past LOG_BUDGET_CHARS, how many more lines are logged because the checks judge by them: what is
+ * not a JSON-RPC message, every answer, the client's requests the checks look for by method
+ * (JUDGED_METHODS), a message whose params are invalid for the negotiated version, and this
+ * agent's own requests.
+ */
+export const EVIDENCE_PAST_BUDGET = 256;
+
+/** The client messages the checks look for by method. */
+const JUDGED_METHODS = new Set(["initialize", "session/new", "session/prompt", "session/cancel"]);
+
+type ParamsCheck = (version: 1 | 2, method: string, params: unknown) => boolean;
 
 export const CLIENT_SCENARIOS = ["basic", "lower-version", "cancel", "slow", "agent-exit"] as const;
 export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
@@ -45,16 +60,41 @@ export const PERMISSION_OPTIONS = [
 export async function runClientPeer(scenario: ClientScenario, logFile: string, slowMs: number, maxProtocol: 1 | 2 = 2): Promise<void> {
   const started = Date.now();
   let budget = LOG_BUDGET_CHARS;
+  let evidenceLeft = EVIDENCE_PAST_BUDGET;
+  // Loaded once the budget is spent (a run that stays within it never pays for the validators);
+  // until then every message with a method counts as evidence.
+  let validParams: ParamsCheck | undefined;
   const write = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
-  const log = (dir: PeerLogEntry["dir"], text: string) => {
-    if (budget < 0) return;
-    budget -= text.length;
-    if (budget >= 0) write(dir, text);
-    else write("note", `the log is full (${LOG_BUDGET_CHARS} characters of messages): later lines were read and answered but not recorded`);
+  /** Log a line; past the budget only when `isEvidence()` says the checks judge by it. */
+  const log = (dir: PeerLogEntry["dir"], text: string, isEvidence: () => boolean) => {
+    if (budget >= 0) {
+      budget -= text.length;
+      if (budget >= 0) {
+        write(dir, text);
+        return;
+      }
+      write(
+        "note",
+        `the log is full (${LOG_BUDGET_CHARS} characters of messages): later lines were read and answered, and only those the checks judge by were recorded (at most ${EVIDENCE_PAST_BUDGET})`,
+      );
+      void loadParamsCheck().then((check) => (validParams = check));
+    }
+    if (evidenceLeft === 0 || !isEvidence()) return;
+    write(dir, text);
+    if (--evidenceLeft === 0) write("note", `${EVIDENCE_PAST_BUDGET} lines were recorded past the full log; later ones were not`);
+  };
+  /** Whether the checks judge by this line of the client (see EVIDENCE_PAST_BUDGET). */
+  const judgedBy = (message: unknown): boolean => {
+    if (typeof message !== "object" || message === null || Array.isArray(message) || (message as Json).jsonrpc !== "2.0") return true;
+    const { method, params } = message as Json;
+    if (typeof method !== "string") return true; // an answer
+    if (JUDGED_METHODS.has(method)) return true;
+    if (method.startsWith("_")) return false; // an extension: no check judges its params
+    return validParams === undefined || !validParams(version === 2 ? 2 : 1, method, params ?? undefined);
   };
   const send = (message: Json) => {
     const text = JSON.stringify(message);
-    log("out", text);
+    log("out", text, () => typeof message.method === "string" && "id" in message); // its own requests
     process.stdout.write(`${text}\n`);
   };
   let version = 1;
@@ -130,13 +170,14 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
 
   const handleLine = (text: string): void => {
     if (text.trim() === "") return;
-    log("in", text);
     let message: Json;
     try {
       message = JSON.parse(text) as Json;
     } catch {
+      log("in", text, () => true);
       return;
     }
+    log("in", text, () => judgedBy(message));
     if (typeof message !== "object" || message === null || Array.isArray(message)) return;
     if (message.method === undefined) {
       const resolve = waiting.get(String(message.id));
@@ -190,4 +231,14 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
   process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
   await new Promise((resolve) => process.stdin.once("end", resolve));
   reader.end();
+}
+
+/** The schema check of a message's params, once its validators are loaded (only past the budget). */
+async function loadParamsCheck(): Promise<ParamsCheck> {
+  const schema = await import("@acpkit/schema/lazy");
+  await Promise.all([schema.loadProtocolVersion(1, "agent"), schema.loadProtocolVersion(2, "agent")]);
+  return (version, method, params) => {
+    const info = schema.getMethod(version, method);
+    return info?.validateParams(params).valid === true;
+  };
 }

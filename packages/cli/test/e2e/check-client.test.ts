@@ -50,6 +50,17 @@ describe.concurrent("acpkit check client", () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  // Before: past the checking agent's full log nothing was recorded, so a client that flooded it
+  // and then worked correctly was judged as never having opened a session or prompted.
+  it("a correct client that first writes more than the log holds still passes every MUST", async () => {
+    const { code, report } = await check([process.execPath, CLIENT, "--offer", "2", "--flood", "basic", "--", "{agent}"]);
+    expect(report.results.filter((r: any) => r.tier === "MUST").map((r: any) => [r.id, r.status])).toEqual(
+      CLIENT_REQUIREMENTS.filter((r) => r.tier === "MUST").map((r) => [r.id, "pass"]),
+    );
+    expect(report.results.find((r: any) => r.id === "ACPKIT-CLIENT-STDIO-001").message).toContain("only those the checks judge by were recorded (at most 256)");
+    expect(code).toBe(0);
+  }, 120_000);
+
   const breakable = CLIENT_REQUIREMENTS.filter((r) => r.tier !== "INFO");
   it.each(breakable.map((r) => [r.id, r.tier] as const))(
     "a client that breaks %s is reported failing it (%s)",
@@ -125,8 +136,9 @@ describe("the checking agent's log, against a client that writes without end", (
       await write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } })}\n`);
       const noise = `${JSON.stringify({ jsonrpc: "2.0", method: "_noise", params: { pad: "n".repeat(1 << 20) } })}\n`.repeat(8);
       for (let written = 0; written < LOG_BUDGET_CHARS + 16 * 1024 * 1024; written += noise.length) await write(noise);
-      // Past the budget: still read and answered, though no longer recorded.
+      // Past the budget: still read and answered; recorded only because the checks look for it.
       await write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/p", mcpServers: [] } })}\n`);
+      await write(noise);
       peer.stdin!.end();
       await new Promise((resolve) => peer.once("close", resolve));
       expect(stdout).toContain('"id":1,"result":{"sessionId"');
@@ -138,8 +150,11 @@ describe("the checking agent's log, against a client that writes without end", (
         .filter((line) => line !== "")
         .map((line) => JSON.parse(line));
       expect(entries[0]).toMatchObject({ dir: "in", text: expect.stringContaining('"method":"initialize"') });
-      expect(entries.at(-1)).toMatchObject({ dir: "note", text: expect.stringContaining("the log is full") });
+      const note = entries.findIndex((entry) => entry.dir === "note");
+      expect(entries[note]!.text).toContain("the log is full");
       expect(entries.filter((entry) => entry.dir === "note")).toHaveLength(1);
+      // After the note: the session/new the checks judge by, and none of the noise around it.
+      expect(entries.slice(note + 1)).toEqual([{ t: expect.any(Number), dir: "in", text: expect.stringContaining('"method":"session/new"') }]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
