@@ -77,7 +77,11 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
         "note",
         `the log is full (${LOG_BUDGET_CHARS} characters of messages): later lines were read and answered, and only those the checks judge by were recorded (at most ${EVIDENCE_PAST_BUDGET})`,
       );
-      void loadParamsCheck().then((check) => (validParams = check));
+      // Should the validators fail to load, every message with a method stays evidence.
+      loadParamsCheck().then(
+        (check) => (validParams = check),
+        () => {},
+      );
     }
     if (evidenceLeft === 0 || !isEvidence()) return;
     write(dir, text);
