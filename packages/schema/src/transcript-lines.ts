@@ -10,6 +10,7 @@
 import { isJsonObject } from "./json-object.js";
 import type { ProtocolVersion } from "./registry.js";
 import {
+  InitializeExchange,
   MAX_OPEN_REQUESTS,
   TranscriptChecker,
   parseTranscriptLine,
@@ -56,20 +57,15 @@ type VersionSource = TranscriptReport["versionSource"];
  */
 class VersionDetector {
   #requested: ProtocolVersion | undefined;
-  readonly #initializeIds = new Set<unknown>();
+  readonly #initialize = new InitializeExchange();
 
   /** Look at one parsed line; returns the version once an initialize response settled it. */
   see(value: unknown): ProtocolVersion | undefined {
     for (const message of Array.isArray(value) ? value : [value]) {
       if (!isJsonObject(message)) continue;
-      if (message.method === "initialize" && isJsonObject(message.params)) {
-        this.#initializeIds.add(message.id);
-        const offered = message.params.protocolVersion;
-        if (this.#requested === undefined && (offered === 1 || offered === 2)) this.#requested = offered;
-      } else if ("result" in message && this.#initializeIds.has(message.id) && isJsonObject(message.result)) {
-        const accepted = message.result.protocolVersion;
-        if (accepted === 1 || accepted === 2) return accepted;
-      }
+      const seen = this.#initialize.read(message);
+      if (seen?.step === "accepted") return seen.version;
+      if (seen?.step === "offered") this.#requested ??= seen.version;
     }
     return undefined;
   }
@@ -123,7 +119,7 @@ export class TranscriptLineValidator {
   /** The next line of the transcript, without its newline. */
   line(text: string): void {
     this.#requireOpen();
-    if (typeof text !== "string") throw new TypeError(`TranscriptLineValidator.line: text must be a string, got ${text === null ? "null" : typeof text}`);
+    requireString("TranscriptLineValidator.line: text", text);
     const number = ++this.#lineNumber;
     const { sender, json } = parseTranscriptLine(text);
     if (json === "") return;
@@ -150,8 +146,7 @@ export class TranscriptLineValidator {
    */
   unreadable(reason: string): void {
     this.#requireOpen();
-    if (typeof reason !== "string")
-      throw new TypeError(`TranscriptLineValidator.unreadable: reason must be a string, got ${reason === null ? "null" : typeof reason}`);
+    requireString("TranscriptLineValidator.unreadable: reason", reason);
     const number = ++this.#lineNumber;
     this.#take({ line: number, problem: { line: number, method: "", path: "", message: reason } }, reason.length);
   }
@@ -238,7 +233,7 @@ export class TranscriptLineValidator {
  * transcript too large to hold, feed a `TranscriptLineValidator` instead.
  */
 export function validateTranscript(text: string, protocol: TranscriptProtocol = "auto", options: TranscriptOptions = {}): TranscriptReport {
-  if (typeof text !== "string") throw new TypeError(`validateTranscript: text must be a string, got ${text === null ? "null" : typeof text}`);
+  requireString("validateTranscript: text", text);
   const problems: TranscriptProblem[] = [];
   const validator = new TranscriptLineValidator(protocol, { strict: options.strict, lookaheadChars: Number.POSITIVE_INFINITY }, (problem) =>
     problems.push(problem),
@@ -256,4 +251,9 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
     warnings: summary.warnings,
     extensions: summary.extensions,
   };
+}
+
+/** Throws a TypeError naming `what` unless `value` is a string. */
+function requireString(what: string, value: unknown): void {
+  if (typeof value !== "string") throw new TypeError(`${what} must be a string, got ${value === null ? "null" : typeof value}`);
 }

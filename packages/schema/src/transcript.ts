@@ -87,6 +87,29 @@ function validId(id: unknown): boolean {
 }
 
 /**
+ * Reads the protocol version out of a transcript's initialize exchange: the version an initialize
+ * request offers, or the one the response to such a request accepts. It remembers the requests'
+ * ids, so that only their answers count.
+ */
+export class InitializeExchange {
+  readonly #ids = new Set<string>();
+
+  /** For an initialize request or its answer, the version it names (if 1 or 2); otherwise undefined. */
+  read(message: Record<string, unknown>): { step: "offered" | "accepted"; version: ProtocolVersion } | undefined {
+    if (message.method === "initialize" && isJsonObject(message.params)) {
+      this.#ids.add(idKey(message.id));
+      const offered = message.params.protocolVersion;
+      return offered === 1 || offered === 2 ? { step: "offered", version: offered } : undefined;
+    }
+    if ("result" in message && this.#ids.has(idKey(message.id)) && isJsonObject(message.result)) {
+      const accepted = message.result.protocolVersion;
+      return accepted === 1 || accepted === 2 ? { step: "accepted", version: accepted } : undefined;
+    }
+    return undefined;
+  }
+}
+
+/**
  * Checks a transcript one message at a time, as it is recorded (the inspector's wire view) or
  * read (`validateTranscript`). It remembers the open requests so each response is checked
  * against its request's method. Given no version, it follows the transcript: the version the
@@ -104,7 +127,7 @@ export class TranscriptChecker {
   #openCount = 0;
   #untrackedFrom: number | undefined;
   readonly #maxOpen: number;
-  readonly #initializeIds = new Set<string>();
+  readonly #initialize = new InitializeExchange();
   readonly #fromMessage: boolean;
 
   /**
@@ -157,14 +180,8 @@ export class TranscriptChecker {
 
   #followVersion(message: Record<string, unknown>): void {
     if (!this.#follow) return;
-    if (message.method === "initialize" && isJsonObject(message.params)) {
-      this.#initializeIds.add(idKey(message.id));
-      const offered = message.params.protocolVersion;
-      if (offered === 1 || offered === 2) this.#version = offered;
-    } else if ("result" in message && this.#initializeIds.has(idKey(message.id)) && isJsonObject(message.result)) {
-      const accepted = message.result.protocolVersion;
-      if (accepted === 1 || accepted === 2) this.#version = accepted;
-    }
+    const seen = this.#initialize.read(message);
+    if (seen !== undefined) this.#version = seen.version;
   }
 
   #checkMessage(problems: TranscriptProblem[], lineNo: number, sender: Direction | undefined, message: unknown): void {
