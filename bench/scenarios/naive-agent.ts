@@ -56,7 +56,11 @@ export const naiveAgentScenario: Scenario = {
   impls: ["acpkit"],
   async run(config: BenchConfig): Promise<BenchRecord[]> {
     const n = config.quick ? 20_000 : 500_000;
-    const rounds = config.quick ? 2 : 5;
+    // Nine rounds, like the bridge scenario: a round of one pattern is a single ~0.6 s run, and on
+    // a shared two-core machine single runs of the same pattern spread by ±25% (521–755 ms for
+    // the handle in one run), in stretches that last a few seconds. With five rounds two slow
+    // samples on one side and none on the other moved the ratio of medians by 0.3.
+    const rounds = config.quick ? 2 : 9;
     const records: BenchRecord[] = [];
     const base = { scenario: "naive-agent", impl: "acpkit" as const, n, better: "lower" as const };
     const patterns = Object.keys(PATTERNS) as Pattern[];
