@@ -2,7 +2,7 @@
 // command line replaced by the scripted checking agent (client-peer.ts), then judges what the
 // agent's log shows the client did. Each requirement: pass, fail (with the wire lines), skip (why).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,7 @@ import { isAbsolutePath } from "@acpkit/core";
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
 import type { CheckResult, CheckStatus } from "./agent-check.js";
 import { RequestCount } from "./answer-count.js";
-import { type ClientScenario, PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry } from "./client-peer.js";
+import { type ClientScenario, PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry, peerLogDoneFile } from "./client-peer.js";
 import { CLIENT_REQUIREMENTS, requirement } from "./requirements.js";
 
 export interface ClientCheckOptions {
@@ -73,6 +73,23 @@ function peerArgv(scenario: ClientScenario, log: string, options: ClientCheckOpt
   ];
 }
 
+/**
+ * How long the checker waits, once the client has exited, for the checking agent to finish its
+ * log: the agent reads the rest of its input when the client's end of the pipe closes, which is
+ * milliseconds unless the client left something else holding that pipe open.
+ */
+const PEER_LOG_WAIT_MS = 5_000;
+
+/** Resolves true once `file` exists, false if it still does not after `ms`. */
+async function waitForFile(file: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!existsSync(file)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}
+
 async function runScenario(options: ClientCheckOptions, scenario: ClientScenario, dir: string): Promise<Run> {
   const log = join(dir, `${scenario}.ndjson`);
   const argv = options.argv.flatMap((part) => (part === "{agent}" ? peerArgv(scenario, log, options) : [part]));
@@ -97,6 +114,8 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
     });
   });
   const exitedAfter = Date.now() - started;
+  // The client may be gone before the checking agent it started has read what it wrote.
+  const logDone = await waitForFile(peerLogDoneFile(log), PEER_LOG_WAIT_MS);
   let entries: PeerLogEntry[] = [];
   try {
     entries = readFileSync(log, "utf8")
@@ -107,6 +126,12 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
     // Judging an unreadable log as an empty one would blame the client for silence; say it instead.
     entries = [{ t: 0, dir: "note", text: `the checking agent's log could not be read: ${(error as Error).message}` }];
   }
+  if (!logDone)
+    entries.push({
+      t: exitedAfter + PEER_LOG_WAIT_MS,
+      dir: "note",
+      text: `the checking agent had not finished its log ${PEER_LOG_WAIT_MS} ms after the client exited (its input was still open); judged on what it had logged`,
+    });
   const parsedOf = (dir: PeerLogEntry["dir"]) =>
     entries.filter((entry) => entry.dir === dir).map((entry) => ({ t: entry.t, text: entry.text, value: parseJson(entry.text) }));
   return { entries, incoming: parsedOf("in"), outgoing: parsedOf("out"), exitCode, timedOut, exitedAfter, output };

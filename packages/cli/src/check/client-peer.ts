@@ -11,7 +11,7 @@
 // transports accept by default (DEFAULT_MAX_MESSAGE_SIZE, 64 MiB) is not held at all (a note again).
 // Past the budget the lines the checks judge by are still logged, up to EVIDENCE_PAST_BUDGET of
 // them: without them a client that answered after a flood was judged as never having answered.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_MAX_MESSAGE_SIZE, NdjsonReader } from "@acpkit/transport-stdio";
 
 /** How many characters of message text one scenario's log holds: 64 Mi. */
@@ -32,6 +32,16 @@ type ParamsCheck = (version: 1 | 2, method: string, params: unknown) => boolean;
 
 export const CLIENT_SCENARIOS = ["basic", "lower-version", "cancel", "slow", "agent-exit"] as const;
 export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
+
+/**
+ * The file the checking agent creates next to its log once the log holds every line the client
+ * wrote (its input ended, or it is exiting on its own). The client under test may exit the moment
+ * it has written, long before this agent has read a line; the checker waits for this file, not
+ * for the client, before it judges the log.
+ */
+export function peerLogDoneFile(logFile: string): string {
+  return `${logFile}.done`;
+}
 
 /** One logged line: `in` = written by the client, `out` = written by this agent, `note` = what the log itself could not hold. */
 export interface PeerLogEntry {
@@ -65,6 +75,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
   // until then every message with a method counts as evidence.
   let validParams: ParamsCheck | undefined;
   const write = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
+  const markLogDone = () => writeFileSync(peerLogDoneFile(logFile), "");
   /** Log a line; past the budget only when `isEvidence()` says the checks judge by it. */
   const log = (dir: PeerLogEntry["dir"], text: string, isEvidence: () => boolean) => {
     if (budget >= 0) {
@@ -168,6 +179,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
       case "agent-exit":
         update(chunk("Going away now."));
         await sleep(100);
+        markLogDone();
         process.exit(0);
     }
   }
@@ -235,6 +247,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
   process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
   await new Promise((resolve) => process.stdin.once("end", resolve));
   reader.end();
+  markLogDone();
 }
 
 /** The schema check of a message's params, once its validators are loaded (only past the budget). */

@@ -61,6 +61,30 @@ describe.concurrent("acpkit check client", () => {
     expect(code).toBe(0);
   }, 120_000);
 
+  // Before: the checking agent's log was read the moment the client exited. A client that wrote
+  // its messages and exited at once (or, under load, the cancel fixture that exits right after
+  // writing session/cancel) was judged on a log the checking agent had not written yet: "the
+  // client never sent initialize", or a cancel judged never sent.
+  it("a client that exits right after writing is judged on everything it wrote", async () => {
+    const client = fileURLToPath(new URL("../fixtures/write-and-exit-client.mjs", import.meta.url));
+    expect(existsSync(client)).toBe(true);
+    const { report, status } = await check([process.execPath, client, "--", "{agent}"]);
+    expect(status("ACPKIT-CLIENT-INIT-001")).toBe("pass");
+    expect(report.results.find((r: any) => r.id === "ACPKIT-CLIENT-INIT-001").message).toBe("offered protocol 2");
+    expect(status("ACPKIT-CLIENT-STDIO-001")).toBe("pass");
+  }, 60_000);
+
+  it("when the client leaves the agent's input open, the checker judges after a bounded wait and says so", async () => {
+    const client = fileURLToPath(new URL("../fixtures/write-and-exit-client.mjs", import.meta.url));
+    const started = Date.now();
+    const { status, report } = await check([process.execPath, client, "--hold-input", "--", "{agent}"]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+    expect(status("ACPKIT-CLIENT-INIT-001")).toBe("pass");
+    expect(report.results.find((r: any) => r.id === "ACPKIT-CLIENT-STDIO-001").message).toContain(
+      "the checking agent had not finished its log 5000 ms after the client exited",
+    );
+  }, 60_000);
+
   const breakable = CLIENT_REQUIREMENTS.filter((r) => r.tier !== "INFO");
   it.each(breakable.map((r) => [r.id, r.tier] as const))(
     "a client that breaks %s is reported failing it (%s)",
