@@ -130,7 +130,7 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
     entries.push({
       t: exitedAfter + PEER_LOG_WAIT_MS,
       dir: "note",
-      text: `the checking agent had not finished its log ${PEER_LOG_WAIT_MS} ms after the client exited (its input was still open); judged on what it had logged`,
+      text: `the checking agent had not finished its log ${PEER_LOG_WAIT_MS} ms after the client exited (something kept its input open, or it ended early); judged on what it had logged by then`,
     });
   const parsedOf = (dir: PeerLogEntry["dir"]) =>
     entries.filter((entry) => entry.dir === dir).map((entry) => ({ t: entry.t, text: entry.text, value: parseJson(entry.text) }));
