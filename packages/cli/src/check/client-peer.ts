@@ -1,7 +1,8 @@
 // The scripted agent that `acpkit check client` puts behind the client under test (as the hidden
 // command `acpkit __check-peer --scenario NAME --log FILE`). A raw stdio agent with no acpkit
 // runtime: it plays one scenario and logs every line both ways, with the time, to FILE, which the
-// checker judges once the client has exited.
+// checker judges once the client has exited and this agent has marked the log complete
+// (peerLogDoneFile).
 //
 // Why the log has a budget: the client under test may be broken and write without end. Logging
 // every line made the log grow by gigabytes within the run's time limit, the checker could then
