@@ -21,7 +21,7 @@ import {
   type Transport,
   type TransportReceiver,
 } from "@acpkit/core";
-import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/lazy";
+import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/validation";
 import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
 type Held = { message: string | object } | { error: AcpError };

@@ -4,11 +4,12 @@
 //
 // At startup core needs only the schema package's small `methods` entry (versions and method
 // tables), which its bundle carries a copy of (scripts/bundle-package.mjs). The validation code,
-// `@acpkit/schema/lazy`, is imported by `loadProtocolVersion`, which the runtimes await when a
-// version is negotiated: until then nothing can be validated anyway, and a starting process does
-// not compile ~40 KB it may not need yet (docs/performance.md, step 17).
+// `@acpkit/schema/validation`, is imported by `loadProtocolVersion`, which the runtimes await when
+// a version is negotiated: until then nothing can be validated anyway, and a starting process does
+// not compile ~35 KB it may not need yet (docs/performance.md, steps 17 and 27). That entry is
+// the lazy one without the transcript checker, which no runtime uses.
 import { PROTOCOL_VERSIONS, isProtocolVersion, loadedSchemaRuntime, methodTableEntry, type MethodTableEntry, type SchemaRuntime } from "@acpkit/schema/methods";
-import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, ValidationResult } from "@acpkit/schema/lazy";
+import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, ValidationResult } from "@acpkit/schema/validation";
 
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
 // Whether a value is a version acpkit speaks (1 or 2). Re-exported so that the runtimes import the
@@ -30,14 +31,14 @@ function loadedRuntime(): SchemaRuntime | undefined {
  * Load `version`'s validators (once; later calls share the first), and the schema package's
  * validation code with the first. The agent and client runtimes await this when a version is
  * negotiated; code that drives a Connection itself awaits it before `setVersion`. With `side`, only
- * what that side receives (see `@acpkit/schema/lazy`'s `loadProtocolVersion`).
+ * what that side receives (see `@acpkit/schema/validation`'s `loadProtocolVersion`).
  */
 export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSide): Promise<void> {
   const loaded = loadedRuntime();
   if (loaded !== undefined) return loaded.loadProtocolVersion(version, side);
-  importing ??= import("@acpkit/schema/lazy").then(() => {
+  importing ??= import("@acpkit/schema/validation").then(() => {
     const registered = loadedRuntime();
-    if (registered === undefined) throw new Error("@acpkit/schema/lazy was loaded but did not register its validation code");
+    if (registered === undefined) throw new Error("@acpkit/schema/validation was loaded but did not register its validation code");
     return registered;
   });
   return importing.then((registered) => registered.loadProtocolVersion(version, side));

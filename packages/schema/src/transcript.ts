@@ -7,8 +7,9 @@
 // docs/protocol.md's traces (`→` client to agent, `←` agent to client); with them the id spaces are
 // kept apart exactly. Without them a response is matched to the request of that id whose method
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
-import { isJsonObject } from "./json-object.js";
-import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./registry.js";
+import { isJsonObject } from "./methods.js";
+// Through the validation entry (not ./registry.js), so the lazy entry imports its file instead of carrying a second registry.
+import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./validation.js";
 import type { ValidationError } from "./validation-result.js";
 
 /** The version to check a transcript against, or `"auto"` to read it from `initialize`. */

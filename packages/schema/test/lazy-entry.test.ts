@@ -17,17 +17,22 @@ async function inFreshProcess(script: string): Promise<unknown> {
 }
 
 describe("@acpkit/schema/lazy", () => {
-  it("keeps every version's validators (and each side's part) out of its own file: each is a module it imports on demand", () => {
+  it("keeps every version's validators (and each side's part) out of its files: each is a module the validation entry imports on demand", () => {
+    // The lazy entry is the validation entry (the registry, which imports the validators) plus the
+    // transcript checker; its own file imports the validation entry's instead of copying it.
     const lazy = readFileSync(`${DIST}lazy.js`, "utf8");
+    const validation = readFileSync(`${DIST}validation.js`, "utf8");
     const validators = readFileSync(`${DIST}generated/v1/validators.js`, "utf8");
     expect(validators.length).toBeGreaterThan(100_000);
+    expect(lazy).toContain('from"./validation.js"');
     for (const version of ["v1", "v2"])
       for (const name of ["validators", "agent-receives", "client-receives"]) {
         expect(existsSync(`${DIST}generated/${version}/${name}.js`)).toBe(true);
-        expect(lazy).toContain(`import("./generated/${version}/${name}.js")`);
+        expect(validation).toContain(`import("./generated/${version}/${name}.js")`);
+        expect(lazy).not.toContain(`generated/${version}/${name}.js`);
       }
-    // A bundled-in copy would make the entry as large as the validators themselves.
-    expect(lazy.length).toBeLessThan(validators.length / 4);
+    // A bundled-in copy would make either entry as large as the validators themselves.
+    expect(lazy.length + validation.length).toBeLessThan(validators.length / 4);
   });
 
   it("validates a version only once it is loaded, and loads each version separately", async () => {
@@ -115,6 +120,46 @@ describe("@acpkit/schema/lazy", () => {
       console.log(JSON.stringify(out));
     `);
     expect(report).toEqual({ loaded: true, before: false, after: true, stillInvalid: false });
+  });
+});
+
+describe("@acpkit/schema/validation", () => {
+  it("is the lazy entry without the transcript checker: what the agent and client runtimes load", async () => {
+    const validation = readFileSync(`${DIST}validation.js`, "utf8");
+    expect(validation).toContain("registerSchemaRuntime");
+    expect(validation).not.toMatch(/TranscriptChecker|TranscriptLineValidator/);
+    const report = await inFreshProcess(`
+      import * as validation from "./validation.js";
+      import { loadedSchemaRuntime } from "./methods.js";
+      const out = { registered: loadedSchemaRuntime()?.getMethod === validation.getMethod };
+      out.transcriptTools = ["TranscriptChecker", "TranscriptLineValidator", "validateTranscript", "parseTranscriptLine"].filter((name) => name in validation);
+      await validation.loadProtocolVersion(1, "agent");
+      out.prompt = validation.validateParams(1, "session/prompt", { sessionId: "s", prompt: [] }).valid;
+      out.legacy = validation.detectLegacyMethod("acp/prompt")?.expected ?? null;
+      // The lazy entry shares this registry: what one loaded, the other sees.
+      const lazy = await import("./lazy.js");
+      out.shared = lazy.getMethod === validation.getMethod && lazy.isProtocolVersionLoaded(1, "agent");
+      out.lazyOnly = Object.keys(lazy).filter((name) => !(name in validation)).sort();
+      console.log(JSON.stringify(out));
+    `);
+    expect(report).toEqual({
+      registered: true,
+      transcriptTools: [],
+      prompt: true,
+      legacy: expect.stringContaining("session/prompt"),
+      shared: true,
+      lazyOnly: [
+        "AGENT_MARK",
+        "CLIENT_MARK",
+        "MAX_OPEN_REQUESTS",
+        "TranscriptChecker",
+        "TranscriptLineValidator",
+        "VERSION_LOOKAHEAD_CHARS",
+        "formatProblem",
+        "parseTranscriptLine",
+        "validateTranscript",
+      ],
+    });
   });
 });
 

@@ -253,7 +253,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
 
 /** The schema check of a message's params, once its validators are loaded (only past the budget). */
 async function loadParamsCheck(): Promise<ParamsCheck> {
-  const schema = await import("@acpkit/schema/lazy");
+  const schema = await import("@acpkit/schema/validation");
   await Promise.all([schema.loadProtocolVersion(1, "agent"), schema.loadProtocolVersion(2, "agent")]);
   return (version, method, params) => {
     const info = schema.getMethod(version, method);
