@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectAgent, type Diagnostic } from "@acpkit/client";
+import { connectAgent } from "@acpkit/client";
+import type { Diagnostic } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
 import { afterEach, describe, expect, it } from "vitest";
 
