@@ -30,7 +30,7 @@ export const coldStartScenario: Scenario = {
     // Single runs spread over ±60 ms (raw: 180-290 ms in one run of 15), so the medians need more
     // rounds than the other scenarios; a round costs ~1.7 s. The spread is two clusters, not one
     // bell: this machine runs a whole process ~40% slower in stretches of a few seconds (an empty
-    // script: 79-95 ms or 115-136 ms), and a cold start is two processes. The median of such
+    // script: 79-98 ms or 104-132 ms in one run), and a cold start is two processes. The median of such
     // samples falls between the clusters and moves with their mix, so acpkit / raw spread from 1.11
     // to 1.38 over ten runs of 25 rounds while the ratio of all 250 pairs was 1.21 (docs/performance.md,
     // step 27). 45 rounds narrow that spread by a quarter for ~35 s more per run.
