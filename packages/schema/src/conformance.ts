@@ -5,7 +5,7 @@
 // Where those values sit is generated from the schema (generated/vN/open-values.ts), so this
 // walk knows nothing about particular types. It runs after schema validation succeeded, so it
 // can trust the shape it walks.
-import { isJsonObject } from "./json-object.js";
+import { isJsonObject } from "./methods.js";
 
 import { pointerToken } from "./ajv-errors.js";
 import type { CompiledValidator } from "./compiled-validator.js";

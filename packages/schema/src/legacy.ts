@@ -17,7 +17,7 @@
 //
 // Each detector returns the FIRST legacy shape found (the one the fix should start with), or
 // undefined when the value shows none.
-import { isJsonObject, ownEntry } from "./json-object.js";
+import { isJsonObject, ownEntry } from "./methods.js";
 
 import type { ValidationError } from "./validation-result.js";
 

@@ -8,7 +8,8 @@
 // kept apart exactly. Without them a response is matched to the request of that id whose method
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
 import { isJsonObject } from "./methods.js";
-// Through the validation entry (not ./registry.js), so the lazy entry imports its file instead of carrying a second registry.
+// Through the validation entry (not ./registry.js): a module of another entry imports that
+// entry, so the lazy entry imports its file instead of carrying a second registry.
 import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./validation.js";
 import type { ValidationError } from "./validation-result.js";
 

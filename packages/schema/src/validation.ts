@@ -30,4 +30,6 @@ export {
   type VersionValidators,
 } from "./registry.js";
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
-export { isJsonObject, ownEntry, setOwnField } from "./json-object.js";
+// Three facts about JSON values every acpkit package needs, defined in the small `methods` entry:
+// every module of this package imports them from there, so the package holds one copy of each.
+export { isJsonObject, ownEntry, setOwnField } from "./methods.js";
