@@ -267,6 +267,26 @@ describe("client actions", () => {
     state = beginTurn(recordTurnEnd(state, "end_turn"), [text("again")]);
     expect(state.messages.at(-1)!.messageId).toBe("acpkit-prompt-2");
   });
+
+  it("keeps one frozen record per known stop reason, and a frozen record of its own for any other", () => {
+    let state = fresh();
+    for (const stopReason of ["end_turn", "end_turn", "max_tokens", "refusal", "end_turn"] as const)
+      state = recordTurnEnd(beginTurn(state, [text("go")]), stopReason);
+    state = recordTurnEnd(beginTurn(state, [text("go")]), "paused_by_newer_agent" as v2.StopReason);
+    const turns = state.turns;
+    expect(turns.map((turn) => turn.stopReason)).toEqual(["end_turn", "end_turn", "max_tokens", "refusal", "end_turn", "paused_by_newer_agent"]);
+    // Three end_turn turns are one object: a long session holds pointers, not a record per turn.
+    expect(turns[0]).toBe(turns[1]);
+    expect(turns[0]).toBe(turns[4]);
+    expect(turns[2]).not.toBe(turns[0]);
+    for (const turn of turns) expect(Object.isFrozen(turn)).toBe(true);
+    // Shared records cannot be changed through one turn (which would change every other).
+    expect(() => {
+      (turns[0] as { stopReason: string }).stopReason = "refusal";
+    }).toThrow(TypeError);
+    expect(state.turns[1]!.stopReason).toBe("end_turn");
+    expect(sessionStateToJSON(state).turns).toEqual(turns.map((turn) => ({ stopReason: turn.stopReason })));
+  });
 });
 
 describe("purity", () => {

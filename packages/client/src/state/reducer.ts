@@ -20,6 +20,7 @@ import {
   type ModesJSON,
   type NoticeJSON,
   type TerminalJSON,
+  type TurnJSON,
   type MessageKind,
   type MessageRecord,
   type PermissionJSON,
@@ -432,7 +433,21 @@ export function markTurnCancelled(state: SessionState): SessionState {
 /** The `session/prompt` response arrived with `stopReason`: the turn is over. */
 export function recordTurnEnd(state: SessionState, stopReason: v2.StopReason): SessionState {
   const d = state.data;
-  return withHotFields(state, d.messages, d.toolCalls, append(d.turns, { stopReason }), false, d.turnFirstToolCall, d.promptsSent, undefined);
+  return withHotFields(state, d.messages, d.toolCalls, append(d.turns, turnRecord(stopReason)), false, d.turnFirstToolCall, d.promptsSent, undefined);
+}
+
+/**
+ * One frozen `{stopReason}` per stop reason the protocol defines, shared by every turn that ended
+ * with it: a session keeps all its turns, and most end alike, so a long session holds a list of
+ * pointers rather than an object per turn. Any other value (a newer agent's) gets its own frozen
+ * record, so what the agent chooses cannot grow this table.
+ */
+const SHARED_TURN_RECORDS: ReadonlyMap<string, TurnJSON> = new Map(
+  (["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"] as const).map((stopReason) => [stopReason, Object.freeze({ stopReason })]),
+);
+
+function turnRecord(stopReason: v2.StopReason): TurnJSON {
+  return SHARED_TURN_RECORDS.get(stopReason) ?? Object.freeze({ stopReason });
 }
 
 /**
