@@ -42,7 +42,8 @@ export class V1ClientSessionWire implements ClientSessionWire {
   }
 
   promptParams(prompt: readonly ContentBlock[], meta: Meta | null | undefined): v1.PromptRequest {
-    const params: v2.PromptRequest = { sessionId: this.sessionId, prompt: [...prompt] };
+    // No copy of `prompt` here: promptToV1 builds the list it sends and changes nothing it is given.
+    const params: v2.PromptRequest = { sessionId: this.sessionId, prompt: prompt as ContentBlock[] };
     if (meta !== undefined) params._meta = meta;
     return this.bridge.promptToV1(params);
   }

@@ -62,7 +62,16 @@ export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, s
 export { absolutePathProblem, checkAbsolutePathArgument, checkAbsolutePathParam, isAbsolutePath, toolCallPathProblem } from "./paths.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
 /** For transport authors; also `@acpkit/core/transport-kit`. */
-export { createDeferred, deliverMessage, encodeMessage, OUTPUT_HIGH_WATER, parseRequestTarget, utf8SizeOver, type Deferred } from "./transport-helpers.js";
+export {
+  createDeferred,
+  deliverMessage,
+  encodeMessage,
+  OUTPUT_HIGH_WATER,
+  parseRequestTarget,
+  SEND_ACCEPTED,
+  utf8SizeOver,
+  type Deferred,
+} from "./transport-helpers.js";
 /** For transport authors; also `@acpkit/core/transport-kit`. */
 export { oversizedRequestId, RequestIdScanner } from "./request-id-scanner.js";
 export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";

@@ -5,6 +5,7 @@ import { AcpError, RpcError, type RpcErrorObject } from "./errors.js";
 import { notificationMessage, requestMessage, type JsonRpcResponse } from "./jsonrpc.js";
 import { CANCEL_REQUEST_METHOD, type MethodPolicy } from "./method-policy.js";
 import { PendingRequest, PendingRequests } from "./pending-requests.js";
+import { SEND_ACCEPTED } from "./transport-helpers.js";
 import type { Transport } from "./transport.js";
 import { describeValidation, errorMessageOf, firstError } from "./wire-errors.js";
 
@@ -57,38 +58,53 @@ export class OutgoingRequests {
 
   /** Sends `method` and resolves with the peer's (validated) result. Params were checked by the caller. */
   send<R>(method: string, params: unknown, options: RequestOptions | undefined): Promise<R> {
+    // Every closure a request may need is made in a helper below, never here: a closure in this
+    // function would make V8 allocate a context for each call, also for the common request that
+    // has no signal, no timeout and a send the transport took at once.
     const signal = options?.signal;
     if (signal?.aborted) {
       return Promise.reject(new AcpError("Cancelled", `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
     }
     const timeoutMs = options?.timeoutMs !== undefined ? options.timeoutMs : UNTIMED_METHODS.has(method) ? null : this.defaultTimeoutMs;
-    const id = this.pending.allocateId();
-    const entry = new PendingRequest(id, method);
-    const result = new Promise<R>((resolve, reject) => {
-      entry.resolve = resolve as (result: unknown) => void;
-      entry.reject = reject;
-    });
-    if (signal !== undefined) {
-      entry.signal = signal;
-      entry.onAbort = () => this.abandon(id, new AcpError("Cancelled", `Request ${method} (id ${id}) was cancelled`, { cause: signal.reason }));
-      signal.addEventListener("abort", entry.onAbort, { once: true });
-    }
-    if (timeoutMs !== null) {
-      entry.timer = setTimeout(() => this.abandon(id, new AcpError("Timeout", `Request ${method} (id ${id}) got no answer within ${timeoutMs} ms`)), timeoutMs);
-      // A pending answer must not be what keeps a Node process alive (the transport does that).
-      (entry.timer as { unref?: () => void }).unref?.();
-    }
+    const entry = new PendingRequest(this.pending.allocateId(), method);
+    const result = entry.promise as Promise<R>;
+    if (signal !== undefined) this.watchSignal(entry, signal);
+    if (timeoutMs !== null) this.startTimer(entry, timeoutMs);
     this.pending.add(entry);
-    const sendFailed = (error: unknown): void => {
-      this.pending.abandon(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
-    };
+    let sent: Promise<void>;
     try {
-      this.transport.send(requestMessage(id, method, params)).then(undefined, sendFailed);
+      sent = this.transport.send(requestMessage(entry.id, method, params));
     } catch (error) {
       // A transport that throws instead of rejecting still fails only this request.
-      sendFailed(error);
+      this.sendFailed(entry.id, error);
+      return result;
     }
+    if (sent !== SEND_ACCEPTED) this.watchSend(sent, entry.id);
     return result;
+  }
+
+  private watchSignal(entry: PendingRequest, signal: AbortSignal): void {
+    entry.signal = signal;
+    entry.onAbort = () => this.abandon(entry.id, new AcpError("Cancelled", `Request ${entry.method} (id ${entry.id}) was cancelled`, { cause: signal.reason }));
+    signal.addEventListener("abort", entry.onAbort, { once: true });
+  }
+
+  private startTimer(entry: PendingRequest, timeoutMs: number): void {
+    entry.timer = setTimeout(
+      () => this.abandon(entry.id, new AcpError("Timeout", `Request ${entry.method} (id ${entry.id}) got no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    // A pending answer must not be what keeps a Node process alive (the transport does that).
+    (entry.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** A send that may still fail (queued behind a full channel, or a transport of its own kind): fail the request if it does. */
+  private watchSend(sent: Promise<void>, id: number): void {
+    sent.then(undefined, (error: unknown) => this.sendFailed(id, error));
+  }
+
+  private sendFailed(id: number, error: unknown): void {
+    this.pending.abandon(id)?.reject(error instanceof Error ? error : new AcpError("ConnectionClosed", errorMessageOf(error)));
   }
 
   // Give up on one of our requests locally; on v1 also ask the peer to stop (docs/protocol.md C9).

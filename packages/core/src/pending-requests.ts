@@ -12,6 +12,8 @@ import type { RequestId } from "./jsonrpc.js";
  * signal or timeout (the common case) allocates nothing else.
  */
 export class PendingRequest {
+  /** Settles with the peer's result; what `Connection.request` returns. */
+  readonly promise: Promise<unknown>;
   resolve!: (result: unknown) => void;
   reject!: (error: Error) => void;
   /** The caller's signal and our listener on it, when the request has a signal. */
@@ -23,7 +25,12 @@ export class PendingRequest {
   constructor(
     readonly id: number,
     readonly method: string,
-  ) {}
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
 
   /** Detaches the abort listener and timer; called exactly once when the entry leaves the table. */
   cleanup(): void {

@@ -18,7 +18,7 @@ import { ErrorCode, isAcpError } from "./errors.js";
 import type { IncomingRequest } from "./incoming-request.js";
 import { errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
 import type { Transport } from "./transport.js";
-import { createDeferred, type Deferred } from "./transport-helpers.js";
+import { createDeferred, SEND_ACCEPTED, type Deferred } from "./transport-helpers.js";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -112,11 +112,19 @@ export class ReplyOutbox {
   }
 
   private handOver(reply: Reply, answered: AnsweredRequests): void {
-    this.unsettled++;
-    this.transport.send(reply).then(this.settled, (error: unknown) => this.failed(error, reply));
+    const sent = this.transport.send(reply);
+    // Taken at once, and nobody waits for the outbox to be idle (the peer's input has not ended):
+    // nothing can fail and nothing needs telling, so no handler is attached (the common case, one
+    // answer per request). Otherwise the send is counted until it settles.
+    if (sent !== SEND_ACCEPTED || this.onIdle !== undefined) this.watch(sent, reply);
     if (answered === undefined) return;
     if (Array.isArray(answered)) for (const request of answered as readonly IncomingRequest[]) request.responded();
     else (answered as IncomingRequest).responded();
+  }
+
+  private watch(sent: Promise<void>, reply: Reply): void {
+    this.unsettled++;
+    sent.then(this.settled, (error: unknown) => this.failed(error, reply));
   }
 
   // Hands held answers over in order until the transport is congested again (it says so inside

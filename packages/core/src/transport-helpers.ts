@@ -17,6 +17,16 @@ import type { TransportReceiver } from "./transport.js";
 export const OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
 
 /**
+ * The promise a transport's `send()` returns when it took the message at once (nothing to wait
+ * for: the message is queued for writing and no earlier write is blocked). A transport may return
+ * any promise; returning this one lets the Connection see, without waiting a microtask, that the
+ * send cannot fail, so a request or an answer on that path allocates no failure handler. Every
+ * acpkit transport returns it; a transport that returns something else works the same, a little
+ * slower.
+ */
+export const SEND_ACCEPTED: Promise<void> = Promise.resolve();
+
+/**
  * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be
  * sent (a cycle, a BigInt, `undefined` at the top). Transports call it inside `send()` and reject
  * with the error it throws, so a bad value fails at the caller with nothing half-written.

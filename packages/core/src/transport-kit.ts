@@ -2,7 +2,7 @@
 // behave the same way (and so a third-party transport can reuse them).
 
 /**
- * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, a deferred for drain waits, a request-target parser that never throws (for HTTP-based servers), and the high-water mark of unread output past which a transport stops reading.
+ * What transport implementations share: one JSON encoder for every transport, a cheap UTF-8 size check, a deferred for drain waits, a request-target parser that never throws (for HTTP-based servers), and the high-water mark of unread output past which a transport stops reading, and the promise a send that was taken at once returns.
  *
  * @module
  */
@@ -18,6 +18,7 @@ export {
   OUTPUT_HIGH_WATER,
   parseRequestTarget,
   RequestIdScanner,
+  SEND_ACCEPTED,
   utf8SizeOver,
   type Deferred,
 } from "./index.js";

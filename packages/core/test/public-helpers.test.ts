@@ -108,6 +108,7 @@ describe("the transport kit's AcpError", () => {
       "AcpError",
       "OUTPUT_HIGH_WATER",
       "RequestIdScanner",
+      "SEND_ACCEPTED",
       "createDeferred",
       "deliverMessage",
       "encodeMessage",

@@ -13,6 +13,7 @@ import {
   deliverMessage,
   encodeMessage,
   oversizedRequestId,
+  SEND_ACCEPTED,
   utf8SizeOver,
   type CloseInfo,
   type JsonRpcMessage,
@@ -30,8 +31,6 @@ export interface MemoryPairOptions {
   /** JSON mode: largest message in UTF-8 bytes; a larger one is dropped with an error event on the receiver. Default 64 MiB. */
   maxMessageSize?: number;
 }
-
-const RESOLVED: Promise<void> = Promise.resolve();
 
 /** One end of a memory pair. */
 export class MemoryTransport implements Transport {
@@ -69,7 +68,7 @@ export class MemoryTransport implements Transport {
     }
     if (this.mode === "object") {
       this.peer.accept(message);
-      return RESOLVED;
+      return SEND_ACCEPTED;
     }
     let text: string;
     try {
@@ -78,7 +77,7 @@ export class MemoryTransport implements Transport {
       return Promise.reject(error);
     }
     this.peer.accept(text);
-    return RESOLVED;
+    return SEND_ACCEPTED;
   }
 
   close(reason = "closed locally"): Promise<void> {

@@ -7,8 +7,8 @@
 // the writer stops writing until 'drain', and sends made meanwhile resolve only once their bytes
 // were handed over.
 //
-// send() returns one shared resolved promise while the stream is not blocked (the only promise
-// made is the one reaction per tick that flushes). While blocked, every send shares the single
+// send() returns core's SEND_ACCEPTED while the stream is not blocked (the only promise made is
+// the one reaction per tick that flushes), which tells the Connection the send cannot fail. While blocked, every send shares the single
 // promise of that blocked period.
 //
 // Answers to the peer's requests are sent without waiting (nobody awaits them), so a peer that
@@ -22,9 +22,7 @@
 //   whenever one large message is sent, and a peer that writes and reads in turn (it is blocked
 //   writing to us, so it does not read) would then never drain it: both sides would wait.
 import type { Writable } from "node:stream";
-import { createDeferred, encodeMessage, type AcpError, type Deferred } from "@acpkit/core";
-
-const RESOLVED: Promise<void> = Promise.resolve();
+import { createDeferred, encodeMessage, SEND_ACCEPTED, type AcpError, type Deferred } from "@acpkit/core";
 
 /**
  * The most characters of joined lines one write() gets: 16 Mi. One tick's lines are joined into
@@ -97,9 +95,9 @@ export class NdjsonWriter {
       this.flushScheduled = true;
       // A promise reaction rather than queueMicrotask, which makes an AsyncResource and a bound
       // function per call: this runs once per message on a request/response exchange.
-      void RESOLVED.then(this.flush);
+      void SEND_ACCEPTED.then(this.flush);
     }
-    return RESOLVED;
+    return SEND_ACCEPTED;
   }
 
   /**

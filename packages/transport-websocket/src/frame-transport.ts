@@ -12,6 +12,7 @@ import {
   encodeMessage,
   OUTPUT_HIGH_WATER,
   oversizedRequestId,
+  SEND_ACCEPTED,
   utf8SizeOver,
   type CloseInfo,
   type Deferred,
@@ -51,8 +52,6 @@ export interface FrameTransportOptions {
   /** Largest incoming message in bytes; a larger one is discarded with an error event. Default 64 MiB. */
   maxMessageSize?: number;
 }
-
-const RESOLVED: Promise<void> = Promise.resolve();
 
 /** A Transport over one WebSocket connection. Created by `listen()` and `connect()`. */
 export class WebSocketTransport implements Transport {
@@ -109,7 +108,7 @@ export class WebSocketTransport implements Transport {
     }
     this.socket.sendText(text);
     if (this.socket.isCongested()) this.waitForDrain();
-    return RESOLVED;
+    return SEND_ACCEPTED;
   }
 
   close(reason = "closed locally"): Promise<void> {

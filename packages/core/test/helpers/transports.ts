@@ -1,7 +1,7 @@
 // In-test transports. `ScriptedTransport` lets a test play the peer by hand: deliver raw lines and
 // read back exactly what the Connection sent. `linkedTransports` joins two Connections.
 import { AcpError } from "../../src/errors.js";
-import { encodeMessage } from "../../src/transport-helpers.js";
+import { encodeMessage, SEND_ACCEPTED } from "../../src/transport-helpers.js";
 import type { CloseInfo, JsonRpcMessage, Transport, TransportReceiver } from "../../src/transport.js";
 import { Connection, type ConnectionOptions } from "../../src/connection.js";
 import type { UntypedMethodTables } from "../../src/method-types.js";
@@ -48,7 +48,8 @@ export class ScriptedTransport implements Transport {
       this.congestAt = undefined;
       this.setCongested(true);
     }
-    return this.pendingSend ?? Promise.resolve();
+    // What acpkit's transports return for a message they took at once (the Connection's fast path).
+    return this.pendingSend ?? SEND_ACCEPTED;
   }
 
   /** Tell the receiver its output passed the high-water mark (true) or drained (false). */

@@ -1,0 +1,93 @@
+// SEND_ACCEPTED: a transport that took a message at once returns core's shared resolved promise,
+// and the Connection then attaches nothing to it (no failure handler, no counted send) for a
+// request or an answer. Any other promise is still watched: its rejection fails the request, and
+// an answer given after the peer's input ended is counted until it settles, so the connection
+// closes only once it was handed over.
+import { afterEach, describe, expect, it } from "vitest";
+import { SEND_ACCEPTED } from "../src/index.js";
+import { deferred, scripted, settle } from "./helpers/transports.js";
+
+const PERMISSION = { sessionId: "s", options: [] };
+
+// Counts `then` calls on the shared promise while a test runs (an own property shadows the
+// prototype's method; removed after each test).
+let thenCalls = 0;
+function countThenCalls(): void {
+  thenCalls = 0;
+  const original = Promise.prototype.then;
+  Object.defineProperty(SEND_ACCEPTED, "then", {
+    configurable: true,
+    value(this: Promise<void>, ...args: Parameters<Promise<void>["then"]>) {
+      thenCalls++;
+      return original.apply(this, args);
+    },
+  });
+}
+afterEach(() => {
+  delete (SEND_ACCEPTED as { then?: unknown }).then;
+});
+
+describe("SEND_ACCEPTED", () => {
+  it("is one resolved promise, exported by the transport kit too", async () => {
+    const kit = await import("../src/transport-kit.js");
+    expect(kit.SEND_ACCEPTED).toBe(SEND_ACCEPTED);
+    await expect(SEND_ACCEPTED).resolves.toBeUndefined();
+  });
+
+  it("a request and an answer the transport took at once attach nothing to it", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 1 });
+    connection.onRequest("session/new", () => ({ sessionId: "s1" }));
+    countThenCalls();
+    const pending = connection.request("session/request_permission", PERMISSION);
+    const sent = await transport.next();
+    transport.deliver({ jsonrpc: "2.0", id: 7, method: "session/new", params: { cwd: "/" } });
+    expect(await transport.next()).toEqual({ jsonrpc: "2.0", id: 7, result: { sessionId: "s1" } });
+    transport.deliver({ jsonrpc: "2.0", id: sent.id, result: { outcome: { outcome: "cancelled" } } });
+    expect(await pending).toEqual({ outcome: { outcome: "cancelled" } });
+    expect(thenCalls).toBe(0);
+  });
+
+  it("a send that returns a promise of its own is watched: its rejection fails only that request", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 1 });
+    const refused = deferred<void>();
+    transport.pendingSend = refused.promise;
+    const failing = connection.request("session/request_permission", PERMISSION);
+    transport.pendingSend = undefined;
+    const fine = connection.request("session/request_permission", PERMISSION);
+    refused.reject(new Error("the pipe broke after taking the line"));
+    await expect(failing).rejects.toThrow("the pipe broke after taking the line");
+    const [, second] = [await transport.next(), await transport.next()];
+    transport.deliver({ jsonrpc: "2.0", id: second.id, result: { outcome: { outcome: "cancelled" } } });
+    expect(await fine).toEqual({ outcome: { outcome: "cancelled" } });
+  });
+
+  it("after the peer's input ended, an answer taken at once still closes the connection once given", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 1 });
+    const gate = deferred<void>();
+    connection.onRequest("session/new", async () => {
+      await gate.promise;
+      return { sessionId: "s1" };
+    });
+    transport.deliver({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/" } });
+    transport.endInput();
+    await settle();
+    expect(transport.isEnded).toBe(false);
+    gate.resolve();
+    expect(await transport.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { sessionId: "s1" } });
+    expect(await connection.closed).toEqual({ reason: "peer closed the stream" });
+  });
+
+  it("after the peer's input ended, an answer still waiting for its send keeps the connection open until it settles", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 1 });
+    connection.onRequest("session/new", () => ({ sessionId: "s1" }));
+    const draining = deferred<void>();
+    transport.pendingSend = draining.promise;
+    transport.deliver({ jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/" } });
+    transport.endInput();
+    expect(await transport.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { sessionId: "s1" } });
+    await settle();
+    expect(transport.isEnded).toBe(false);
+    draining.resolve();
+    expect(await connection.closed).toEqual({ reason: "peer closed the stream" });
+  });
+});
