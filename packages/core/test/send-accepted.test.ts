@@ -15,6 +15,7 @@ let thenCalls = 0;
 function countThenCalls(): void {
   thenCalls = 0;
   const original = Promise.prototype.then;
+  // biome-ignore lint/suspicious/noThenProperty: the test counts calls of the promise's own then.
   Object.defineProperty(SEND_ACCEPTED, "then", {
     configurable: true,
     value(this: Promise<void>, ...args: Parameters<Promise<void>["then"]>) {
