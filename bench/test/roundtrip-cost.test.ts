@@ -1,21 +1,14 @@
 // roundtrip-cost.mjs (docs/performance.md step 28) must run real prompt round trips between the
 // chosen client and agent in one process and report them as one JSON line; allocations it
 // counts as acpkit's come from acpkit's packages only.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { failureOf, jsonLineOf } from "./helpers/script-output.js";
 
-const run = promisify(execFile);
 const SCRIPT = fileURLToPath(new URL("../roundtrip-cost.mjs", import.meta.url));
 
-async function roundTripCost(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [SCRIPT, ...args]);
-  const lines = stdout.trim().split("\n");
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
-}
+const roundTripCost = (...args: string[]) => jsonLineOf(SCRIPT, args);
 
 describe("roundtrip-cost.mjs", () => {
   it("times round trips between the acpkit client and the acpkit agent", async () => {
@@ -37,10 +30,7 @@ describe("roundtrip-cost.mjs", () => {
   }, 60_000);
 
   it("refuses a bad argument with a usage line", async () => {
-    const failure = await run(process.execPath, [SCRIPT, "acpkit", "official"]).then(
-      () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
-    );
+    const failure = await failureOf(SCRIPT, ["acpkit", "official"]);
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain("usage: node bench/roundtrip-cost.mjs");
   });

@@ -1,21 +1,14 @@
 // turn-memory.mjs (docs/performance.md step 19) must run a real turn longer than what a Turn keeps
 // (MAX_KEPT_TURN_UPDATES) over stdio, iterated and awaited, and report it as one JSON line.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { MAX_KEPT_TURN_UPDATES } from "@acpkit/client";
 import { describe, expect, it } from "vitest";
+import { failureOf, jsonLineOf } from "./helpers/script-output.js";
 
-const run = promisify(execFile);
 const SCRIPT = fileURLToPath(new URL("../turn-memory.mjs", import.meta.url));
 
-async function turnMemory(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [SCRIPT, ...args]);
-  const lines = stdout.trim().split("\n");
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
-}
+const turnMemory = (...args: string[]) => jsonLineOf(SCRIPT, args);
 
 describe("turn-memory.mjs", () => {
   it("iterates every update of a turn longer than the cap, and awaits one without iterating", async () => {
@@ -30,10 +23,7 @@ describe("turn-memory.mjs", () => {
   }, 60_000);
 
   it("refuses a bad argument with a usage line", async () => {
-    const failure = await run(process.execPath, [SCRIPT, "lots"]).then(
-      () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
-    );
+    const failure = await failureOf(SCRIPT, ["lots"]);
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain("usage: node bench/turn-memory.mjs");
   });
