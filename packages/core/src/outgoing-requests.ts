@@ -71,15 +71,13 @@ export class OutgoingRequests {
     if (signal !== undefined) this.watchSignal(entry, signal);
     if (timeoutMs !== null) this.startTimer(entry, timeoutMs);
     this.pending.add(entry);
-    let sent: Promise<void>;
     try {
-      sent = this.transport.send(requestMessage(entry.id, method, params));
+      const sent = this.transport.send(requestMessage(entry.id, method, params));
+      if (sent !== SEND_ACCEPTED) this.watchSend(sent, entry.id);
     } catch (error) {
-      // A transport that throws instead of rejecting still fails only this request.
+      // A transport that throws instead of rejecting, or returns no promise, still fails only this request.
       this.sendFailed(entry.id, error);
-      return result;
     }
-    if (sent !== SEND_ACCEPTED) this.watchSend(sent, entry.id);
     return result;
   }
 

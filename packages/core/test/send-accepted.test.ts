@@ -63,6 +63,22 @@ describe("SEND_ACCEPTED", () => {
     expect(await fine).toEqual({ outcome: { outcome: "cancelled" } });
   });
 
+  it("a send that returns no promise at all fails that request, which is not left pending", async () => {
+    const { transport, connection, diagnostics } = scripted({ side: "agent", version: 1 });
+    const send = transport.send.bind(transport);
+    transport.send = (message) => {
+      void send(message);
+      return undefined as unknown as Promise<void>;
+    };
+    const pending = connection.request("session/request_permission", PERMISSION);
+    await expect(pending).rejects.toThrow(TypeError);
+    const sent = await transport.next();
+    // Its answer, if the peer got the line after all, is a late one: taken quietly.
+    transport.deliver({ jsonrpc: "2.0", id: sent.id, result: { outcome: { outcome: "cancelled" } } });
+    await settle();
+    expect(diagnostics.filter((d) => d.code === "unexpected_response")).toEqual([]);
+  });
+
   it("after the peer's input ended, an answer still waiting for its send keeps the connection open until it settles", async () => {
     const { transport, connection } = scripted({ side: "agent", version: 1 });
     connection.onRequest("session/new", () => ({ sessionId: "s1" }));
