@@ -2,10 +2,10 @@
 // matching each response to its caller (validating results against the method's schema).
 import type { DiagnosticEmitter } from "./diagnostics.js";
 import { AcpError, RpcError, type RpcErrorObject } from "./errors.js";
-import { notificationMessage, requestMessage, type JsonRpcResponse } from "./jsonrpc.js";
+import { isThenable, notificationMessage, requestMessage, type JsonRpcResponse } from "./jsonrpc.js";
 import { CANCEL_REQUEST_METHOD, type MethodPolicy } from "./method-policy.js";
 import { PendingRequest, PendingRequests } from "./pending-requests.js";
-import { SEND_ACCEPTED } from "./transport-helpers.js";
+import { SEND_ACCEPTED, sendReturnedNoPromise } from "./transport-helpers.js";
 import type { Transport } from "./transport.js";
 import { describeValidation, errorMessageOf, firstError } from "./wire-errors.js";
 
@@ -75,7 +75,7 @@ export class OutgoingRequests {
       const sent = this.transport.send(requestMessage(entry.id, method, params));
       if (sent !== SEND_ACCEPTED) this.watchSend(sent, entry.id);
     } catch (error) {
-      // A transport that throws instead of rejecting, or returns no promise, still fails only this request.
+      // A transport that throws instead of rejecting still fails only this request.
       this.sendFailed(entry.id, error);
     }
     return result;
@@ -98,6 +98,7 @@ export class OutgoingRequests {
 
   /** A send that may still fail (queued behind a full channel, or a transport of its own kind): fail the request if it does. */
   private watchSend(sent: Promise<void>, id: number): void {
+    if (!isThenable(sent)) return this.sendFailed(id, sendReturnedNoPromise(sent));
     sent.then(undefined, (error: unknown) => this.sendFailed(id, error));
   }
 
@@ -110,10 +111,19 @@ export class OutgoingRequests {
   private abandon(id: number, error: AcpError): void {
     const entry = this.pending.abandon(id);
     if (entry === undefined) return;
-    if (this.policy.version === 1 && !this.isClosed()) {
-      this.transport.send(notificationMessage(CANCEL_REQUEST_METHOD, { requestId: id })).then(undefined, ignoreCancelSendFailure);
-    }
+    if (this.policy.version === 1 && !this.isClosed()) this.askPeerToCancel(id);
     entry.reject(error);
+  }
+
+  // Best effort, and called from a timer or an abort listener, where a throw would end the
+  // process: a transport that throws, rejects or returns no promise is ignored here.
+  private askPeerToCancel(id: number): void {
+    try {
+      const sent = this.transport.send(notificationMessage(CANCEL_REQUEST_METHOD, { requestId: id }));
+      if (sent !== SEND_ACCEPTED && isThenable(sent)) sent.then(undefined, ignoreCancelSendFailure);
+    } catch {
+      // The request is already rejected locally.
+    }
   }
 
   /** Settles the request a response answers (a response with id null reports what the peer could not read). */

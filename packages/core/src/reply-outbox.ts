@@ -16,9 +16,9 @@
 // transport reject the send, and the peer waited for an answer that never came. It gets -32603.
 import { ErrorCode, isAcpError } from "./errors.js";
 import type { IncomingRequest } from "./incoming-request.js";
-import { errorResponse, type JsonRpcResponse } from "./jsonrpc.js";
+import { errorResponse, isThenable, type JsonRpcResponse } from "./jsonrpc.js";
 import type { Transport } from "./transport.js";
-import { createDeferred, SEND_ACCEPTED, type Deferred } from "./transport-helpers.js";
+import { createDeferred, SEND_ACCEPTED, sendReturnedNoPromise, type Deferred } from "./transport-helpers.js";
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -124,6 +124,7 @@ export class ReplyOutbox {
 
   private watch(sent: Promise<void>, reply: Reply): void {
     this.unsettled++;
+    if (!isThenable(sent)) return this.failed(sendReturnedNoPromise(sent), reply);
     sent.then(this.settled, (error: unknown) => this.failed(error, reply));
   }
 

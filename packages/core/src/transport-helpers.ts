@@ -5,6 +5,7 @@
 // transport loads the main entry anyway, so the helpers live in its bundle rather than in a file
 // of their own.
 import { AcpError } from "./errors.js";
+import { valueKind } from "./json.js";
 import { encodeTextUpdateNotification } from "./text-update.js";
 import type { TransportReceiver } from "./transport.js";
 
@@ -25,6 +26,15 @@ export const OUTPUT_HIGH_WATER = 4 * 1024 * 1024;
  * slower.
  */
 export const SEND_ACCEPTED: Promise<void> = Promise.resolve();
+
+/**
+ * The error for a transport whose `send()` returned something other than a promise (a broken
+ * transport): the Connection fails that one request with it, or reports it for an answer, which
+ * was handed over and is not answered a second time.
+ */
+export function sendReturnedNoPromise(value: unknown): TypeError {
+  return new TypeError(`transport.send() returned ${valueKind(value)} instead of a promise`);
+}
 
 /**
  * `JSON.stringify(message)`, or an `AcpError("InvalidMessage")` saying why the message cannot be

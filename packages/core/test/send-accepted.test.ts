@@ -71,12 +71,46 @@ describe("SEND_ACCEPTED", () => {
       return undefined as unknown as Promise<void>;
     };
     const pending = connection.request("session/request_permission", PERMISSION);
-    await expect(pending).rejects.toThrow(TypeError);
+    await expect(pending).rejects.toThrow(new TypeError("transport.send() returned nothing instead of a promise"));
     const sent = await transport.next();
     // Its answer, if the peer got the line after all, is a late one: taken quietly.
     transport.deliver({ jsonrpc: "2.0", id: sent.id, result: { outcome: { outcome: "cancelled" } } });
     await settle();
     expect(diagnostics.filter((d) => d.code === "unexpected_response")).toEqual([]);
+  });
+
+  it("an answer whose send returns no promise is reported, and the request is not answered a second time", async () => {
+    const { transport, connection, diagnostics } = scripted({ side: "agent", version: 1 });
+    connection.onRequest("session/new", () => ({ sessionId: "s1" }));
+    const send = transport.send.bind(transport);
+    transport.send = (message) => {
+      void send(message);
+      return undefined as unknown as Promise<void>;
+    };
+    transport.deliver({ jsonrpc: "2.0", id: 7, method: "session/new", params: { cwd: "/" } });
+    transport.deliver({ jsonrpc: "2.0", id: 8, method: "session/new", params: { cwd: "/" } });
+    await settle();
+    expect(transport.sent).toEqual([
+      { jsonrpc: "2.0", id: 7, result: { sessionId: "s1" } },
+      { jsonrpc: "2.0", id: 8, result: { sessionId: "s1" } },
+    ]);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["transport_error", "Could not send a reply: transport.send() returned nothing instead of a promise"],
+      ["transport_error", "Could not send a reply: transport.send() returned nothing instead of a promise"],
+    ]);
+  });
+
+  it("a v1 request given up on still fails at its caller when sending $/cancel_request throws", async () => {
+    const { transport, connection } = scripted({ side: "agent", version: 1 });
+    const controller = new AbortController();
+    const pending = connection.request("session/request_permission", PERMISSION, { signal: controller.signal });
+    await transport.next();
+    transport.send = () => {
+      throw new Error("the channel broke");
+    };
+    // The throw would otherwise leave the abort listener (or a timer callback) and end the process.
+    expect(() => controller.abort()).not.toThrow();
+    await expect(pending).rejects.toMatchObject({ code: "Cancelled" });
   });
 
   it("after the peer's input ended, an answer still waiting for its send keeps the connection open until it settles", async () => {
