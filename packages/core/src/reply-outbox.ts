@@ -113,10 +113,11 @@ export class ReplyOutbox {
 
   private handOver(reply: Reply, answered: AnsweredRequests): void {
     const sent = this.transport.send(reply);
-    // Taken at once, and nobody waits for the outbox to be idle (the peer's input has not ended):
-    // nothing can fail and nothing needs telling, so no handler is attached (the common case, one
-    // answer per request). Otherwise the send is counted until it settles.
-    if (sent !== SEND_ACCEPTED || this.onIdle !== undefined) this.watch(sent, reply);
+    // Taken at once: nothing can fail and nothing is in flight, so no handler is attached (the
+    // common case, one answer per request). After the peer's input ended the connection still
+    // closes in time: a request counts as settled only after its answer was handed over here.
+    // Any other send is counted until it settles.
+    if (sent !== SEND_ACCEPTED) this.watch(sent, reply);
     if (answered === undefined) return;
     if (Array.isArray(answered)) for (const request of answered as readonly IncomingRequest[]) request.responded();
     else (answered as IncomingRequest).responded();
