@@ -330,7 +330,8 @@ function judgeCancel(run: Run, results: Results): void {
   // answer must be "cancelled" too (an answer given before the cancel may be anything offered).
   const cancelAt = run.incoming.find((line) => isObject(line.value) && line.value.method === "session/cancel")?.t ?? 0;
   const pending = run.incoming.find((line) => isObject(line.value) && line.value.id === PEER_IDS.permissionPending && !("method" in line.value));
-  if (pending && pending.t >= cancelAt) {
+  const heldOverCancel = pending !== undefined && pending.t >= cancelAt;
+  if (heldOverCancel) {
     const pendingOutcome =
       isObject(pending.value) && isObject(pending.value.result) && isObject(pending.value.result.outcome) ? pending.value.result.outcome.outcome : undefined;
     if (pendingOutcome !== "cancelled") {

@@ -99,6 +99,25 @@ describe.concurrent("acpkit check client", () => {
     60_000,
   );
 
+  // ACPKIT-CLIENT-CANCEL-001 has two paths: a question that arrives after the cancel (the break
+  // above) and one the client is still holding when it cancels, as an editor does while its user
+  // decides. A client that holds it and then answers it cancelled passes through the second path;
+  // one that answers it with an option fails, though it answers later questions cancelled.
+  it("a client holding a permission question over its cancel must answer it cancelled", async () => {
+    const held = await check([process.execPath, CLIENT, "--offer", "2", "--hold-questions", "--", "{agent}"]);
+    expect(held.status("ACPKIT-CLIENT-CANCEL-001")).toBe("pass");
+    expect(held.report.results.find((r: any) => r.id === "ACPKIT-CLIENT-CANCEL-001").message).toBe(
+      "answered cancelled, the question pending at the cancel too",
+    );
+    expect(held.code).toBe(0);
+    const broken = await check([process.execPath, CLIENT, "--offer", "2", "--hold-questions", "--break", "ACPKIT-CLIENT-CANCEL-001", "--", "{agent}"]);
+    const failure = broken.report.results.find((r: any) => r.id === "ACPKIT-CLIENT-CANCEL-001");
+    expect(failure.status).toBe("fail");
+    expect(failure.message).toMatch(/^a permission request pending at the cancel was answered \{"outcome":\{"outcome":"selected"/);
+    expect(broken.report.results.filter((r: any) => r.status === "fail").map((r: any) => r.id)).toEqual(["ACPKIT-CLIENT-CANCEL-001"]);
+    expect(broken.code).toBe(1);
+  }, 90_000);
+
   it("a client built with the official SDK: every MUST but the cancel duty its app must do itself", async () => {
     const sdkClient = fileURLToPath(new URL("../fixtures/sdk-client.mjs", import.meta.url));
     const { code, report, status } = await check([process.execPath, sdkClient, "--", "{agent}"]);
