@@ -344,7 +344,8 @@ function judgeCancel(run: Run, results: Results): void {
       return;
     }
   }
-  if (outcome === "cancelled") results.pass("ACPKIT-CLIENT-CANCEL-001", "answered cancelled");
+  if (outcome === "cancelled")
+    results.pass("ACPKIT-CLIENT-CANCEL-001", heldOverCancel ? "answered cancelled, the question pending at the cancel too" : "answered cancelled");
   else
     results.set(
       "ACPKIT-CLIENT-CANCEL-001",
