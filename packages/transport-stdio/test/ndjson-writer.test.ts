@@ -164,7 +164,8 @@ describe("NdjsonWriter", () => {
     expect(written).toBe(24 * line + 10 * (line - 1));
     expect(writes).toBeGreaterThan(1);
     expect(wholeLines).toBe(true);
-  });
+    // ~5 s alone; 50 s were seen while CI ran every package's tests at once on two cores.
+  }, 180_000);
 
   it("groups lines into writes of at most maxWriteChars, a longer line alone, in order, and keeps the rest for the drain when the stream fills", async () => {
     const sink = new ControlledSink();
