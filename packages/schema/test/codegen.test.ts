@@ -58,7 +58,8 @@ describe("committed output (the --check comparison)", () => {
   });
 });
 
-describe("round trip", () => {
+// Each check compiles a TypeScript program: 11–14 s each with every package's tests running at once in CI.
+describe("round trip", { timeout: 120_000 }, () => {
   const model = new SchemaModel(fixtureDocument(), "fixture");
   const types = generateVersion(model, "fixture").get("fixture/types.ts")!;
 

@@ -56,7 +56,7 @@ describe("answers waiting behind a pipe the client does not read yet", () => {
   it("delivers every answer after the client's input ended, once it reads", async () => {
     const result = await run(50, { ANSWER_CHARS: String(1_000_000), ANSWER_DELAY_MS: "4" }, 500);
     expect(result.stderr).toContain("closed: peer closed the stream");
-    expect(result.answers).toBe(50);
+    expect(result.answers, `the agent said: ${result.stderr}`).toBe(50);
     expect(result.exitCode).toBe(0);
   });
 
@@ -64,7 +64,7 @@ describe("answers waiting behind a pipe the client does not read yet", () => {
   // peaked at about 1 GB (1.7 GB for 100). Answers now wait as objects sharing one string, and are encoded as the pipe drains.
   it("encodes a burst of large answers one at a time as the client reads, in bounded memory", async () => {
     const result = await run(60, { ANSWER_CHARS: String(16_000_000) }, 1000);
-    expect(result.answers).toBe(60);
+    expect(result.answers, `the agent said: ${result.stderr}`).toBe(60);
     expect(peakRssMiB(result.stderr)).toBeLessThan(600);
     // 960 MB through a pipe: ~14 s alone, over 60 s while CI ran every package's tests at once.
   }, 240_000);
