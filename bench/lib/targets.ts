@@ -108,13 +108,16 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
 
 /**
  * Node's own share of the import figure (lib/import-floor.ts): the same module graph with every
- * module emptied, and what acpkit's code adds on top of it.
+ * module emptied, what acpkit's code adds on top of it, and the import as a multiple of its floor.
+ * Both figures move with what Node costs on the machine at the moment; their ratio much less
+ * (docs/performance.md, step 29).
  */
 function importFloorRows(imported: BenchRecord | undefined, floor: BenchRecord | undefined): TargetCheck[] {
   if (imported?.value == null || floor?.value == null) return [];
   return [
     info("cold-start import floor: the same module graph, emptied, ms (info)", floor.value, "Node's resolve/read/link cost, no acpkit code"),
     info("cold-start import minus the floor, ms (info)", imported.value - floor.value, "what acpkit's code adds"),
+    info("cold-start import / its floor (info)", imported.value / floor.value, "the import as a multiple of what Node charges for the same graph"),
   ];
 }
 

@@ -76,6 +76,18 @@ describe("checkTargets", () => {
     expect(checks.find((c) => c.target === "cold-start acpkit / raw (spawn to exit)")?.ratio).toBeCloseTo(280 / 220);
   });
 
+  it("shows the import's floor next to the import target: the floor, what the code adds, and the import as a multiple of its floor", () => {
+    const checks = checkTargets([record("cold-start", "acpkit", 15.5, "import"), record("cold-start", "acpkit", 8, "import-floor")]);
+    const byName = new Map(checks.map((c) => [c.target, c]));
+    expect(byName.get("cold-start import of client + stdio, ms (absolute)")).toMatchObject({ pass: false });
+    expect(byName.get("cold-start import floor: the same module graph, emptied, ms (info)")).toMatchObject({ ratio: 8, info: true, pass: null });
+    expect(byName.get("cold-start import minus the floor, ms (info)")?.ratio).toBeCloseTo(7.5);
+    expect(byName.get("cold-start import / its floor (info)")).toMatchObject({ info: true, pass: null });
+    expect(byName.get("cold-start import / its floor (info)")?.ratio).toBeCloseTo(15.5 / 8);
+    // Without the floor there is nothing to compare with.
+    expect(checkTargets([record("cold-start", "acpkit", 15.5, "import")]).some((c) => c.target.includes("its floor"))).toBe(false);
+  });
+
   it("shows the latency floor next to the latency target: raw / official, the room under the bound, acpkit's cost", () => {
     const checks = checkTargets([
       record("latency-stdio", "acpkit", 21, "p50"),
