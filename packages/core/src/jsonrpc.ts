@@ -61,7 +61,9 @@ export function describeValue(value: unknown): string {
 
 function describeBadId(id: unknown): string {
   if (typeof id === "number") {
-    return `"id" ${String(id)} cannot be answered under the same id: numeric ids must be finite integers within ±2^53 (beyond that JSON numbers lose precision); use a string id`;
+    // Only the parsed value is left here, and it may not be what was sent (9007199254740993 reads
+    // as 9007199254740992), so the message says what it reads as rather than quoting it as the id.
+    return `"id" is a number beyond ±2^53 (it reads as ${String(id)}), so no answer could carry the id as it was sent: numeric ids must be within ±2^53, where JSON numbers are exact; use a string id`;
   }
   return `"id" must be a string, a number or null, got ${describeValue(id)}`;
 }

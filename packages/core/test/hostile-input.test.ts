@@ -13,13 +13,19 @@ function nested(depth: number): string {
 }
 
 describe("request ids", () => {
-  it.each(["1e309", "-1e309", "9007199254740993", "1e20"])("a request with id %s is refused with -32600 and id null, saying why", async (id) => {
+  it.each([
+    ["1e309", "Infinity"],
+    ["-1e309", "-Infinity"],
+    ["9007199254740993", "9007199254740992"],
+    ["1e20", "100000000000000000000"],
+  ])("a request with id %s is refused with -32600 and id null, saying why (it reads as %s)", async (id, readsAs) => {
     const { transport, connection, diagnostics } = scripted({ side: "agent", version: 1 });
     connection.onRequest("session/new", () => ({ sessionId: "s" }));
     transport.deliver(`{"jsonrpc":"2.0","id":${id},"method":"session/new","params":{"cwd":"/p","mcpServers":[]}}`);
     const answer = await transport.next();
     expect(answer).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
-    expect(answer.error.message).toMatch(/numeric ids must be finite integers within ±2\^53/);
+    expect(answer.error.message).toContain(`"id" is a number beyond ±2^53 (it reads as ${readsAs})`);
+    expect(answer.error.message).toContain("numeric ids must be within ±2^53, where JSON numbers are exact; use a string id");
     expect(diagnostics.map((d: { code: string }) => d.code)).toContain("invalid_message");
   });
 
