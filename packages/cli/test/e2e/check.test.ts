@@ -59,13 +59,16 @@ describe.concurrent("acpkit check agent", () => {
   // Before: the checker joined every chunk onto the unfinished line (quadratic time, memory
   // without bound) and, the line never ending, passed ACPKIT-STDIO-001.
   it("an agent that writes one endless line fails ACPKIT-STDIO-001, and the checker gives the line up at 64 MiB", async () => {
-    const { code, report, status } = await check([], [process.execPath, ENDLESS_LINE]);
+    // The line must pass 64 MiB while a group waits for answers that never come. With the 1 s the
+    // other checks here allow per answer, a CI machine running every package's tests at once read
+    // less than that in every group (STDIO-001 then passed): 5 s per answer gives it the time.
+    const { code, report, status } = await runCheck(["check", "agent", "--json", "--timeout", "5000", "--", process.execPath, ENDLESS_LINE]);
     expect(code).toBe(1);
     expect(status("ACPKIT-STDIO-001")).toBe("fail");
     const failure = report.results.find((r: any) => r.id === "ACPKIT-STDIO-001");
     expect(failure.message).toMatch(/^stdout held a line of more than 67108864 bytes \(\d+ without a newline when the checker gave it up\)/);
     expect(failure.transcript.some((line: string) => line.startsWith("← [a line of more than 67108864 bytes"))).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   // Before: the checker kept every line (text and parsed value), about 1 GB a minute while it waited
   // on an agent in a loop. Past 64 Mi characters it now keeps only what the checks still need.
