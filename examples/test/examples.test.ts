@@ -67,37 +67,42 @@ describe("WebSocket example", () => {
     });
   }
 
-  it.skipIf(!existsSync(CHROMIUM))("the browser client runs a turn in Chromium against websocket/agent.mjs (needs /usr/bin/chromium)", async () => {
-    const bundle = await build({
-      entryPoints: [join(examples, "websocket", "browser-client.mjs")],
-      bundle: true,
-      format: "esm",
-      platform: "browser",
-      write: false,
-    });
-    const script = bundle.outputFiles[0]!.contents;
-    const page = readFileSync(join(examples, "websocket", "public", "index.html"));
-    const server: Server = createServer((request, response) => {
-      const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
-      if (path === "/client.js") response.writeHead(200, { "content-type": "text/javascript" }).end(script);
-      else if (path === "/" || path === "/index.html") response.writeHead(200, { "content-type": "text/html" }).end(page);
-      else response.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-    const { url } = await startAgent();
+  // Chromium's start, a bundle and a turn: 16 s while CI ran every package's tests at once on two cores.
+  it.skipIf(!existsSync(CHROMIUM))(
+    "the browser client runs a turn in Chromium against websocket/agent.mjs (needs /usr/bin/chromium)",
+    { timeout: 90_000 },
+    async () => {
+      const bundle = await build({
+        entryPoints: [join(examples, "websocket", "browser-client.mjs")],
+        bundle: true,
+        format: "esm",
+        platform: "browser",
+        write: false,
+      });
+      const script = bundle.outputFiles[0]!.contents;
+      const page = readFileSync(join(examples, "websocket", "public", "index.html"));
+      const server: Server = createServer((request, response) => {
+        const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
+        if (path === "/client.js") response.writeHead(200, { "content-type": "text/javascript" }).end(script);
+        else if (path === "/" || path === "/index.html") response.writeHead(200, { "content-type": "text/html" }).end(page);
+        else response.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+      const { url } = await startAgent();
 
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    cleanups.push(() => browser.close());
-    const tab = await browser.newPage();
-    const { port } = server.address() as AddressInfo;
-    await tab.goto(`http://127.0.0.1:${port}/index.html?agent=${encodeURIComponent(url)}&prompt=${encodeURIComponent("shout this please")}`);
-    await tab.waitForFunction(() => document.title.startsWith("done") || document.title === "failed", undefined, { timeout: 20_000 });
-    const log = (await tab.textContent("#log"))!.trim().split("\n");
-    expect(log[0]).toBe("connected to websocket-agent over protocol v2");
-    expect(log).toContain("answer: SHOUT THIS PLEASE");
-    expect(log.at(-1)).toBe("stop reason: end_turn");
-    expect(await tab.title()).toBe("done: end_turn");
-  });
+      const { chromium } = await import("playwright-core");
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+      cleanups.push(() => browser.close());
+      const tab = await browser.newPage();
+      const { port } = server.address() as AddressInfo;
+      await tab.goto(`http://127.0.0.1:${port}/index.html?agent=${encodeURIComponent(url)}&prompt=${encodeURIComponent("shout this please")}`);
+      await tab.waitForFunction(() => document.title.startsWith("done") || document.title === "failed", undefined, { timeout: 45_000 });
+      const log = (await tab.textContent("#log"))!.trim().split("\n");
+      expect(log[0]).toBe("connected to websocket-agent over protocol v2");
+      expect(log).toContain("answer: SHOUT THIS PLEASE");
+      expect(log.at(-1)).toBe("stop reason: end_turn");
+      expect(await tab.title()).toBe("done: end_turn");
+    },
+  );
 });
