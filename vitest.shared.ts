@@ -36,6 +36,10 @@ export function acpkitVitestConfig(packageDir: string) {
       setupFiles: [join(repoRoot, "test-support", "load-all-versions.ts")],
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // expect.poll waits for something another process or the browser does. Its default of 1 s
+      // was too short while CI ran every package's tests at once on two cores (the inspector's tap
+      // test saw the agent's session/new answer later than that); a poll that holds returns at once.
+      expect: { poll: { timeout: 15_000 } },
       passWithNoTests: true,
       reporters: ["default", "json"],
       outputFile: { json: resolve(packageDir, "test-results/vitest.json") },
