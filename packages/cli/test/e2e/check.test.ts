@@ -12,8 +12,9 @@ const ENDLESS_LINE = fileURLToPath(new URL("../fixtures/endless-line-agent.mjs",
 const FLOODING = fileURLToPath(new URL("../fixtures/flooding-agent.mjs", import.meta.url));
 const SDK_SURFACE = fileURLToPath(new URL("../../../client/test/fixtures/sdk-surface-agent.mjs", import.meta.url));
 
-function check(args: string[], agent: readonly string[]) {
-  return runCheck(["check", "agent", "--json", "--timeout", "1000", ...args, "--", ...agent]);
+/** `acpkit check agent --json ...args -- agent`, allowing `timeoutMs` per answer. */
+function check(args: string[], agent: readonly string[], timeoutMs = 1000) {
+  return runCheck(["check", "agent", "--json", "--timeout", String(timeoutMs), ...args, "--", ...agent]);
 }
 
 describe.concurrent("acpkit check agent", () => {
@@ -62,7 +63,7 @@ describe.concurrent("acpkit check agent", () => {
     // The line must pass 64 MiB while a group waits for answers that never come. With the 1 s the
     // other checks here allow per answer, a CI machine running every package's tests at once read
     // less than that in every group (STDIO-001 then passed): 5 s per answer gives it the time.
-    const { code, report, status } = await runCheck(["check", "agent", "--json", "--timeout", "5000", "--", process.execPath, ENDLESS_LINE]);
+    const { code, report, status } = await check([], [process.execPath, ENDLESS_LINE], 5000);
     expect(code).toBe(1);
     expect(status("ACPKIT-STDIO-001")).toBe("fail");
     const failure = report.results.find((r: any) => r.id === "ACPKIT-STDIO-001");
@@ -74,7 +75,7 @@ describe.concurrent("acpkit check agent", () => {
   // on an agent in a loop. Past 64 Mi characters it now keeps only what the checks still need.
   it("an agent that writes more than the checker keeps is still judged: its prompt answer found, a late update past the record caught", async () => {
     // 80 Mi characters to parse under the concurrent checks: a prompt may take 20 × 5 s here.
-    const { report, status } = await runCheck(["check", "agent", "--json", "--timeout", "5000", "--", process.execPath, FLOODING]);
+    const { report, status } = await check([], [process.execPath, FLOODING], 5000);
     expect(status("ACP-PROMPT-001")).toBe("pass");
     const order = report.results.find((r: any) => r.id === "ACPKIT-ORDER-001");
     expect(order).toMatchObject({
@@ -91,7 +92,7 @@ describe.concurrent("acpkit check agent", () => {
 
   // Before: past its record the checker judged nothing one by one, so these two passed.
   it("still fails an invalid update and an unadvertised fs request that come past its record", async () => {
-    const { report, status } = await runCheck(["check", "agent", "--json", "--timeout", "5000", "--", process.execPath, FLOODING, "bad"]);
+    const { report, status } = await check([], [process.execPath, FLOODING, "bad"], 5000);
     expect(status("ACP-PROMPT-001")).toBe("pass");
     expect(report.results.find((r: any) => r.id === "ACPKIT-UPDATE-001")).toMatchObject({
       status: "fail",
