@@ -1,14 +1,27 @@
 // Sums vitest's JSON reports (packages/*/test-results/vitest.json) into the plain line CI reads:
 // "N passed, N failed". Exits 1 when any test failed, any suite failed to load, or nothing ran.
+// Each failure is named just above that line (package, file, test, the first lines of its error):
+// CI logs are often seen only by their tail, and a count alone does not say which test to look at.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
-const root = join(import.meta.dirname, "..");
+// The repository root; a test passes a throwaway tree of reports instead.
+const root = process.argv[2] ?? join(import.meta.dirname, "..");
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let brokenSuites = 0;
 const missing = [];
+/** One line per failed test or unloadable file, printed before the summary line. */
+const failureLines = [];
+const firstLines = (text, n = 3) =>
+  String(text ?? "")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== "")
+    .slice(0, n)
+    .map((line) => `      ${line.slice(0, 300)}`)
+    .join("\n");
 const testedDirs = [
   ...readdirSync(join(root, "packages")).map((d) => join("packages", d)),
   "bench",
@@ -30,9 +43,20 @@ for (const dir of testedDirs) {
   skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
   // A test file that fails to import counts as a failed suite with no failed test in it.
   for (const suite of json.testResults ?? []) {
-    if (suite.status === "failed" && (suite.assertionResults ?? []).every((a) => a.status !== "failed")) brokenSuites++;
+    const file = relative(pkgDir, suite.name ?? "");
+    const failedTests = (suite.assertionResults ?? []).filter((a) => a.status === "failed");
+    if (suite.status === "failed" && failedTests.length === 0) {
+      brokenSuites++;
+      failureLines.push(`  ${dir}/${file}: the file failed to load\n${firstLines(suite.message)}`);
+    }
+    for (const test of failedTests) {
+      failureLines.push(
+        `  ${dir}/${file} > ${test.fullName ?? test.title} (${Math.round(test.duration ?? 0)} ms)\n${firstLines((test.failureMessages ?? []).join("\n"))}`,
+      );
+    }
   }
 }
+if (failureLines.length) console.error(`failed:\n${failureLines.join("\n")}`);
 for (const dir of missing) console.error(`no vitest report for ${dir} (its tests did not run)`);
 if (brokenSuites) console.error(`${brokenSuites} test file(s) failed to load`);
 console.log(`${passed} passed, ${failed + brokenSuites + missing.length} failed${skipped ? `, ${skipped} skipped` : ""}`);

@@ -248,7 +248,7 @@ export class UpdateWriter implements SessionWriter {
 
   /** A plain text append joined straight into the held updates, if they are being held and it fits (held-updates.ts). */
   joinHeldText(sessionUpdate: string, messageId: string, text: string): boolean {
-    return this.isOpen && this.held !== undefined && this.held.joinText(sessionUpdate, messageId, text);
+    return this.isOpen && this.held?.joinText(sessionUpdate, messageId, text) === true;
   }
 
   /** A whole plain text message held without building its update, if updates are being held. */
