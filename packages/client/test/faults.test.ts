@@ -33,7 +33,9 @@ describe("faults", () => {
     expect(isAcpError(error, "ConnectionClosed")).toBe(true);
     expect((error as Error).message).toContain("killed by SIGKILL");
     expect(questionSignal.aborted).toBe(true);
-    expect(Date.now() - killedAt).toBeLessThan(2000);
+    // The rejection follows the child's exit, not a timer; the bound only says "not a hang" with
+    // room for a loaded CI machine.
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
     expect(await agent.closed).toMatchObject({ signal: "SIGKILL" });
     // Requests after the death fail at once, typed.
     await expect(agent.newSession({ cwd: "/work" })).rejects.toMatchObject({ code: "ConnectionClosed" });
@@ -50,7 +52,7 @@ describe("faults", () => {
   });
 
   it("the client goes away mid-turn: the agent's turn is aborted and the agent process exits 0 on its own", async () => {
-    const transport = spawnAgent(process.execPath, [surfaceAgent], { stderr: "ignore", shutdownGraceMs: 5000 });
+    const transport = spawnAgent(process.execPath, [surfaceAgent], { stderr: "ignore", shutdownGraceMs: 20_000 });
     let asked = false;
     const agent = await connectAgent(transport, {
       elicitation: {
@@ -65,8 +67,8 @@ describe("faults", () => {
     while (!asked) await new Promise((resolve) => setTimeout(resolve, 5));
     const closedAt = Date.now();
     await agent.close("the editor quit");
-    // With a 5 s grace before SIGTERM, an exit well before that is the agent's own, on stdin EOF.
+    // With a 20 s grace before SIGTERM, an exit well before that is the agent's own, on stdin EOF.
     expect(await transport.closed).toMatchObject({ exitCode: 0, signal: null });
-    expect(Date.now() - closedAt).toBeLessThan(3000);
+    expect(Date.now() - closedAt).toBeLessThan(15_000);
   });
 });

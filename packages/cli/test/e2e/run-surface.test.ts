@@ -159,7 +159,10 @@ describe("acpkit run --protocol 2 against an agent that speaks the later officia
 });
 
 describe.skipIf(process.platform === "win32")("acpkit run behind a launcher whose child keeps the pipes", () => {
-  it("exits within 2 s of the turn's end, and the agent does not outlive it", async () => {
+  // The CLI's grace periods add up to 1.4 s (stdin end, 700 ms, SIGTERM to the group, 700 ms,
+  // SIGKILL); without the group kill it would wait on the child's pipes for ever. The 10 s bound
+  // separates the two with room for a loaded CI machine.
+  it("exits within 10 s of the turn's end, and the agent does not outlive it", async () => {
     const child = spawn(
       process.execPath,
       [BIN, "run", "--prompt", "/echo done", "--", process.execPath, fixture("launcher.mjs"), process.execPath, fixture("stubborn-agent.mjs")],
@@ -178,6 +181,6 @@ describe.skipIf(process.platform === "win32")("acpkit run behind a launcher whos
     const exited = Date.now();
     expect(code).toBe(0);
     expect(turnEnded).toBeGreaterThan(0);
-    expect(exited - turnEnded).toBeLessThan(2000);
+    expect(exited - turnEnded).toBeLessThan(10_000);
   });
 });
