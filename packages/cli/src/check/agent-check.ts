@@ -107,6 +107,18 @@ async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection
   return { agent, init: answer.result };
 }
 
+/** An agent whose output ended on its own inside a line left a message unframed (S3: each ends with a newline). */
+function checkOutputEnd(agent: RawConnection, results: Results): void {
+  const tail = agent.unterminatedTail;
+  if (tail === undefined) return;
+  results.set(
+    "ACPKIT-STDIO-001",
+    "fail",
+    `stdout ended inside a line: ${tail.bytes} bytes after the last newline (${JSON.stringify(tail.start)}); every message ends with a newline (docs/protocol.md S3), and a reader that splits on newlines never sees it`,
+    agent,
+  );
+}
+
 /** Checks every line of a group's wire that concerns all of them: framing, UTF-8, responses, fs/terminal. */
 function checkWire(agent: RawConnection, results: Results): void {
   const bad = agent.lines.find((line) => !isMessageLine(line));
@@ -119,6 +131,7 @@ function checkWire(agent: RawConnection, results: Results): void {
       agent,
     );
   else results.pass("ACPKIT-STDIO-001", `${agent.lines.length} lines, each one JSON-RPC message${unrecordedNote(agent)}`);
+  checkOutputEnd(agent, results);
   if (agent.invalidUtf8) results.set("ACPKIT-STDIO-002", "fail", "stdout held bytes that are not UTF-8", agent);
   else results.pass("ACPKIT-STDIO-002", "all of stdout was UTF-8");
   // A response: an object with an id and no method.
@@ -229,6 +242,8 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
       const exit = await agent.closeStdin(5000);
       if (exit) results.pass("ACPKIT-EXIT-001", `exited (code ${exit.code}, signal ${exit.signal}) after stdin closed`);
       else results.set("ACPKIT-EXIT-001", "fail", "still running 5 s after its stdin closed", agent);
+      // What it wrote last before exiting: judged only now that its output has ended.
+      checkOutputEnd(agent, results);
     }
     return { init, version };
   } finally {

@@ -68,6 +68,14 @@ export abstract class RawConnection {
   invalidUtf8 = false;
   /** The first line longer than MAX_LINE_BYTES: how many bytes of it had come when it was given up. */
   oversizedLine: { bytesSeen: number } | undefined;
+  /**
+   * Bytes after the last newline when the agent's output ended on its own (it exited or closed
+   * stdout): a message that was never framed. Not set when the checker killed the agent, whose
+   * output can then stop in the middle of any line.
+   */
+  unterminatedTail: { bytes: number; start: string } | undefined;
+  /** Set just before the checker kills the agent: an output cut short after that is not its fault. */
+  protected killRequested = false;
   stderr = "";
   protected readonly started = Date.now();
   /** Set once the agent is gone (process exit, socket closed). */
@@ -141,6 +149,16 @@ export abstract class RawConnection {
       }
     }
     this.wake();
+  }
+
+  /** The agent's output ended; what is left after the last newline was never a whole line. */
+  protected onOutputEnd(): void {
+    if (this.killRequested || this.pendingSize === 0 || this.discarding) return;
+    const tail = Buffer.concat(this.pending);
+    this.unterminatedTail = { bytes: tail.length, start: new TextDecoder("utf-8", { fatal: false }).decode(tail.subarray(0, 200)) };
+    this.note(`← [${tail.length} bytes after the last newline when the output ended]`);
+    this.pending = [];
+    this.pendingSize = 0;
   }
 
   private recordBytes(bytes: Buffer): void {
@@ -297,6 +315,8 @@ export class RawAgent extends RawConnection {
   readonly spawnError: Promise<Error | undefined>;
   private readonly child: ChildProcess;
   private readonly exited: Promise<{ code: number | null; signal: string | null }>;
+  /** Resolves when stdout has ended (after the exit, or when the agent closed it). */
+  private readonly outputEnded: Promise<void>;
 
   constructor(command: string, args: readonly string[], cwd: string) {
     super();
@@ -313,6 +333,13 @@ export class RawAgent extends RawConnection {
     });
     this.child.stdin!.on("error", () => {});
     this.child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
+    this.outputEnded = new Promise((resolve) => {
+      this.child.stdout!.once("end", () => {
+        this.onOutputEnd();
+        resolve();
+      });
+      this.child.stdout!.once("close", () => resolve());
+    });
     // stderr is the agent's log; keep the last 64 KiB for the report.
     this.child.stderr!.on("data", (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString("utf8")).slice(-65536);
@@ -325,12 +352,19 @@ export class RawAgent extends RawConnection {
 
   async closeStdin(ms: number): Promise<{ code: number | null; signal: string | null } | undefined> {
     this.child.stdin!.end();
-    return Promise.race([this.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref())]);
+    const deadline = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+    const exit = await Promise.race([this.exited, deadline]);
+    // The exit can be seen before the last of stdout: wait for its end too (bounded by the same
+    // deadline, since a child the agent started may still hold the pipe), so that a line it left
+    // unterminated is known before the caller judges.
+    if (exit) await Promise.race([this.outputEnded, deadline]);
+    return exit;
   }
 
   /** Stop the agent for good (its whole process group). */
   async kill(): Promise<void> {
     if (this.gone !== undefined) return;
+    this.killRequested = true;
     try {
       if (process.platform !== "win32" && this.child.pid !== undefined) process.kill(-this.child.pid, "SIGKILL");
       else this.child.kill("SIGKILL");

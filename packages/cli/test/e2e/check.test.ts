@@ -71,6 +71,22 @@ describe.concurrent("acpkit check agent", () => {
     expect(failure.transcript.some((line: string) => line.startsWith("← [a line of more than 67108864 bytes"))).toBe(true);
   }, 180_000);
 
+  // Before: a last message without its newline, left by an agent that then exited on its own, was
+  // never judged: the checker could not tell it from a line cut short by its own kill.
+  it("an agent that exits leaving its last line without a newline fails ACPKIT-STDIO-001, and only that", async () => {
+    const { code, report, status } = await check([], [process.execPath, TARGET, "--unterminated-last-line"]);
+    expect(code).toBe(1);
+    expect(status("ACPKIT-STDIO-001")).toBe("fail");
+    const failure = report.results.find((r: any) => r.id === "ACPKIT-STDIO-001");
+    expect(failure.message).toMatch(
+      /^stdout ended inside a line: \d+ bytes after the last newline \("\{\\"jsonrpc\\":\\"2\.0\\",\\"method\\":\\"_acpkit\/check-target-bye/,
+    );
+    expect(failure.transcript.some((line: string) => /^← \[\d+ bytes after the last newline when the output ended\]$/.test(line))).toBe(true);
+    expect(status("ACPKIT-EXIT-001")).toBe("pass");
+    const otherMustFailures = report.results.filter((r: any) => r.tier === "MUST" && r.status === "fail" && r.id !== "ACPKIT-STDIO-001");
+    expect(otherMustFailures).toEqual([]);
+  });
+
   // Before: the checker kept every line (text and parsed value), about 1 GB a minute while it waited
   // on an agent in a loop. Past 64 Mi characters it now keeps only what the checks still need.
   it("an agent that writes more than the checker keeps is still judged: its prompt answer found, a late update past the record caught", async () => {
