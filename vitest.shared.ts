@@ -34,8 +34,11 @@ export function acpkitVitestConfig(packageDir: string) {
       root: packageDir,
       include: ["test/**/*.test.ts"],
       setupFiles: [join(repoRoot, "test-support", "load-all-versions.ts")],
-      testTimeout: 30_000,
-      hookTimeout: 30_000,
+      // A test's time is mostly waiting for CPU while CI runs every package's tests at once on two
+      // cores: tests that take 8-12 s there took 19-47 s with two more busy cores beside them. 60 s
+      // keeps that margin; a test that hangs still fails, a minute later.
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
       // expect.poll waits for something another process or the browser does. Its default of 1 s
       // was too short while CI ran every package's tests at once on two cores (the inspector's tap
       // test saw the agent's session/new answer later than that); a poll that holds returns at once.

@@ -31,5 +31,5 @@ describe.each<TimelineImpl>(["acpkit", "raw"])("cold-start timeline: %s", (impl)
     expect(at("client", "read answer initialize")).toBeGreaterThanOrEqual(at("agent", "wrote answer initialize"));
     expect(at("agent", "wrote answer session/new")).toBeGreaterThanOrEqual(at("client", "sent session/new"));
     expect(at("client", "agent exited")).toBeGreaterThanOrEqual(at("agent", "exit"));
-  }, 30_000);
+  });
 });

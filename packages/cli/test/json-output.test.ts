@@ -39,7 +39,7 @@ describe("writeJsonText", () => {
   // Before: "acpkit: Invalid string length" and an empty stdout, from `acpkit run --json` after an
   // agent had streamed 560 MB of text.
   // 600 Mi characters: 24–25 s while CI ran every package's tests at once on two cores.
-  it("writes output longer than a string can be, in pieces of about 1 Mi characters", { timeout: 120_000 }, async () => {
+  it("writes output longer than a string can be, in pieces of about 1 Mi characters", { timeout: 240_000 }, async () => {
     const chunk = "y".repeat(1024 * 1024);
     const value = { messages: Array.from({ length: 600 }, () => ({ text: chunk })) };
     expect(() => JSON.stringify(value, null, 2)).toThrow(RangeError);

@@ -134,5 +134,5 @@ describe("through the binary", () => {
     expect(stdout).toContain("Read \\u001b]0;pwned\\u0007");
     expect(stdout).toContain("done\\u000dEVERYTHING IS FINE \\u202egnp.exe");
     expect(withoutStyling(stdout)).not.toMatch(ACTING);
-  }, 20_000);
+  });
 });

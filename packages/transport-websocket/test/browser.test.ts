@@ -254,7 +254,7 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
     } finally {
       await close();
     }
-  }, 30_000);
+  });
 
   it("over WebSocketStream, the server's close (or its sudden end) reaches the transport with its code and reason, and later sends reject", async () => {
     const { WebSocketServer } = await import("ws");
@@ -289,7 +289,7 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
       await close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-  }, 30_000);
+  });
 
   it("leaves an experimental WebSocketStream (with `connection`, not `opened`) alone and uses the standard WebSocket", async () => {
     const { listener } = await echoServer({ allowedOrigins: "any" });
@@ -315,7 +315,7 @@ describe.skipIf(!existsSync(CHROMIUM))("browser entry in Chromium: reading stops
     } finally {
       await close();
     }
-  }, 30_000);
+  });
 
   it("over the standard WebSocket (WebSocketStream: false), the page cannot stop reading: everything arrives while paused", async () => {
     const flood = await pausedFlood(true);

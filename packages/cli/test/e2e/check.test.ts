@@ -43,33 +43,31 @@ describe.concurrent("acpkit check agent", () => {
   const breakable = AGENT_REQUIREMENTS.filter(
     (r) => r.tier !== "INFO" && !["ACPKIT-CAP-LOAD", "ACPKIT-CAP-CLOSE", "ACPKIT-CAP-MODES", "ACPKIT-CAP-CONFIG"].includes(r.id),
   );
-  it.each(breakable.map((r) => [r.id, r.tier] as const))(
-    "an agent that breaks %s is reported failing it (%s)",
-    async (id, tier) => {
-      const { code, report, status } = await check([], [process.execPath, TARGET, "--break", id]);
-      expect(status(id)).toBe("fail");
-      const failure = report.results.find((r: any) => r.id === id);
-      expect(failure.message).not.toBe("");
-      expect(failure.transcript?.length ?? 0).toBeGreaterThan(0);
-      // Only a MUST failure makes the agent not conformant.
-      expect(code).toBe(tier === "MUST" ? 1 : 0);
-    },
-    20_000,
-  );
+  it.each(breakable.map((r) => [r.id, r.tier] as const))("an agent that breaks %s is reported failing it (%s)", async (id, tier) => {
+    const { code, report, status } = await check([], [process.execPath, TARGET, "--break", id]);
+    expect(status(id)).toBe("fail");
+    const failure = report.results.find((r: any) => r.id === id);
+    expect(failure.message).not.toBe("");
+    expect(failure.transcript?.length ?? 0).toBeGreaterThan(0);
+    // Only a MUST failure makes the agent not conformant.
+    expect(code).toBe(tier === "MUST" ? 1 : 0);
+  });
 
   // Before: the checker joined every chunk onto the unfinished line (quadratic time, memory
-  // without bound) and, the line never ending, passed ACPKIT-STDIO-001.
-  it("an agent that writes one endless line fails ACPKIT-STDIO-001, and the checker gives the line up at 64 MiB", async () => {
-    // The line must pass 64 MiB while a group waits for answers that never come. With the 1 s the
-    // other checks here allow per answer, a CI machine running every package's tests at once read
-    // less than that in every group (STDIO-001 then passed): 5 s per answer gives it the time.
-    const { code, report, status } = await check([], [process.execPath, ENDLESS_LINE], 5000);
+  // without bound) and, the line never ending, passed ACPKIT-STDIO-001. How far a group reads
+  // before it ends depends on the machine's load, so either finding may come first: the line given
+  // up at 64 MiB, or (the first group ends by closing stdin, and the agent exits) the output ending
+  // inside it. raw-agent-lines.test.ts shows the 64 MiB limit itself, fed without a process.
+  it("an agent that writes one endless line fails ACPKIT-STDIO-001 without the checker holding the line", async () => {
+    const { code, report, status } = await check([], [process.execPath, ENDLESS_LINE]);
     expect(code).toBe(1);
     expect(status("ACPKIT-STDIO-001")).toBe("fail");
     const failure = report.results.find((r: any) => r.id === "ACPKIT-STDIO-001");
-    expect(failure.message).toMatch(/^stdout held a line of more than 67108864 bytes \(\d+ without a newline when the checker gave it up\)/);
-    expect(failure.transcript.some((line: string) => line.startsWith("← [a line of more than 67108864 bytes"))).toBe(true);
-  }, 180_000);
+    expect(failure.message).toMatch(
+      /^(stdout held a line of more than 67108864 bytes \(\d+ without a newline when the checker gave it up\)|stdout ended inside a line: \d+ bytes after the last newline \("x{200}"\))/,
+    );
+    expect(status("ACPKIT-EXIT-001")).toBe("pass");
+  }, 60_000);
 
   // Before: a last message without its newline, left by an agent that then exited on its own, was
   // never judged: the checker could not tell it from a line cut short by its own kill.
@@ -90,9 +88,7 @@ describe.concurrent("acpkit check agent", () => {
   // Before: the checker kept every line (text and parsed value), about 1 GB a minute while it waited
   // on an agent in a loop. Past 64 Mi characters it now keeps only what the checks still need.
   it("an agent that writes more than the checker keeps is still judged: its prompt answer found, a late update past the record caught", async () => {
-    // 80 Mi characters per prompt (three prompts) to parse under the concurrent checks: a prompt may
-    // take 20 × 5 s here. The run takes about 48 s while CI runs every package at once, and went
-    // past 120 s with two more busy cores beside it: the limit is 300 s.
+    // 80 Mi characters to parse under the concurrent checks: a prompt may take 20 × 5 s here.
     const { report, status } = await check([], [process.execPath, FLOODING], 5000);
     expect(status("ACP-PROMPT-001")).toBe("pass");
     const order = report.results.find((r: any) => r.id === "ACPKIT-ORDER-001");
