@@ -137,7 +137,7 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
   return { entries, incoming: parsedOf("in"), outgoing: parsedOf("out"), exitCode, timedOut, exitedAfter, output };
 }
 
-const ARROWS: Record<PeerLogEntry["dir"], string> = { in: "←", out: "→", note: "·" };
+const ARROWS: Record<PeerLogEntry["dir"], string> = { in: "←", out: "→", note: "·", tail: "·" };
 
 /** What the log could not hold in this run, as a clause for a result's message ("" when it held everything). */
 function unrecorded(run: Run): string {
@@ -174,6 +174,10 @@ function checkWire(run: Run, results: Results): void {
   const bad = run.incoming.find((line) => !isObject(line.value) || line.value.jsonrpc !== "2.0");
   if (bad) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, run);
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-STDIO-001", `every line a JSON-RPC message${unrecorded(run)}`);
+  // A last message without its newline was never framed (S3). When the checker killed the client
+  // (its time ran out), the output may have stopped anywhere: not judged then.
+  const tail = run.entries.find((entry) => entry.dir === "tail");
+  if (tail && !run.timedOut) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `${tail.text}; every message ends with a newline (docs/protocol.md S3)`, run);
   const ours = new Set<unknown>(Object.values(PEER_IDS));
   const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
   if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, run);
@@ -290,9 +294,10 @@ function judgeLowerVersion(run: Run, results: Results): void {
     results.set("ACPKIT-CLIENT-INIT-002", "skip", "the client offers v1, so no agent can answer lower");
     return;
   }
+  // Extension methods (`_` first, D3) are in no version's method table and valid in every version.
   const after = run.incoming
     .map((line) => line.value)
-    .filter((value): value is Json => isObject(value) && typeof value.method === "string" && value.method !== "initialize");
+    .filter((value): value is Json => isObject(value) && typeof value.method === "string" && value.method !== "initialize" && !value.method.startsWith("_"));
   const wrong = after
     .map((message) => ({ message, check: validateParams(1, String(message.method), message.params ?? undefined) }))
     .find(({ check }) => !check.valid);

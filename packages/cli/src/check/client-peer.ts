@@ -47,7 +47,8 @@ export function peerLogDoneFile(logFile: string): string {
 /** One logged line: `in` = written by the client, `out` = written by this agent, `note` = what the log itself could not hold. */
 export interface PeerLogEntry {
   t: number;
-  dir: "in" | "out" | "note";
+  /** `tail`: the client's output ended inside a line (the bytes after its last newline). */
+  dir: "in" | "out" | "note" | "tail";
   text: string;
 }
 
@@ -245,9 +246,18 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
       ),
     onInvalidUtf8: (lineNumber) => write("note", `line ${lineNumber} of the client (or one right after it) is not valid UTF-8`),
   });
-  process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
+  // The reader hands over a last line without its newline as a line; whether it had one is
+  // logged apart, for the checker to judge (a line the checker's own kill cut short is not held
+  // against the client).
+  let bytesAfterLastNewline = 0;
+  process.stdin.on("data", (chunk: Buffer) => {
+    const newline = chunk.lastIndexOf(0x0a);
+    bytesAfterLastNewline = newline < 0 ? bytesAfterLastNewline + chunk.length : chunk.length - newline - 1;
+    reader.push(chunk);
+  });
   await new Promise((resolve) => process.stdin.once("end", resolve));
   reader.end();
+  if (bytesAfterLastNewline > 0) write("tail", `the client's output ended inside a line: ${bytesAfterLastNewline} bytes after the last newline`);
   markLogDone();
 }
 

@@ -51,6 +51,23 @@ describe.concurrent("acpkit check client", () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  // Before: the checking agent's reader took a last line without its newline as a line, so a
+  // client that never framed its last message passed. That message is an extension notification,
+  // which ACPKIT-CLIENT-INIT-002 also failed as "not valid v1" before: extensions are valid in
+  // every version (D3).
+  it("a client whose output ends inside a line fails ACPKIT-CLIENT-STDIO-001, and only that", async () => {
+    const { code, report, status } = await check([process.execPath, CLIENT, "--offer", "2", "--unterminated-last-line", "--", "{agent}"]);
+    expect(status("ACPKIT-CLIENT-STDIO-001")).toBe("fail");
+    const failure = report.results.find((r: any) => r.id === "ACPKIT-CLIENT-STDIO-001");
+    expect(failure.message).toBe(
+      `the client's output ended inside a line: ${'{"jsonrpc":"2.0","method":"_check-target/bye","params":{}}'.length} bytes after the last newline; every message ends with a newline (docs/protocol.md S3)`,
+    );
+    expect(failure.transcript.at(-1)).toMatch(/^· the client's output ended inside a line/);
+    const otherMustFailures = report.results.filter((r: any) => r.tier === "MUST" && r.status === "fail" && r.id !== "ACPKIT-CLIENT-STDIO-001");
+    expect(otherMustFailures).toEqual([]);
+    expect(code).toBe(1);
+  }, 60_000);
+
   // Before: past the checking agent's full log nothing was recorded, so a client that flooded it
   // and then worked correctly was judged as never having opened a session or prompted.
   it("a correct client that first writes more than the log holds still passes every MUST", async () => {
