@@ -72,6 +72,15 @@ describe("the checker's line framing", () => {
     expect(connection.transcript.at(-1)).toBe("← [41 bytes after the last newline when the output ended]");
   });
 
+  it("gives a long tail's size and its first 200 bytes, however it came", () => {
+    const connection = new FedConnection();
+    for (let i = 0; i < 50; i++) connection.feed(`${String(i).padStart(2, "0")}-`); // 150 bytes in 3-byte pieces
+    connection.feed(Buffer.alloc(3 << 20, "y"));
+    connection.end();
+    const expectedStart = Array.from({ length: 50 }, (_, i) => `${String(i).padStart(2, "0")}-`).join("") + "y".repeat(50);
+    expect(connection.unterminatedTail).toEqual({ bytes: 150 + (3 << 20), start: expectedStart });
+  });
+
   it("holds nothing against the agent when the checker's own kill ended the output mid-line", async () => {
     const connection = new FedConnection();
     connection.feed(`${message(5)}\n{"jsonrpc":"2.0","me`);

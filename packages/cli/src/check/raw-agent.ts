@@ -154,9 +154,12 @@ export abstract class RawConnection {
   /** The agent's output ended; what is left after the last newline was never a whole line. */
   protected onOutputEnd(): void {
     if (this.killRequested || this.pendingSize === 0 || this.discarding) return;
-    const tail = Buffer.concat(this.pending);
-    this.unterminatedTail = { bytes: tail.length, start: new TextDecoder("utf-8", { fatal: false }).decode(tail.subarray(0, 200)) };
-    this.note(`← [${tail.length} bytes after the last newline when the output ended]`);
+    // Up to 64 MiB may be pending: only the chunks that hold its first 200 bytes are joined.
+    const head: Buffer[] = [];
+    for (let size = 0; size < 200 && head.length < this.pending.length; size += head.at(-1)!.length) head.push(this.pending[head.length]!);
+    const start = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(head).subarray(0, 200));
+    this.unterminatedTail = { bytes: this.pendingSize, start };
+    this.note(`← [${this.pendingSize} bytes after the last newline when the output ended]`);
     this.pending = [];
     this.pendingSize = 0;
   }
