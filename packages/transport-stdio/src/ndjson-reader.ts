@@ -36,6 +36,11 @@ export interface NdjsonReaderEvents {
    * were discarded), so it can still be answered. Reported once the whole line has been read.
    */
   onOversizedRequest?(lineNumber: number, id: string | number): void;
+  /**
+   * The stream ended inside line `lineNumber`: `bytes` came after the last newline. The line is
+   * still delivered (see `end()`); this says it was never framed (S3), for a caller that judges it.
+   */
+  onUnterminatedLine?(lineNumber: number, bytes: number): void;
 }
 
 /** Splits a byte stream into UTF-8 lines without re-concatenating chunks: feed it with `push(chunk)` and `end()`. */
@@ -114,7 +119,12 @@ export class NdjsonReader {
    * evidently finished it, and dropping it would lose a message for a missing byte.
    */
   end(): void {
-    if (this.pendingSize > 0) this.deliver(this.joinPending(undefined, 0, 0));
+    if (this.pendingSize > 0) {
+      const lineNumber = this.lineNumber;
+      const bytes = this.pendingSize;
+      this.deliver(this.joinPending(undefined, 0, 0));
+      this.events.onUnterminatedLine?.(lineNumber, bytes);
+    }
     this.dropPending();
     if (this.discarding) this.reportOversizedRequest();
     this.discarding = false;

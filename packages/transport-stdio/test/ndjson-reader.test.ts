@@ -60,13 +60,32 @@ describe("NdjsonReader", () => {
     expect(lines).toEqual(['{"a":1}', '{"b":2}\r']);
   });
 
-  it("delivers a final line without newline at end of stream", () => {
-    const { reader, lines } = collect();
+  it("delivers a final line without newline at end of stream, and says it was unterminated", () => {
+    const unterminated: [number, number][] = [];
+    const lines: string[] = [];
+    const reader = new NdjsonReader(1024, {
+      onLine: (text) => lines.push(text),
+      onOversizedLine() {},
+      onUnterminatedLine: (lineNumber, bytes) => unterminated.push([lineNumber, bytes]),
+    });
     reader.push(Buffer.from('{"a":1}\n{"b"'));
     reader.push(Buffer.from(":2}"));
     expect(lines).toEqual(['{"a":1}']);
     reader.end();
     expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+    expect(unterminated).toEqual([[2, 7]]);
+  });
+
+  it("reports no unterminated line when the stream ends after a newline, or inside a discarded oversized line", () => {
+    const unterminated: number[] = [];
+    const events = { onLine() {}, onOversizedLine() {}, onUnterminatedLine: (lineNumber: number) => unterminated.push(lineNumber) };
+    const framed = new NdjsonReader(1024, events);
+    framed.push(Buffer.from('{"a":1}\n'));
+    framed.end();
+    const oversized = new NdjsonReader(10, events);
+    oversized.push(Buffer.from("x".repeat(20)));
+    oversized.end();
+    expect(unterminated).toEqual([]);
   });
 
   it("discards an oversized line inside one chunk and goes on with the next", () => {

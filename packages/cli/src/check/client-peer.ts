@@ -245,19 +245,13 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
         `line ${lineNumber} of the client was longer than ${DEFAULT_MAX_MESSAGE_SIZE} bytes (${bytesSeen} seen): not held, skipped up to its newline`,
       ),
     onInvalidUtf8: (lineNumber) => write("note", `line ${lineNumber} of the client (or one right after it) is not valid UTF-8`),
+    // The last line is still read as a message; that it was never framed is logged apart, for the
+    // checker to judge (a line the checker's own kill cut short is not held against the client).
+    onUnterminatedLine: (_lineNumber, bytes) => write("tail", `the client's output ended inside a line: ${bytes} bytes after the last newline`),
   });
-  // The reader hands over a last line without its newline as a line; whether it had one is
-  // logged apart, for the checker to judge (a line the checker's own kill cut short is not held
-  // against the client).
-  let bytesAfterLastNewline = 0;
-  process.stdin.on("data", (chunk: Buffer) => {
-    const newline = chunk.lastIndexOf(0x0a);
-    bytesAfterLastNewline = newline < 0 ? bytesAfterLastNewline + chunk.length : chunk.length - newline - 1;
-    reader.push(chunk);
-  });
+  process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
   await new Promise((resolve) => process.stdin.once("end", resolve));
   reader.end();
-  if (bytesAfterLastNewline > 0) write("tail", `the client's output ended inside a line: ${bytesAfterLastNewline} bytes after the last newline`);
   markLogDone();
 }
 
