@@ -132,16 +132,14 @@ export abstract class RawConnection {
         this.pending.push(chunk.subarray(start, newline));
         this.recordBytes(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
       }
-      this.pending = [];
-      this.pendingSize = 0;
+      this.dropPending();
       start = newline + 1;
     }
     if (start < chunk.length && !this.discarding) {
       const tail = chunk.length - start;
       if (this.pendingSize + tail > MAX_LINE_BYTES) {
         this.giveUpLine(this.pendingSize + tail);
-        this.pending = [];
-        this.pendingSize = 0;
+        this.dropPending();
         this.discarding = true;
       } else {
         this.pending.push(chunk.subarray(start));
@@ -160,6 +158,11 @@ export abstract class RawConnection {
     const start = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(head).subarray(0, 200));
     this.unterminatedTail = { bytes: this.pendingSize, start };
     this.note(`← [${this.pendingSize} bytes after the last newline when the output ended]`);
+    this.dropPending();
+  }
+
+  /** Forget the line being read (it was recorded, given up, or judged at the output's end). */
+  private dropPending(): void {
     this.pending = [];
     this.pendingSize = 0;
   }
