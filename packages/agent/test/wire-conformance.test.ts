@@ -877,6 +877,36 @@ describe("§8.1 S7, S9: stdin ends while the agent still owes answers", () => {
     expect(texts(a.updates(sessionId))).toEqual(["outcome:cancelled"]);
   });
 
+  // The grace below is an hour, far past the test's own limit: an agent that waited for it would
+  // fail by timeout. Nothing left to answer (or the last answer sent) must end the process at once.
+  const HOUR_GRACE = { ACPKIT_TEST_INPUT_END_GRACE_MS: String(60 * 60 * 1000) };
+
+  it.each([
+    ["before initialize", 0],
+    ["after initialize", 1],
+    ["after a finished turn", 2],
+  ] as const)("an idle agent exits as soon as its stdin ends (%s), without waiting out inputEndGraceMs", async (_label, steps) => {
+    agent = new RawAgent(fixture, ["1,2"], HOUR_GRACE);
+    const a = agent;
+    if (steps >= 1) await a.initialize(2);
+    if (steps >= 2) {
+      const sessionId = await a.newSession();
+      expect((await a.prompt(sessionId, "hello").response).result).toEqual({ stopReason: "end_turn" });
+    }
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+  });
+
+  it("an agent with a turn running answers it (cancelled) and exits as soon as it is done, without waiting out inputEndGraceMs", async () => {
+    agent = new RawAgent(fixture, ["1,2"], HOUR_GRACE);
+    const a = agent;
+    await a.initialize(2);
+    const sessionId = await a.newSession();
+    const turn = a.prompt(sessionId, "wait");
+    await a.waitFor((m) => m?.method === "session/update");
+    expect(await a.close()).toEqual({ code: 0, signal: null });
+    expect((await turn.response).result).toEqual({ stopReason: "cancelled" });
+  });
+
   it("a handler that ignores cancellation is cut off after inputEndGraceMs, and the agent still exits cleanly", async () => {
     agent = new RawAgent(fixture, ["1,2"], { ACPKIT_TEST_INPUT_END_GRACE_MS: "300" });
     const a = agent;

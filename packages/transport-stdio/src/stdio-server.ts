@@ -38,14 +38,21 @@ export class ProcessStdioTransport extends NdjsonStreamTransport {
   // the connection answers what it received before closing (docs/protocol.md S9). The timer is
   // what keeps ACPKIT-EXIT-001 (exit soon after stdin closes) true when a handler ignores its
   // signal; it holds the process open only until then.
+  // The timer is armed before the receiver hears of the end: with nothing left to answer it closes
+  // the transport synchronously inside notifyInputEnd(), and beginClose() must then find the timer
+  // to clear. Armed afterwards, it outlived the close and held an idle agent open for the grace.
   protected override onInputEnded(): void {
-    if (this.inputEndGraceMs === 0 || !this.notifyInputEnd()) {
+    if (this.inputEndGraceMs === 0) {
       super.onInputEnded();
       return;
     }
     this.graceTimer = setTimeout(() => {
       void this.close(`peer closed the stream; requests still unanswered after ${this.inputEndGraceMs} ms were dropped`);
     }, this.inputEndGraceMs);
+    if (!this.notifyInputEnd()) {
+      clearTimeout(this.graceTimer);
+      super.onInputEnded();
+    }
   }
 
   protected override beginClose(reason: string): void {
