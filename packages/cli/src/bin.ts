@@ -11,10 +11,15 @@ function fail(error: unknown): void {
 
 // Before anything else loads: the cache covers only modules compiled after it is on.
 enableCompileCache();
-import("./main.js").then(
-  ({ main }) =>
-    main(process.argv.slice(2)).then((code) => {
-      process.exitCode = code;
-    }, fail),
-  fail,
-);
+import("./main.js").then(async ({ main, startsProcesses }) => {
+  const argv = process.argv.slice(2);
+  if (startsProcesses(argv[0])) {
+    // Agents run in process groups of their own, out of reach of the terminal's Ctrl-C: on SIGINT,
+    // SIGTERM or SIGHUP stop them (SIGTERM, SIGKILL after a grace), then exit 130, 143 or 129.
+    const { stopAgentsOnSignal } = await import("@acpkit/transport-stdio");
+    stopAgentsOnSignal({ onSignal: (signal) => process.stderr.write(`acpkit ${argv[0]}: ${signal}: stopping the processes it started\n`) });
+  }
+  return main(argv).then((code) => {
+    process.exitCode = code;
+  }, fail);
+}, fail);

@@ -12,12 +12,15 @@ interface CommandEntry {
    * must pass bytes exactly (`inspect --tap`). Its output is not guarded (terminal-text.ts).
    */
   rawOutput?: true;
+  /** The command starts agents (or a client) as child processes, which must not outlive an interrupted run. */
+  startsProcesses?: true;
   load(): Promise<{ run: (argv: readonly string[], io: CommandIO) => Promise<number>; usage: string }>;
 }
 
 const commands: Record<string, CommandEntry> = {
   demo: {
     summary: "run a full prompt turn against the built-in agent (v1, then v2)",
+    startsProcesses: true,
     load: async () => {
       const m = await import("./commands/demo.js");
       return { run: m.demoCommand, usage: m.demoUsage };
@@ -25,6 +28,7 @@ const commands: Record<string, CommandEntry> = {
   },
   run: {
     summary: "drive any ACP agent over stdio or WebSocket",
+    startsProcesses: true,
     load: async () => {
       const m = await import("./commands/run.js");
       return { run: m.runCommand, usage: m.runUsage };
@@ -32,6 +36,7 @@ const commands: Record<string, CommandEntry> = {
   },
   sessions: {
     summary: "list (or delete) an agent's stored sessions",
+    startsProcesses: true,
     load: async () => {
       const m = await import("./commands/sessions.js");
       return { run: m.sessionsCommand, usage: m.sessionsUsage };
@@ -39,6 +44,7 @@ const commands: Record<string, CommandEntry> = {
   },
   check: {
     summary: "check an agent against the protocol's requirements",
+    startsProcesses: true,
     load: async () => {
       const m = await import("./commands/check.js");
       return { run: m.checkCommand, usage: m.checkUsage };
@@ -61,6 +67,7 @@ const commands: Record<string, CommandEntry> = {
   },
   inspect: {
     summary: "a web inspector for an agent (or, with --tap, for an editor's traffic)",
+    startsProcesses: true,
     rawOutput: true,
     load: async () => {
       const m = await import("./commands/inspect.js");
@@ -69,12 +76,21 @@ const commands: Record<string, CommandEntry> = {
   },
   bridge: {
     summary: "serve a stdio agent over WebSocket",
+    startsProcesses: true,
     load: async () => {
       const m = await import("./commands/bridge.js");
       return { run: m.bridgeCommand, usage: m.bridgeUsage };
     },
   },
 };
+
+/**
+ * Whether the command `name` starts child processes (an agent, or the client `check client`
+ * checks): the binary then makes SIGINT, SIGTERM and SIGHUP stop them before it exits (bin.ts).
+ */
+export function startsProcesses(name: string | undefined): boolean {
+  return name !== undefined && commands[name]?.startsProcesses === true;
+}
 
 /** The hidden command that runs `acpkit check client`'s scripted agent. */
 const CHECK_PEER_COMMAND = "__check-peer";

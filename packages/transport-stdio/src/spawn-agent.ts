@@ -12,6 +12,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { CloseInfo } from "@acpkit/core";
 import { childProcess } from "./node-builtins.js";
+import { trackChildProcess } from "./stop-on-signal.js";
 import { NdjsonStreamTransport, validateMaxMessageSize, type NdjsonTransportOptions } from "./stream-transport.js";
 
 /** Default wait between shutdown steps (stdin closed → SIGTERM → SIGKILL). */
@@ -201,6 +202,8 @@ export function spawnAgent(command: string, args: readonly string[] = [], option
     // A process group of its own (POSIX): close can then stop a launcher's children too.
     detached: usesProcessGroup(options),
   });
+  // Known to stopAgentsOnSignal(), which stops it (and its group) if this process is interrupted.
+  trackChildProcess(child, { processGroup: usesProcessGroup(options) });
   return new ChildProcessTransport(child, options);
 }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isAbsolutePath } from "@acpkit/core";
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
+import { trackChildProcess } from "@acpkit/transport-stdio";
 import type { CheckResult, CheckStatus } from "./agent-check.js";
 import { RequestCount } from "./answer-count.js";
 import { type ClientScenario, PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry, peerLogDoneFile } from "./client-peer.js";
@@ -95,6 +96,8 @@ async function runScenario(options: ClientCheckOptions, scenario: ClientScenario
   const argv = options.argv.flatMap((part) => (part === "{agent}" ? peerArgv(scenario, log, options) : [part]));
   const started = Date.now();
   const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
+  // A SIGTERM sent to acpkit alone (timeout, a supervisor) must reach the client too (bin.ts).
+  trackChildProcess(child, { processGroup: false });
   child.stdin.end();
   let output = "";
   const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-8192));

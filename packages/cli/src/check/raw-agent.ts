@@ -3,6 +3,7 @@
 // It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
 import { type ChildProcess, spawn } from "node:child_process";
 import { RequestCount } from "./answer-count.js";
+import { trackChildProcess } from "@acpkit/transport-stdio";
 import { turnUpdateSession } from "./turn-updates.js";
 
 /** One line the agent wrote on stdout. */
@@ -327,6 +328,8 @@ export class RawAgent extends RawConnection {
   constructor(command: string, args: readonly string[], cwd: string) {
     super();
     this.child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32" });
+    // In a group of its own, so out of reach of the terminal's Ctrl-C: stopped with us (bin.ts).
+    trackChildProcess(this.child, { processGroup: true });
     this.spawnError = new Promise((resolve) => {
       this.child.once("spawn", () => resolve(undefined));
       this.child.once("error", (error) => resolve(error));

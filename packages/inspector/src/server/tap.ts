@@ -4,6 +4,7 @@
 // filling this process). A copy of each line goes to the event log, which the page shows live.
 import { spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
+import { trackChildProcess } from "@acpkit/transport-stdio";
 import { EVENTS_PATH } from "../common/protocol.js";
 import { EventLog, type EventLogLimits } from "./event-log.js";
 import { pageUrl, serveMode, type Inspector, type InspectorOptions } from "./inspect.js";
@@ -54,7 +55,12 @@ export async function startTap(options: TapOptions): Promise<Tap> {
   const maxLine = options.maxObservedLine ?? DEFAULT_MAX_OBSERVED_LINE;
   const fromClient = new LineObserver((text, bytes) => record.message("client_to_agent", bytes, text), maxLine);
   const fromAgent = new LineObserver((text, bytes) => record.message("agent_to_client", bytes, text), maxLine);
-  const child = spawn(options.command, [...args], { stdio: ["pipe", "pipe", "inherit"] });
+  // A process group of its own (POSIX), as spawnAgent gives an agent: a launcher's children can
+  // then be stopped with it, when the tap closes or is interrupted (the CLI's bin.ts stops tracked
+  // children and their groups).
+  const ownGroup = process.platform !== "win32";
+  const child = spawn(options.command, [...args], { stdio: ["pipe", "pipe", "inherit"], detached: ownGroup });
+  trackChildProcess(child, { processGroup: ownGroup });
   record.status(`started ${[options.command, ...args].join(" ")}`);
 
   const agentExit = new Promise<AgentExit>((resolve) => {
@@ -103,7 +109,14 @@ export async function startTap(options: TapOptions): Promise<Tap> {
     port: server.port,
     agentExit,
     async close() {
-      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) child.kill("SIGTERM");
+      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+        try {
+          if (ownGroup) process.kill(-child.pid, "SIGTERM");
+          else child.kill("SIGTERM");
+        } catch {
+          // The group is gone already.
+        }
+      }
       input.pause();
       await server.close();
     },
