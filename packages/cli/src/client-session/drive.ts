@@ -27,6 +27,7 @@ import type { LineSource } from "./line-source.js";
 import { askOnTerminal, automaticOutcome, type PermissionPolicy } from "./permission-policy.js";
 import type { PromptSource } from "./prompt-source.js";
 import { isProtocolViolation } from "./violations.js";
+import { authHelp, listedMethodIds, terminalLogin } from "./auth-methods.js";
 
 export interface DriveOptions {
   target: AgentTarget;
@@ -60,6 +61,18 @@ export interface DriveOptions {
   load?: string;
   /** Resume this session (no replay) instead of creating one. */
   resume?: string;
+  /** Print the vendor (`_…`) notifications and requests acpkit ignores. Default: ignore them quietly. */
+  showExtensions?: boolean;
+  /** A protocol violation that is only warned about (a turn that ends otherwise than `cancelled` after a cancel) fails the run. */
+  strict?: boolean;
+}
+
+/** The step of the run that failed, with the agent's own error when it answered one. */
+export interface FailedStep {
+  /** "initialize", "authenticate", "session/new", "session/load", "session/resume", "session/set_mode", "session/set_config_option", "session/prompt". */
+  step: string;
+  /** The agent's JSON-RPC error, as it sent it (absent when the failure was not an error answer). */
+  error?: { code: number; message: string; data?: unknown };
 }
 
 export interface DriveResult {
@@ -75,6 +88,12 @@ export interface DriveResult {
   failuresNotKept?: number;
   /** Set when the agent required authentication that was not given (the methods it offers). */
   authRequired?: AuthMethod[];
+  /** The step that ended the run early, when one did. */
+  failedStep?: FailedStep;
+  /** Protocol violations reported as warnings (they fail the run only with `strict`). */
+  warnings: string[];
+  /** The agent's authentication methods (empty until initialize answered). */
+  authMethods: AuthMethod[];
 }
 
 /** How many failures `driveAgent` keeps and prints; more are only counted (DriveResult.failuresNotKept). */
@@ -83,7 +102,7 @@ export const MAX_KEPT_FAILURES = 100;
 /** Run every prompt of `options.prompts` as one turn of one new session; never throws for agent failures (see DriveResult.failures). */
 export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   const { io, printer, name } = options;
-  const result: DriveResult = { stopReasons: [], failures: [] };
+  const result: DriveResult = { stopReasons: [], failures: [], warnings: [], authMethods: [] };
   // A misbehaving agent can report a violation per message: keep the first MAX_KEPT_FAILURES (they
   // decide the exit code and are printed), count the rest, so memory stays bounded.
   let notKept = 0;
@@ -120,7 +139,19 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     printer?.permission({ ...request.toolCall, title: toolTitle(request) }, request.options, outcome, source);
     return outcome;
   };
+  const warn = (message: string) => {
+    if (options.strict) return fail(message);
+    if (result.warnings.length < MAX_KEPT_FAILURES) result.warnings.push(message);
+    io.stderr.write(io.err.yellow(`${name}: warning: ${message}`) + "\n");
+  };
+  // Set when connectAgent retried with a v1 offer after the v2 one was refused: that retry
+  // already carried the v1 client capabilities.
+  let retriedWithV1 = false;
   const onDiagnostic = (diagnostic: Diagnostic) => {
+    if (diagnostic.code === "v2_fallback") retriedWithV1 = true;
+    // A vendor's own messages (`_auth/status_update`, …) are valid in every version and ignored by
+    // design; saying so on every run is noise unless asked for.
+    if (isExtensionMessage(diagnostic) && !options.showExtensions) return;
     if (isProtocolViolation(diagnostic))
       fail(`the agent broke the protocol (${diagnostic.code}): ${diagnostic.message}${diagnostic.path ? ` at ${diagnostic.path}` : ""}`);
     else io.stderr.write(io.err.dim(`${name}: ${diagnostic.code}: ${diagnostic.message}`) + "\n");
@@ -130,11 +161,9 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   if (options.terminal === "allow") terminalHost = printedTerminals(createNodeTerminalHost(), printer);
   const elicitation = elicitationHandlers(options.elicit ?? "decline", (question, answer) => printer?.elicitation(question, String(answer.action)));
 
-  let agent: AgentConnection;
-  try {
-    const transport = await openTarget(options.target);
-    agent = await connectAgent(transport, {
-      protocolVersion: options.protocol,
+  const connect = async (protocolVersion: ProtocolVersion): Promise<AgentConnection> =>
+    connectAgent(await openTarget(options.target), {
+      protocolVersion,
       clientInfo: { name: "acpkit-cli", version: "0.1.0" },
       requestPermission,
       ...(fs ? { fs } : {}),
@@ -142,12 +171,25 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
       elicitation,
       onDiagnostic,
     });
+  let agent: AgentConnection;
+  try {
+    agent = await connect(options.protocol);
+    // An agent that answered 1 to our v2 offer read a request with no v1 clientCapabilities, so it
+    // believes we serve no files and no terminals. Fields of both versions in one request are not
+    // allowed (docs/protocol.md §1.2, X2): start it again and offer v1 with v1 fields.
+    if (options.protocol === 2 && agent.protocolVersion === 1 && !retriedWithV1 && (fs !== undefined || terminalHost !== undefined)) {
+      io.stderr.write(io.err.dim(`${name}: the agent answered protocol v1 to a v2 offer; reconnecting with a v1 offer so it sees the client's fs/terminal capabilities`) + "\n");
+      await agent.close("reconnecting with a v1 offer");
+      agent = await connect(1);
+    }
   } catch (error) {
+    result.failedStep = failedStep("initialize", error);
     fail(`could not start a session with ${describeTarget(options.target)}: ${describeError(error)}`);
     await terminalHost?.closeAll();
     return result;
   }
   result.protocolVersion = agent.protocolVersion;
+  result.authMethods = [...agent.authMethods];
   if (agent.agentInfo) result.agentName = `${agent.agentInfo.name} ${agent.agentInfo.version}`;
   printer?.note(`${result.agentName ?? "agent"} · protocol v${agent.protocolVersion} negotiated (offered v${options.protocol})`);
 
@@ -161,53 +203,82 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     gone.abort();
   });
 
+  // The step in progress, so a failure names itself (a refused --auth is not "session/new failed").
+  let step = "authenticate";
+  const needsLogin = (error: unknown): boolean => isRpcError(error) && error.code === ErrorCode.AuthRequired;
+  /** The agent demands a login (-32000): keep its own words and data, list what it offers, exit 3. */
+  const loginRequired = (error: unknown, what: string): Error => {
+    result.authRequired = [...agent.authMethods];
+    const said = isRpcError(error) ? ` The agent said: ${JSON.stringify(error.message)}${dataSuffix(error.data)}.` : "";
+    return new Error(`${what} failed: authentication required.${said}\n${authHelp(agent.authMethods, options.target)}`, { cause: error });
+  };
   try {
     if (options.auth !== undefined) {
-      const known = agent.authMethods.some((method) => method.id === options.auth);
-      if (!known) {
+      const method = agent.authMethods.find((candidate) => candidate.id === options.auth);
+      if (method === undefined) {
         result.authRequired = [...agent.authMethods];
-        throw new Error(`--auth ${options.auth}: the agent offers no such method (${describeAuthMethods(agent.authMethods)})`);
+        throw new Error(`--auth ${options.auth}: the agent offers no such method (${listedMethodIds(agent.authMethods)})`);
       }
-      await agent.authenticate(options.auth);
+      const login = terminalLogin(method, options.target);
+      if (login !== undefined) {
+        result.authRequired = [...agent.authMethods];
+        throw new Error(`--auth ${options.auth} is a terminal login, which authenticate cannot do: run ${login} in a terminal, then run again without --auth`);
+      }
+      try {
+        await agent.authenticate(options.auth);
+      } catch (error) {
+        // The method exists but the agent refused it: a login problem, exit 3 like a missing one.
+        if (isRpcError(error)) result.authRequired = [...agent.authMethods];
+        throw error;
+      }
       printer?.note(`authenticated with ${options.auth}`);
     }
+    step = options.load !== undefined ? "session/load" : options.resume !== undefined ? "session/resume" : "session/new";
     try {
       session = await openSession(agent, options, printer);
     } catch (error) {
-      if (isRpcError(error) && error.code === ErrorCode.AuthRequired && options.auth === undefined) {
-        result.authRequired = [...agent.authMethods];
-        throw new Error(`Authentication required. ${authHelp(agent.authMethods)}`);
-      }
+      if (needsLogin(error)) throw loginRequired(error, step);
       throw error;
     }
     if (options.mode !== undefined) {
+      step = "session/set_mode";
       await session.setMode(options.mode);
       printer?.note(`mode → ${options.mode}`);
     }
     for (const [configId, raw] of options.config ?? []) {
+      step = `session/set_config_option ${configId}`;
       const option = session.state.configOptions.find((candidate) => candidate.id === configId);
       const value = option?.type === "boolean" && (raw === "true" || raw === "false") ? raw === "true" : raw;
       await session.setConfigOption(configId, value);
       printer?.note(`config ${configId} = ${raw}`);
     }
+    step = "session/prompt";
     for (let turnNumber = 1; ; turnNumber++) {
       const text = await options.prompts.next(gone.signal);
       if (text === undefined) break;
       printer?.prompt(text);
       const turn = session.prompt(text);
+      let cancelSent = false;
       const timer =
         options.cancelAfterMs === undefined
           ? undefined
           : setTimeout(() => {
               printer?.note(`✕ cancel sent after ${options.cancelAfterMs} ms`);
+              cancelSent = true;
               void turn.cancel();
             }, options.cancelAfterMs);
       try {
         const outcome = await turn;
         result.stopReasons.push(outcome.stopReason);
         printer?.stop(outcome.stopReason);
+        if (cancelSent && outcome.stopReason !== "cancelled")
+          warn(
+            `the agent broke the protocol (docs/protocol.md C7): turn ${turnNumber} ended with stopReason ${JSON.stringify(outcome.stopReason)} after session/cancel was sent; a cancelled turn must end with "cancelled"`,
+          );
       } catch (error) {
+        if (needsLogin(error)) throw loginRequired(error, `turn ${turnNumber} (session/prompt)`);
         const message = `turn ${turnNumber} failed: ${describeError(error, unexpectedClose)}`;
+        result.failedStep = failedStep("session/prompt", error);
         printer?.failed(message);
         fail(message);
         break;
@@ -216,7 +287,8 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
       }
     }
   } catch (error) {
-    const step = options.load !== undefined ? "session/load" : options.resume !== undefined ? "session/resume" : "session/new";
+    const cause = error instanceof Error ? ((error as Error & { cause?: unknown }).cause ?? error) : error;
+    result.failedStep ??= failedStep(step.split(" ")[0]!, cause);
     fail(error instanceof Error && !isRpcError(error) && !isAcpError(error) ? error.message : `${step} failed: ${describeError(error, unexpectedClose)}`);
   } finally {
     printer?.finish();
@@ -256,14 +328,15 @@ async function openSession(agent: AgentConnection, options: DriveOptions, printe
   return subscribe(await agent.newSession({ cwd: options.cwd }));
 }
 
-/** The agent's authentication methods, one per line, for the "Authentication required" message. */
-function authHelp(methods: readonly AuthMethod[]): string {
-  if (methods.length === 0) return "The agent lists no authentication methods.";
-  return `Run again with --auth METHOD_ID, one of:\n${methods.map((method) => `  ${method.id}  ${method.name}${method.description ? ` — ${method.description}` : ""}`).join("\n")}`;
+/** The failed step, with the agent's error when it answered one (kept for `--json`). */
+function failedStep(step: string, error: unknown): FailedStep {
+  if (!isRpcError(error)) return { step };
+  return { step, error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
 }
 
-function describeAuthMethods(methods: readonly AuthMethod[]): string {
-  return methods.length === 0 ? "it lists none" : `it lists ${methods.map((method) => method.id).join(", ")}`;
+/** A vendor's own notification or request (`_…`), valid in every protocol version and ignored by acpkit. */
+function isExtensionMessage(diagnostic: Diagnostic): boolean {
+  return (diagnostic.code === "unknown_notification" || diagnostic.code === "unknown_method") && (diagnostic.method ?? "").startsWith("_");
 }
 
 /** A terminal host that also tells the printer when a command starts and ends. */

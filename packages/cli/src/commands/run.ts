@@ -9,7 +9,7 @@ import { Exit, type CommandIO } from "../io.js";
 import { TurnPrinter } from "../render/turn-printer.js";
 import type { AgentTarget } from "../client-session/agent-target.js";
 import { FS_MODES, type FsMode } from "../client-session/confined-fs.js";
-import { driveAgent } from "../client-session/drive.js";
+import { driveAgent, type DriveResult } from "../client-session/drive.js";
 import { LineSource } from "../client-session/line-source.js";
 import { PERMISSION_POLICIES, type PermissionPolicy } from "../client-session/permission-policy.js";
 import { linePrompts, listPrompts } from "../client-session/prompt-source.js";
@@ -43,13 +43,19 @@ options:
   --resume ID             resume session ID (no replay) instead of creating one
   --ws URL                connect to an agent over WebSocket instead of starting a command
   --token T               bearer token for --ws
-  --json                  print only the final session state as JSON on stdout
+  --json                  print only the final session state as JSON on stdout; when no
+                          session was opened: {"session": null, "agent", "protocolVersion",
+                          "failedStep": {step, error?}, "authMethods", "failures"}
+  --show-extensions       print the vendor (_…) messages acpkit ignores (default: quietly)
+  --strict                fail on protocol violations that are otherwise warnings (a turn
+                          that ends otherwise than "cancelled" after session/cancel)
 
 With --protocol 2, an agent that refuses the v2 initialize is retried once with v1 (a note
 says so).
 
 exit codes: 0 every turn ended, 1 the agent failed or broke the protocol, 2 bad usage,
-3 the agent requires authentication (its methods are listed; pass --auth).`;
+3 the agent requires authentication, at any step (its methods are listed: pass --auth, or
+run the terminal login shown), 130/143 interrupted (the agent is stopped first).`;
 
 const FLAGS = {
   protocol: { value: true, choices: ["1", "2"] },
@@ -68,6 +74,8 @@ const FLAGS = {
   elicit: { value: true, choices: ELICIT_POLICIES },
   load: { value: true },
   resume: { value: true },
+  "show-extensions": {},
+  strict: {},
 } as const;
 
 /** `--config ID=VALUE` pairs, in order. */
@@ -102,6 +110,21 @@ async function readCwd(args: ParsedArgs, io: CommandIO): Promise<string> {
   const info = await stat(cwd).catch(() => undefined);
   if (!info?.isDirectory()) throw new UsageError(`--cwd ${given ?? cwd} is not a directory`);
   return cwd;
+}
+
+/**
+ * What `--json` prints when no session was opened (initialize failed, a login is needed, …): a
+ * script can still read why, at which step, and the agent's authentication methods.
+ */
+function noSessionJSON(result: DriveResult): Record<string, unknown> {
+  return {
+    session: null,
+    agent: result.agentName ?? null,
+    protocolVersion: result.protocolVersion ?? null,
+    failedStep: result.failedStep ?? null,
+    authMethods: result.authMethods,
+    failures: result.failures,
+  };
 }
 
 /** `acpkit run`: one session with the agent, one turn per prompt; exit 0, 1 (agent failed or broke the protocol) or 2 (usage). */
@@ -154,8 +177,10 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
       ...(printer ? { printer } : {}),
       io,
       name: "acpkit run",
+      showExtensions: flagSet(args, "show-extensions"),
+      strict: flagSet(args, "strict"),
     });
-    if (json && result.state) await writeJsonText(publicStateJSON(result.state), io.stdout);
+    if (json) await writeJsonText(result.state ? publicStateJSON(result.state) : noSessionJSON(result), io.stdout);
     if (result.authRequired !== undefined) return Exit.AuthRequired;
     return result.failures.length === 0 ? Exit.Ok : Exit.Failed;
   } finally {
