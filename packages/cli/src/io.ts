@@ -36,6 +36,8 @@ export const Exit = {
   Usage: 2,
   /** The agent requires authentication and no (or no accepted) `--auth` method was given. */
   AuthRequired: 3,
+  /** `check agent`: no MUST failed, but one was never judged (the same number as AuthRequired: a login is the usual cause). */
+  Inconclusive: 3,
 } as const;
 
 /** Pieces are gathered up to this many characters before each write. */

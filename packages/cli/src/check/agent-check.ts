@@ -18,8 +18,18 @@ export interface CheckResult {
   transcript?: string[];
 }
 
+/**
+ * conformant: every MUST requirement was judged and none failed. not_conformant:
+ * one failed. inconclusive: none failed but one was never judged (blocked by authentication, a
+ * step the agent refused first); a requirement that was not tested is never a pass.
+ */
+export type Verdict = "conformant" | "not_conformant" | "inconclusive";
+
 export interface AgentCheckReport {
-  /** No MUST requirement failed. */
+  verdict: Verdict;
+  /** Why the verdict is inconclusive: one line per reason (empty otherwise). */
+  inconclusive: string[];
+  /** verdict === "conformant" (kept for scripts written against earlier reports). */
   conformant: boolean;
   protocolVersion: ProtocolVersion | null;
   agent: { name: string; version: string } | null;
@@ -39,6 +49,13 @@ export interface AgentCheckOptions {
   prompt: string;
   /** Authenticate with this method before sessions. */
   auth?: string;
+  /** How long the first answer of a fresh agent (initialize) may take: real agents take seconds to start. Default max(30 s, timeoutMs). */
+  startTimeoutMs?: number;
+}
+
+/** The first answer's limit (see AgentCheckOptions.startTimeoutMs). */
+function startTimeout(options: AgentCheckOptions): number {
+  return options.startTimeoutMs ?? Math.max(30_000, options.timeoutMs);
 }
 
 /** The agent could not be started or initialized: `acpkit check` exits 2. */
@@ -66,6 +83,19 @@ class Results {
   pass(id: string, message: string): void {
     if (this.byId.get(id)!.status === "not_tested") this.set(id, "pass", message);
   }
+  /** `ids` could not be judged because the agent demanded a login first: not_tested, with why (never a pass or a skip). */
+  block(ids: readonly string[], why: string): void {
+    for (const id of ids) {
+      const current = this.byId.get(id)!;
+      if (current.status === "not_tested" || current.status === "skip") this.byId.set(id, { ...current, status: "not_tested", message: why });
+    }
+  }
+  message(id: string): string {
+    return this.byId.get(id)!.message;
+  }
+  status(id: string): CheckStatus {
+    return this.byId.get(id)!.status;
+  }
   list(): CheckResult[] {
     return [...this.byId.values()];
   }
@@ -89,7 +119,7 @@ async function connectTo(options: AgentCheckOptions): Promise<RawConnection> {
   return new RawWsAgent(options.ws.url, options.ws.token);
 }
 
-async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection; init: Json }> {
+async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection; init: Json; initMs: number }> {
   const agent = await connectTo(options);
   clientDuties(agent);
   const error = await agent.spawnError;
@@ -97,14 +127,19 @@ async function start(options: AgentCheckOptions): Promise<{ agent: RawConnection
     throw new AgentUnavailable(
       options.ws ? `could not connect to ${addressLabel(options.ws.url)}: ${error.message}` : `could not start ${options.command}: ${error.message}`,
     );
-  const answer = await agent.request("init-1", "initialize", initializeParams(options.protocol), options.timeoutMs);
+  const limit = startTimeout(options);
+  const began = performance.now();
+  const answer = await agent.request("init-1", "initialize", initializeParams(options.protocol), limit);
+  const initMs = performance.now() - began;
   if (!answer || !isObject(answer.result)) {
     await agent.kill();
-    const why = answer ? `answered ${JSON.stringify(answer.error ?? answer)}` : `no answer within ${options.timeoutMs} ms`;
+    const why = answer
+      ? `answered ${JSON.stringify(answer.error ?? answer)}`
+      : `no answer within ${limit} ms (an agent that is slow to start may need a longer --start-timeout)`;
     throw new AgentUnavailable(`initialize failed: ${why}${agent.stderr ? `\nagent stderr:\n${agent.stderr.slice(-2000)}` : ""}`);
   }
   if (options.auth !== undefined) await agent.request("auth-1", "authenticate", { methodId: options.auth }, options.timeoutMs);
-  return { agent, init: answer.result };
+  return { agent, init: answer.result, initMs };
 }
 
 /** An agent whose output ended on its own inside a line left a message unframed (S3: each ends with a newline). */
@@ -180,9 +215,21 @@ function isMessageLine(line: RecordedLine): boolean {
   return values.length > 0 && values.every((value) => isObject(value) && value.jsonrpc === "2.0");
 }
 
+/** ACPKIT-RPC-005's judgement of the answer to a line that is not JSON (undefined: none came). */
+function parseErrorVerdict(answer: RecordedLine | undefined): ["pass" | "fail", string] {
+  if (!answer) return ["fail", "a line that is not JSON got no answer (JSON-RPC requires a -32700 error with \"id\": null)"];
+  const value = answer.value as Json;
+  const code = (value.error as Json).code;
+  const problems: string[] = [];
+  if (code !== -32700) problems.push(`its code is ${JSON.stringify(code)}, not -32700`);
+  if (!("id" in value)) problems.push('it has no "id" member (JSON-RPC requires "id": null when the id could not be read)');
+  if (problems.length === 0) return ["pass", "-32700 with id null"];
+  return ["fail", `a line that is not JSON was answered, but ${problems.join(" and ")}: ${answer.text.slice(0, 200)}`];
+}
+
 /** Group: JSON-RPC behaviour, errors, and exiting when stdin closes. */
-async function protocolGroup(options: AgentCheckOptions, results: Results): Promise<{ init: Json; version: ProtocolVersion }> {
-  const { agent, init } = await start(options);
+async function protocolGroup(options: AgentCheckOptions, results: Results): Promise<{ init: Json; version: ProtocolVersion; initMs: number }> {
+  const { agent, init, initMs } = await start(options);
   try {
     const answered = init.protocolVersion;
     if (!Number.isInteger(answered)) results.set("ACPKIT-INIT-001", "fail", `protocolVersion ${JSON.stringify(answered)} is not an integer`, agent);
@@ -205,10 +252,10 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
 
     let from = agent.lines.length;
     agent.writeLine('{"jsonrpc":"2.0","id":"parse-1","method":');
-    const parse = await agent.waitFor((value) => value.id === null && isObject(value.error), options.timeoutMs, from);
-    if (parse && isObject((parse.value as Json).error) && ((parse.value as Json).error as Json).code === -32700)
-      results.pass("ACPKIT-RPC-005", "-32700 with id null");
-    else results.set("ACPKIT-RPC-005", "fail", parse ? `answered ${parse.text.slice(0, 200)}` : "a line that is not JSON got no -32700 answer", agent);
+    // Any error response that is not under one of our ids answers the broken line; judge what came
+    // (an answer without an id member is a wrong answer, not a missing one).
+    const parse = await agent.waitFor((value) => (value.id === null || !("id" in value)) && !("method" in value) && isObject(value.error), options.timeoutMs, from);
+    results.set("ACPKIT-RPC-005", ...parseErrorVerdict(parse), agent);
 
     from = agent.lines.length;
     agent.send({ jsonrpc: "2.0", id: "invalid-1", method: 5 });
@@ -245,7 +292,7 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
       // What it wrote last before exiting: judged only now that its output has ended.
       checkOutputEnd(agent, results);
     }
-    return { init, version };
+    return { init, version, initMs };
   } finally {
     await agent.kill();
   }
@@ -256,7 +303,7 @@ async function negotiationGroup(options: AgentCheckOptions, results: Results): P
   clientDuties(agent);
   try {
     if (await agent.spawnError) return;
-    const answer = await agent.request("init-future", "initialize", initializeParams(options.protocol, 65535), options.timeoutMs);
+    const answer = await agent.request("init-future", "initialize", initializeParams(options.protocol, 65535), startTimeout(options));
     const version = isObject(answer?.result) ? answer.result.protocolVersion : undefined;
     if (!answer) results.set("ACPKIT-INIT-002", "fail", "no answer to initialize with protocolVersion 65535", agent);
     else if (isObject(answer.error))
@@ -274,15 +321,29 @@ async function negotiationGroup(options: AgentCheckOptions, results: Results): P
   }
 }
 
-/** Sessions of the agent need `session/new`; an agent that demands authentication skips them without --auth. */
-async function newSession(agent: RawConnection, options: AgentCheckOptions, id: string): Promise<Json | string> {
+/** Why `session/new` gave no session: `auth` when the agent demanded a login (the checks it gates are then blocked, not failed). */
+class SessionRefused {
+  constructor(
+    readonly message: string,
+    readonly auth: boolean,
+  ) {}
+}
+
+/** The not_tested reason for checks an authentication demand (-32000) kept from running, at any step. */
+function authBlock(step: string, error: Json, options: AgentCheckOptions): string {
+  const hint = options.auth === undefined ? "run again with --auth METHOD_ID if the agent lists one" : `--auth ${options.auth} did not satisfy it`;
+  return `blocked by authentication: ${step} answered -32000 ${JSON.stringify(String(error.message ?? ""))} (${hint})`;
+}
+
+/** Sessions of the agent need `session/new`; an agent that demands authentication blocks them. */
+async function newSession(agent: RawConnection, options: AgentCheckOptions, id: string): Promise<Json | SessionRefused> {
   const answer = await agent.request(id, "session/new", { cwd: options.cwd, mcpServers: [] }, options.timeoutMs);
-  if (!answer) return "session/new got no answer";
+  if (!answer) return new SessionRefused("session/new got no answer", false);
   if (isObject(answer.error)) {
-    if (answer.error.code === -32000) return "the agent requires authentication (run again with --auth METHOD_ID)";
-    return `session/new failed with ${answer.error.code}: ${String(answer.error.message)}`;
+    if (answer.error.code === -32000) return new SessionRefused(authBlock("session/new", answer.error, options), true);
+    return new SessionRefused(`session/new failed with ${answer.error.code}: ${String(answer.error.message)}`, false);
   }
-  return isObject(answer.result) ? answer.result : "session/new answered no object";
+  return isObject(answer.result) ? answer.result : new SessionRefused("session/new answered no object", false);
 }
 
 function stopReasonProblem(version: ProtocolVersion, reason: unknown): string | undefined {
@@ -296,10 +357,11 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
   const sessionIds = ["ACPKIT-SESSION-001", "ACP-PROMPT-001", "ACPKIT-UPDATE-001", "ACPKIT-ORDER-001"];
   try {
     const first = await newSession(agent, options, "new-1");
-    const second = await newSession(agent, options, "new-2");
-    if (typeof first === "string" || typeof second === "string") {
-      const why = typeof first === "string" ? first : (second as string);
-      for (const id of sessionIds) results.set(id, why.includes("authentication") ? "skip" : "fail", why, agent);
+    const second = first instanceof SessionRefused ? first : await newSession(agent, options, "new-2");
+    if (first instanceof SessionRefused || second instanceof SessionRefused) {
+      const refused = (first instanceof SessionRefused ? first : second) as SessionRefused;
+      if (refused.auth) results.block(sessionIds, refused.message);
+      else for (const id of sessionIds) results.set(id, "fail", refused.message, agent);
       return undefined;
     }
     if (typeof first.sessionId === "string" && typeof second.sessionId === "string" && first.sessionId !== second.sessionId) {
@@ -316,6 +378,13 @@ async function turnGroup(options: AgentCheckOptions, version: ProtocolVersion, r
     const response = await agent.request("prompt-1", "session/prompt", { sessionId, prompt: [{ type: "text", text: options.prompt }] }, options.timeoutMs * 20);
     if (!response) {
       for (const id of sessionIds.slice(1)) results.set(id, "fail", "session/prompt got no answer", agent);
+      return first;
+    }
+    if (isObject(response.error) && response.error.code === -32000) {
+      // The agent made a session but wants a login before it works (claude-agent-acp lists no
+      // methods and does this): the turn's requirements were not tested, which is not a failure.
+      results.block(sessionIds.slice(1), authBlock("session/prompt", response.error, options));
+      checkWire(agent, results);
       return first;
     }
     const responseAt = agent.lines.findIndex((line, index) => index >= from && isObject(line.value) && line.value.id === "prompt-1");
@@ -362,8 +431,9 @@ async function cancelGroup(options: AgentCheckOptions, results: Results): Promis
   const { agent } = await start(options);
   try {
     const session = await newSession(agent, options, "new-1");
-    if (typeof session === "string") {
-      results.set("ACP-CANCEL-001", session.includes("authentication") ? "skip" : "fail", session, agent);
+    if (session instanceof SessionRefused) {
+      if (session.auth) results.block(["ACP-CANCEL-001"], session.message);
+      else results.set("ACP-CANCEL-001", "fail", session.message, agent);
       return;
     }
     const from = agent.lines.length;
@@ -374,14 +444,18 @@ async function cancelGroup(options: AgentCheckOptions, results: Results): Promis
       params: { sessionId: session.sessionId, prompt: [{ type: "text", text: options.prompt }] },
     });
     await agent.waitFor((value) => value.method === "session/update" || value.id === "prompt-c", 1000, from);
-    if (agent.lines.slice(from).some((line) => isObject(line.value) && line.value.id === "prompt-c")) {
-      results.set("ACP-CANCEL-001", "skip", "the turn ended before the cancel could be sent (use a longer --prompt)");
+    const early = agent.lines.slice(from).find((line) => isObject(line.value) && line.value.id === "prompt-c");
+    if (early) {
+      const error = (early.value as Json).error;
+      if (isObject(error) && error.code === -32000) results.block(["ACP-CANCEL-001"], authBlock("session/prompt", error, options));
+      else results.set("ACP-CANCEL-001", "skip", "the turn ended before the cancel could be sent (use a longer --prompt)");
       return;
     }
     agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: session.sessionId } });
     const answer = await agent.waitFor((value) => value.id === "prompt-c" && !("method" in value), options.timeoutMs * 20, from);
     const value = answer?.value as Json | undefined;
     if (!value) results.set("ACP-CANCEL-001", "fail", "the cancelled prompt was never answered", agent);
+    else if (isObject(value.error) && value.error.code === -32000) results.block(["ACP-CANCEL-001"], authBlock("session/prompt", value.error, options));
     else if (isObject(value.error))
       results.set("ACP-CANCEL-001", "fail", `the cancelled prompt was answered with error ${value.error.code}; it must end with stopReason cancelled`, agent);
     else if ((value.result as Json)?.stopReason !== "cancelled") {
@@ -419,6 +493,8 @@ function advertised(init: Json, version: ProtocolVersion) {
   };
 }
 
+const CAPABILITY_IDS = AGENT_REQUIREMENTS.filter((requirement) => requirement.tier === "CAPABILITY").map((requirement) => requirement.id);
+
 async function capabilityGroup(options: AgentCheckOptions, init: Json, version: ProtocolVersion, setup: Json | undefined, results: Results): Promise<void> {
   const caps = advertised(init, version);
   const modes = isObject(setup?.modes) ? (setup.modes as Json) : undefined;
@@ -437,8 +513,11 @@ async function capabilityGroup(options: AgentCheckOptions, init: Json, version: 
   const { agent } = await start(options);
   try {
     const session = await newSession(agent, options, "new-cap");
-    if (typeof session === "string") {
-      for (const id of ["ACPKIT-CAP-LOAD", "ACPKIT-CAP-LIST", "ACPKIT-CAP-CLOSE", "ACPKIT-CAP-MODES", "ACPKIT-CAP-CONFIG"]) results.set(id, "skip", session);
+    if (session instanceof SessionRefused) {
+      // Only the advertised ones are still not_tested here; the rest were skipped above.
+      const advertisedIds = CAPABILITY_IDS.filter((id) => results.status(id) === "not_tested");
+      if (session.auth) results.block(advertisedIds, session.message);
+      else for (const id of advertisedIds) results.set(id, "fail", session.message, agent);
       return;
     }
     const sessionId = session.sessionId as string;
@@ -523,12 +602,29 @@ async function capabilityGroup(options: AgentCheckOptions, init: Json, version: 
 /** Run every group; throws AgentUnavailable when the agent cannot be started or initialized. */
 export async function checkAgent(options: AgentCheckOptions): Promise<AgentCheckReport> {
   const results = new Results();
-  const { init, version } = await protocolGroup(options, results);
+  const { init, version, initMs } = await protocolGroup(options, results);
   await negotiationGroup(options, results);
   const setup = await turnGroup(options, version, results);
   await cancelGroup(options, results);
   await capabilityGroup(options, init, version, setup, results);
+  if (initMs > options.timeoutMs)
+    results.set(
+      "ACPKIT-INFO-AGENT",
+      "pass",
+      `${results.message("ACPKIT-INFO-AGENT")}; slow to start: its first initialize took ${Math.round(initMs)} ms, more than --timeout ${options.timeoutMs} ms (the first answer may take --start-timeout ${startTimeout(options)} ms)`,
+    );
   const list = results.list();
   const info = isObject(init.agentInfo) ? { name: String(init.agentInfo.name), version: String(init.agentInfo.version) } : null;
-  return { conformant: !list.some((result) => result.tier === "MUST" && result.status === "fail"), protocolVersion: version, agent: info, results: list };
+  const { verdict, inconclusive } = judge(list);
+  return { verdict, inconclusive, conformant: verdict === "conformant", protocolVersion: version, agent: info, results: list };
+}
+
+/** The verdict rules (docs/conformance.md): MUST requirements decide it; CAPABILITY, SHOULD and INFO are reported. */
+export function judge(results: readonly CheckResult[]): { verdict: Verdict; inconclusive: string[] } {
+  const deciding = results.filter((result) => result.tier === "MUST");
+  if (deciding.some((result) => result.status === "fail")) return { verdict: "not_conformant", inconclusive: [] };
+  const untested = deciding.filter((result) => result.status === "not_tested");
+  if (untested.length === 0) return { verdict: "conformant", inconclusive: [] };
+  const reasons = [...new Set(untested.map((result) => result.message))];
+  return { verdict: "inconclusive", inconclusive: reasons.map((reason) => `${untested.filter((result) => result.message === reason).map((result) => result.id).join(", ")}: ${reason}`) };
 }

@@ -210,7 +210,12 @@ function offeredVersion(run: Run): ProtocolVersion | undefined {
 function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
   checkWire(run, results);
   const first = run.incoming[0]?.value;
-  const init = requestsOf(run, "initialize")[0];
+  // A client may start its agent again (acpkit run does, to offer v1 with v1 fields to an agent
+  // that answered 1 to its v2 offer): each start is a process of this checking agent appending to
+  // one log, and the session runs on the last connection, so the last initialize is the one that
+  // says what the client advertised for it.
+  const inits = requestsOf(run, "initialize");
+  const init = inits[inits.length - 1];
   if (!init || !isObject(first) || first.method !== "initialize") {
     const why = init ? "initialize was not the first message" : "the client never sent initialize";
     results.set("ACPKIT-CLIENT-INIT-001", "fail", `${why}${unrecorded(run)}`, run);
@@ -219,7 +224,11 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
   const params = isObject(init.params) ? init.params : {};
   const offered = params.protocolVersion;
   const shape: ProtocolVersion = offered === 2 ? 2 : 1;
-  const valid = validateParams(shape, "initialize", params);
+  const invalid = inits
+    .map((request) => (isObject(request.params) ? request.params : {}))
+    .map((each) => validateParams(each.protocolVersion === 2 ? 2 : 1, "initialize", each))
+    .find((result) => !result.valid);
+  const valid = invalid ?? validateParams(shape, "initialize", params);
   if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, run);
   else if (!valid.valid)
     results.set("ACPKIT-CLIENT-INIT-001", "fail", `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`, run);

@@ -25,11 +25,14 @@ the argument {agent} replaced by the command that starts acpkit's scripted check
 options (agent):
   --protocol 1|2     the version to offer (default 1)
   --timeout MS       how long one answer may take (default 10000; a prompt gets 20×)
+  --start-timeout MS how long a fresh agent's first answer (initialize) may take: real agents
+                     take seconds to start (default 30000, or --timeout if longer)
   --prompt TEXT      the prompt of the turn and cancel checks (default "Hello")
   --auth METHOD_ID   authenticate with this method before creating sessions
   --ws URL           check an agent served over WebSocket (a fresh connection per group)
   --token T          with --ws: sent as Authorization: Bearer T
-  --json             print {conformant, protocolVersion, agent, results: [{id, tier, status, message, transcript?}]}
+  --json             print {verdict, inconclusive, conformant, protocolVersion, agent,
+                     results: [{id, tier, status, message, transcript?}]}
 
 options (client):
   --protocol 1|2     the highest version the checking agent speaks (default 2)
@@ -37,8 +40,10 @@ options (client):
   --slow MS          how long the slow scenario's prompt takes (default 12000)
   --json             print {conformant, protocolVersion, client, results: [...]}
 
-exit codes: 0 conformant (no MUST failed), 1 not conformant, 2 the agent could not be started
-or initialized, or bad usage.`;
+exit codes (agent): 0 conformant (every MUST judged, none failed), 1 not conformant, 2 the agent
+could not be started or initialized, or bad usage, 3 inconclusive (no MUST failed, but one was
+never judged: blocked by authentication, for instance), 130/143 interrupted.
+exit codes (client): 0 conformant (no MUST failed), 1 not conformant, 2 bad usage.`;
 
 const TIERS: readonly Tier[] = ["MUST", "CAPABILITY", "SHOULD", "INFO"];
 const MARK: Record<CheckResult["status"], string> = { pass: "✓", fail: "✗", skip: "–", not_tested: "·" };
@@ -60,7 +65,12 @@ export async function runCheckPeer(argv: readonly string[]): Promise<number> {
 }
 
 /** The human report: results grouped by tier, then the one-line verdict. */
-function printReport(io: CommandIO, title: string, report: { conformant: boolean; results: CheckResult[] }, requirements: readonly Requirement[]): void {
+function printReport(
+  io: CommandIO,
+  title: string,
+  report: { conformant: boolean; verdict?: string; inconclusive?: string[]; results: CheckResult[] },
+  requirements: readonly Requirement[],
+): void {
   const { out } = io;
   io.stdout.write(out.bold(title) + "\n");
   for (const tier of TIERS) {
@@ -73,7 +83,12 @@ function printReport(io: CommandIO, title: string, report: { conformant: boolean
     }
   }
   const failed = report.results.filter((result) => result.tier === "MUST" && result.status === "fail").length;
-  const verdict = report.conformant ? out.green("conformant: every MUST requirement holds") : out.red(`not conformant: ${failed} MUST requirement(s) failed`);
+  const verdict =
+    report.verdict === "inconclusive"
+      ? out.yellow(`inconclusive: no MUST requirement failed, but some were never judged\n${(report.inconclusive ?? []).map((reason) => `  ${reason}`).join("\n")}`)
+      : report.conformant
+        ? out.green("conformant: every MUST requirement holds")
+        : out.red(`not conformant: ${failed} MUST requirement(s) failed`);
   io.stdout.write(`\n${verdict}\n`);
 }
 
@@ -107,6 +122,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     timeout: { value: true },
     prompt: { value: true },
     auth: { value: true },
+    "start-timeout": { value: true },
     ws: { value: true },
     token: { value: true },
   });
@@ -133,6 +149,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
       cwd: io.cwd,
       protocol: Number(flagValue(args, "protocol", "1")) as 1 | 2,
       timeoutMs: flagInteger(args, "timeout") ?? 10_000,
+      ...(flagInteger(args, "start-timeout") === undefined ? {} : { startTimeoutMs: flagInteger(args, "start-timeout")! }),
       prompt: flagValue(args, "prompt", "Hello"),
       ...(auth === undefined ? {} : { auth }),
       ...(url === undefined ? {} : { ws: token === undefined ? { url } : { url, token } }),
@@ -147,5 +164,5 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     const who = report.agent ? `${report.agent.name} ${report.agent.version}` : [command, ...commandArgs].join(" ");
     printReport(io, `acpkit check agent — ${who} · protocol v${report.protocolVersion}`, report, AGENT_REQUIREMENTS);
   }
-  return report.conformant ? Exit.Ok : Exit.Failed;
+  return report.verdict === "conformant" ? Exit.Ok : report.verdict === "inconclusive" ? Exit.Inconclusive : Exit.Failed;
 }

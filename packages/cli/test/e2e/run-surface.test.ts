@@ -18,7 +18,9 @@ describe("acpkit run against an official-SDK agent that uses every v1 feature", 
   it("without --auth: 'Authentication required' lists the methods, prints the error's data, exits 3", async () => {
     const result = await runCli(["run", "--prompt", "hi", "--", ...SURFACE_AGENT]);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain("Authentication required. Run again with --auth METHOD_ID, one of:");
+    expect(result.stderr).toContain(
+      'session/new failed: authentication required. The agent said: "Authentication required" (data: {"hint":"set SDK_AGENT_KEY, then authenticate with method key"}).\nRun again with --auth METHOD_ID, one of:',
+    );
     expect(result.stderr).toContain("  key  API key — Reads SDK_AGENT_KEY");
   });
 
