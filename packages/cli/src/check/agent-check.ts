@@ -217,7 +217,7 @@ function isMessageLine(line: RecordedLine): boolean {
 
 /** ACPKIT-RPC-005's judgement of the answer to a line that is not JSON (undefined: none came). */
 function parseErrorVerdict(answer: RecordedLine | undefined): ["pass" | "fail", string] {
-  if (!answer) return ["fail", "a line that is not JSON got no answer (JSON-RPC requires a -32700 error with \"id\": null)"];
+  if (!answer) return ["fail", 'a line that is not JSON got no answer (JSON-RPC requires a -32700 error with "id": null)'];
   const value = answer.value as Json;
   const code = (value.error as Json).code;
   const problems: string[] = [];
@@ -254,7 +254,11 @@ async function protocolGroup(options: AgentCheckOptions, results: Results): Prom
     agent.writeLine('{"jsonrpc":"2.0","id":"parse-1","method":');
     // Any error response that is not under one of our ids answers the broken line; judge what came
     // (an answer without an id member is a wrong answer, not a missing one).
-    const parse = await agent.waitFor((value) => (value.id === null || !("id" in value)) && !("method" in value) && isObject(value.error), options.timeoutMs, from);
+    const parse = await agent.waitFor(
+      (value) => (value.id === null || !("id" in value)) && !("method" in value) && isObject(value.error),
+      options.timeoutMs,
+      from,
+    );
     results.set("ACPKIT-RPC-005", ...parseErrorVerdict(parse), agent);
 
     from = agent.lines.length;
@@ -626,5 +630,14 @@ export function judge(results: readonly CheckResult[]): { verdict: Verdict; inco
   const untested = deciding.filter((result) => result.status === "not_tested");
   if (untested.length === 0) return { verdict: "conformant", inconclusive: [] };
   const reasons = [...new Set(untested.map((result) => result.message))];
-  return { verdict: "inconclusive", inconclusive: reasons.map((reason) => `${untested.filter((result) => result.message === reason).map((result) => result.id).join(", ")}: ${reason}`) };
+  return {
+    verdict: "inconclusive",
+    inconclusive: reasons.map(
+      (reason) =>
+        `${untested
+          .filter((result) => result.message === reason)
+          .map((result) => result.id)
+          .join(", ")}: ${reason}`,
+    ),
+  };
 }

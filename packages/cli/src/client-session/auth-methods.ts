@@ -18,7 +18,8 @@ function quote(arg: string): string {
 /** `NAME=value` prefixes from a terminal method's `env` (v1: an object of strings; the later v2 draft: `[{name, value}]`). */
 function envPrefix(env: unknown): string[] {
   if (isObject(env)) return Object.entries(env).map(([name, value]) => `${name}=${quote(String(value))}`);
-  if (Array.isArray(env)) return env.filter(isObject).flatMap((entry) => (typeof entry.name === "string" ? [`${entry.name}=${quote(String(entry.value ?? ""))}`] : []));
+  if (Array.isArray(env))
+    return env.filter(isObject).flatMap((entry) => (typeof entry.name === "string" ? [`${entry.name}=${quote(String(entry.value ?? ""))}`] : []));
   return [];
 }
 

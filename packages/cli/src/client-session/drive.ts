@@ -178,7 +178,10 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     // believes we serve no files and no terminals. Fields of both versions in one request are not
     // allowed (docs/protocol.md §1.2, X2): start it again and offer v1 with v1 fields.
     if (options.protocol === 2 && agent.protocolVersion === 1 && !retriedWithV1 && (fs !== undefined || terminalHost !== undefined)) {
-      io.stderr.write(io.err.dim(`${name}: the agent answered protocol v1 to a v2 offer; reconnecting with a v1 offer so it sees the client's fs/terminal capabilities`) + "\n");
+      io.stderr.write(
+        io.err.dim(`${name}: the agent answered protocol v1 to a v2 offer; reconnecting with a v1 offer so it sees the client's fs/terminal capabilities`) +
+          "\n",
+      );
       await agent.close("reconnecting with a v1 offer");
       agent = await connect(1);
     }

@@ -85,7 +85,9 @@ function printReport(
   const failed = report.results.filter((result) => result.tier === "MUST" && result.status === "fail").length;
   const verdict =
     report.verdict === "inconclusive"
-      ? out.yellow(`inconclusive: no MUST requirement failed, but some were never judged\n${(report.inconclusive ?? []).map((reason) => `  ${reason}`).join("\n")}`)
+      ? out.yellow(
+          `inconclusive: no MUST requirement failed, but some were never judged\n${(report.inconclusive ?? []).map((reason) => `  ${reason}`).join("\n")}`,
+        )
       : report.conformant
         ? out.green("conformant: every MUST requirement holds")
         : out.red(`not conformant: ${failed} MUST requirement(s) failed`);

@@ -20,7 +20,9 @@ describe.concurrent("acpkit check agent against field behaviours", () => {
     expect(report.conformant).toBe(false);
     for (const id of SESSION_GATED) expect(status(id), id).toBe("not_tested");
     const reasons = new Set(report.results.filter((r: any) => SESSION_GATED.includes(r.id)).map((r: any) => r.message));
-    expect([...reasons]).toEqual(['blocked by authentication: session/new answered -32000 "Gemini API key is missing or not configured." (run again with --auth METHOD_ID if the agent lists one)']);
+    expect([...reasons]).toEqual([
+      'blocked by authentication: session/new answered -32000 "Gemini API key is missing or not configured." (run again with --auth METHOD_ID if the agent lists one)',
+    ]);
     expect(report.inconclusive).toEqual([`${SESSION_GATED.join(", ")}: ${[...reasons][0]}`]);
     expect(report.results.filter((r: any) => r.status === "fail")).toEqual([]);
   });
@@ -31,7 +33,9 @@ describe.concurrent("acpkit check agent against field behaviours", () => {
     expect(status("ACPKIT-SESSION-001")).toBe("pass");
     for (const id of ["ACP-PROMPT-001", "ACPKIT-UPDATE-001", "ACPKIT-ORDER-001", "ACP-CANCEL-001"]) expect(status(id), id).toBe("not_tested");
     const prompt = report.results.find((r: any) => r.id === "ACP-PROMPT-001");
-    expect(prompt.message).toBe('blocked by authentication: session/prompt answered -32000 "Please run /login" (run again with --auth METHOD_ID if the agent lists one)');
+    expect(prompt.message).toBe(
+      'blocked by authentication: session/prompt answered -32000 "Please run /login" (run again with --auth METHOD_ID if the agent lists one)',
+    );
     expect(report.verdict).toBe("inconclusive");
     expect(code).toBe(3);
   });
@@ -46,7 +50,9 @@ describe.concurrent("acpkit check agent against field behaviours", () => {
     const { report, status } = await check(["--parse-error-no-id"]);
     expect(status("ACPKIT-RPC-005")).toBe("fail");
     const result = report.results.find((r: any) => r.id === "ACPKIT-RPC-005");
-    expect(result.message).toContain('a line that is not JSON was answered, but it has no "id" member (JSON-RPC requires "id": null when the id could not be read)');
+    expect(result.message).toContain(
+      'a line that is not JSON was answered, but it has no "id" member (JSON-RPC requires "id": null when the id could not be read)',
+    );
     expect(result.message).not.toContain("got no");
   });
 
@@ -55,7 +61,9 @@ describe.concurrent("acpkit check agent against field behaviours", () => {
     expect(code, JSON.stringify(report)).not.toBe(2);
     expect(status("ACPKIT-INIT-001")).toBe("pass");
     const info = report.results.find((r: any) => r.id === "ACPKIT-INFO-AGENT");
-    expect(info.message).toMatch(/slow to start: its first initialize took \d+ ms, more than --timeout 1000 ms \(the first answer may take --start-timeout 30000 ms\)/);
+    expect(info.message).toMatch(
+      /slow to start: its first initialize took \d+ ms, more than --timeout 1000 ms \(the first answer may take --start-timeout 30000 ms\)/,
+    );
   });
 
   it("--start-timeout shorter than the agent's start: exit 2, and the message says to raise it", async () => {

@@ -7,23 +7,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isRunning } from "@acpkit/test-support/processes";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { BIN } from "../support/cli.js";
 
 const launcher = fileURLToPath(new URL("../fixtures/stubborn-launcher.mjs", import.meta.url));
-
-/** Running, not a zombie: signal 0 succeeds on a zombie, /proc tells them apart (Linux). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  if (!existsSync(`/proc/${pid}/stat`)) return process.platform !== "linux";
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-}
 
 async function waitFor<T>(read: () => T | undefined, what: string, limitMs = 30_000): Promise<T> {
   const deadline = Date.now() + limitMs;
@@ -78,13 +67,13 @@ describe.skipIf(process.platform === "win32")("an interrupted acpkit stops what 
     const { cli, exit, stderr } = startCli([...argv], pidFile);
     const pids = await waitFor(() => readPids(pidFile), "the launcher's pid file");
     leftovers.push(pids.launcher, pids.child);
-    expect(running(pids.launcher) && running(pids.child)).toBe(true);
+    expect(isRunning(pids.launcher) && isRunning(pids.child)).toBe(true);
     cli.kill(signal);
     const result = await exit;
     expect(result, stderr()).toEqual({ code: expected, signal: null });
     expect(stderr()).toContain(`${signal}: stopping the processes it started`);
     // stopAgentsOnSignal waits for the group to go before it exits; reaping may lag a moment.
-    await waitFor(() => (running(pids.launcher) || running(pids.child) ? undefined : true), "the launcher and its child to end");
+    await waitFor(() => (isRunning(pids.launcher) || isRunning(pids.child) ? undefined : true), "the launcher and its child to end");
   });
 
   it("bridge: SIGTERM ends the agent a WebSocket connection started, exit 143", async () => {
@@ -100,7 +89,7 @@ describe.skipIf(process.platform === "win32")("an interrupted acpkit stops what 
     leftovers.push(pids.launcher, pids.child);
     cli.kill("SIGTERM");
     expect(await exit, stderr()).toEqual({ code: 143, signal: null });
-    await waitFor(() => (running(pids.launcher) || running(pids.child) ? undefined : true), "the launcher and its child to end");
+    await waitFor(() => (isRunning(pids.launcher) || isRunning(pids.child) ? undefined : true), "the launcher and its child to end");
     socket.terminate();
   });
 });

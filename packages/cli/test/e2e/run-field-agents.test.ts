@@ -51,9 +51,13 @@ describe("acpkit run: an agent that needs a login", () => {
   it("keeps the agent's own words and data, lists agent and terminal methods apart, exit 3", async () => {
     const result = await runCli(["run", "--prompt", "hi", ...agent("--auth-refused")]);
     expect(result.code, result.stderr).toBe(3);
-    expect(result.stderr).toContain('session/new failed: authentication required. The agent said: "Gemini API key is missing or not configured." (data: {"hint":"set GEMINI_API_KEY"})');
+    expect(result.stderr).toContain(
+      'session/new failed: authentication required. The agent said: "Gemini API key is missing or not configured." (data: {"hint":"set GEMINI_API_KEY"})',
+    );
     expect(result.stderr).toMatch(/Run again with --auth METHOD_ID, one of:\n\s+api-key {2}API key/);
-    expect(result.stderr).toMatch(/Or log in in a terminal first \(these cannot be done with --auth\):\n\s+copilot-login {2}Log in with GitHub\n\s+run: COPILOT_MODE=/);
+    expect(result.stderr).toMatch(
+      /Or log in in a terminal first \(these cannot be done with --auth\):\n\s+copilot-login {2}Log in with GitHub\n\s+run: COPILOT_MODE=/,
+    );
   });
 
   it("reads the older _meta terminal-auth convention as a terminal login", async () => {
@@ -69,7 +73,10 @@ describe("acpkit run: an agent that needs a login", () => {
       session: null,
       agent: "field-agent 1.0.0",
       protocolVersion: 1,
-      failedStep: { step: "session/new", error: { code: -32000, message: "Gemini API key is missing or not configured.", data: { hint: "set GEMINI_API_KEY" } } },
+      failedStep: {
+        step: "session/new",
+        error: { code: -32000, message: "Gemini API key is missing or not configured.", data: { hint: "set GEMINI_API_KEY" } },
+      },
       authMethods: [{ id: "gemini-api-key", name: "Use Gemini API key" }],
     });
     expect(state.failures[0]).toContain("authentication required");
@@ -78,7 +85,9 @@ describe("acpkit run: an agent that needs a login", () => {
   it("-32000 on the prompt is a login problem too: exit 3, the agent's words kept", async () => {
     const result = await runCli(["run", "--prompt", "hi", ...agent("--prompt-needs-login")]);
     expect(result.code, result.stderr).toBe(3);
-    expect(result.stderr).toContain('turn 1 (session/prompt) failed: authentication required. The agent said: "Please run /login" (data: {"detail":"Invalid API key"})');
+    expect(result.stderr).toContain(
+      'turn 1 (session/prompt) failed: authentication required. The agent said: "Please run /login" (data: {"detail":"Invalid API key"})',
+    );
     expect(result.stderr).toContain("The agent lists no authentication methods.");
   });
 });
