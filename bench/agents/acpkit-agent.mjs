@@ -9,8 +9,8 @@ if (mode === "stdio") {
   const transport = stdioServer();
   if (variant === "plain-v1") await servePlainV1Agent(transport);
   else serveAcpkitAgent(transport, variant === "v2-only" ? [2] : [1, 2]);
-  await transport.closed;
-  process.exit(0);
+  // No process.exit: as the README's agent, the process ends by itself once its stdin has ended
+  // and every answer was written (the shutdown scenario times exactly that).
 } else if (mode === "ws") {
   const { listen } = await import("@acpkit/transport-websocket");
   const listener = await listen({ port: 0, onConnection: (transport) => serveAcpkitAgent(transport) });

@@ -8,9 +8,8 @@ import { buildOfficialAgent } from "./official-app.mjs";
 const mode = process.argv[2] ?? "stdio";
 if (mode === "stdio") {
   const stream = acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
-  const connection = buildOfficialAgent().connect(stream);
-  await connection.closed;
-  process.exit(0);
+  // As the SDK's README writes an agent: no process.exit, the process ends by itself when stdin ends.
+  buildOfficialAgent().connect(stream);
 } else if (mode === "ws") {
   const { createServer } = await import("node:http");
   const { WebSocketServer } = await import("ws");

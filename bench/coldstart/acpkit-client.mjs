@@ -7,4 +7,7 @@ const agentScript = new URL("../agents/acpkit-agent.mjs", import.meta.url).pathn
 const agent = await connectAgent(spawnAgent(process.execPath, [agentScript, "stdio"], { stderr: "ignore" }), { validateOutgoing: false });
 const session = await agent.newSession({ cwd: "/" });
 await session.prompt("stream 10");
+// How long the client's shutdown takes after the turn (the shutdown rows of the cold-start scenario).
+const closing = performance.now();
 await agent.close();
+process.stdout.write(`close-ms ${performance.now() - closing}\n`);

@@ -13,5 +13,8 @@ const connection = acp
 await connection.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
 const { sessionId } = await connection.agent.request("session/new", { cwd: "/", mcpServers: [] });
 await connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stream 10" }] });
+// How long the client's shutdown takes after the turn: end the agent's stdin, wait for its exit.
+const closing = performance.now();
 child.stdin.end();
 await new Promise((resolve) => child.once("exit", resolve));
+process.stdout.write(`close-ms ${performance.now() - closing}\n`);

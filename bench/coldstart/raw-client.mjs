@@ -24,5 +24,8 @@ const request = (method, params) =>
 await request("initialize", { protocolVersion: 1, clientCapabilities: {} });
 const { sessionId } = await request("session/new", { cwd: "/", mcpServers: [] });
 await request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stream 10" }] });
+// How long the client's shutdown takes after the turn: end the agent's stdin, wait for its exit.
+const closing = performance.now();
 child.stdin.end();
 await new Promise((resolve) => child.once("exit", resolve));
+process.stdout.write(`close-ms ${performance.now() - closing}\n`);

@@ -17,10 +17,18 @@ const run = promisify(execFile);
 const dir = fileURLToPath(new URL("../coldstart/", import.meta.url));
 const IMPLS: readonly ImplName[] = ["acpkit", "official", "raw"];
 
-async function wallMs(script: string, args: readonly string[] = []): Promise<number> {
+/** The script's wall time from spawn to exit, and what it printed. */
+async function wallMs(script: string, args: readonly string[] = []): Promise<{ ms: number; stdout: string }> {
   const started = process.hrtime.bigint();
-  await run(process.execPath, [`${dir}${script}`, ...args], { cwd: dir });
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const { stdout } = await run(process.execPath, [`${dir}${script}`, ...args], { cwd: dir });
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, stdout };
+}
+
+/** The `close-ms N` line a cold-start client prints: its shutdown after the turn. */
+function closeMs(stdout: string): number {
+  const match = /^close-ms ([\d.]+)$/m.exec(stdout);
+  if (!match) throw new Error(`a cold-start client printed no close-ms line: ${JSON.stringify(stdout.slice(0, 200))}`);
+  return Number(match[1]);
 }
 
 export const coldStartScenario: Scenario = {
@@ -37,6 +45,7 @@ export const coldStartScenario: Scenario = {
     const rounds = config.quick ? 3 : 45;
     const records: BenchRecord[] = [];
     const turn: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
+    const closes: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
     const imports: Record<string, number[]> = { acpkit: [], official: [], raw: [] };
     const floorImports: number[] = [];
     const bareStarts: number[] = [];
@@ -46,8 +55,12 @@ export const coldStartScenario: Scenario = {
       floor = await buildImportFloor(importCost, await recordImportGraph(importCost, ["acpkit"]));
       for (let round = 0; round < rounds; round++) {
         // Interleaved, so a noisy moment hits all three alike.
-        for (const impl of IMPLS) turn[impl]!.push(await wallMs(`${impl}-client.mjs`));
-        bareStarts.push(await wallMs("bare-node.mjs"));
+        for (const impl of IMPLS) {
+          const { ms, stdout } = await wallMs(`${impl}-client.mjs`);
+          turn[impl]!.push(ms);
+          closes[impl]!.push(closeMs(stdout));
+        }
+        bareStarts.push((await wallMs("bare-node.mjs")).ms);
         for (const impl of IMPLS) {
           const { stdout } = await run(process.execPath, [`${dir}import-cost.mjs`, impl === "raw" ? "none" : impl], { cwd: dir });
           imports[impl]!.push(Number(stdout.trim()));
@@ -64,6 +77,7 @@ export const coldStartScenario: Scenario = {
     }
     for (const impl of IMPLS) {
       records.push(recordFromSamples({ scenario: "cold-start", impl, metric: "spawn-to-exit", unit: "ms", n: 1, better: "lower" }, turn[impl]!));
+      records.push(recordFromSamples({ scenario: "shutdown", impl, metric: "close-after-turn", unit: "ms", n: 1, better: "lower" }, closes[impl]!));
       // raw imports nothing: its figure is the floor of an empty dynamic-import block.
       records.push(
         recordFromSamples(

@@ -8,6 +8,7 @@ import { memoryScenario } from "./memory.js";
 import { naiveAgentScenario } from "./naive-agent.js";
 import { reducerScenario } from "./reducer.js";
 import { scaleWebSocketScenario } from "./scale-websocket.js";
+import { shutdownScenario } from "./shutdown.js";
 import { slowConsumerScenario } from "./slow-consumer.js";
 import { streamScenario } from "./stream.js";
 import { validateScenario } from "./validate.js";
@@ -24,6 +25,7 @@ export const SCENARIOS: readonly Scenario[] = [
   memoryScenario,
   slowConsumerScenario,
   coldStartScenario,
+  shutdownScenario,
   bundleScenario,
   naiveAgentScenario,
   scaleWebSocketScenario,
