@@ -8,7 +8,7 @@
 //          collected included), in total and in acpkit's packages
 // Each session takes 2,000 prompts, then a new one is opened, as in latency-stdio (a client that
 // keeps a session's history is not measured against a history no real session has).
-// Prints one JSON line. docs/performance.md step 28.
+// Prints one JSON line. docs/performance.md, "Latency".
 // Usage: node bench/roundtrip-cost.mjs <acpkit|raw client> <acpkit|raw agent> [time|alloc] [prompts=40000]
 import { Session } from "node:inspector/promises";
 import { PassThrough } from "node:stream";

@@ -2,7 +2,7 @@
 // agent over stdio, one turn of N chunks, either iterated (`for await`, the README's pattern) or
 // only awaited. Prints one JSON line: { mode, updates, iterated, ms, peakHeapMiB, maxRssMiB }.
 // The difference between the two modes is what the Turn keeps for its iterator, which is capped at
-// MAX_KEPT_TURN_UPDATES (docs/performance.md step 19).
+// MAX_KEPT_TURN_UPDATES (docs/performance.md, "Memory").
 // Usage: node bench/turn-memory.mjs [updates=2000000] [iterate|await]
 import { connectAgent } from "@acpkit/client";
 import { spawnAgent } from "@acpkit/transport-stdio";

@@ -5,7 +5,7 @@
 // Why: Node pays per module file it resolves, reads and compiles (about half a millisecond each
 // on the benchmark machine, more for a bare `@acpkit/...` specifier). Importing @acpkit/client and
 // @acpkit/transport-stdio meant about 60 files and ~46 ms file by file, 9 files with esbuild's
-// shared chunks, and 5 files now (docs/performance.md, "import"; core's transport helpers are in its
+// shared chunks, and 5 files now (docs/performance.md, "Import and cold start"; core's transport helpers are in its
 // main entry since the second round's step 13).
 //
 // The one rule: an import of a module that is itself an entry of the package stays an import of
@@ -43,7 +43,7 @@ const OWN_COPY_ALLOWED = {
 // package's bundle. @acpkit/core carries its own copy of @acpkit/schema/methods (the versions and
 // method tables: pure data and pure functions, ~6 KB), because every process that imports core
 // needs it at once, and a module file and a bare specifier fewer save a starting process about a
-// millisecond (docs/performance.md, step 17). What the two copies share (the slot through which
+// millisecond (docs/performance.md, "Import and cold start"). What the two copies share (the slot through which
 // core finds the schema's validation code) lives on a global symbol, so a copy holds no state.
 const INLINED_PACKAGE_ENTRIES = {
   "@acpkit/core": ["@acpkit/schema/methods"],

@@ -160,7 +160,7 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
  * Node's own share of the import figure (lib/import-floor.ts): the same module graph with every
  * module emptied, what acpkit's code adds on top of it, and the import as a multiple of its floor.
  * Both figures move with what Node costs on the machine at the moment; their ratio much less
- * (docs/performance.md, step 29).
+ * (docs/performance.md, "Import and cold start").
  */
 function importFloorRows(imported: BenchRecord | undefined, floor: BenchRecord | undefined): TargetCheck[] {
   if (imported?.value == null || floor?.value == null) return [];

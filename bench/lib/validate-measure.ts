@@ -1,6 +1,6 @@
 // The measured part of the `validate` scenario, run in a fresh worker process.
 import { mixedSessionUpdates } from "./mixed-updates.js";
-import { loadValidator } from "./validators.js";
+import { loadValidator } from "./validators.mjs";
 import type { ImplName } from "./impl.js";
 
 /** Validations per second over `count` mixed params (after one unmeasured pass); every one must pass. */

@@ -35,13 +35,10 @@ export const coldStartScenario: Scenario = {
   names: ["cold-start"],
   impls: IMPLS,
   async run(config: BenchConfig): Promise<BenchRecord[]> {
-    // Single runs spread over ±60 ms (raw: 180-290 ms in one run of 15), so the medians need more
-    // rounds than the other scenarios; a round costs ~1.7 s. The spread is two clusters, not one
-    // bell: this machine runs a whole process ~40% slower in stretches of a few seconds (an empty
-    // script: 79-98 ms or 104-132 ms in one run), and a cold start is two processes. The median of such
-    // samples falls between the clusters and moves with their mix, so acpkit / raw spread from 1.11
-    // to 1.38 over ten runs of 25 rounds while the ratio of all 250 pairs was 1.21 (docs/performance.md,
-    // step 27). 45 rounds narrow that spread by a quarter for ~35 s more per run.
+    // A whole process's wall time comes in two clusters on a VM (the machine runs processes slower
+    // in stretches of a few seconds), and a cold start is two processes: a median of few samples
+    // moves with the clusters' mix. 45 rounds keep that movement small; the targets are judged on
+    // the median of several runs besides (docs/performance.md, "Caveats").
     const rounds = config.quick ? 3 : 45;
     const records: BenchRecord[] = [];
     const turn: Record<string, number[]> = { acpkit: [], official: [], raw: [] };

@@ -1,4 +1,4 @@
-// roundtrip-cost.mjs (docs/performance.md step 28) must run real prompt round trips between the
+// roundtrip-cost.mjs (docs/performance.md, "Latency") must run real prompt round trips between the
 // chosen client and agent in one process and report them as one JSON line; allocations it
 // counts as acpkit's come from acpkit's packages only.
 import { existsSync } from "node:fs";

@@ -1,4 +1,4 @@
-// turn-memory.mjs (docs/performance.md step 19) must run a real turn longer than what a Turn keeps
+// turn-memory.mjs (docs/performance.md, "Memory") must run a real turn longer than what a Turn keeps
 // (MAX_KEPT_TURN_UPDATES) over stdio, iterated and awaited, and report it as one JSON line.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 // Every `acpkit` command starts a fresh Node, and much of what it then waits for before doing any
-// work is V8 compiling the CLI's and the libraries' modules (docs/performance.md, step 20). Node
+// work is V8 compiling the CLI's and the libraries' modules (docs/performance.md, "Compile cache"). Node
 // 22.1 and later can keep that compiled code on disk and reuse it while a file is unchanged
 // (`module.enableCompileCache()`); Node 20 has no such API, and there this does nothing.
 //

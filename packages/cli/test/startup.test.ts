@@ -1,4 +1,4 @@
-// What an `acpkit` process loads before it works (docs/performance.md, step 20): it turns on
+// What an `acpkit` process loads before it works (docs/performance.md, "Compile cache"): it turns on
 // Node's on-disk compile cache (Node ≥ 22.1) before its commands load, and a command whose agent is
 // a command line never loads the WebSocket transport or `ws`. The CLI runs under the shared resolve
 // hook (runRecordingLoads), with a stub of the compile-cache function preloaded

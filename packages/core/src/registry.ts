@@ -6,7 +6,7 @@
 // tables), which its bundle carries a copy of (scripts/bundle-package.mjs). The validation code,
 // `@acpkit/schema/validation`, is imported by `loadProtocolVersion`, which the runtimes await when
 // a version is negotiated: until then nothing can be validated anyway, and a starting process does
-// not compile ~35 KB it may not need yet (docs/performance.md, steps 17 and 27). That entry is
+// not compile ~35 KB it may not need yet (docs/performance.md, "Import and cold start"). That entry is
 // the lazy one without the transcript checker, which no runtime uses.
 import { PROTOCOL_VERSIONS, isProtocolVersion, loadedSchemaRuntime, methodTableEntry, type MethodTableEntry, type SchemaRuntime } from "@acpkit/schema/methods";
 import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, ValidationResult } from "@acpkit/schema/validation";
@@ -14,7 +14,7 @@ import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, Valid
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
 // Whether a value is a version acpkit speaks (1 or 2). Re-exported so that the runtimes import the
 // schema package through core alone: each bare specifier a starting process resolves costs it
-// about half a millisecond (docs/performance.md, "import").
+// about half a millisecond (docs/performance.md, "Import and cold start").
 export { isProtocolVersion };
 
 // The validation code once anyone has loaded it (it never unloads, so it is kept here after the

@@ -3,7 +3,7 @@
 // (a few KB), so @acpkit/core carries it from the start and loads the validation code
 // (`@acpkit/schema/lazy`) only when a version is loaded: a client that imports @acpkit/client does
 // not compile the schema package's ~40 KB of error wording, legacy detection and transcript tools
-// before it has something to validate (docs/performance.md, step 17).
+// before it has something to validate (docs/performance.md, "Import and cold start").
 //
 // It also holds the one slot through which @acpkit/core finds the validation code once it is
 // loaded, by whichever importer: the runtime's own dynamic import, the root `@acpkit/schema` entry,

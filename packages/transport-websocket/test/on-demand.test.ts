@@ -1,7 +1,7 @@
 // Importing @acpkit/transport-websocket on Node loads neither `ws` nor node:http/node:crypto: they
 // load on the first connect() or listen() (src/load-ws.ts, src/server.ts). Before, the import
 // alone took 60–100 ms on Node 20, paid by every application that imports the package, used or
-// not (docs/performance.md, step 20).
+// not (docs/performance.md, "Import and cold start").
 import { fileURLToPath } from "node:url";
 import { runProbeRecordingLoads } from "@acpkit/test-support/record-loads";
 import { describe, expect, it } from "vitest";

@@ -46,7 +46,7 @@ describe("published declarations", () => {
 
   // Every import of an @acpkit package walks its `exports` map, and Node 20 pays for each condition
   // it tries: plain string targets cut about a millisecond from importing the client and the stdio
-  // transport (docs/performance.md, step 15). TypeScript finds the .d.ts next to each .js, which
+  // transport (docs/performance.md, "Import and cold start"). TypeScript finds the .d.ts next to each .js, which
   // the NodeNext and bundler projects of consumer.test.ts type-check.
   it.each(["agent", "cli", "client", "core", "inspector", "schema", "transport-memory", "transport-stdio"])(
     "@acpkit/%s maps each export to a plain file (no conditions to walk)",
