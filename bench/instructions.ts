@@ -17,12 +17,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareToBaseline, REGRESSION } from "./lib/instruction-baseline.js";
 import { median } from "./lib/stats.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const BASELINE = join(here, "instructions-baseline.json");
-/** Allowed growth of a figure over the baseline before --check fails. */
-const REGRESSION = 0.05;
 const NODE_FLAGS = ["--single-threaded", "--hash-seed=1", "--random-seed=1"];
 
 type Impl = "acpkit" | "official" | "raw";
@@ -54,7 +53,8 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === "--runs" || arg.startsWith("--runs=")) {
       const text = arg === "--runs" ? argv[++at] : arg.slice("--runs=".length);
       options.runs = Number(text);
-      if (!Number.isInteger(options.runs) || options.runs < 1 || options.runs > 9) throw new Error(`--runs takes a whole number from 1 to 9, got ${JSON.stringify(text)}`);
+      if (!Number.isInteger(options.runs) || options.runs < 1 || options.runs > 9)
+        throw new Error(`--runs takes a whole number from 1 to 9, got ${JSON.stringify(text)}`);
     } else if (arg === "--only-acpkit") options.impls = ["acpkit"];
     else if (arg !== "--") throw new Error(`unknown argument ${JSON.stringify(arg)} (expected --quick, --runs N, --check, --update-baseline, --only-acpkit)`);
   }
@@ -204,7 +204,10 @@ async function main(): Promise<void> {
   for (const key of keys) {
     const values = runs.map((run) => run[key]!);
     figures[key] = median(values);
-    const spread = values.length > 1 ? `  (runs: ${values.map(format).join(", ")}; spread ${(((Math.max(...values) - Math.min(...values)) / median(values)) * 100).toFixed(3)}%)` : "";
+    const spread =
+      values.length > 1
+        ? `  (runs: ${values.map(format).join(", ")}; spread ${(((Math.max(...values) - Math.min(...values)) / median(values)) * 100).toFixed(3)}%)`
+        : "";
     const [metric, impl] = key.split("/") as [Metric, Impl];
     console.log(`${metric.padEnd(11)} ${impl.padEnd(9)} ${format(figures[key]!).padStart(8)} instructions ${UNITS[metric]}${spread}`);
   }
@@ -228,18 +231,18 @@ async function main(): Promise<void> {
   } else if (options.check) {
     const baseline = stored[key];
     if (baseline === undefined) {
-      console.error(`\nno committed baseline for ${key} in ${BASELINE}: run pnpm bench:instructions${options.quick ? " --quick" : ""} --only-acpkit --update-baseline on this Node and commit it`);
+      console.error(
+        `\nno committed baseline for ${key} in ${BASELINE}: run pnpm bench:instructions${options.quick ? " --quick" : ""} --only-acpkit --update-baseline on this Node and commit it`,
+      );
       process.exitCode = 1;
       return;
     }
     console.log(`\nagainst the committed baseline (${key}; fails above +${REGRESSION * 100}%):`);
-    for (const [name, base] of Object.entries(baseline) as [keyof Figures, number][]) {
-      const now = figures[name];
-      if (now === undefined) continue;
-      const change = now / base - 1;
-      const regressed = change > REGRESSION;
+    for (const { name, now, baseline: base, change, regressed } of compareToBaseline(figures, baseline as Record<string, number>)) {
       failed ||= regressed;
-      console.log(`${regressed ? "FAIL" : "ok  "}  ${name.padEnd(18)} ${format(now).padStart(8)} vs ${format(base).padStart(8)}  ${change >= 0 ? "+" : ""}${(change * 100).toFixed(2)}%`);
+      console.log(
+        `${regressed ? "FAIL" : "ok  "}  ${name.padEnd(18)} ${format(now).padStart(8)} vs ${format(base).padStart(8)}  ${change >= 0 ? "+" : ""}${(change * 100).toFixed(2)}%`,
+      );
     }
   }
   if (failed) process.exitCode = 1;
