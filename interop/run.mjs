@@ -262,9 +262,10 @@ async function probe(agent, prepared, dialect) {
       ? { answered: null, error: { code: init.error.code, message: String(init.error.message).slice(0, 160) } }
       : { answered: init.result?.protocolVersion ?? null, ms: result.ms, agentInfo: init.result?.agentInfo ?? init.result?.info ?? null };
   if (dialect === "v1" && init?.result) {
+    // A terminal login is `type: "terminal"` (v1) or the older `_meta["terminal-auth"]` convention (copilot).
     answer.authMethods = (init.result.authMethods ?? []).map((method) => ({
       id: method.id ?? method.methodId,
-      type: method.type ?? "agent",
+      type: method.type ?? (method._meta?.["terminal-auth"] ? "terminal" : "agent"),
       name: method.name,
     }));
     answer.sessionNew = !created ? "no answer" : created.error ? `error ${created.error.code}: ${String(created.error.message).slice(0, 120)}` : "ok";
@@ -439,6 +440,10 @@ const only = process.argv[2];
 const startedAt = new Date().toISOString();
 const began = Date.now();
 const results = [];
+// `node interop/run.mjs NAME` reruns the agents whose name contains NAME and keeps the other rows
+// of the last run, so one agent can be checked again without the whole matrix.
+const lastRun = join(ROOT, "docs", "interop.json");
+const previous = only !== undefined && existsSync(lastRun) ? JSON.parse(readFileSync(lastRun, "utf8")) : undefined;
 for (const agent of readAgents().filter((candidate) => only === undefined || candidate.name.includes(only))) {
   log(`${agent.name}`);
   try {
@@ -465,7 +470,15 @@ for (const agent of readAgents().filter((candidate) => only === undefined || can
   }
 }
 const seconds = Math.round((Date.now() - began) / 1000);
-writePage(results, startedAt, seconds);
+if (previous !== undefined) {
+  // This run's rows take the place of the same agents' rows, in the list's order.
+  const rerun = new Map(results.map((entry) => [entry.name, entry]));
+  const merged = readAgents()
+    .map((agent) => rerun.get(agent.name) ?? previous.agents.find((entry) => entry.name === agent.name))
+    .filter((entry) => entry !== undefined);
+  results.splice(0, results.length, ...merged);
+}
+writePage(results, previous?.date ?? startedAt, previous?.seconds ?? seconds);
 log(`wrote docs/interop.md and docs/interop.json in ${seconds} s; ${harnessFailures.length} acpkit failure(s)`);
 for (const failure of harnessFailures) log(`acpkit failure: ${failure}`);
 process.exitCode = harnessFailures.length > 0 ? 1 : 0;
