@@ -44,7 +44,10 @@ if (impl === "acpkit") {
     while (newline >= 0) {
       const message = JSON.parse(buffered.slice(0, newline));
       buffered = buffered.slice(newline + 1);
-      if (message.id !== undefined && !message.method) waiting.get(message.id)?.(message.result);
+      if (message.id !== undefined && !message.method) {
+        waiting.get(message.id)?.(message.result);
+        waiting.delete(message.id);
+      }
       newline = buffered.indexOf("\n");
     }
   });
