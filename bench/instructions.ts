@@ -7,6 +7,9 @@
 // cancel and what is left is the steady cost of one unit:
 //   round trip   (client + agent processes) per prompt answered at once: I(2N prompts) − I(N prompts), / N
 //   update       (client + agent) per streamed session/update: I(one prompt of 2U updates) − I(U), / U
+//   update in one process   the same with acpkit's client and agent in one process over the memory
+//                pair: exact run after run, so CI's gate judges it (the cross-process figure moves
+//                with how the two processes are scheduled)
 //   validation   per v1 session/update validated: I(2K) − I(K), / K
 //   import       importing the client and the stdio transport (official: its entry) over an empty script
 // for acpkit, the official SDK and the raw pair where each applies. Targets are ratios of the same
@@ -25,7 +28,14 @@ const BASELINE = join(here, "instructions-baseline.json");
 const NODE_FLAGS = ["--single-threaded", "--hash-seed=1", "--random-seed=1"];
 
 type Impl = "acpkit" | "official" | "raw";
-type Metric = "roundtrip" | "update" | "validation" | "import";
+type Metric = "roundtrip" | "update" | "update-in-process" | "validation" | "import";
+
+/**
+ * The figures CI's gate judges: the ones a run counts exactly, whatever the machine's load. The
+ * cross-process streamed update is left out: how many lines one read returns depends on how the
+ * two processes are scheduled (−6.7% under heavy load); its in-process twin stands in for it.
+ */
+const GATED: readonly string[] = ["roundtrip/acpkit", "update-in-process/acpkit", "validation/acpkit", "import/acpkit"];
 
 interface Sizes {
   prompts: number;
@@ -132,7 +142,7 @@ async function inPairs<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
 
 type Figures = Partial<Record<`${Metric}/${Impl}`, number>>;
 
-async function measure(impls: readonly Impl[], sizes: Sizes): Promise<Figures> {
+async function measure(impls: readonly Impl[], sizes: Sizes, wanted: (key: string) => boolean): Promise<Figures> {
   const jobs: { key: `${Metric}/${Impl}`; small: () => Promise<number>; large: () => Promise<number>; per: number }[] = [];
   for (const impl of impls) {
     jobs.push({
@@ -147,6 +157,13 @@ async function measure(impls: readonly Impl[], sizes: Sizes): Promise<Figures> {
       large: () => count("roundtrip.mjs", [impl, 1, 2 * sizes.updates]),
       per: sizes.updates,
     });
+    if (impl === "acpkit")
+      jobs.push({
+        key: "update-in-process/acpkit",
+        small: () => count("stream-in-process.mjs", [sizes.updates]),
+        large: () => count("stream-in-process.mjs", [2 * sizes.updates]),
+        per: sizes.updates,
+      });
     if (impl !== "raw") {
       jobs.push({
         key: `validation/${impl}`,
@@ -157,9 +174,10 @@ async function measure(impls: readonly Impl[], sizes: Sizes): Promise<Figures> {
       jobs.push({ key: `import/${impl}`, small: () => count("import.mjs", ["none"]), large: () => count("import.mjs", [impl]), per: 1 });
     }
   }
-  const counts = await inPairs(jobs.flatMap((job) => [job.small, job.large]));
+  const chosen = jobs.filter((job) => wanted(job.key));
+  const counts = await inPairs(chosen.flatMap((job) => [job.small, job.large]));
   const figures: Figures = {};
-  jobs.forEach((job, at) => {
+  chosen.forEach((job, at) => {
     figures[job.key] = (counts[2 * at + 1]! - counts[2 * at]!) / job.per;
   });
   return figures;
@@ -179,7 +197,13 @@ function targets(figures: Figures): Target[] {
   ];
 }
 
-const UNITS: Record<Metric, string> = { roundtrip: "per round trip", update: "per update", validation: "per validation", import: "once" };
+const UNITS: Record<Metric, string> = {
+  roundtrip: "per round trip",
+  update: "per update",
+  "update-in-process": "per update, one process",
+  validation: "per validation",
+  import: "once",
+};
 const format = (value: number) => (value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : value >= 1e3 ? `${(value / 1e3).toFixed(1)}k` : value.toFixed(0));
 
 /** Counts depend on V8's version as much as on acpkit's code: one baseline per size and Node major version. */
@@ -202,7 +226,8 @@ async function main(): Promise<void> {
   const runs: Figures[] = [];
   for (let run = 1; run <= options.runs; run++) {
     const started = Date.now();
-    runs.push(await measure(impls, sizes));
+    // The gate (and the baseline it reads) needs only the figures it judges.
+    runs.push(await measure(impls, sizes, (key) => !(options.check || options.updateBaseline) || impls.length > 1 || GATED.includes(key)));
     // Each run's figures as it ends, so a long run stopped midway keeps what it measured.
     const figures = Object.entries(runs.at(-1)!).map(([name, value]) => `${name} ${format(value!)}`);
     console.log(`run ${run}: ${((Date.now() - started) / 1000).toFixed(0)} s; ${figures.join(", ")}`);
@@ -217,7 +242,7 @@ async function main(): Promise<void> {
         ? `  (runs: ${values.map(format).join(", ")}; spread ${(((Math.max(...values) - Math.min(...values)) / median(values)) * 100).toFixed(3)}%)`
         : "";
     const [metric, impl] = key.split("/") as [Metric, Impl];
-    console.log(`${metric.padEnd(11)} ${impl.padEnd(9)} ${format(figures[key]!).padStart(8)} instructions ${UNITS[metric]}${spread}`);
+    console.log(`${metric.padEnd(17)} ${impl.padEnd(9)} ${format(figures[key]!).padStart(8)} instructions ${UNITS[metric]}${spread}`);
   }
   let failed = false;
   if (impls.length > 1) {
@@ -233,7 +258,7 @@ async function main(): Promise<void> {
   const key = baselineKey(options.quick);
   const stored = JSON.parse(readFileSync(BASELINE, "utf8")) as Record<string, Figures>;
   if (options.updateBaseline) {
-    stored[key] = Object.fromEntries(Object.entries(figures).filter(([name]) => name.endsWith("/acpkit"))) as Figures;
+    stored[key] = Object.fromEntries(Object.entries(figures).filter(([name]) => GATED.includes(name))) as Figures;
     writeFileSync(BASELINE, `${JSON.stringify(stored, null, 2)}\n`);
     console.log(`\nwrote acpkit's ${key} figures to ${BASELINE}`);
   } else if (options.check) {
