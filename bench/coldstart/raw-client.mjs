@@ -1,11 +1,4 @@
 // Cold start, the raw floor: the same steps with hand-written ndjson and no library.
-import { startRawClient } from "../lib/stdio-clients.mjs";
+import { coldStartTurn, startRawClient } from "../lib/stdio-clients.mjs";
 
-const client = startRawClient([new URL("../agents/raw-agent.mjs", import.meta.url).pathname, "stdio"]);
-await client.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-const { sessionId } = await client.request("session/new", { cwd: "/", mcpServers: [] });
-await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stream 10" }] });
-// How long the client's shutdown takes after the turn: end the agent's stdin, wait for its exit.
-const closing = performance.now();
-await client.close();
-process.stdout.write(`close-ms ${performance.now() - closing}\n`);
+await coldStartTurn(startRawClient([new URL("../agents/raw-agent.mjs", import.meta.url).pathname, "stdio"]));

@@ -5,3 +5,4 @@ export interface StdioBenchClient {
 }
 export declare function startRawClient(agentArgv: readonly string[]): StdioBenchClient;
 export declare function startOfficialClient(agentArgv: readonly string[]): Promise<StdioBenchClient>;
+export declare function coldStartTurn(client: StdioBenchClient): Promise<void>;

@@ -52,3 +52,16 @@ function endAndWait(child) {
   child.stdin.end();
   return new Promise((resolve) => child.once("exit", resolve));
 }
+
+/**
+ * The cold start's turn (coldstart/*-client.mjs): initialize, session/new, one prompt of 10
+ * updates, then the client's own shutdown, timed and printed as `close-ms N` for the shutdown rows.
+ */
+export async function coldStartTurn(client) {
+  await client.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const { sessionId } = await client.request("session/new", { cwd: "/", mcpServers: [] });
+  await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stream 10" }] });
+  const closing = performance.now();
+  await client.close();
+  process.stdout.write(`close-ms ${performance.now() - closing}\n`);
+}
