@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { isRunning } from "@acpkit/test-support/processes";
 import { afterEach, describe, expect, it } from "vitest";
-import { stopAgentsOnSignal } from "../src/index.js";
+import { liveChildProcessCount, stopAgentsOnSignal, stopTrackedChildren, trackChildProcess } from "../src/index.js";
 
 const host = fileURLToPath(new URL("./fixtures/signal-host.mjs", import.meta.url));
 const started: number[] = [];
@@ -58,5 +58,22 @@ describe.skipIf(process.platform === "win32")("stopAgentsOnSignal", () => {
 
   it("refuses a grace that is not a non-negative number, naming it", () => {
     expect(() => stopAgentsOnSignal({ graceMs: -1 })).toThrow(/graceMs must be a non-negative number, got -1/);
+  });
+
+  it("trackChildProcess, liveChildProcessCount and stopTrackedChildren: a child that ignores SIGTERM is counted, then stopped by SIGKILL after the grace", async () => {
+    const before = liveChildProcessCount();
+    const child = spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); process.stdout.write('ready\\n'); setInterval(() => {}, 1000)"], {
+      stdio: ["ignore", "pipe", "ignore"],
+      detached: true,
+    });
+    started.push(child.pid!);
+    await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+    const untrack = trackChildProcess(child, { processGroup: true });
+    expect(liveChildProcessCount()).toBe(before + 1);
+    const exited = new Promise<string | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    await stopTrackedChildren(200);
+    expect(await exited).toBe("SIGKILL");
+    expect(liveChildProcessCount()).toBe(before);
+    untrack();
   });
 });
