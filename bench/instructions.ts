@@ -1,8 +1,8 @@
 // `pnpm bench:instructions [--quick] [--runs N] [--check] [--update-baseline]`: CPU work counted in
 // instructions, not seconds. valgrind's callgrind counts every instruction a process (and, with
-// --trace-children, its children) executes; with Node's single-threaded platform, V8's hash and
-// random seeds fixed and address randomization off (setarch -R), the same run counts the same
-// instructions to a few parts in a million, whatever else the machine does. Each figure is a
+// --trace-children, its children) executes; with Node's single-threaded platform, V8's predictable
+// mode, its hash and random seeds fixed and address randomization off (setarch -R), the same run
+// counts nearly the same instructions whatever else the machine does. Each figure is a
 // difference between two sizes of the same script, so start-up, module loading and JIT warm-up
 // cancel and what is left is the steady cost of one unit:
 //   round trip   (client + agent processes) per prompt answered at once: I(2N prompts) − I(N prompts), / N
@@ -25,7 +25,10 @@ import { median } from "./lib/stats.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const BASELINE = join(here, "instructions-baseline.json");
-const NODE_FLAGS = ["--single-threaded", "--hash-seed=1", "--random-seed=1"];
+// --predictable (V8): no concurrent threads and no time-based heuristics in the collector, whose
+// timing otherwise moved a single-process count by 3% between a loaded and an idle machine (0.5%
+// with it); --single-threaded: no platform worker threads; the seeds: the same hashes every run.
+const NODE_FLAGS = ["--single-threaded", "--predictable", "--hash-seed=1", "--random-seed=1"];
 
 type Impl = "acpkit" | "official" | "raw";
 type Metric = "roundtrip" | "update" | "update-in-process" | "validation" | "import";
