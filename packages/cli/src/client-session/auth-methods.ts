@@ -4,10 +4,10 @@
 // must never pass to `authenticate`. Offering it as if `--auth` could do it sends the user into an
 // error; saying what to run gets them logged in.
 import type { AuthMethod } from "@acpkit/client";
+import { isJsonObject } from "@acpkit/core";
 import type { AgentTarget } from "./agent-target.js";
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []);
 
 /** A shell-safe rendering of one argument, for a command line a user copies. */
@@ -17,9 +17,9 @@ function quote(arg: string): string {
 
 /** `NAME=value` prefixes from a terminal method's `env` (v1: an object of strings; the later v2 draft: `[{name, value}]`). */
 function envPrefix(env: unknown): string[] {
-  if (isObject(env)) return Object.entries(env).map(([name, value]) => `${name}=${quote(String(value))}`);
+  if (isJsonObject(env)) return Object.entries(env).map(([name, value]) => `${name}=${quote(String(value))}`);
   if (Array.isArray(env))
-    return env.filter(isObject).flatMap((entry) => (typeof entry.name === "string" ? [`${entry.name}=${quote(String(entry.value ?? ""))}`] : []));
+    return env.filter(isJsonObject).flatMap((entry) => (typeof entry.name === "string" ? [`${entry.name}=${quote(String(entry.value ?? ""))}`] : []));
   return [];
 }
 
@@ -30,8 +30,8 @@ function envPrefix(env: unknown): string[] {
  */
 export function terminalLogin(method: AuthMethod, target: AgentTarget): string | undefined {
   const raw = method as unknown as Json;
-  const legacy = isObject(raw._meta) ? raw._meta["terminal-auth"] : undefined;
-  if (method.type !== "terminal" && !isObject(legacy)) return undefined;
+  const legacy = isJsonObject(raw._meta) ? raw._meta["terminal-auth"] : undefined;
+  if (method.type !== "terminal" && !isJsonObject(legacy)) return undefined;
   if (method.type === "terminal") {
     // Over WebSocket there is no command of ours to rerun: the agent's host must run it.
     const base = target.kind === "command" ? [target.command, ...target.args] : ["<the agent's command>"];
