@@ -28,4 +28,4 @@ export {
   type ScriptCondition,
   type ScriptProblem,
   type ScriptStep,
-} from "./agent/index.js";
+} from "@acpkit/conformance/test-agent";

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { checkScript, loadScriptFile, type AgentScript } from "../src/agent/index.js";
+import { checkScript, loadScriptFile, type AgentScript } from "@acpkit/conformance/test-agent";
 import { agentCommand } from "../src/commands/agent.js";
 import { createStyle } from "../src/style.js";
-import { chunkText, CWD, runPrompt, startBuiltinAgent, tagRuns, type StartOptions, type Started } from "./agent-support.js";
+import { chunkText, CWD, runPrompt, startBuiltinAgent, tagRuns, type StartOptions, type Started } from "../../conformance/test/agent-support.js";
 
 const running: Started[] = [];
 afterEach(async () => {

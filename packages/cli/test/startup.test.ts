@@ -51,7 +51,7 @@ describe("what acpkit loads as it starts", () => {
 
   it("loads the checker of agents without ws until a check targets a WebSocket", async () => {
     const { urls } = await runRecorded(["check", "agent", "--help"]);
-    expect(urls.some((url) => url.endsWith("/dist/check/agent-check.js"))).toBe(true);
+    expect(urls.some((url) => url.endsWith("/conformance/dist/agent/check-agent.js"))).toBe(true);
     expect(urls.filter(isWebSocketCode)).toEqual([]);
   });
 });

@@ -3,10 +3,7 @@
 import { resolve } from "node:path";
 import { serveAgent } from "@acpkit/agent";
 import { NdjsonStreamTransport, stdioServer } from "@acpkit/transport-stdio";
-import { createBuiltinAgent } from "../agent/builtin-agent.js";
-import { MAX_STREAM_CHUNKS } from "../agent/commands.js";
-import { DEMO_READ_FILE } from "../agent/demo-turn.js";
-import { loadScriptFile, MAX_SLEEP_MS, type AgentScript } from "../agent/script.js";
+import { createBuiltinAgent, DEMO_READ_FILE, loadScriptFile, MAX_SLEEP_MS, MAX_STREAM_CHUNKS, type AgentScript } from "@acpkit/conformance/test-agent";
 import { flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
 

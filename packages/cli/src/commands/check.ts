@@ -1,12 +1,29 @@
-// `acpkit check agent [--protocol 1|2] [--json] [--timeout MS] [--prompt TEXT] [--auth ID] -- <agent command…>`:
-// the conformance kit for agents (docs/conformance.md). Exit 0 conformant, 1 not, 2 the agent
-// could not be started or initialized (or bad usage).
+// `acpkit check agent|client`: the command face of @acpkit/conformance (docs/conformance.md).
+// Exit 0 conformant, 1 not conformant (or a new failure against --expected-failures), 2 the agent
+// could not be started or initialized (or bad usage), 3 inconclusive.
+import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  AGENT_REQUIREMENTS,
+  type AgentCheckReport,
+  AgentUnavailable,
+  BaselineError,
+  CLIENT_REQUIREMENTS,
+  CLIENT_SCENARIOS,
+  type CheckResult,
+  checkAgent,
+  checkClient,
+  type ClientCheckReport,
+  type ClientScenario,
+  compareWithBaseline,
+  parseBaseline,
+  type Requirement,
+  runClientPeer,
+  type Tier,
+  toJUnit,
+} from "@acpkit/conformance";
 import { addressLabel, isWebSocketUrl } from "../address-label.js";
-import { flagInteger, flagSet, flagValue, parseArgs, UsageError } from "../args.js";
-import { AgentUnavailable, type CheckResult, checkAgent } from "../check/agent-check.js";
-import { checkClient } from "../check/client-check.js";
-import { CLIENT_SCENARIOS, type ClientScenario, runClientPeer } from "../check/client-peer.js";
-import { AGENT_REQUIREMENTS, CLIENT_REQUIREMENTS, type Requirement, type Tier } from "../check/requirements.js";
+import { type ParsedArgs, flagInteger, flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
 import { writeJsonText } from "../json-output.js";
 
@@ -31,22 +48,29 @@ options (agent):
   --auth METHOD_ID   authenticate with this method before creating sessions
   --ws URL           check an agent served over WebSocket (a fresh connection per group)
   --token T          with --ws: sent as Authorization: Bearer T
-  --json             print {verdict, inconclusive, conformant, protocolVersion, agent,
-                     results: [{id, tier, status, message, transcript?}]}
 
 options (client):
   --protocol 1|2     the highest version the checking agent speaks (default 2)
   --timeout MS       how long one client run may take (default 20000)
   --slow MS          how long the slow scenario's prompt takes (default 12000)
-  --json             print {conformant, protocolVersion, client, results: [...]}
 
-exit codes (agent): 0 conformant (every MUST judged, none failed), 1 not conformant, 2 the agent
-could not be started or initialized, or bad usage, 3 inconclusive (no MUST failed, but one was
-never judged: blocked by authentication, for instance), 130/143 interrupted.
-exit codes (client): 0 conformant (no MUST failed), 1 not conformant, 2 bad usage.`;
+options (both):
+  --json             print the report: {verdict, inconclusive, conformant, protocolVersion,
+                     agent|client, results: [{id, tier, status, message, transcript?}]}
+                     (JSON Schema: @acpkit/conformance/report.schema.json)
+  --junit FILE       also write the report as JUnit XML, one test case per requirement
+  --expected-failures FILE
+                     a baseline of requirement ids known to fail (one per line, # comments):
+                     exit 1 only on a failure not in it, or on an id in it that now passes
+
+exit codes: 0 conformant (every deciding requirement judged, none failed), 1 not conformant,
+2 the agent could not be started or initialized, or bad usage, 3 inconclusive (none failed, but
+one was never judged: blocked by authentication, or a scenario the client never reached),
+130/143 interrupted. With --expected-failures: 0 when the failures are exactly the expected ones
+(the verdict is still printed), 1 on a new failure or a stale baseline entry.`;
 
 const TIERS: readonly Tier[] = ["MUST", "CAPABILITY", "SHOULD", "INFO"];
-const MARK: Record<CheckResult["status"], string> = { pass: "✓", fail: "✗", skip: "–", not_tested: "·" };
+const MARK: Record<CheckResult["status"], string> = { pass: "✓", fail: "✗", skip: "–", not_tested: "·", not_applicable: "·" };
 
 /** `acpkit __check-peer --scenario NAME --log FILE [--slow-ms MS]`: the scripted agent of `check client`. */
 export async function runCheckPeer(argv: readonly string[]): Promise<number> {
@@ -68,8 +92,8 @@ export async function runCheckPeer(argv: readonly string[]): Promise<number> {
 function printReport(
   io: CommandIO,
   title: string,
-  report: { conformant: boolean; verdict?: string; inconclusive?: string[]; results: CheckResult[] },
-  requirements: readonly Requirement[],
+  report: AgentCheckReport | ClientCheckReport,
+  requirements: readonly Requirement<string>[],
 ): void {
   const { out } = io;
   io.stdout.write(out.bold(title) + "\n");
@@ -82,45 +106,96 @@ function printReport(
       for (const line of result.transcript ?? []) io.stdout.write(out.dim(`      ${line.slice(0, 200)}`) + "\n");
     }
   }
-  const failed = report.results.filter((result) => result.tier === "MUST" && result.status === "fail").length;
+  const failed = report.results.filter((result) => (result.tier === "MUST" || result.tier === "CAPABILITY") && result.status === "fail").length;
   const verdict =
     report.verdict === "inconclusive"
       ? out.yellow(
-          `inconclusive: no MUST requirement failed, but some were never judged\n${(report.inconclusive ?? []).map((reason) => `  ${reason}`).join("\n")}`,
+          `inconclusive: no requirement that decides failed, but some were never judged\n${report.inconclusive.map((reason) => `  ${reason}`).join("\n")}`,
         )
       : report.conformant
         ? out.green("conformant: every MUST requirement holds")
-        : out.red(`not conformant: ${failed} MUST requirement(s) failed`);
+        : out.red(`not conformant: ${failed} MUST or advertised CAPABILITY requirement(s) failed`);
   io.stdout.write(`\n${verdict}\n`);
 }
 
+/** Flags both sides share: the report's forms and the baseline. */
+const REPORT_FLAGS = { json: {}, junit: { value: true }, "expected-failures": { value: true } } as const;
+
+/** The baseline named by --expected-failures, read before the check runs (a bad file is a usage error, not a failed check). */
+async function readExpectedFailures(args: ParsedArgs, io: CommandIO) {
+  const file = flagValue(args, "expected-failures");
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(resolve(io.cwd, file), "utf8");
+  } catch (error) {
+    throw new UsageError(`--expected-failures ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return parseBaseline(text, file);
+  } catch (error) {
+    if (error instanceof BaselineError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Print the report (human or --json), write --junit, and turn verdict and baseline into the exit code. */
+async function finish(
+  report: AgentCheckReport | ClientCheckReport,
+  args: ParsedArgs,
+  io: CommandIO,
+  title: string,
+  requirements: readonly Requirement<string>[],
+  expected: Awaited<ReturnType<typeof readExpectedFailures>>,
+): Promise<number> {
+  const junit = flagValue(args, "junit");
+  if (junit !== undefined) await writeFile(resolve(io.cwd, junit), toJUnit(report));
+  if (flagSet(args, "json")) await writeJsonText(report, io.stdout);
+  else printReport(io, title, report, requirements);
+  if (expected !== undefined) {
+    const baseline = compareWithBaseline(report, expected);
+    const say = (text: string) => (flagSet(args, "json") ? io.stderr : io.stdout).write(`${text}\n`);
+    if (baseline.newFailures.length > 0) say(io.out.red(`new failures (not in the expected failures): ${baseline.newFailures.join(", ")}`));
+    if (baseline.stale.length > 0) say(io.out.red(`stale expected failures (these pass now; remove them from the file): ${baseline.stale.join(", ")}`));
+    if (baseline.ok) say(io.out.green(`as expected: ${baseline.expected.length} known failure(s), no new one`));
+    if (!baseline.ok) return Exit.Failed;
+    return report.verdict === "inconclusive" ? Exit.Inconclusive : Exit.Ok;
+  }
+  return report.verdict === "conformant" ? Exit.Ok : report.verdict === "inconclusive" ? Exit.Inconclusive : Exit.Failed;
+}
+
 async function checkClientCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { json: {}, timeout: { value: true }, slow: { value: true }, protocol: { value: true, choices: ["1", "2"] } });
+  const args = parseArgs(argv, {
+    ...REPORT_FLAGS,
+    timeout: { value: true },
+    slow: { value: true },
+    protocol: { value: true, choices: ["1", "2"] },
+  });
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument "${args.positionals[1]}" (put the client command after --)`);
   if (args.rest.length === 0) throw new UsageError("no client: give the client command after --, with {agent} where the agent command goes");
   if (!args.rest.includes("{agent}"))
     throw new UsageError("the client command must contain the argument {agent}, which is replaced by the checking agent's command");
-  const report = await checkClient({
-    argv: args.rest,
-    cwd: io.cwd,
-    slowMs: flagInteger(args, "slow") ?? 12_000,
-    timeoutMs: flagInteger(args, "timeout") ?? 20_000,
-    maxProtocol: Number(flagValue(args, "protocol", "2")) as 1 | 2,
-  });
-  if (flagSet(args, "json")) await writeJsonText(report, io.stdout);
-  else {
-    const who = report.client ? `${report.client.name} ${report.client.version}` : args.rest.join(" ");
-    printReport(io, `acpkit check client — ${who}${report.protocolVersion ? ` · protocol v${report.protocolVersion}` : ""}`, report, CLIENT_REQUIREMENTS);
-  }
-  return report.conformant ? Exit.Ok : Exit.Failed;
+  const expected = await readExpectedFailures(args, io);
+  const report = await checkClient(
+    { argv: args.rest },
+    {
+      cwd: io.cwd,
+      slowMs: flagInteger(args, "slow") ?? 12_000,
+      timeoutMs: flagInteger(args, "timeout") ?? 20_000,
+      maxProtocol: Number(flagValue(args, "protocol", "2")) as 1 | 2,
+    },
+  );
+  const who = report.client ? `${report.client.name} ${report.client.version}` : args.rest.join(" ");
+  const title = `acpkit check client — ${who}${report.protocolVersion ? ` · protocol v${report.protocolVersion}` : ""}`;
+  return finish(report, args, io, title, CLIENT_REQUIREMENTS, expected);
 }
 
-/** `acpkit check agent|client`: exit 0 conformant, 1 not, 2 could not start or bad usage. */
+/** `acpkit check agent|client`: exit 0 conformant, 1 not, 2 could not start or bad usage, 3 inconclusive. */
 export async function checkCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   if (argv[0] === "client") return checkClientCommand(argv, io);
   const args = parseArgs(argv, {
+    ...REPORT_FLAGS,
     protocol: { value: true, choices: ["1", "2"] },
-    json: {},
     timeout: { value: true },
     prompt: { value: true },
     auth: { value: true },
@@ -139,32 +214,30 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   if (url !== undefined && args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
   if (url !== undefined && !isWebSocketUrl(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(url)}")`);
   if (token !== undefined && url === undefined) throw new UsageError("--token only applies with --ws");
-  // Over WebSocket the URL is the agent's name in the report; a token in it stays out of the report.
-  const [command = url === undefined ? undefined : addressLabel(url), ...commandArgs] = args.rest;
-  if (command === undefined) throw new UsageError("no agent: give the agent command after -- (or --ws URL)");
+  const [command, ...commandArgs] = args.rest;
+  if (command === undefined && url === undefined) throw new UsageError("no agent: give the agent command after -- (or --ws URL)");
+  const expected = await readExpectedFailures(args, io);
   const auth = flagValue(args, "auth");
-  let report: Awaited<ReturnType<typeof checkAgent>>;
+  const startTimeoutMs = flagInteger(args, "start-timeout");
+  let report: AgentCheckReport;
   try {
-    report = await checkAgent({
-      command,
-      args: commandArgs,
-      cwd: io.cwd,
-      protocol: Number(flagValue(args, "protocol", "1")) as 1 | 2,
-      timeoutMs: flagInteger(args, "timeout") ?? 10_000,
-      ...(flagInteger(args, "start-timeout") === undefined ? {} : { startTimeoutMs: flagInteger(args, "start-timeout")! }),
-      prompt: flagValue(args, "prompt", "Hello"),
-      ...(auth === undefined ? {} : { auth }),
-      ...(url === undefined ? {} : { ws: token === undefined ? { url } : { url, token } }),
-    });
+    report = await checkAgent(
+      url === undefined ? { command: command!, args: commandArgs, cwd: io.cwd } : token === undefined ? { url } : { url, token },
+      {
+        cwd: io.cwd,
+        protocol: Number(flagValue(args, "protocol", "1")) as 1 | 2,
+        timeoutMs: flagInteger(args, "timeout") ?? 10_000,
+        ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
+        prompt: flagValue(args, "prompt", "Hello"),
+        ...(auth === undefined ? {} : { auth }),
+      },
+    );
   } catch (error) {
     if (!(error instanceof AgentUnavailable)) throw error;
     io.stderr.write(io.err.red(`acpkit check: ${error.message}`) + "\n");
     return Exit.Usage;
   }
-  if (flagSet(args, "json")) await writeJsonText(report, io.stdout);
-  else {
-    const who = report.agent ? `${report.agent.name} ${report.agent.version}` : [command, ...commandArgs].join(" ");
-    printReport(io, `acpkit check agent — ${who} · protocol v${report.protocolVersion}`, report, AGENT_REQUIREMENTS);
-  }
-  return report.verdict === "conformant" ? Exit.Ok : report.verdict === "inconclusive" ? Exit.Inconclusive : Exit.Failed;
+  // Over WebSocket the URL is the agent's name in the report; a token in it stays out of the report.
+  const who = report.agent ? `${report.agent.name} ${report.agent.version}` : url === undefined ? args.rest.join(" ") : addressLabel(url);
+  return finish(report, args, io, `acpkit check agent — ${who} · protocol v${report.protocolVersion}`, AGENT_REQUIREMENTS, expected);
 }

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLIENT_REQUIREMENTS } from "../../src/check/requirements.js";
+import { CLIENT_REQUIREMENTS } from "@acpkit/conformance";
 import { BIN, runCheck, runCli, startCli } from "../support/cli.js";
 
 const CLIENT = fileURLToPath(new URL("../fixtures/check-target-client.mjs", import.meta.url));

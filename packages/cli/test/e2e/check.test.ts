@@ -4,7 +4,7 @@
 // and what they fail is recorded in docs/conformance.md.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { AGENT_REQUIREMENTS } from "../../src/check/requirements.js";
+import { AGENT_REQUIREMENTS } from "@acpkit/conformance";
 import { BUILTIN_AGENT, runCheck, runCli, startCli } from "../support/cli.js";
 
 const TARGET = fileURLToPath(new URL("../fixtures/check-target-agent.mjs", import.meta.url));

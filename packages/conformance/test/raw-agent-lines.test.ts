@@ -1,13 +1,14 @@
-// The checker's line framing (check/raw-agent.ts), fed bytes directly: no process and no timing,
+// The checker's line framing (agent/raw-connection.ts), fed bytes directly: no process and no timing,
 // so what the e2e checks can reach only when a loaded machine reads fast enough is shown here
 // every time. A line over 64 MiB is given up at the limit and skipped to its newline; bytes left
 // after the last newline when the output ends are a finding only when the agent ended it.
 import { describe, expect, it } from "vitest";
-import { MAX_LINE_BYTES, RawConnection } from "../src/check/raw-agent.js";
+import { MAX_LINE_BYTES, RawConnection } from "../src/agent/raw-connection.js";
 
 /** A connection whose bytes come from the test. */
 class FedConnection extends RawConnection {
   readonly hasStdin = true;
+  readonly kind = "process";
   readonly spawnError = Promise.resolve(undefined);
   protected writeRaw(): void {}
   async closeStdin(): Promise<undefined> {

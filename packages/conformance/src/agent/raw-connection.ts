@@ -1,9 +1,7 @@
 // The checker's own minimal client: it starts the agent, writes whatever it is told (malformed
 // lines included), and records every byte the agent writes, line by line with the time it came.
 // It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
-import { type ChildProcess, spawn } from "node:child_process";
-import { RequestCount } from "./answer-count.js";
-import { trackChildProcess } from "@acpkit/transport-stdio";
+import { RequestCount } from "../answer-count.js";
 import { turnUpdateSession } from "./turn-updates.js";
 
 /** One line the agent wrote on stdout. */
@@ -101,6 +99,8 @@ export abstract class RawConnection {
   abstract readonly spawnError: Promise<Error | undefined>;
   /** Whether the agent can be told "stdin closed" (a process can, a socket cannot). */
   abstract readonly hasStdin: boolean;
+  /** How bytes reach the agent: a process's pipes, a WebSocket, or an in-process transport (which moves messages, not text). */
+  abstract readonly kind: "process" | "websocket" | "in-process";
 
   /** Write one line of text as is. */
   protected abstract writeRaw(text: string): void;
@@ -316,70 +316,3 @@ export abstract class RawConnection {
   }
 }
 
-/** The agent as a child process: stdin/stdout pipes, stderr kept for the report. */
-export class RawAgent extends RawConnection {
-  readonly hasStdin = true;
-  readonly spawnError: Promise<Error | undefined>;
-  private readonly child: ChildProcess;
-  private readonly exited: Promise<{ code: number | null; signal: string | null }>;
-  /** Resolves when stdout has ended (after the exit, or when the agent closed it). */
-  private readonly outputEnded: Promise<void>;
-
-  constructor(command: string, args: readonly string[], cwd: string) {
-    super();
-    this.child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"], detached: process.platform !== "win32" });
-    // In a group of its own, so out of reach of the terminal's Ctrl-C: stopped with us (bin.ts).
-    trackChildProcess(this.child, { processGroup: true });
-    this.spawnError = new Promise((resolve) => {
-      this.child.once("spawn", () => resolve(undefined));
-      this.child.once("error", (error) => resolve(error));
-    });
-    this.exited = new Promise((resolve) => {
-      this.child.once("exit", (code, signal) => {
-        this.onGone({ code, signal });
-        resolve({ code, signal });
-      });
-    });
-    this.child.stdin!.on("error", () => {});
-    this.child.stdout!.on("data", (chunk: Buffer) => this.onData(chunk));
-    this.outputEnded = new Promise((resolve) => {
-      this.child.stdout!.once("end", () => {
-        this.onOutputEnd();
-        resolve();
-      });
-      this.child.stdout!.once("close", () => resolve());
-    });
-    // stderr is the agent's log; keep the last 64 KiB for the report.
-    this.child.stderr!.on("data", (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-65536);
-    });
-  }
-
-  protected writeRaw(text: string): void {
-    if (this.child.stdin!.writable) this.child.stdin!.write(`${text}\n`);
-  }
-
-  async closeStdin(ms: number): Promise<{ code: number | null; signal: string | null } | undefined> {
-    this.child.stdin!.end();
-    const deadline = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms).unref());
-    const exit = await Promise.race([this.exited, deadline]);
-    // The exit can be seen before the last of stdout: wait for its end too (bounded by the same
-    // deadline, since a child the agent started may still hold the pipe), so that a line it left
-    // unterminated is known before the caller judges.
-    if (exit) await Promise.race([this.outputEnded, deadline]);
-    return exit;
-  }
-
-  /** Stop the agent for good (its whole process group). */
-  async kill(): Promise<void> {
-    if (this.gone !== undefined) return;
-    this.killRequested = true;
-    try {
-      if (process.platform !== "win32" && this.child.pid !== undefined) process.kill(-this.child.pid, "SIGKILL");
-      else this.child.kill("SIGKILL");
-    } catch {
-      this.child.kill("SIGKILL");
-    }
-    await this.exited;
-  }
-}

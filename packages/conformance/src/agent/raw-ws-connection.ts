@@ -1,13 +1,14 @@
-// The checker's raw connection to an agent served over WebSocket (`acpkit check --ws URL`). Its own
+// The checker's raw connection to an agent served over WebSocket (a `{ url }` target). Its own
 // module so that `ws` (~60 ms to load through Node's CommonJS interop) is loaded only when a
 // check targets a WebSocket; checking a command never pays for it.
 import { withoutAccessToken } from "@acpkit/transport-websocket";
 import { WebSocket } from "ws";
-import { RawConnection } from "./raw-agent.js";
+import { RawConnection } from "./raw-connection.js";
 
 /** An agent served over WebSocket (`--ws URL`): one text frame per message, a fresh socket per group. */
-export class RawWsAgent extends RawConnection {
+export class RawWsConnection extends RawConnection {
   readonly hasStdin = false;
+  readonly kind = "websocket";
   readonly spawnError: Promise<Error | undefined>;
   private readonly socket: WebSocket;
   private readonly closedPromise: Promise<void>;

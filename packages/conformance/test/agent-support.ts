@@ -14,7 +14,7 @@ import type { Diagnostic } from "@acpkit/core";
 import { RecordingTransport, type WireMessage } from "@acpkit/test-support/recording-transport";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { createMemoryPair } from "@acpkit/transport-memory";
-import { createBuiltinAgent, type AgentScript } from "../src/agent/index.js";
+import { createBuiltinAgent, type AgentScript } from "../src/test-agent/index.js";
 
 export type { WireMessage };
 

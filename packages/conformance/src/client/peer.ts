@@ -1,8 +1,9 @@
-// The scripted agent that `acpkit check client` puts behind the client under test (as the hidden
-// command `acpkit __check-peer --scenario NAME --log FILE`). A raw stdio agent with no acpkit
-// runtime: it plays one scenario and logs every line both ways, with the time, to FILE, which the
-// checker judges once the client has exited and this agent has marked the log complete
-// (peerLogDoneFile).
+// The scripted agent that `checkClient` puts behind the client under test: a raw agent with no
+// acpkit runtime that plays one scenario and logs every line both ways, with the time. Where the
+// lines travel is the channel's business: stdio and a log file for a client command
+// (peer-stdio.ts, the hidden `acpkit __check-peer`), an in-process transport and an array for a
+// client in the same process (check-client.ts). The checker judges the log once the client is
+// done and the log is marked complete.
 //
 // Why the log has a budget: the client under test may be broken and write without end. Logging
 // every line made the log grow by gigabytes within the run's time limit, the checker could then
@@ -12,8 +13,6 @@
 // transports accept by default (DEFAULT_MAX_MESSAGE_SIZE, 64 MiB) is not held at all (a note again).
 // Past the budget the lines the checks judge by are still logged, up to EVIDENCE_PAST_BUDGET of
 // them: without them a client that answered after a flood was judged as never having answered.
-import { appendFileSync, writeFileSync } from "node:fs";
-import { DEFAULT_MAX_MESSAGE_SIZE, NdjsonReader } from "@acpkit/transport-stdio";
 
 /** How many characters of message text one scenario's log holds: 64 Mi. */
 export const LOG_BUDGET_CHARS = 64 * 1024 * 1024;
@@ -33,16 +32,6 @@ type ParamsCheck = (version: 1 | 2, method: string, params: unknown) => boolean;
 
 export const CLIENT_SCENARIOS = ["basic", "lower-version", "cancel", "slow", "agent-exit"] as const;
 export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
-
-/**
- * The file the checking agent creates next to its log once the log holds every line the client
- * wrote (its input ended, or it is exiting on its own). The client under test may exit the moment
- * it has written, long before this agent has read a line; the checker waits for this file, not
- * for the client, before it judges the log.
- */
-export function peerLogDoneFile(logFile: string): string {
-  return `${logFile}.done`;
-}
 
 /** One logged line: `in` = written by the client, `out` = written by this agent, `note` = what the log itself could not hold. */
 export interface PeerLogEntry {
@@ -69,15 +58,45 @@ export const PERMISSION_OPTIONS = [
   { optionId: "check-reject", name: "Reject", kind: "reject_once" },
 ];
 
-export async function runClientPeer(scenario: ClientScenario, logFile: string, slowMs: number, maxProtocol: 1 | 2 = 2): Promise<void> {
+/** Where the checking agent's lines go, and where its log is kept. */
+export interface PeerChannel {
+  /** Send one message (its JSON text) to the client. */
+  write(text: string): void;
+  /** Keep one log entry. */
+  log(entry: PeerLogEntry): void;
+  /** The log now holds every line the client wrote (its input ended, or the agent is leaving). */
+  logDone(): void;
+  /** Go away for good, as an agent that exits mid-turn does (the agent-exit scenario). */
+  leave(): void;
+}
+
+/** The checking agent's side of one scenario: feed it the client's lines, and tell it when they end. */
+export interface ClientPeer {
+  /** One line (one message's text) the client wrote. */
+  line(text: string): void;
+  /** Log what the channel itself saw: a `note`, or a `tail` (the client's output ended inside a line). */
+  note(dir: "note" | "tail", text: string): void;
+  /** The client's output ended: the log is complete. */
+  end(): void;
+}
+
+export interface PeerOptions {
+  /** How long the slow scenario's prompt takes (ms). */
+  slowMs: number;
+  /** The highest version the checking agent speaks. */
+  maxProtocol: 1 | 2;
+}
+
+export function createClientPeer(scenario: ClientScenario, channel: PeerChannel, options: PeerOptions): ClientPeer {
+  const { slowMs, maxProtocol } = options;
   const started = Date.now();
   let budget = LOG_BUDGET_CHARS;
   let evidenceLeft = EVIDENCE_PAST_BUDGET;
   // Loaded once the budget is spent (a run that stays within it never pays for the validators);
   // until then every message with a method counts as evidence.
   let validParams: ParamsCheck | undefined;
-  const write = (dir: PeerLogEntry["dir"], text: string) => appendFileSync(logFile, `${JSON.stringify({ t: Date.now() - started, dir, text })}\n`);
-  const markLogDone = () => writeFileSync(peerLogDoneFile(logFile), "");
+  const write = (dir: PeerLogEntry["dir"], text: string) => channel.log({ t: Date.now() - started, dir, text });
+  const markLogDone = () => channel.logDone();
   /** Log a line; past the budget only when `isEvidence()` says the checks judge by it. */
   const log = (dir: PeerLogEntry["dir"], text: string, isEvidence: () => boolean) => {
     if (budget >= 0) {
@@ -112,7 +131,7 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
   const send = (message: Json) => {
     const text = JSON.stringify(message);
     log("out", text, () => typeof message.method === "string" && "id" in message); // its own requests
-    process.stdout.write(`${text}\n`);
+    channel.write(text);
   };
   let version = 1;
   let clientCaps: Json = {};
@@ -182,7 +201,8 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
         update(chunk("Going away now."));
         await sleep(100);
         markLogDone();
-        process.exit(0);
+        channel.leave();
+        return;
     }
   }
 
@@ -237,22 +257,11 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
         if ("id" in message) send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${String(message.method)}` } });
     }
   };
-  const reader = new NdjsonReader(DEFAULT_MAX_MESSAGE_SIZE, {
-    onLine: handleLine,
-    onOversizedLine: (lineNumber, bytesSeen) =>
-      write(
-        "note",
-        `line ${lineNumber} of the client was longer than ${DEFAULT_MAX_MESSAGE_SIZE} bytes (${bytesSeen} seen): not held, skipped up to its newline`,
-      ),
-    onInvalidUtf8: (lineNumber) => write("note", `line ${lineNumber} of the client (or one right after it) is not valid UTF-8`),
-    // The last line is still read as a message; that it was never framed is logged apart, for the
-    // checker to judge (a line the checker's own kill cut short is not held against the client).
-    onUnterminatedLine: (_lineNumber, bytes) => write("tail", `the client's output ended inside a line: ${bytes} bytes after the last newline`),
-  });
-  process.stdin.on("data", (chunk: Buffer) => reader.push(chunk));
-  await new Promise((resolve) => process.stdin.once("end", resolve));
-  reader.end();
-  markLogDone();
+  return {
+    line: handleLine,
+    note: write,
+    end: markLogDone,
+  };
 }
 
 /** The schema check of a message's params, once its validators are loaded (only past the budget). */

@@ -1,170 +1,62 @@
-// `acpkit check client`: runs the client under test once per scenario, with `{agent}` in its
-// command line replaced by the scripted checking agent (client-peer.ts), then judges what the
-// agent's log shows the client did. Each requirement: pass, fail (with the wire lines), skip (why).
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { isAbsolutePath } from "@acpkit/core";
+// What each scenario's run shows about the client, one group of requirements per scenario (and
+// "client-wire" for what every run must show). Each group writes only the ids it declares.
+import { isAbsolutePath, isJsonObject as isObject } from "@acpkit/core";
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
-import { trackChildProcess } from "@acpkit/transport-stdio";
-import type { CheckResult, CheckStatus } from "./agent-check.js";
-import { RequestCount } from "./answer-count.js";
-import { type ClientScenario, PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry, peerLogDoneFile } from "./client-peer.js";
-import { CLIENT_REQUIREMENTS, requirement } from "./requirements.js";
-
-export interface ClientCheckOptions {
-  /** The client's command line; the element `{agent}` stands for the checking agent's. */
-  argv: readonly string[];
-  cwd: string;
-  /** How long the slow scenario's prompt takes (ms). */
-  slowMs: number;
-  /** How long one client run may take beyond its scenario's own waits (ms). */
-  timeoutMs: number;
-  /** The highest version the checking agent speaks (it answers lower offers with the offer). */
-  maxProtocol: ProtocolVersion;
-}
-
-export interface ClientCheckReport {
-  conformant: boolean;
-  protocolVersion: ProtocolVersion | null;
-  client: { name: string; version: string } | null;
-  results: CheckResult[];
-}
+import { RequestCount } from "../answer-count.js";
+import type { ClientCheckReport } from "../report.js";
+import type { ClientRequirementId } from "../requirements.js";
+import type { CheckGroup, Results } from "../results.js";
+import { PEER_IDS, PERMISSION_OPTIONS, type PeerLogEntry } from "./peer.js";
+import type { Run } from "./runs.js";
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** What one client run left behind. */
-interface ParsedLine {
-  t: number;
-  text: string;
-  value: unknown;
-}
+export const CLIENT_WIRE_GROUP = {
+  name: "client-wire",
+  judges: ["ACPKIT-CLIENT-STDIO-001", "ACPKIT-CLIENT-RPC-001", "ACPKIT-CLIENT-RPC-003"],
+} as const satisfies CheckGroup<ClientRequirementId>;
+export const BASIC_GROUP = {
+  name: "basic",
+  judges: [
+    "ACPKIT-CLIENT-INIT-001",
+    "ACPKIT-CLIENT-SESSION-001",
+    "ACPKIT-CLIENT-PROMPT-001",
+    "ACPKIT-CLIENT-PERM-001",
+    "ACPKIT-CLIENT-RPC-002",
+    "ACPKIT-CLIENT-CAP-001",
+    "ACPKIT-CLIENT-UPDATE-001",
+    "ACPKIT-CLIENT-INFO",
+  ],
+} as const satisfies CheckGroup<ClientRequirementId>;
+export const LOWER_VERSION_GROUP = { name: "lower-version", judges: ["ACPKIT-CLIENT-INIT-002"] } as const satisfies CheckGroup<ClientRequirementId>;
+export const CANCEL_GROUP = {
+  name: "cancel",
+  judges: ["ACPKIT-CLIENT-CANCEL-001", "ACPKIT-CLIENT-CANCEL-002"],
+} as const satisfies CheckGroup<ClientRequirementId>;
+export const SLOW_GROUP = { name: "slow", judges: ["ACPKIT-CLIENT-SLOW-001"] } as const satisfies CheckGroup<ClientRequirementId>;
+export const AGENT_EXIT_GROUP = { name: "agent-exit", judges: ["ACPKIT-CLIENT-EXIT-001"] } as const satisfies CheckGroup<ClientRequirementId>;
 
-interface Run {
-  entries: PeerLogEntry[];
-  /** Messages the client wrote, parsed (undefined where a line was not JSON). */
-  incoming: ParsedLine[];
-  /** Messages the checking agent wrote, parsed. */
-  outgoing: ParsedLine[];
-  exitCode: number | null;
-  timedOut: boolean;
-  /** ms from the start of the run until the client exited. */
-  exitedAfter: number;
-  output: string;
-}
-
-/** The command line of the checking agent for one scenario. */
-function peerArgv(scenario: ClientScenario, log: string, options: ClientCheckOptions): string[] {
-  const bin = fileURLToPath(new URL("../bin.js", import.meta.url));
-  return [
-    process.execPath,
-    bin,
-    "__check-peer",
-    "--scenario",
-    scenario,
-    "--log",
-    log,
-    "--slow-ms",
-    String(options.slowMs),
-    "--max-protocol",
-    String(options.maxProtocol),
-  ];
-}
-
-/**
- * How long the checker waits, once the client has exited, for the checking agent to finish its
- * log: the agent reads the rest of its input when the client's end of the pipe closes, which is
- * milliseconds unless the client left something else holding that pipe open.
- */
-const PEER_LOG_WAIT_MS = 5_000;
-
-/** Resolves true once `file` exists, false if it still does not after `ms`. */
-async function waitForFile(file: string, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!existsSync(file)) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
-
-async function runScenario(options: ClientCheckOptions, scenario: ClientScenario, dir: string): Promise<Run> {
-  const log = join(dir, `${scenario}.ndjson`);
-  const argv = options.argv.flatMap((part) => (part === "{agent}" ? peerArgv(scenario, log, options) : [part]));
-  const started = Date.now();
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
-  // A SIGTERM sent to acpkit alone (timeout, a supervisor) must reach the client too (bin.ts).
-  trackChildProcess(child, { processGroup: false });
-  child.stdin.end();
-  let output = "";
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-8192));
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const limit = options.timeoutMs + (scenario === "slow" ? options.slowMs : 0) + (scenario === "cancel" ? 5_000 : 0);
-  let timedOut = false;
-  const exitCode = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, limit);
-    child.once("error", () => resolve(null));
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-  const exitedAfter = Date.now() - started;
-  // The client may be gone before the checking agent it started has read what it wrote.
-  const logDone = await waitForFile(peerLogDoneFile(log), PEER_LOG_WAIT_MS);
-  let entries: PeerLogEntry[] = [];
-  try {
-    entries = readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line !== "")
-      .map((line) => JSON.parse(line) as PeerLogEntry);
-  } catch (error) {
-    // Judging an unreadable log as an empty one would blame the client for silence; say it instead.
-    entries = [{ t: 0, dir: "note", text: `the checking agent's log could not be read: ${(error as Error).message}` }];
-  }
-  if (!logDone)
-    entries.push({
-      t: exitedAfter + PEER_LOG_WAIT_MS,
-      dir: "note",
-      text: `the checking agent had not finished its log ${PEER_LOG_WAIT_MS} ms after the client exited (something kept its input open, or it ended early); judged on what it had logged by then`,
-    });
-  const parsedOf = (dir: PeerLogEntry["dir"]) =>
-    entries.filter((entry) => entry.dir === dir).map((entry) => ({ t: entry.t, text: entry.text, value: parseJson(entry.text) }));
-  return { entries, incoming: parsedOf("in"), outgoing: parsedOf("out"), exitCode, timedOut, exitedAfter, output };
-}
+/** The groups of client checks; between them they judge every client requirement once. */
+export const CLIENT_CHECK_GROUPS: readonly CheckGroup<ClientRequirementId>[] = [
+  CLIENT_WIRE_GROUP,
+  BASIC_GROUP,
+  LOWER_VERSION_GROUP,
+  CANCEL_GROUP,
+  SLOW_GROUP,
+  AGENT_EXIT_GROUP,
+];
 
 const ARROWS: Record<PeerLogEntry["dir"], string> = { in: "←", out: "→", note: "·", tail: "·" };
+
+/** The last lines of a run's log, the evidence a failure carries. */
+function evidence(run: Run): string[] {
+  return run.entries.slice(-12).map((entry) => `${ARROWS[entry.dir]} ${entry.text.slice(0, 2000)}`);
+}
 
 /** What the log could not hold in this run, as a clause for a result's message ("" when it held everything). */
 function unrecorded(run: Run): string {
   const notes = run.entries.filter((entry) => entry.dir === "note");
   return notes.length === 0 ? "" : `; not everything was recorded: ${notes.map((note) => note.text).join("; ")}`;
-}
-
-class Results {
-  private readonly byId = new Map<string, CheckResult>();
-  constructor() {
-    for (const req of CLIENT_REQUIREMENTS) this.byId.set(req.id, { id: req.id, tier: req.tier, status: "not_tested", message: "not reached" });
-  }
-  set(id: string, status: CheckStatus, message: string, run?: Run): void {
-    if (this.byId.get(id)!.status === "fail" && status !== "fail") return;
-    const result: CheckResult = { id, tier: requirement(id).tier, status, message };
-    if (status === "fail" && run) result.transcript = run.entries.slice(-12).map((entry) => `${ARROWS[entry.dir]} ${entry.text.slice(0, 2000)}`);
-    this.byId.set(id, result);
-  }
-  pass(id: string, message: string): void {
-    if (this.byId.get(id)!.status === "not_tested") this.set(id, "pass", message);
-  }
-  list(): CheckResult[] {
-    return [...this.byId.values()];
-  }
 }
 
 const answerTo = (run: Run, id: string): Json | undefined =>
@@ -173,32 +65,25 @@ const requestsOf = (run: Run, method: string): Json[] =>
   run.incoming.map((line) => line.value).filter((value): value is Json => isObject(value) && value.method === method);
 
 /** Checks every run shares: framing and no answers to notifications. */
-function checkWire(run: Run, results: Results): void {
+export function checkWire(run: Run, all: Results<ClientRequirementId>): void {
+  const results = all.for(CLIENT_WIRE_GROUP);
   const bad = run.incoming.find((line) => !isObject(line.value) || line.value.jsonrpc !== "2.0");
-  if (bad) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, run);
+  if (run.kind === "in-process") results.set("ACPKIT-CLIENT-STDIO-001", "not_applicable", "an in-process channel moves whole messages, not lines of bytes");
+  else if (bad) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, evidence(run));
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-STDIO-001", `every line a JSON-RPC message${unrecorded(run)}`);
   // A last message without its newline was never framed (S3). When the checker killed the client
   // (its time ran out), the output may have stopped anywhere: not judged then.
   const tail = run.entries.find((entry) => entry.dir === "tail");
-  if (tail && !run.timedOut) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `${tail.text}; every message ends with a newline (docs/protocol.md S3)`, run);
+  if (tail && !run.timedOut) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `${tail.text}; every message ends with a newline (docs/protocol.md S3)`, evidence(run));
   const ours = new Set<unknown>(Object.values(PEER_IDS));
   const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
-  if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, run);
+  if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, evidence(run));
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-001", "no answer to any notification");
   const sent = new RequestCount();
   for (const { value } of run.outgoing) sent.add(value);
   const twice = sent.firstRepeatedAnswer(run.incoming);
-  if (twice) results.set("ACPKIT-CLIENT-RPC-003", "fail", `request ${twice.id} was answered ${twice.answers} times: ${twice.text.slice(0, 200)}`, run);
+  if (twice) results.set("ACPKIT-CLIENT-RPC-003", "fail", `request ${twice.id} was answered ${twice.answers} times: ${twice.text.slice(0, 200)}`, evidence(run));
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-003", "no request answered twice");
-}
-
-/** The JSON value of a logged line, or undefined when it is not JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function offeredVersion(run: Run): ProtocolVersion | undefined {
@@ -207,8 +92,9 @@ function offeredVersion(run: Run): ProtocolVersion | undefined {
   return offered === 1 || offered === 2 ? offered : undefined;
 }
 
-function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
-  checkWire(run, results);
+export function judgeBasic(run: Run, all: Results<ClientRequirementId>, maxProtocol: ProtocolVersion): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
+  const results = all.for(BASIC_GROUP);
+  checkWire(run, all);
   const first = run.incoming[0]?.value;
   // A client may start its agent again (acpkit run does, to offer v1 with v1 fields to an agent
   // that answered 1 to its v2 offer): each start is a process of this checking agent appending to
@@ -218,7 +104,7 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
   const init = inits[inits.length - 1];
   if (!init || !isObject(first) || first.method !== "initialize") {
     const why = init ? "initialize was not the first message" : "the client never sent initialize";
-    results.set("ACPKIT-CLIENT-INIT-001", "fail", `${why}${unrecorded(run)}`, run);
+    results.set("ACPKIT-CLIENT-INIT-001", "fail", `${why}${unrecorded(run)}`, evidence(run));
     return { version: null, client: null };
   }
   const params = isObject(init.params) ? init.params : {};
@@ -229,9 +115,9 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
     .map((each) => validateParams(each.protocolVersion === 2 ? 2 : 1, "initialize", each))
     .find((result) => !result.valid);
   const valid = invalid ?? validateParams(shape, "initialize", params);
-  if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, run);
+  if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, evidence(run));
   else if (!valid.valid)
-    results.set("ACPKIT-CLIENT-INIT-001", "fail", `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`, run);
+    results.set("ACPKIT-CLIENT-INIT-001", "fail", `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`, evidence(run));
   else results.pass("ACPKIT-CLIENT-INIT-001", `offered protocol ${offered}`);
   const info = isObject(params.clientInfo) ? { name: String(params.clientInfo.name), version: String(params.clientInfo.version) } : null;
   // What was advertised is in the offered version's shape; what follows is in the agreed version's.
@@ -240,14 +126,14 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
   results.set("ACPKIT-CLIENT-INFO", "pass", `clientInfo ${JSON.stringify(params.clientInfo ?? null)}; capabilities ${JSON.stringify(caps)}`);
 
   const sessionNew = requestsOf(run, "session/new")[0];
-  if (!sessionNew) results.set("ACPKIT-CLIENT-SESSION-001", "fail", "the client never sent session/new", run);
+  if (!sessionNew) results.set("ACPKIT-CLIENT-SESSION-001", "fail", "the client never sent session/new", evidence(run));
   else {
     const check = validateParams(agreed, "session/new", sessionNew.params);
     const cwd = isObject(sessionNew.params) ? sessionNew.params.cwd : undefined;
-    if (!check.valid) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, run);
+    if (!check.valid) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, evidence(run));
     // H10's test, not this machine's: a client may name a Windows directory for an agent on Linux.
     else if (typeof cwd !== "string" || !isAbsolutePath(cwd))
-      results.set("ACPKIT-CLIENT-SESSION-001", "fail", `cwd ${JSON.stringify(cwd)} is not absolute`, run);
+      results.set("ACPKIT-CLIENT-SESSION-001", "fail", `cwd ${JSON.stringify(cwd)} is not absolute`, evidence(run));
     else results.pass("ACPKIT-CLIENT-SESSION-001", `cwd ${cwd}`);
   }
 
@@ -255,15 +141,15 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
   const blocks = prompts.flatMap((prompt) => (isObject(prompt.params) && Array.isArray(prompt.params.prompt) ? (prompt.params.prompt as Json[]) : []));
   const foreign = blocks.find((block) => block.type !== "text" && block.type !== "resource_link");
   if (prompts.length === 0) results.set("ACPKIT-CLIENT-PROMPT-001", "skip", "the client sent no prompt (give it one, e.g. acpkit run --prompt hi)");
-  else if (foreign) results.set("ACPKIT-CLIENT-PROMPT-001", "fail", `a ${String(foreign.type)} block, which the agent did not advertise`, run);
+  else if (foreign) results.set("ACPKIT-CLIENT-PROMPT-001", "fail", `a ${String(foreign.type)} block, which the agent did not advertise`, evidence(run));
   else results.pass("ACPKIT-CLIENT-PROMPT-001", `${blocks.length} block(s), all text or resource_link`);
   if (prompts.length === 0) return { version: agreed, client: info };
 
   const unknown = answerTo(run, PEER_IDS.unknownMethod);
-  if (!unknown) results.set("ACPKIT-CLIENT-UPDATE-001", "fail", "after an unknown update kind the client stopped answering", run);
+  if (!unknown) results.set("ACPKIT-CLIENT-UPDATE-001", "fail", "after an unknown update kind the client stopped answering", evidence(run));
   else results.pass("ACPKIT-CLIENT-UPDATE-001", "the connection went on after an unknown update kind");
   if (unknown && isObject(unknown.error) && unknown.error.code === -32601) results.pass("ACPKIT-CLIENT-RPC-002", "-32601");
-  else results.set("ACPKIT-CLIENT-RPC-002", "fail", unknown ? `answered ${JSON.stringify(unknown.error ?? unknown.result)}` : "never answered", run);
+  else results.set("ACPKIT-CLIENT-RPC-002", "fail", unknown ? `answered ${JSON.stringify(unknown.error ?? unknown.result)}` : "never answered", evidence(run));
 
   if (agreed === 1) {
     // A v2 offer carries no fs or terminal: a client that was answered v1 must refuse both.
@@ -280,14 +166,14 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
       else if (offeredIt && notFound) problems.push(`${what} was advertised but answered -32601`);
       else if (!offeredIt && !notFound) problems.push(`${what} was not advertised but answered ${JSON.stringify(answer.error ?? answer.result).slice(0, 80)}`);
     }
-    if (problems.length > 0) results.set("ACPKIT-CLIENT-CAP-001", "fail", problems.join("; "), run);
+    if (problems.length > 0) results.set("ACPKIT-CLIENT-CAP-001", "fail", problems.join("; "), evidence(run));
     else results.pass("ACPKIT-CLIENT-CAP-001", `fs ${fsOffered ? "served" : "refused"}, terminal ${terminalOffered ? "served" : "refused"}, as advertised`);
   } else results.pass("ACPKIT-CLIENT-CAP-001", "v2 has no fs or terminal; none was asked");
 
   const permission = answerTo(run, PEER_IDS.permission);
   const outcome = isObject(permission?.result) && isObject(permission.result.outcome) ? permission.result.outcome : undefined;
   const ids = PERMISSION_OPTIONS.map((option) => option.optionId);
-  if (!permission) results.set("ACPKIT-CLIENT-PERM-001", "fail", "the permission request was never answered", run);
+  if (!permission) results.set("ACPKIT-CLIENT-PERM-001", "fail", "the permission request was never answered", evidence(run));
   else if (outcome?.outcome === "cancelled" || (outcome?.outcome === "selected" && ids.includes(String(outcome.optionId))))
     results.pass("ACPKIT-CLIENT-PERM-001", `answered ${JSON.stringify(outcome)}`);
   else
@@ -295,13 +181,14 @@ function judgeBasic(run: Run, results: Results, maxProtocol: ProtocolVersion): {
       "ACPKIT-CLIENT-PERM-001",
       "fail",
       `answered ${JSON.stringify(permission.result ?? permission.error)}, not one of ${ids.join(", ")} or cancelled`,
-      run,
+      evidence(run),
     );
   return { version: agreed, client: info };
 }
 
-function judgeLowerVersion(run: Run, results: Results): void {
-  checkWire(run, results);
+export function judgeLowerVersion(run: Run, all: Results<ClientRequirementId>): void {
+  const results = all.for(LOWER_VERSION_GROUP);
+  checkWire(run, all);
   if (offeredVersion(run) !== 2) {
     results.set("ACPKIT-CLIENT-INIT-002", "skip", "the client offers v1, so no agent can answer lower");
     return;
@@ -318,7 +205,7 @@ function judgeLowerVersion(run: Run, results: Results): void {
       "ACPKIT-CLIENT-INIT-002",
       "fail",
       `after the agent answered v1 the client sent ${String(wrong.message.method)} that is not valid v1: ${wrong.check.errors[0]?.path} ${wrong.check.errors[0]?.message}`,
-      run,
+      evidence(run),
     );
   } else
     results.pass(
@@ -327,8 +214,9 @@ function judgeLowerVersion(run: Run, results: Results): void {
     );
 }
 
-function judgeCancel(run: Run, results: Results): void {
-  checkWire(run, results);
+export function judgeCancel(run: Run, all: Results<ClientRequirementId>): void {
+  const results = all.for(CANCEL_GROUP);
+  checkWire(run, all);
   if (requestsOf(run, "session/cancel").length === 0) {
     const why = "the client never cancelled (run it with a cancel, e.g. acpkit run --cancel-after 300)";
     results.set("ACPKIT-CLIENT-CANCEL-001", "skip", why);
@@ -338,8 +226,8 @@ function judgeCancel(run: Run, results: Results): void {
   const answer = answerTo(run, PEER_IDS.permissionAfterCancel);
   const outcome = isObject(answer?.result) && isObject(answer.result.outcome) ? answer.result.outcome.outcome : undefined;
   if (!answer) {
-    results.set("ACPKIT-CLIENT-CANCEL-001", "fail", "after the cancel a permission request was never answered", run);
-    results.set("ACPKIT-CLIENT-CANCEL-002", "fail", "after the cancel the client stopped taking the agent's messages", run);
+    results.set("ACPKIT-CLIENT-CANCEL-001", "fail", "after the cancel a permission request was never answered", evidence(run));
+    results.set("ACPKIT-CLIENT-CANCEL-002", "fail", "after the cancel the client stopped taking the agent's messages", evidence(run));
     return;
   }
   results.pass("ACPKIT-CLIENT-CANCEL-002", "updates after the cancel were taken; the client waited for the response");
@@ -356,7 +244,7 @@ function judgeCancel(run: Run, results: Results): void {
         "ACPKIT-CLIENT-CANCEL-001",
         "fail",
         `a permission request pending at the cancel was answered ${JSON.stringify(isObject(pending.value) ? pending.value.result : undefined)}`,
-        run,
+        evidence(run),
       );
       return;
     }
@@ -368,30 +256,32 @@ function judgeCancel(run: Run, results: Results): void {
       "ACPKIT-CLIENT-CANCEL-001",
       "fail",
       `after its cancel the client answered a permission request ${JSON.stringify(answer.result ?? answer.error)}`,
-      run,
+      evidence(run),
     );
 }
 
-function judgeSlow(run: Run, results: Results, slowMs: number): void {
-  checkWire(run, results);
+export function judgeSlow(run: Run, all: Results<ClientRequirementId>, slowMs: number): void {
+  const results = all.for(SLOW_GROUP);
+  checkWire(run, all);
   if (requestsOf(run, "session/prompt").length === 0) {
     results.set("ACPKIT-CLIENT-SLOW-001", "skip", "the client sent no prompt");
     return;
   }
   const answered = run.entries.some((entry) => entry.dir === "out" && entry.text.includes('"stopReason"'));
   if (answered) results.pass("ACPKIT-CLIENT-SLOW-001", `waited the ${slowMs} ms the prompt took`);
-  else results.set("ACPKIT-CLIENT-SLOW-001", "fail", `the client gave up on a prompt that took ${slowMs} ms (it exited after ${run.exitedAfter} ms)`, run);
+  else results.set("ACPKIT-CLIENT-SLOW-001", "fail", `the client gave up on a prompt that took ${slowMs} ms (it exited after ${run.exitedAfter} ms)`, evidence(run));
 }
 
-function judgeAgentExit(run: Run, results: Results): void {
-  checkWire(run, results);
+export function judgeAgentExit(run: Run, all: Results<ClientRequirementId>): void {
+  const results = all.for(AGENT_EXIT_GROUP);
+  checkWire(run, all);
   if (requestsOf(run, "session/prompt").length === 0) {
     results.set("ACPKIT-CLIENT-EXIT-001", "skip", "the client sent no prompt");
     return;
   }
   const agentGoneAt = (run.entries.filter((entry) => entry.dir === "out").at(-1)?.t ?? 0) + 100;
   if (run.timedOut || run.exitedAfter - agentGoneAt > 5000)
-    results.set("ACPKIT-CLIENT-EXIT-001", "fail", `the client was still running ${run.exitedAfter - agentGoneAt} ms after the agent exited`, run);
+    results.set("ACPKIT-CLIENT-EXIT-001", "fail", `the client was still running ${run.exitedAfter - agentGoneAt} ms after the agent exited`, evidence(run));
   else
     results.pass(
       "ACPKIT-CLIENT-EXIT-001",
@@ -399,20 +289,3 @@ function judgeAgentExit(run: Run, results: Results): void {
     );
 }
 
-/** Run every scenario against the client; throws when the command has no `{agent}` placeholder. */
-export async function checkClient(options: ClientCheckOptions): Promise<ClientCheckReport> {
-  const results = new Results();
-  const dir = mkdtempSync(join(tmpdir(), "acpkit-check-client-"));
-  try {
-    const basic = await runScenario(options, "basic", dir);
-    const { version, client } = judgeBasic(basic, results, options.maxProtocol);
-    judgeLowerVersion(await runScenario(options, "lower-version", dir), results);
-    judgeCancel(await runScenario(options, "cancel", dir), results);
-    judgeSlow(await runScenario(options, "slow", dir), results, options.slowMs);
-    judgeAgentExit(await runScenario(options, "agent-exit", dir), results);
-    const list = results.list();
-    return { conformant: !list.some((result) => result.tier === "MUST" && result.status === "fail"), protocolVersion: version, client, results: list };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

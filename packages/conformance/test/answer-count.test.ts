@@ -1,7 +1,7 @@
 // The count behind ACPKIT-RPC-009 and ACPKIT-CLIENT-RPC-003 (src/check/answer-count.ts): a second
 // answer is found, an answer to a reused id is not one, batches count entry by entry.
 import { describe, expect, it } from "vitest";
-import { RequestCount } from "../src/check/answer-count.js";
+import { RequestCount } from "../src/answer-count.js";
 
 const line = (value: unknown) => ({ text: JSON.stringify(value), value });
 const request = (id: unknown) => ({ jsonrpc: "2.0", id, method: "m", params: {} });

@@ -1,0 +1,59 @@
+// checkAgent: drives an agent with the checker's raw client (raw-connection.ts), a fresh
+// connection per group of checks so one failure cannot poison the rest, and judges each
+// requirement of the registry: pass, fail (with the wire evidence), skip (with why), not_tested
+// or not_applicable. The groups live in groups/, each judging the ids it declares.
+import { isJsonObject as isObject } from "@acpkit/core";
+import { type AgentCheckReport, verdictOf } from "../report.js";
+import { AGENT_REQUIREMENTS, type AgentRequirementId } from "../requirements.js";
+import { type CheckGroup, Results } from "../results.js";
+import { CAPABILITY_GROUP, capabilityGroup } from "./groups/capabilities.js";
+import { NEGOTIATION_GROUP, negotiationGroup } from "./groups/negotiation.js";
+import { noteSlowStart, PROTOCOL_GROUP, protocolGroup } from "./groups/protocol.js";
+import { cancelGroup, TURN_GROUP, turnGroup } from "./groups/turn.js";
+import { WIRE_GROUP } from "./groups/wire.js";
+import { type AgentCheckOptions, type AgentTarget, type CheckContext, targetKind } from "./target.js";
+
+/** The groups of agent checks, in the order they run; between them they judge every agent requirement once. */
+export const AGENT_CHECK_GROUPS: readonly CheckGroup<AgentRequirementId>[] = [PROTOCOL_GROUP, WIRE_GROUP, NEGOTIATION_GROUP, TURN_GROUP, CAPABILITY_GROUP];
+
+function contextOf(target: AgentTarget, options: AgentCheckOptions): CheckContext {
+  targetKind(target);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  for (const [name, value] of [
+    ["timeoutMs", timeoutMs],
+    ["startTimeoutMs", options.startTimeoutMs],
+  ] as const)
+    if (value !== undefined && !(Number.isInteger(value) && value > 0))
+      throw new TypeError(`checkAgent: options.${name} must be a positive integer of milliseconds (got ${JSON.stringify(value)})`);
+  if (options.protocol !== undefined && options.protocol !== 1 && options.protocol !== 2)
+    throw new TypeError(`checkAgent: options.protocol must be 1 or 2 (got ${JSON.stringify(options.protocol)})`);
+  return {
+    target,
+    protocol: options.protocol ?? 1,
+    cwd: options.cwd ?? process.cwd(),
+    timeoutMs,
+    startTimeoutMs: options.startTimeoutMs ?? Math.max(30_000, timeoutMs),
+    prompt: options.prompt ?? "Hello",
+    auth: options.auth,
+  };
+}
+
+/**
+ * Check an agent against every agent requirement. Rejects with AgentUnavailable when the agent
+ * cannot be started, reached or initialized (there is nothing to judge), and with a TypeError for
+ * a target or option that is not what it should be.
+ */
+export async function checkAgent(target: AgentTarget, options: AgentCheckOptions = {}): Promise<AgentCheckReport> {
+  const context = contextOf(target, options);
+  const results = new Results(AGENT_REQUIREMENTS);
+  const { init, version, initMs } = await protocolGroup(context, results);
+  await negotiationGroup(context, results);
+  const setup = await turnGroup(context, version, results);
+  await cancelGroup(context, results);
+  await capabilityGroup(context, init, version, setup, results);
+  if (initMs > context.timeoutMs) noteSlowStart(results, context, initMs);
+  const list = results.list();
+  const info = isObject(init.agentInfo) ? { name: String(init.agentInfo.name), version: String(init.agentInfo.version) } : null;
+  const { verdict, inconclusive } = verdictOf(list);
+  return { verdict, inconclusive, conformant: verdict === "conformant", protocolVersion: version, agent: info, results: list };
+}

@@ -1,0 +1,106 @@
+// What `checkAgent` checks: an agent command it starts, an agent served over WebSocket, or an
+// agent in the same process behind a Transport. Each group of checks opens a fresh connection, so
+// one failure cannot poison the rest.
+import type { Transport } from "@acpkit/core";
+import type { ProtocolVersion } from "@acpkit/schema";
+import type { RawConnection } from "./raw-connection.js";
+
+/** An agent command: started once per group of checks, in a process group of its own. */
+export interface CommandTarget {
+  command: string;
+  args?: readonly string[];
+  /** Added to the checker's environment. */
+  env?: Readonly<Record<string, string>>;
+  /** The agent's working directory (default: the check's cwd). */
+  cwd?: string;
+}
+
+/** An agent served over WebSocket: a fresh socket per group of checks. */
+export interface WebSocketTarget {
+  url: string;
+  /** Sent as `Authorization: Bearer TOKEN`. */
+  token?: string;
+}
+
+/**
+ * An agent in the same process: `transport()` is called once per group of checks and returns the
+ * client's end of a fresh channel whose other end the agent serves (for example
+ * `() => { const [client, agent] = createMemoryPair(); serveAgent(agent, definition); return client; }`).
+ */
+export interface InProcessTarget {
+  transport: () => Transport | Promise<Transport>;
+}
+
+/** What `checkAgent` checks. */
+export type AgentTarget = CommandTarget | WebSocketTarget | InProcessTarget;
+
+/** How `checkAgent` drives the agent. Every field has a default. */
+export interface AgentCheckOptions {
+  /** The version to offer in initialize (default 1). */
+  protocol?: ProtocolVersion;
+  /** The working directory sent in session/new, absolute (default: process.cwd()). */
+  cwd?: string;
+  /** How long one answer may take, in ms (a prompt gets 20×; default 10000). */
+  timeoutMs?: number;
+  /** How long the first answer of a fresh agent (initialize) may take: real agents take seconds to start. Default max(30000, timeoutMs). */
+  startTimeoutMs?: number;
+  /** The prompt of the turn and cancel checks (default "Hello"). */
+  prompt?: string;
+  /** Authenticate with this method id before creating sessions. */
+  auth?: string;
+}
+
+/** The options with their defaults filled in, and the target: what every group reads. */
+export interface CheckContext {
+  target: AgentTarget;
+  protocol: ProtocolVersion;
+  cwd: string;
+  timeoutMs: number;
+  startTimeoutMs: number;
+  prompt: string;
+  auth: string | undefined;
+}
+
+/** The agent could not be started, reached or initialized: the check has nothing to judge (the CLI exits 2). */
+export class AgentUnavailable extends Error {
+  override readonly name = "AgentUnavailable";
+}
+
+/** What a target is called in messages: its command line, or its URL without query and fragment (an access_token may stand there). */
+export function describeAgentTarget(target: AgentTarget): string {
+  if ("command" in target) return [target.command, ...(target.args ?? [])].join(" ");
+  if ("url" in target) return target.url.replace(/[?#].*$/s, "");
+  return "the in-process agent";
+}
+
+/** Which kind a target is; throws a TypeError naming what is wrong for anything else. */
+export function targetKind(target: unknown): "command" | "websocket" | "in-process" {
+  if (typeof target === "object" && target !== null) {
+    const fields = target as Record<string, unknown>;
+    if (typeof fields.command === "string" && fields.command !== "") return "command";
+    if (typeof fields.url === "string") {
+      if (!/^wss?:\/\//i.test(fields.url)) throw new TypeError(`checkAgent: target.url must be a ws:// or wss:// URL (got ${JSON.stringify(fields.url.slice(0, 80))})`);
+      return "websocket";
+    }
+    if (typeof fields.transport === "function") return "in-process";
+  }
+  throw new TypeError(
+    "checkAgent: the target must be { command, args?, env?, cwd? }, { url, token? } or { transport: () => Transport }",
+  );
+}
+
+/** A fresh connection to the agent: a new process, a new WebSocket, or a new in-process transport. */
+export async function connectTo(context: CheckContext): Promise<RawConnection> {
+  const { target } = context;
+  if ("command" in target) {
+    const { RawProcessConnection } = await import("./raw-process-connection.js");
+    return new RawProcessConnection(target.command, target.args ?? [], target.cwd ?? context.cwd, target.env);
+  }
+  if ("url" in target) {
+    // Its own module, so that `ws` is loaded only when a check targets a WebSocket.
+    const { RawWsConnection } = await import("./raw-ws-connection.js");
+    return new RawWsConnection(target.url, target.token);
+  }
+  const { RawTransportConnection } = await import("./raw-transport-connection.js");
+  return new RawTransportConnection(target.transport);
+}
