@@ -11,7 +11,13 @@ const report: AgentCheckReport = {
   agent: { name: "demo <agent>", version: "1.0" },
   results: [
     { id: "ACPKIT-STDIO-001", tier: "MUST", status: "pass", message: "12 lines" },
-    { id: "ACPKIT-RPC-005", tier: "MUST", status: "fail", message: 'code -32600, not -32700 & "id" missing', transcript: ["→ {broken", "← {\"error\":{}}\u0001"] },
+    {
+      id: "ACPKIT-RPC-005",
+      tier: "MUST",
+      status: "fail",
+      message: 'code -32600, not -32700 & "id" missing',
+      transcript: ["→ {broken", '← {"error":{}}\u0001'],
+    },
     { id: "ACPKIT-EXIT-001", tier: "SHOULD", status: "not_applicable", message: "no stdin" },
   ],
 };
@@ -19,13 +25,16 @@ const report: AgentCheckReport = {
 describe("toJUnit", () => {
   it("one test case per requirement; the failure carries message and transcript, escaped", () => {
     const xml = toJUnit(report);
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="acpkit conformance: agent demo &lt;agent&gt; 1.0" tests="3" failures="1" skipped="1">/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="acpkit conformance: agent demo &lt;agent&gt; 1.0" tests="3" failures="1" skipped="1">/,
+    );
     expect(xml.match(/<testcase /g)).toHaveLength(3);
     expect(xml).toContain('<failure message="code -32600, not -32700 &amp; &quot;id&quot; missing" type="MUST">');
     expect(xml).toContain("→ {broken\n← {&quot;error&quot;:{}}\uFFFD</failure>");
     expect(xml).toContain('<skipped message="not_applicable: no stdin"/>');
     expect(xml).toContain('<property name="verdict" value="not_conformant"/>');
     // Nothing XML 1.0 cannot hold survives.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for exactly those characters.
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
   });
 });

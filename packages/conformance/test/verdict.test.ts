@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { type CheckResult, verdictOf } from "../src/index.js";
 
-const result = (id: string, tier: CheckResult["tier"], status: CheckResult["status"], message = status): CheckResult =>
+const result = (id: string, tier: CheckResult["tier"], status: CheckResult["status"], message: string = status): CheckResult =>
   ({ id, tier, status, message }) as CheckResult;
 
 describe("verdictOf", () => {
@@ -26,9 +26,10 @@ describe("verdictOf", () => {
 
   it("inconclusive, with the reason and ids, when a MUST was blocked or never reached", () => {
     const blocked = "blocked by authentication: session/new answered -32000";
-    expect(
-      verdictOf([result("A", "MUST", "pass"), result("B", "MUST", "not_tested", blocked), result("C", "MUST", "not_tested", blocked)]),
-    ).toEqual({ verdict: "inconclusive", inconclusive: [`B, C: ${blocked}`] });
+    expect(verdictOf([result("A", "MUST", "pass"), result("B", "MUST", "not_tested", blocked), result("C", "MUST", "not_tested", blocked)])).toEqual({
+      verdict: "inconclusive",
+      inconclusive: [`B, C: ${blocked}`],
+    });
     expect(verdictOf([result("A", "MUST", "skip", "the client never cancelled")]).inconclusive).toEqual(["A: the client never cancelled"]);
   });
 

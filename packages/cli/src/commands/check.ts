@@ -89,12 +89,7 @@ export async function runCheckPeer(argv: readonly string[]): Promise<number> {
 }
 
 /** The human report: results grouped by tier, then the one-line verdict. */
-function printReport(
-  io: CommandIO,
-  title: string,
-  report: AgentCheckReport | ClientCheckReport,
-  requirements: readonly Requirement<string>[],
-): void {
+function printReport(io: CommandIO, title: string, report: AgentCheckReport | ClientCheckReport, requirements: readonly Requirement<string>[]): void {
   const { out } = io;
   io.stdout.write(out.bold(title) + "\n");
   for (const tier of TIERS) {
@@ -106,15 +101,15 @@ function printReport(
       for (const line of result.transcript ?? []) io.stdout.write(out.dim(`      ${line.slice(0, 200)}`) + "\n");
     }
   }
-  const failed = report.results.filter((result) => (result.tier === "MUST" || result.tier === "CAPABILITY") && result.status === "fail").length;
+  const failed = (tier: Tier) => report.results.filter((result) => result.tier === tier && result.status === "fail").length;
+  const capabilities = failed("CAPABILITY");
+  const failures = `${failed("MUST")} MUST${capabilities > 0 ? ` and ${capabilities} advertised CAPABILITY` : ""} requirement(s) failed`;
   const verdict =
     report.verdict === "inconclusive"
-      ? out.yellow(
-          `inconclusive: no requirement that decides failed, but some were never judged\n${report.inconclusive.map((reason) => `  ${reason}`).join("\n")}`,
-        )
+      ? out.yellow(`inconclusive: no MUST requirement failed, but some were never judged\n${report.inconclusive.map((reason) => `  ${reason}`).join("\n")}`)
       : report.conformant
         ? out.green("conformant: every MUST requirement holds")
-        : out.red(`not conformant: ${failed} MUST or advertised CAPABILITY requirement(s) failed`);
+        : out.red(`not conformant: ${failures}`);
   io.stdout.write(`\n${verdict}\n`);
 }
 
@@ -221,17 +216,14 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const startTimeoutMs = flagInteger(args, "start-timeout");
   let report: AgentCheckReport;
   try {
-    report = await checkAgent(
-      url === undefined ? { command: command!, args: commandArgs, cwd: io.cwd } : token === undefined ? { url } : { url, token },
-      {
-        cwd: io.cwd,
-        protocol: Number(flagValue(args, "protocol", "1")) as 1 | 2,
-        timeoutMs: flagInteger(args, "timeout") ?? 10_000,
-        ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
-        prompt: flagValue(args, "prompt", "Hello"),
-        ...(auth === undefined ? {} : { auth }),
-      },
-    );
+    report = await checkAgent(url === undefined ? { command: command!, args: commandArgs, cwd: io.cwd } : token === undefined ? { url } : { url, token }, {
+      cwd: io.cwd,
+      protocol: Number(flagValue(args, "protocol", "1")) as 1 | 2,
+      timeoutMs: flagInteger(args, "timeout") ?? 10_000,
+      ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
+      prompt: flagValue(args, "prompt", "Hello"),
+      ...(auth === undefined ? {} : { auth }),
+    });
   } catch (error) {
     if (!(error instanceof AgentUnavailable)) throw error;
     io.stderr.write(io.err.red(`acpkit check: ${error.message}`) + "\n");

@@ -72,8 +72,17 @@ describe.concurrent("acpkit check agent against field behaviours", () => {
     expect(result.stderr).toContain("initialize failed: no answer within 300 ms (an agent that is slow to start may need a longer --start-timeout)");
   });
 
-  it("a plain field agent with nothing wrong is conformant (the verdicts above are not the fixture's fault)", async () => {
+  // Before @acpkit/conformance: a turn over before the cancel could be sent skipped ACP-CANCEL-001
+  // and the agent was called conformant; a MUST never tested is not a pass.
+  it("an agent whose turn ends at once is inconclusive: its cancel could not be tested", async () => {
     const { code, report } = await check([]);
+    expect(report.verdict).toBe("inconclusive");
+    expect(report.inconclusive).toEqual(["ACP-CANCEL-001: the turn ended before the cancel could be sent (use a longer --prompt)"]);
+    expect(code).toBe(3);
+  });
+
+  it("a plain field agent with nothing wrong is conformant (the verdicts above are not the fixture's fault)", async () => {
+    const { code, report } = await check(["--cancellable"]);
     expect(report.results.filter((r: any) => (r.tier === "MUST" || r.tier === "CAPABILITY") && r.status !== "pass" && r.status !== "skip")).toEqual([]);
     expect(report.verdict).toBe("conformant");
     expect(code).toBe(0);

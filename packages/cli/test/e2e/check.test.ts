@@ -49,8 +49,9 @@ describe.concurrent("acpkit check agent", () => {
     const failure = report.results.find((r: any) => r.id === id);
     expect(failure.message).not.toBe("");
     expect(failure.transcript?.length ?? 0).toBeGreaterThan(0);
-    // Only a MUST failure makes the agent not conformant.
-    expect(code).toBe(tier === "MUST" ? 1 : 0);
+    // A MUST failure, or one of a CAPABILITY the agent advertised, makes it not conformant (exit
+    // 1); a SHOULD never decides. (Before @acpkit/conformance a failed CAPABILITY still exited 0.)
+    expect(code).toBe(tier === "SHOULD" ? 0 : 1);
   });
 
   // Before: the checker joined every chunk onto the unfinished line (quadratic time, memory
@@ -127,7 +128,7 @@ describe.concurrent("acpkit check agent", () => {
       expect(result.code).toBe(0);
       expect(report.conformant).toBe(true);
       expect(report.results.find((r: any) => r.id === "ACPKIT-EXIT-001")).toMatchObject({
-        status: "skip",
+        status: "not_applicable",
         message: "over WebSocket there is no stdin to close",
       });
       expect(report.results.filter((r: any) => r.tier === "MUST" && r.status !== "pass")).toEqual([]);

@@ -315,4 +315,3 @@ export abstract class RawConnection {
     return line?.value as Record<string, unknown> | undefined;
   }
 }
-

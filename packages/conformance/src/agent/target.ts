@@ -79,14 +79,13 @@ export function targetKind(target: unknown): "command" | "websocket" | "in-proce
     const fields = target as Record<string, unknown>;
     if (typeof fields.command === "string" && fields.command !== "") return "command";
     if (typeof fields.url === "string") {
-      if (!/^wss?:\/\//i.test(fields.url)) throw new TypeError(`checkAgent: target.url must be a ws:// or wss:// URL (got ${JSON.stringify(fields.url.slice(0, 80))})`);
+      if (!/^wss?:\/\//i.test(fields.url))
+        throw new TypeError(`checkAgent: target.url must be a ws:// or wss:// URL (got ${JSON.stringify(fields.url.slice(0, 80))})`);
       return "websocket";
     }
     if (typeof fields.transport === "function") return "in-process";
   }
-  throw new TypeError(
-    "checkAgent: the target must be { command, args?, env?, cwd? }, { url, token? } or { transport: () => Transport }",
-  );
+  throw new TypeError("checkAgent: the target must be { command, args?, env?, cwd? }, { url, token? } or { transport: () => Transport }");
 }
 
 /** A fresh connection to the agent: a new process, a new WebSocket, or a new in-process transport. */

@@ -19,9 +19,7 @@ export async function checkClient(target: ClientTarget, options: ClientCheckOpti
   const results = new Results(CLIENT_REQUIREMENTS);
   return withScratch(async (dir) => {
     const run = (scenario: ClientScenario): Promise<Run> =>
-      "argv" in context.target
-        ? runCommandScenario(context, context.target, scenario, dir)
-        : runInProcessScenario(context, context.target, scenario);
+      "argv" in context.target ? runCommandScenario(context, context.target, scenario, dir) : runInProcessScenario(context, context.target, scenario);
     const { version, client } = judgeBasic(await run("basic"), results, context.maxProtocol);
     judgeLowerVersion(await run("lower-version"), results);
     judgeCancel(await run("cancel"), results);

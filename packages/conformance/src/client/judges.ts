@@ -69,12 +69,14 @@ export function checkWire(run: Run, all: Results<ClientRequirementId>): void {
   const results = all.for(CLIENT_WIRE_GROUP);
   const bad = run.incoming.find((line) => !isObject(line.value) || line.value.jsonrpc !== "2.0");
   if (run.kind === "in-process") results.set("ACPKIT-CLIENT-STDIO-001", "not_applicable", "an in-process channel moves whole messages, not lines of bytes");
-  else if (bad) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, evidence(run));
+  else if (bad)
+    results.set("ACPKIT-CLIENT-STDIO-001", "fail", `the client wrote a line that is not a JSON-RPC message: ${bad.text.slice(0, 200)}`, evidence(run));
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-STDIO-001", `every line a JSON-RPC message${unrecorded(run)}`);
   // A last message without its newline was never framed (S3). When the checker killed the client
   // (its time ran out), the output may have stopped anywhere: not judged then.
   const tail = run.entries.find((entry) => entry.dir === "tail");
-  if (tail && !run.timedOut) results.set("ACPKIT-CLIENT-STDIO-001", "fail", `${tail.text}; every message ends with a newline (docs/protocol.md S3)`, evidence(run));
+  if (tail && !run.timedOut)
+    results.set("ACPKIT-CLIENT-STDIO-001", "fail", `${tail.text}; every message ends with a newline (docs/protocol.md S3)`, evidence(run));
   const ours = new Set<unknown>(Object.values(PEER_IDS));
   const stray = run.incoming.find((line) => isObject(line.value) && !("method" in line.value) && !ours.has(line.value.id));
   if (stray) results.set("ACPKIT-CLIENT-RPC-001", "fail", `an answer to something that was not a request: ${stray.text.slice(0, 200)}`, evidence(run));
@@ -82,7 +84,8 @@ export function checkWire(run: Run, all: Results<ClientRequirementId>): void {
   const sent = new RequestCount();
   for (const { value } of run.outgoing) sent.add(value);
   const twice = sent.firstRepeatedAnswer(run.incoming);
-  if (twice) results.set("ACPKIT-CLIENT-RPC-003", "fail", `request ${twice.id} was answered ${twice.answers} times: ${twice.text.slice(0, 200)}`, evidence(run));
+  if (twice)
+    results.set("ACPKIT-CLIENT-RPC-003", "fail", `request ${twice.id} was answered ${twice.answers} times: ${twice.text.slice(0, 200)}`, evidence(run));
   else if (run.incoming.length > 0) results.pass("ACPKIT-CLIENT-RPC-003", "no request answered twice");
 }
 
@@ -92,7 +95,11 @@ function offeredVersion(run: Run): ProtocolVersion | undefined {
   return offered === 1 || offered === 2 ? offered : undefined;
 }
 
-export function judgeBasic(run: Run, all: Results<ClientRequirementId>, maxProtocol: ProtocolVersion): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
+export function judgeBasic(
+  run: Run,
+  all: Results<ClientRequirementId>,
+  maxProtocol: ProtocolVersion,
+): { version: ProtocolVersion | null; client: ClientCheckReport["client"] } {
   const results = all.for(BASIC_GROUP);
   checkWire(run, all);
   const first = run.incoming[0]?.value;
@@ -117,7 +124,12 @@ export function judgeBasic(run: Run, all: Results<ClientRequirementId>, maxProto
   const valid = invalid ?? validateParams(shape, "initialize", params);
   if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, evidence(run));
   else if (!valid.valid)
-    results.set("ACPKIT-CLIENT-INIT-001", "fail", `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`, evidence(run));
+    results.set(
+      "ACPKIT-CLIENT-INIT-001",
+      "fail",
+      `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`,
+      evidence(run),
+    );
   else results.pass("ACPKIT-CLIENT-INIT-001", `offered protocol ${offered}`);
   const info = isObject(params.clientInfo) ? { name: String(params.clientInfo.name), version: String(params.clientInfo.version) } : null;
   // What was advertised is in the offered version's shape; what follows is in the agreed version's.
@@ -130,7 +142,8 @@ export function judgeBasic(run: Run, all: Results<ClientRequirementId>, maxProto
   else {
     const check = validateParams(agreed, "session/new", sessionNew.params);
     const cwd = isObject(sessionNew.params) ? sessionNew.params.cwd : undefined;
-    if (!check.valid) results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, evidence(run));
+    if (!check.valid)
+      results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, evidence(run));
     // H10's test, not this machine's: a client may name a Windows directory for an agent on Linux.
     else if (typeof cwd !== "string" || !isAbsolutePath(cwd))
       results.set("ACPKIT-CLIENT-SESSION-001", "fail", `cwd ${JSON.stringify(cwd)} is not absolute`, evidence(run));
@@ -190,7 +203,7 @@ export function judgeLowerVersion(run: Run, all: Results<ClientRequirementId>): 
   const results = all.for(LOWER_VERSION_GROUP);
   checkWire(run, all);
   if (offeredVersion(run) !== 2) {
-    results.set("ACPKIT-CLIENT-INIT-002", "skip", "the client offers v1, so no agent can answer lower");
+    results.set("ACPKIT-CLIENT-INIT-002", "not_applicable", "the client offers v1, so no agent can answer lower");
     return;
   }
   // Extension methods (`_` first, D3) are in no version's method table and valid in every version.
@@ -269,7 +282,13 @@ export function judgeSlow(run: Run, all: Results<ClientRequirementId>, slowMs: n
   }
   const answered = run.entries.some((entry) => entry.dir === "out" && entry.text.includes('"stopReason"'));
   if (answered) results.pass("ACPKIT-CLIENT-SLOW-001", `waited the ${slowMs} ms the prompt took`);
-  else results.set("ACPKIT-CLIENT-SLOW-001", "fail", `the client gave up on a prompt that took ${slowMs} ms (it exited after ${run.exitedAfter} ms)`, evidence(run));
+  else
+    results.set(
+      "ACPKIT-CLIENT-SLOW-001",
+      "fail",
+      `the client gave up on a prompt that took ${slowMs} ms (it exited after ${run.exitedAfter} ms)`,
+      evidence(run),
+    );
 }
 
 export function judgeAgentExit(run: Run, all: Results<ClientRequirementId>): void {
@@ -288,4 +307,3 @@ export function judgeAgentExit(run: Run, all: Results<ClientRequirementId>): voi
       `the client ended ${Math.max(0, run.exitedAfter - agentGoneAt)} ms after the agent exited (exit code ${run.exitCode})`,
     );
 }
-

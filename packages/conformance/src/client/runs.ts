@@ -105,10 +105,13 @@ export async function runCommandScenario(context: ClientCheckContext, target: Cl
   child.stderr.on("data", keep);
   let timedOut = false;
   const exitCode = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, scenarioLimit(context, scenario));
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        child.kill("SIGKILL");
+      },
+      scenarioLimit(context, scenario),
+    );
     child.once("error", (error) => {
       clearTimeout(timer);
       output += `\ncould not start ${argv[0]}: ${error.message}`;

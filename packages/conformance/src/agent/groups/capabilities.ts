@@ -82,7 +82,13 @@ export async function capabilityGroup(
     const sessionId = session.sessionId as string;
     const judge = (id: CapabilityId, answer: Json | undefined, ok: (result: unknown) => boolean, what: string) => {
       if (answer && !isObject(answer.error) && ok(answer.result)) results.pass(id, `${what} answered`);
-      else results.set(id, "fail", answer ? `${what} answered ${JSON.stringify(answer.error ?? answer.result).slice(0, 200)}` : `${what} got no answer`, evidence(agent));
+      else
+        results.set(
+          id,
+          "fail",
+          answer ? `${what} answered ${JSON.stringify(answer.error ?? answer.result).slice(0, 200)}` : `${what} got no answer`,
+          evidence(agent),
+        );
     };
     if (modes) {
       const other = (modes.availableModes as Json[] | undefined)?.find((mode) => mode.id !== modes.currentModeId);
@@ -157,4 +163,3 @@ export async function capabilityGroup(
     await agent.kill();
   }
 }
-

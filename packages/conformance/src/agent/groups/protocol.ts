@@ -84,8 +84,7 @@ export async function protocolGroup(
     agent.send({ jsonrpc: "2.0", id: "invalid-1", method: 5 });
     const invalid = await agent.waitFor((value) => (value.id === "invalid-1" || value.id === null) && isObject(value.error), context.timeoutMs, from);
     if (invalid && ((invalid.value as Json).error as Json).code === -32600) results.pass("ACPKIT-RPC-006", "-32600 for a method that is not a string");
-    else
-      results.set("ACPKIT-RPC-006", "fail", invalid ? `answered ${invalid.text.slice(0, 200)}` : "an invalid request got no -32600 answer", evidence(agent));
+    else results.set("ACPKIT-RPC-006", "fail", invalid ? `answered ${invalid.text.slice(0, 200)}` : "an invalid request got no -32600 answer", evidence(agent));
 
     // Notifications, then a request to sync on: nothing may answer the notifications.
     from = agent.lines.length;

@@ -63,8 +63,7 @@ export async function turnGroup(context: CheckContext, version: ProtocolVersion,
     }
     if (typeof first.sessionId === "string" && typeof second.sessionId === "string" && first.sessionId !== second.sessionId) {
       results.pass("ACPKIT-SESSION-001", `${first.sessionId} and ${second.sessionId}`);
-    } else
-      results.set("ACPKIT-SESSION-001", "fail", `session ids ${JSON.stringify(first.sessionId)} and ${JSON.stringify(second.sessionId)}`, evidence(agent));
+    } else results.set("ACPKIT-SESSION-001", "fail", `session ids ${JSON.stringify(first.sessionId)} and ${JSON.stringify(second.sessionId)}`, evidence(agent));
 
     const sessionId = first.sessionId as string;
     // Every update during the turn is judged: valid for the version, and for a session this
@@ -73,12 +72,7 @@ export async function turnGroup(context: CheckContext, version: ProtocolVersion,
     const known = new Set([sessionId, second.sessionId]);
     agent.judgeUpdate = (params) => updateProblem(version, known, params);
     const from = agent.lines.length;
-    const response = await agent.request(
-      "prompt-1",
-      "session/prompt",
-      { sessionId, prompt: [{ type: "text", text: context.prompt }] },
-      context.timeoutMs * 20,
-    );
+    const response = await agent.request("prompt-1", "session/prompt", { sessionId, prompt: [{ type: "text", text: context.prompt }] }, context.timeoutMs * 20);
     if (!response) {
       for (const id of sessionIds.slice(1)) results.set(id, "fail", "session/prompt got no answer", evidence(agent));
       return first;
@@ -155,7 +149,12 @@ export async function cancelGroup(context: CheckContext, all: Results<AgentRequi
         evidence(agent),
       );
     else if ((value.result as Json)?.stopReason !== "cancelled") {
-      results.set("ACP-CANCEL-001", "fail", `the cancelled prompt ended with stopReason ${JSON.stringify((value.result as Json)?.stopReason)}`, evidence(agent));
+      results.set(
+        "ACP-CANCEL-001",
+        "fail",
+        `the cancelled prompt ended with stopReason ${JSON.stringify((value.result as Json)?.stopReason)}`,
+        evidence(agent),
+      );
     } else results.pass("ACP-CANCEL-001", "stopReason cancelled");
     // A cancelled turn too: nothing of it after its response.
     if (answer) {
