@@ -215,6 +215,33 @@ describe("the installed CLI", () => {
   });
 });
 
+describe("the installed conformance kit", () => {
+  it("checkAgent against an in-process agent and against acpkit agent as a command", async () => {
+    writeFileSync(
+      join(project, "check.mjs"),
+      [
+        'import { serveAgent } from "@acpkit/agent";',
+        'import { checkAgent, createBuiltinAgent } from "@acpkit/conformance";',
+        'import { createMemoryPair } from "@acpkit/transport-memory";',
+        "const inProcess = await checkAgent({",
+        "  transport: () => {",
+        "    const [client, agent] = createMemoryPair();",
+        "    serveAgent(agent, createBuiltinAgent());",
+        "    return client;",
+        "  },",
+        "});",
+        'const bin = new URL("./node_modules/@acpkit/cli/dist/bin.js", import.meta.url).pathname;',
+        'const command = await checkAgent({ command: process.execPath, args: [bin, "agent"] }, { protocol: 2 });',
+        'console.log(`in-process ${inProcess.verdict} ${inProcess.results.filter((r) => r.status === "not_applicable").length}`);',
+        'console.log(`command ${command.verdict} ${command.results.filter((r) => r.status === "not_applicable").length}`);',
+      ].join("\n"),
+    );
+    const { stdout } = await inProject(process.execPath, ["check.mjs"]);
+    // In-process, the four checks about bytes and stdin do not apply; over a process they are judged.
+    expect(stdout.trim().split("\n")).toEqual(["in-process conformant 4", "command conformant 0"]);
+  });
+});
+
 describe("the installed inspector", () => {
   it("acpkit inspect serves its built page from the installed package", async () => {
     expect(existsSync(join(project, "node_modules", "@acpkit", "inspector", "dist", "ui", "app.js"))).toBe(true);

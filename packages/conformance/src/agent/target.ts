@@ -28,6 +28,7 @@ export interface WebSocketTarget {
  * `() => { const [client, agent] = createMemoryPair(); serveAgent(agent, definition); return client; }`).
  */
 export interface InProcessTarget {
+  /** Returns the client's end of a fresh channel to the agent. */
   transport: () => Transport | Promise<Transport>;
 }
 

@@ -30,7 +30,9 @@ const JUDGED_METHODS = new Set(["initialize", "session/new", "session/prompt", "
 
 type ParamsCheck = (version: 1 | 2, method: string, params: unknown) => boolean;
 
+/** The scenarios checkClient runs the client through, one run each, in this order. */
 export const CLIENT_SCENARIOS = ["basic", "lower-version", "cancel", "slow", "agent-exit"] as const;
+/** One of CLIENT_SCENARIOS. */
 export type ClientScenario = (typeof CLIENT_SCENARIOS)[number];
 
 /** One logged line: `in` = written by the client, `out` = written by this agent, `note` = what the log itself could not hold. */

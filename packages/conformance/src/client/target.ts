@@ -21,6 +21,7 @@ export interface ClientCommandTarget {
  * at the scenario's time limit.
  */
 export interface InProcessClientTarget {
+  /** Drives the client over `transport` for one scenario; the run is over when it settles. */
   run: (transport: Transport) => Promise<void> | void;
 }
 

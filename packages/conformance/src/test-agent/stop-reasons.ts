@@ -3,6 +3,7 @@
 // bad reason is reported where the user wrote it instead of surfacing as the runtime's -32603.
 import type { ProtocolVersion } from "@acpkit/schema";
 
+/** The stop reasons every version knows. */
 export const KNOWN_STOP_REASONS: readonly string[] = ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"];
 
 /** Why `reason` cannot end a turn on `version`, or undefined when it can. */
