@@ -70,10 +70,41 @@ describe("checkAgent in-process", () => {
     expect(report.inconclusive.join("\n")).toMatch(/ACPKIT-SESSION-001, ACP-PROMPT-001, .*: blocked by authentication: session\/new answered -32000/);
   });
 
+  it("a raw in-process agent that reports on a turn after answering it fails ACPKIT-ORDER-001 within the late-update window", async () => {
+    // Written from scratch (acpkit's runtime cannot send a turn's update after its response).
+    const lateAgent = () => {
+      const [client, agent] = createMemoryPair();
+      agent.start({
+        onTransportError: () => {},
+        onMessage: (text) => {
+          const message = JSON.parse(String(text));
+          const answer = (result: unknown) => void agent.send({ jsonrpc: "2.0", id: message.id, result }).catch(() => {});
+          if (message.method === "initialize") answer({ protocolVersion: 1, agentCapabilities: {}, authMethods: [] });
+          else if (message.method === "session/new") answer({ sessionId: `s${Math.random()}` });
+          else if (message.method === "session/prompt") {
+            answer({ stopReason: "end_turn" });
+            const update = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "late" } };
+            setTimeout(() => void agent.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: message.params.sessionId, update } }).catch(() => {}), 50);
+          } else if (message.id !== undefined && typeof message.method === "string")
+            void agent.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no" } }).catch(() => {});
+        },
+      });
+      return client;
+    };
+    const caught = await checkAgent({ transport: lateAgent }, { timeoutMs: 2000, lateUpdateWindowMs: 500 });
+    expect(caught.results.find((result) => result.id === "ACPKIT-ORDER-001")).toMatchObject({
+      status: "fail",
+      message: expect.stringMatching(/^an update came after the prompt's response: .*"late"/),
+    });
+    // A window shorter than the agent's delay does not see it: the option is the trade the docs name.
+    const missed = await checkAgent({ transport: lateAgent }, { timeoutMs: 2000, lateUpdateWindowMs: 0 });
+    expect(statusOf(missed, "ACPKIT-ORDER-001")).toBe("pass");
+  });
+
   it("rejects a target that is none of the three, naming the shapes", async () => {
     await expect(checkAgent({} as never)).rejects.toThrow(/the target must be \{ command, args\?, env\?, cwd\? \}, \{ url, token\? \} or \{ transport/);
     await expect(checkAgent({ url: "http://x" })).rejects.toThrow(/target.url must be a ws:\/\/ or wss:\/\/ URL/);
-    await expect(checkAgent({ command: "node" }, { timeoutMs: -1 })).rejects.toThrow(/options.timeoutMs must be a positive integer/);
+    await expect(checkAgent({ command: "node" }, { timeoutMs: -1 })).rejects.toThrow(/options.timeoutMs must be an integer of milliseconds ≥ 1/);
   });
 
   it("an agent command that does not exist is AgentUnavailable", async () => {

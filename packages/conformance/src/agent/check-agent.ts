@@ -19,12 +19,14 @@ export const AGENT_CHECK_GROUPS: readonly CheckGroup<AgentRequirementId>[] = [PR
 function contextOf(target: AgentTarget, options: AgentCheckOptions): CheckContext {
   targetKind(target);
   const timeoutMs = options.timeoutMs ?? 10_000;
-  for (const [name, value] of [
-    ["timeoutMs", timeoutMs],
-    ["startTimeoutMs", options.startTimeoutMs],
-  ] as const)
-    if (value !== undefined && !(Number.isInteger(value) && value > 0))
-      throw new TypeError(`checkAgent: options.${name} must be a positive integer of milliseconds (got ${JSON.stringify(value)})`);
+  const milliseconds = (name: keyof AgentCheckOptions, least: number) => {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least))
+      throw new TypeError(`checkAgent: options.${name} must be an integer of milliseconds ≥ ${least} (got ${JSON.stringify(value)})`);
+  };
+  milliseconds("timeoutMs", 1);
+  milliseconds("startTimeoutMs", 1);
+  milliseconds("lateUpdateWindowMs", 0);
   if (options.protocol !== undefined && options.protocol !== 1 && options.protocol !== 2)
     throw new TypeError(`checkAgent: options.protocol must be 1 or 2 (got ${JSON.stringify(options.protocol)})`);
   return {
@@ -35,6 +37,7 @@ function contextOf(target: AgentTarget, options: AgentCheckOptions): CheckContex
     startTimeoutMs: options.startTimeoutMs ?? Math.max(30_000, timeoutMs),
     prompt: options.prompt ?? "Hello",
     auth: options.auth,
+    lateUpdateWindowMs: options.lateUpdateWindowMs ?? 300,
   };
 }
 

@@ -49,6 +49,12 @@ export interface AgentCheckOptions {
   prompt?: string;
   /** Authenticate with this method id before creating sessions. */
   auth?: string;
+  /**
+   * How long the checker keeps reading after a turn's response before it judges that nothing of
+   * the turn came after it (ACPKIT-ORDER-001), in ms (default 300). It is most of an in-process
+   * check's time; an agent that writes late from a timer needs it at least that long.
+   */
+  lateUpdateWindowMs?: number;
 }
 
 /** The options with their defaults filled in, and the target: what every group reads. */
@@ -60,6 +66,7 @@ export interface CheckContext {
   startTimeoutMs: number;
   prompt: string;
   auth: string | undefined;
+  lateUpdateWindowMs: number;
 }
 
 /** The agent could not be started, reached or initialized: the check has nothing to judge (the CLI exits 2). */

@@ -18,12 +18,6 @@ export const TURN_GROUP = {
 
 const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
 
-/**
- * How long the checker keeps reading after a turn's response before it judges that nothing of the
- * turn came later: an update written after the response is usually already on the wire by then.
- */
-const LATE_UPDATE_WINDOW_MS = 300;
-
 /** Why a session/update's params fail ACPKIT-UPDATE-001, or undefined when they pass. */
 function updateProblem(version: ProtocolVersion, known: ReadonlySet<unknown>, params: unknown): string | undefined {
   const check = validateParams(version, "session/update", params);
@@ -99,7 +93,7 @@ export async function turnGroup(context: CheckContext, version: ProtocolVersion,
     if (problem2) results.set("ACPKIT-UPDATE-001", "fail", `an update ${problem2.why}: ${problem2.line.text.slice(0, 200)}`, evidence(agent));
     else results.pass("ACPKIT-UPDATE-001", `${updates.length} updates (${ofTurn} for the prompted session), all valid${unrecordedNote(agent)}`);
 
-    await new Promise((resolve) => setTimeout(resolve, LATE_UPDATE_WINDOW_MS));
+    await new Promise((resolve) => setTimeout(resolve, context.lateUpdateWindowMs));
     const late = lateTurnUpdate(agent, agent.lines[responseAt]!, sessionId);
     if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the prompt's response: ${late}`, evidence(agent));
     else results.pass("ACPKIT-ORDER-001", "nothing after the response");
@@ -158,7 +152,7 @@ export async function cancelGroup(context: CheckContext, all: Results<AgentRequi
     } else results.pass("ACP-CANCEL-001", "stopReason cancelled");
     // A cancelled turn too: nothing of it after its response.
     if (answer) {
-      await new Promise((resolve) => setTimeout(resolve, LATE_UPDATE_WINDOW_MS));
+      await new Promise((resolve) => setTimeout(resolve, context.lateUpdateWindowMs));
       const late = lateTurnUpdate(agent, answer, session.sessionId);
       if (late) results.set("ACPKIT-ORDER-001", "fail", `an update came after the cancelled prompt's response: ${late}`, evidence(agent));
     }
