@@ -84,7 +84,10 @@ describe("checkAgent in-process", () => {
           else if (message.method === "session/prompt") {
             answer({ stopReason: "end_turn" });
             const update = { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "late" } };
-            setTimeout(() => void agent.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: message.params.sessionId, update } }).catch(() => {}), 50);
+            setTimeout(
+              () => void agent.send({ jsonrpc: "2.0", method: "session/update", params: { sessionId: message.params.sessionId, update } }).catch(() => {}),
+              50,
+            );
           } else if (message.id !== undefined && typeof message.method === "string")
             void agent.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no" } }).catch(() => {});
         },

@@ -67,3 +67,19 @@ describe("requirement registry", () => {
     expect(schema.$defs.clientResult.properties.id.enum).toEqual(CLIENT_REQUIREMENTS.map((entry) => entry.id));
   });
 });
+
+describe("docs/conformance.md", () => {
+  it("lists every requirement with the registry's tier and text, and nothing else", () => {
+    const doc = readFileSync(new URL("../../../docs/conformance.md", import.meta.url), "utf8");
+    const rows = [...doc.matchAll(/^\| `([A-Z][A-Z0-9-]+)` \| ([A-Z]+) \| (.+?) \| .+ \|$/gm)].map(([, id, tier, text]) => ({ id, tier, text }));
+    const documented = (id: string) => rows.find((row) => row.id === id);
+    for (const entry of [...AGENT_REQUIREMENTS, ...CLIENT_REQUIREMENTS]) {
+      const row = documented(entry.id);
+      expect(row, `${entry.id} is in docs/conformance.md`).toBeDefined();
+      expect(row?.tier, entry.id).toBe(entry.tier);
+      // The docs may add a note in parentheses after the registry's sentence.
+      expect(row?.text.startsWith(entry.text), `${entry.id}: "${row?.text}" starts with the registry's "${entry.text}"`).toBe(true);
+    }
+    expect(rows.map((row) => row.id).sort()).toEqual([...AGENT_REQUIREMENTS, ...CLIENT_REQUIREMENTS].map((entry) => entry.id).sort());
+  });
+});
