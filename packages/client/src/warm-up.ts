@@ -9,14 +9,22 @@
 // delivered a reply per macrotask, so real input that arrives meanwhile is handled in between.
 import type { CloseInfo, Diagnostic, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
-import type { AgentConnection } from "./connect.js";
 import type { ConnectOptions } from "./types.js";
 
 type Json = Record<string, unknown>;
 
+/** What the warm-up uses of a connection (an AgentConnection has it): one session, one turn, close. */
+interface WarmUpConnection {
+  newSession(options: { cwd: string }): Promise<{
+    prompt(text: string): AsyncIterable<unknown> & PromiseLike<{ stopReason: string }>;
+    readonly state: { toJSON(): unknown };
+  }>;
+  close(): Promise<void>;
+}
+
 /** How the warm-up connects: connectAgent, passed in so that connect.ts and this module do not
- *  import each other at run time (tests pass a counting or failing stand-in). */
-type Connect = (transport: Transport, options: ConnectOptions) => Promise<AgentConnection>;
+ *  import each other, at run time or in types (tests pass a counting or failing stand-in). */
+type Connect = (transport: Transport, options: ConnectOptions) => Promise<WarmUpConnection>;
 
 /** The scripted agent's id for the one session it opens. */
 const SESSION_ID = "acpkit-warm-up";

@@ -2,7 +2,7 @@
 // a dropped notification, an unknown method, a handler that threw while handling a notification,
 // a peer that answered with garbage, a lossy v1 conversion. Listeners decide whether to log them.
 // Every code any acpkit package emits is in `DiagnosticCode`, so consumers switch on the union.
-import type { LossyCode } from "./bridge/lossy.js";
+import type { LossyCode } from "./lossy-code.js";
 
 /** One event reported by a Connection, the agent or client runtime, or the v1 bridge. */
 export interface Diagnostic {

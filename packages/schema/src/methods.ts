@@ -12,7 +12,7 @@
 import type { MethodTableEntry } from "./compiled-validator.js";
 import { methodTable as v1Table } from "./generated/v1/methods.js";
 import { methodTable as v2Table } from "./generated/v2/methods.js";
-import type { MethodInfo } from "./registry.js";
+import type { MethodInfo } from "./method-info.js";
 import type { ValidationResult } from "./validation-result.js";
 
 export type { MethodDirection, MethodKind, MethodTableEntry } from "./compiled-validator.js";

@@ -11,7 +11,7 @@
 // version they speak.
 
 import { toValidationErrors } from "./ajv-errors.js";
-import type { CompiledValidator, MethodDirection, MethodKind, MethodTableEntry } from "./compiled-validator.js";
+import type { CompiledValidator, MethodTableEntry } from "./compiled-validator.js";
 import { findReservedOpenValues, type OpenValuePlan } from "./conformance.js";
 import { openValuePlan as v2OpenValues } from "./generated/v2/open-values.js";
 import { detectLegacyMethod, detectLegacyResult, detectLegacyShape, scanLegacyEvenWhenValid } from "./legacy.js";
@@ -20,20 +20,8 @@ import { invalid, VALID, type ValidationError, type ValidationResult } from "./v
 
 export { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "./methods.js";
 
-/** One method of one protocol version, with its validators. */
-export interface MethodInfo {
-  readonly method: string;
-  readonly direction: MethodDirection;
-  readonly kind: MethodKind;
-  /** Name of the params $def (a type in the version's namespace, e.g. `v2.PromptRequest`). */
-  readonly paramsType: string;
-  /** Name of the result $def; absent for notifications. */
-  readonly resultType?: string;
-  /** Schema validation, then legacy-shape detection (named legacy shapes lead the errors). */
-  validateParams(params: unknown): ValidationResult;
-  /** Present for requests only. */
-  validateResult?(result: unknown): ValidationResult;
-}
+export type { MethodInfo } from "./method-info.js";
+import type { MethodInfo } from "./method-info.js";
 
 /** One version's validators, by $def name. */
 export type VersionValidators = Readonly<Record<string, CompiledValidator | undefined>>;
