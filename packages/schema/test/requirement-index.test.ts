@@ -66,9 +66,12 @@ function filesUnder(dir: string, accept: (path: string) => boolean): string[] {
 const isCode = (path: string) => /\.(ts|mts|mjs|js)$/.test(path);
 const packageDirs = readdirSync(join(repoRoot, "packages")).map((name) => join(repoRoot, "packages", name));
 const sourceFiles = packageDirs.flatMap((dir) => filesUnder(join(dir, "src"), isCode));
-const testFiles = [...packageDirs.flatMap((dir) => filesUnder(join(dir, "test"), isCode)), ...filesUnder(join(repoRoot, "test-support"), isCode)].filter(
-  (path) => path !== __filename,
-);
+// The transport suite is test code that ships (@acpkit/conformance/transport): its cases count as tests.
+const testFiles = [
+  ...packageDirs.flatMap((dir) => filesUnder(join(dir, "test"), isCode)),
+  ...filesUnder(join(repoRoot, "test-support"), isCode),
+  ...filesUnder(join(repoRoot, "packages", "conformance", "src", "transport"), isCode),
+].filter((path) => path !== __filename);
 
 interface Citation {
   token: string;
