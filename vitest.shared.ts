@@ -33,7 +33,6 @@ export function acpkitVitestConfig(packageDir: string) {
     test: {
       root: packageDir,
       include: ["test/**/*.test.ts"],
-      setupFiles: [join(repoRoot, "test-support", "load-all-versions.ts")],
       // A test's time is mostly waiting for CPU while CI runs every package's tests at once on two
       // cores: tests that take 8-12 s there took 19-47 s with two more busy cores beside them. 60 s
       // keeps that margin; a test that hangs still fails, a minute later.

@@ -512,7 +512,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     try {
       const answer = connection.request("initialize", initializeParams(offer, options), requestOptions);
       // With initialize on its way, use the wait for the agent's answer to compile the first exchange.
-      if (options.warmUp !== false) void warmUpOnce(offer, validateOutgoing, connectAgent);
+      if (options.warmUp === true) void warmUpOnce(offer, validateOutgoing, connectAgent);
       result = await answer;
     } catch (error) {
       // An agent that refuses the v2 initialize with a JSON-RPC error (a later v2 draft answers

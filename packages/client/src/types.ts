@@ -224,8 +224,10 @@ export interface ConnectOptions {
   /**
    * While waiting for the first `initialize` answer of this version in this process, run the
    * client's first exchange once against a scripted in-process agent, so the code it needs is
-   * compiled before the real answers arrive (a few milliseconds of otherwise idle time; nothing
-   * of it reaches this connection). Default true; false skips it.
+   * compiled before the real answers arrive (otherwise idle time of a process that just started
+   * its agent; nothing of it reaches this connection). Off by default: it runs code in your
+   * process that you did not ask for. A command-line client whose first turn's latency matters
+   * turns it on (`acpkit run` does).
    */
   warmUp?: boolean;
 }

@@ -56,7 +56,7 @@ describe("warmUpOnce", () => {
 });
 
 describe("connectAgent with the warm-up", () => {
-  it("is skipped with warmUp: false", async () => {
+  it("is off unless asked for: warmUp: false, or the option left out", async () => {
     const [clientSide, agentSide] = createMemoryPair();
     agentSide.start({
       onMessage(text) {
@@ -71,6 +71,19 @@ describe("connectAgent with the warm-up", () => {
     expect(agent.protocolVersion).toBe(1);
     expect(isWarmedUp(1, false)).toBe(false);
     await agent.close();
+    // The default (before @acpkit/client 0.2 it was on): nothing runs in the user's process unasked.
+    const [defaultClient, defaultAgent] = createMemoryPair();
+    defaultAgent.start({
+      onMessage(text) {
+        const message = JSON.parse(String(text)) as { id?: number; method?: string };
+        if (message.method === "initialize")
+          void defaultAgent.send({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } });
+      },
+      onTransportError() {},
+    });
+    const byDefault = await connectAgent(defaultClient, { validateOutgoing: false });
+    expect(isWarmedUp(1, false)).toBe(false);
+    await byDefault.close();
   });
 
   it("puts nothing of it on the real connection: the peer sees one initialize, and no handler or diagnostic listener is called", async () => {
@@ -92,6 +105,7 @@ describe("connectAgent with the warm-up", () => {
     const permissions: unknown[] = [];
     const agent = await connectAgent(wire, {
       validateOutgoing: false,
+      warmUp: true,
       onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
       requestPermission: (request) => {
         permissions.push(request);
@@ -100,7 +114,7 @@ describe("connectAgent with the warm-up", () => {
     });
     const session = await agent.newSession({ cwd: "/" });
     expect(session.sessionId).toBe("real");
-    // connectAgent started the v1 warm-up (no outgoing checks); no other test of this file does.
+    // connectAgent started the v1 warm-up (asked for, no outgoing checks); no other test of this file does.
     expect(isWarmedUp(1, false)).toBe(true);
     await agent.close();
     expect(got.map((message) => message.method)).toEqual(["initialize", "session/new"]);

@@ -136,6 +136,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
 
   /** Resolves once the transport has closed and every pending request was rejected. */
   readonly closed: Promise<CloseInfo>;
+  /** The load of this version's validators that setVersion started, while it runs. */
+  #loading: Promise<void> | undefined;
 
   constructor(transport: Transport, options: ConnectionOptions<S>) {
     const transportProblem = describeTransportProblem(transport);
@@ -206,9 +208,34 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   /**
    * Fix the connection's protocol version (one per connection, docs/protocol.md N5). The agent calls it
    * from its `initialize` handler after `negotiateVersion`; the client after reading the answer.
+   * When the version's validators are not loaded yet, the connection loads them (see `ready`):
+   * until then what arrives waits, in order, and `request` and `notify` wait to validate and send.
    */
   setVersion(version: ProtocolVersion): void {
-    this.#policy.setVersion(version);
+    const loading = this.#policy.setVersion(version);
+    if (loading === undefined) return;
+    const settled = loading.then(
+      () => {
+        this.#loading = undefined;
+      },
+      (error: unknown) => {
+        this.#loading = undefined;
+        this.#report({ code: "internal_error", message: `Protocol v${version}'s validators could not be loaded: ${errorMessageOf(error)}`, detail: error });
+        void this.close(`protocol v${version}'s validators could not be loaded`);
+        throw error;
+      },
+    );
+    this.#loading = settled;
+    this.#queue.holdUntil(settled.catch(() => {}));
+  }
+
+  /**
+   * Resolves once the connection can validate: at once, or when the validators its version needed
+   * have loaded (`setVersion`). Rejects if they could not be loaded; the connection is then closed.
+   * Awaiting it is never required: messages wait for it by themselves.
+   */
+  get ready(): Promise<void> {
+    return this.#loading ?? Promise.resolve();
   }
 
   /**
@@ -221,6 +248,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   /** Send an extension request (`_`-prefixed; untyped, never validated by the schema). */
   request<R = unknown>(method: ExtensionMethod, params: unknown, options?: RequestOptions): Promise<R>;
   request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
+    if (this.#loading !== undefined) return this.#loading.then(() => this.request(method as never, params as never, options));
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
     if (this.#inputEnded !== undefined) return Promise.reject(this.#inputEnded);
     if (this.#validateOutgoing) {
@@ -238,6 +266,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   /** Send an extension notification (`_`-prefixed; untyped). */
   notify(method: ExtensionMethod, params: unknown): Promise<void>;
   notify(method: string, params: unknown): Promise<void> {
+    if (this.#loading !== undefined) return this.#loading.then(() => this.notify(method as never, params));
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
     if (this.#validateOutgoing) {
       const invalid = this.#policy.checkOutgoing(method, "params", params, "notification");

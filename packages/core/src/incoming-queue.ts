@@ -22,15 +22,16 @@ export class IncomingQueue<T> {
   // An array plus a head index: Array#shift is O(n) per item on long queues.
   private items: (T | undefined)[] = [];
   private head = 0;
-  // True while an item's promise is outstanding.
-  private waiting = false;
+  // How many promises the queue waits for: an item's (at most one at a time) and holds. Nothing is
+  // processed while any is outstanding.
+  private pending = 0;
   // True while the drain loop runs; a reentrant push (a handler that synchronously caused a new
   // incoming message) must queue behind the current item, not run inside it.
   private draining = false;
   private readonly resume = (): void => {
-    this.waiting = false;
+    if (--this.pending > 0) return;
     this.drain();
-    if (!this.waiting && this.onIdle !== undefined) this.onIdle();
+    if (this.pending === 0 && this.onIdle !== undefined) this.onIdle();
   };
   /** Called when an item's promise settled and nothing is left to process; set once the peer's input ended. */
   onIdle: (() => void) | undefined;
@@ -51,11 +52,21 @@ export class IncomingQueue<T> {
 
   /** Whether every item received was handed to `process` and none is still being awaited. */
   get idle(): boolean {
-    return !this.waiting && !this.draining && this.head === this.items.length;
+    return this.pending === 0 && !this.draining && this.head === this.items.length;
+  }
+
+  /**
+   * Process nothing more until `until` settles: items that arrive meanwhile wait, in order. Called
+   * from inside `process` it takes effect after the current item. (A Connection holds its input
+   * while its version's validators load.)
+   */
+  holdUntil(until: PromiseLike<unknown>): void {
+    this.pending++;
+    until.then(this.resume, this.resume);
   }
 
   push(item: T): void {
-    if (this.waiting || this.draining) {
+    if (this.pending > 0 || this.draining) {
       this.items.push(item);
       if (!this.backlogged && this.size >= INCOMING_BACKLOG_HIGH_WATER) this.setBacklogged(true);
       return;
@@ -79,7 +90,7 @@ export class IncomingQueue<T> {
       return false;
     }
     if (isThenable(result)) {
-      this.waiting = true;
+      this.pending++;
       result.then(this.resume, this.resume);
       return true;
     }
@@ -90,7 +101,7 @@ export class IncomingQueue<T> {
     const wasDraining = this.draining;
     this.draining = true;
     try {
-      while (!this.waiting && this.head < this.items.length) {
+      while (this.pending === 0 && this.head < this.items.length) {
         const item = this.items[this.head] as T;
         this.items[this.head] = undefined; // let the message be collected
         this.head++;

@@ -139,6 +139,16 @@ export class IncomingRequests {
   }
 
   private answerResult(ctx: IncomingRequest, result: unknown, answer: Answer): void {
+    // A result is checked against the version's schema: while its validators load (setVersion
+    // from inside this very handler, typically `initialize`), the answer waits for them.
+    const loading = this.validateOutgoing ? this.policy.loading : undefined;
+    if (loading !== undefined) {
+      loading.then(
+        () => this.answerResult(ctx, result, answer),
+        (error: unknown) => this.answerFailure(ctx, error, answer),
+      );
+      return;
+    }
     if (!this.finish(ctx)) return;
     const { id, method } = ctx;
     if (this.validateOutgoing) {

@@ -4,7 +4,7 @@
 import { AcpError } from "./errors.js";
 import { describeValidation, firstError } from "./wire-errors.js";
 import type { Side } from "./method-types.js";
-import { KNOWN_VERSIONS, isProtocolVersionLoaded, schemaRegistry, type MethodInfo, type MethodRegistry, type ProtocolVersion } from "./registry.js";
+import { KNOWN_VERSIONS, isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodInfo, type MethodRegistry, type ProtocolVersion } from "./registry.js";
 
 /** The v1 notification that asks the peer to stop working on one of our requests (docs/protocol.md §4.9). */
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";
@@ -40,26 +40,40 @@ export class MethodPolicy {
     return this.currentVersion;
   }
 
-  /** Fix the version (once; docs/protocol.md N5). */
-  setVersion(version: ProtocolVersion): void {
+  /**
+   * Fix the version (once; docs/protocol.md N5). With the schema's registry and that version's
+   * validators not loaded yet, starts loading them and returns the load: nothing may be validated
+   * until it settles (the Connection holds its input and its sends until then).
+   */
+  setVersion(version: ProtocolVersion): Promise<void> | undefined {
     if (!KNOWN_VERSIONS.includes(version)) {
       throw new AcpError("VersionUnsupported", `Protocol version ${JSON.stringify(version)} is not supported (known: ${KNOWN_VERSIONS.join(", ")})`);
     }
-    if (this.currentVersion === version) return;
+    if (this.currentVersion === version) return undefined;
     if (this.currentVersion !== undefined) {
       throw new AcpError("ProtocolViolation", `The connection already speaks protocol v${this.currentVersion}; it cannot switch to v${version}`);
     }
     // Without outgoing checks, this side's part of the validators is enough.
     const part = this.checksOutgoing ? undefined : this.side;
-    if (this.registry === schemaRegistry && !isProtocolVersionLoaded(version, part)) {
-      const load = part === undefined ? `loadProtocolVersion(${version})` : `loadProtocolVersion(${version}, "${part}")`;
-      throw new AcpError(
-        "Unsupported",
-        `Protocol v${version}'s validators are not loaded: await ${load} before setVersion (connectAgent and serveAgent do this themselves)`,
-      );
-    }
     this.currentVersion = version;
+    if (this.registry !== schemaRegistry || isProtocolVersionLoaded(version, part)) return undefined;
+    // Entries looked up before the load carry validators that throw: forget them once it is done.
+    const load = loadProtocolVersion(version, part).then(
+      () => {
+        this.known.clear();
+        this.loading = undefined;
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    this.loading = load;
+    return load;
   }
+
+  /** The load setVersion started, while it runs: nothing can be validated until it settles. */
+  loading: Promise<void> | undefined;
 
   /** The registry entry of `method` in the connection's version (cached). */
   info(method: string): MethodInfo | undefined {

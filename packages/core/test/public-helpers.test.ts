@@ -18,6 +18,7 @@ import {
   closedError,
   Connection,
   defaultValidateOutgoing,
+  loadProtocolVersion,
   describeTransportProblem,
   valueKind,
   absolutePathProblem as pathProblem,
@@ -121,7 +122,9 @@ describe("the transport kit's AcpError", () => {
 });
 
 describe("schemaRegistry", () => {
-  it("answers per version from the generated method tables", () => {
+  it("answers per version from the generated method tables", async () => {
+    // The registry validates with the schema's validation code, which a Connection loads itself.
+    await Promise.all([loadProtocolVersion(1), loadProtocolVersion(2)]);
     expect(schemaRegistry.getMethod(1, "fs/read_text_file")?.direction).toBe("agent_to_client");
     expect(schemaRegistry.getMethod(2, "fs/read_text_file")).toBeUndefined();
     expect(schemaRegistry.getMethod(1, CANCEL_REQUEST_METHOD)?.kind).toBe("notification");

@@ -35,9 +35,9 @@ async function inProject(command: string, args: string[], env: NodeJS.ProcessEnv
   }
 }
 
-/** The fenced code block that follows `marker` in the root README, verbatim. */
-function readmeSnippet(marker: string): string {
-  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+/** The fenced code block that follows `marker` in a README (the root one by default), verbatim. */
+function readmeSnippet(marker: string, file = "README.md"): string {
+  const readme = readFileSync(join(repoRoot, file), "utf8");
   const at = readme.indexOf(marker);
   expect(at, `README has "${marker}"`).toBeGreaterThanOrEqual(0);
   const match = /```(?:js|ts)\n([\s\S]*?)```/.exec(readme.slice(at));
@@ -212,6 +212,16 @@ describe("the installed CLI", () => {
     const { stdout } = await inProject("npx", ["--no-install", "acpkit", "validate", "session.ndjson"]);
     expect(stdout).toMatch(/valid/);
     await expect(inProject("npx", ["--no-install", "acpkit", "validate", "missing.ndjson"])).rejects.toThrow(/failed/);
+  });
+});
+
+describe("@acpkit/core's README example, verbatim", () => {
+  // Before @acpkit/core 0.2 a Connection given a version threw until its user had loaded that
+  // version's validators, which the example did not say; a newcomer's paste failed.
+  it("runs as written: a Connection loads its own version's validators", async () => {
+    writeFileSync(join(project, "core-example.mjs"), readmeSnippet("## `Connection`", "packages/core/README.md"));
+    const { stdout } = await inProject(process.execPath, ["core-example.mjs"]);
+    expect(stdout.trim().split("\n")).toEqual(["update: agent_message_chunk", "stop reason: end_turn"]);
   });
 });
 

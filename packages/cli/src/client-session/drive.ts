@@ -165,6 +165,8 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     connectAgent(await openTarget(options.target), {
       protocolVersion,
       clientInfo: { name: "acpkit-cli", version: "0.1.0" },
+      // A process that runs one session: the first turn's latency is what the user feels.
+      warmUp: true,
       requestPermission,
       ...(fs ? { fs } : {}),
       ...(terminalHost ? { terminal: terminalHost } : {}),
