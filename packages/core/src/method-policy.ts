@@ -4,7 +4,15 @@
 import { AcpError } from "./errors.js";
 import { describeValidation, firstError } from "./wire-errors.js";
 import type { Side } from "./method-types.js";
-import { KNOWN_VERSIONS, isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodInfo, type MethodRegistry, type ProtocolVersion } from "./registry.js";
+import {
+  KNOWN_VERSIONS,
+  isProtocolVersionLoaded,
+  loadProtocolVersion,
+  schemaRegistry,
+  type MethodInfo,
+  type MethodRegistry,
+  type ProtocolVersion,
+} from "./registry.js";
 
 /** The v1 notification that asks the peer to stop working on one of our requests (docs/protocol.md §4.9). */
 export const CANCEL_REQUEST_METHOD = "$/cancel_request";

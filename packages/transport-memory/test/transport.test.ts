@@ -96,11 +96,13 @@ describe("an oversized request in JSON mode", () => {
     const [clientSide, agentSide] = createMemoryPair({ maxMessageSize: 1000 });
     const agent = new Connection(agentSide, { side: "agent", version: 2 });
     agent.onRequest("session/new", () => ({ sessionId: "s" }));
+    // The validators load first; the wait below is for the answers, not for them.
+    await agent.ready;
     const replies: any[] = [];
     clientSide.start({ onMessage: (text) => replies.push(JSON.parse(text as string)), onTransportError() {} });
     await clientSide.send({ jsonrpc: "2.0", id: "big-1", method: "session/new", params: { cwd: "x".repeat(5000), mcpServers: [] } } as never);
     await clientSide.send({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: "/p", mcpServers: [] } } as never);
-    for (let i = 0; i < 100 && replies.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    for (let i = 0; i < 10_000 && replies.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 2));
     expect(replies).toEqual([
       { jsonrpc: "2.0", id: "big-1", error: { code: -32600, message: expect.stringContaining("larger than the receiver's size limit") } },
       { jsonrpc: "2.0", id: 2, result: { sessionId: "s" } },

@@ -21,10 +21,23 @@ function agentOverStreams(maxMessageSize: number) {
       buffered = buffered.slice(newline + 1);
     }
   });
-  const next = async () => {
-    for (let i = 0; i < 200 && replies.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    return replies.shift();
-  };
+  // The next reply, as soon as it is parsed (within a generous 20 s: the connection may still be
+  // loading its version's validators when the first line arrives).
+  const next = () =>
+    new Promise<any>((resolve, reject) => {
+      const check = () => {
+        if (replies.length === 0) return;
+        output.off("data", check);
+        clearTimeout(timer);
+        resolve(replies.shift());
+      };
+      const timer = setTimeout(() => {
+        output.off("data", check);
+        reject(new Error("no reply within 20 s"));
+      }, 20_000);
+      output.on("data", check);
+      check();
+    });
   return { input, connection, next };
 }
 
