@@ -3,6 +3,7 @@
 
 import { join } from "node:path";
 import { emitMethods } from "./emit-methods.js";
+import { emitConstants } from "./emit-constants.js";
 import { emitOpenValues } from "./emit-open-values.js";
 import { emitReceiverValidators } from "./emit-receiver-validators.js";
 import { emitTypes } from "./emit-types.js";
@@ -24,6 +25,7 @@ export function generateVersion(model: SchemaModel, version: string): Map<string
     [`${version}/validators.ts`, emitValidators(model, version)],
     [`${version}/methods.ts`, emitMethods(model, version)],
     [`${version}/open-values.ts`, emitOpenValues(model, version)],
+    [`${version}/constants.ts`, emitConstants(model, version)],
     [`${version}/agent-receives.ts`, emitReceiverValidators(model, version, "agent")],
     [`${version}/client-receives.ts`, emitReceiverValidators(model, version, "client")],
   ]);

@@ -1,10 +1,10 @@
 // What a prompt handler may end a turn with (docs/protocol.md §4.6): the five known reasons in both
 // versions; on v2 also custom values starting with "_" (on v1 the bridge sends those as end_turn
 // plus _meta, B5). Everything else is a bug in the agent, reported as a JSON-RPC internal error.
-import { ErrorCode, RpcError } from "@acpkit/core";
+import { ErrorCode, RpcError, STOP_REASONS } from "@acpkit/core";
 import type { Meta, PromptResult, StopReason } from "./types.js";
 
-const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS[2]);
 
 export interface CheckedStopReason {
   stopReason: StopReason;

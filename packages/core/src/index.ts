@@ -57,7 +57,15 @@ export {
   type DiagnosticListener,
 } from "./diagnostics.js";
 export { negotiateVersion, requestedVersionOf, type NegotiationResult } from "./negotiation.js";
-export { isProtocolVersion, isProtocolVersionLoaded, loadProtocolVersion, schemaRegistry, type MethodRegistry } from "./registry.js";
+export {
+  isProtocolVersion,
+  isProtocolVersionLoaded,
+  loadProtocolVersion,
+  schemaRegistry,
+  SESSION_UPDATE_TAGS,
+  STOP_REASONS,
+  type MethodRegistry,
+} from "./registry.js";
 export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, setOwnField, valueKind, type PromptContentSupport } from "./json.js";
 export { absolutePathProblem, checkAbsolutePathArgument, checkAbsolutePathParam, isAbsolutePath, toolCallPathProblem } from "./paths.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";

@@ -8,7 +8,16 @@
 // a version is negotiated: until then nothing can be validated anyway, and a starting process does
 // not compile ~35 KB it may not need yet (docs/performance.md, "Import and cold start"). That entry is
 // the lazy one without the transcript checker, which no runtime uses.
-import { PROTOCOL_VERSIONS, isProtocolVersion, loadedSchemaRuntime, methodTableEntry, type MethodTableEntry, type SchemaRuntime } from "@acpkit/schema/methods";
+import {
+  PROTOCOL_VERSIONS,
+  SESSION_UPDATE_TAGS,
+  STOP_REASONS,
+  isProtocolVersion,
+  loadedSchemaRuntime,
+  methodTableEntry,
+  type MethodTableEntry,
+  type SchemaRuntime,
+} from "@acpkit/schema/methods";
 import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, ValidationResult } from "@acpkit/schema/validation";
 
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
@@ -16,6 +25,8 @@ export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
 // schema package through core alone: each bare specifier a starting process resolves costs it
 // about half a millisecond (docs/performance.md, "Import and cold start").
 export { isProtocolVersion };
+// The closed lists generated from the schemas (stop reasons, update tags), for every package.
+export { SESSION_UPDATE_TAGS, STOP_REASONS };
 
 // The validation code once anyone has loaded it (it never unloads, so it is kept here after the
 // first look at the process-wide slot), and the import this module started, if any.

@@ -17,7 +17,7 @@
 //
 // Each detector returns the FIRST legacy shape found (the one the fix should start with), or
 // undefined when the value shows none.
-import { isJsonObject, ownEntry } from "./methods.js";
+import { isJsonObject, ownEntry, SESSION_UPDATE_TAGS, STOP_REASONS } from "./methods.js";
 
 import type { ValidationError } from "./validation-result.js";
 
@@ -93,34 +93,8 @@ export function detectLegacyMethod(method: string): { legacyShape: string; expec
 // ---------------------------------------------------------------------------------------------
 // Session update tags
 
-const V1_UPDATE_TAGS = new Set([
-  "user_message_chunk",
-  "agent_message_chunk",
-  "agent_thought_chunk",
-  "tool_call",
-  "tool_call_update",
-  "plan",
-  "available_commands_update",
-  "current_mode_update",
-  "config_option_update",
-  "session_info_update",
-  "usage_update",
-]);
-const V2_UPDATE_TAGS = new Set([
-  "user_message_chunk",
-  "agent_message_chunk",
-  "agent_thought_chunk",
-  "user_message",
-  "agent_message",
-  "agent_thought",
-  "tool_call_update",
-  "tool_call_content_chunk",
-  "plan_update",
-  "usage_update",
-  "available_commands_update",
-  "config_option_update",
-  "session_info_update",
-]);
+const V1_UPDATE_TAGS: ReadonlySet<string> = new Set(SESSION_UPDATE_TAGS[1]);
+const V2_UPDATE_TAGS: ReadonlySet<string> = new Set(SESSION_UPDATE_TAGS[2]);
 
 /** v2-only updates met on v1, and what v1 offers instead. */
 const V2_UPDATES_ON_V1: Record<string, { tag: string; expected: string }> = {
@@ -391,7 +365,7 @@ export function detectLegacyShape(version: LegacyVersion, method: string, params
 // ---------------------------------------------------------------------------------------------
 // Results
 
-const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+const V1_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS[1]);
 
 function detectInPromptResult(version: LegacyVersion, result: unknown): ValidationError | undefined {
   if (!isJsonObject(result)) return undefined;

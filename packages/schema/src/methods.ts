@@ -10,7 +10,9 @@
 // or an application that imported `@acpkit/schema/lazy` itself. @acpkit/core's bundle carries a
 // copy of this module (one module file fewer to load at startup), so the slot is process-wide.
 import type { MethodTableEntry } from "./compiled-validator.js";
+import { SESSION_UPDATE_TAGS as V1_UPDATE_TAGS, STOP_REASONS as V1_STOP_REASONS } from "./generated/v1/constants.js";
 import { methodTable as v1Table } from "./generated/v1/methods.js";
+import { SESSION_UPDATE_TAGS as V2_UPDATE_TAGS, STOP_REASONS as V2_STOP_REASONS } from "./generated/v2/constants.js";
 import { methodTable as v2Table } from "./generated/v2/methods.js";
 import type { MethodInfo } from "./method-info.js";
 import type { ValidationResult } from "./validation-result.js";
@@ -19,6 +21,18 @@ export type { MethodDirection, MethodKind, MethodTableEntry } from "./compiled-v
 
 /** A protocol version acpkit speaks (docs/protocol.md §0). */
 export type ProtocolVersion = 1 | 2;
+
+/** The stop reasons each version knows, generated from the schemas (v2 also takes custom ones starting with `_`). */
+export const STOP_REASONS: { readonly 1: typeof V1_STOP_REASONS; readonly 2: typeof V2_STOP_REASONS } = Object.freeze({
+  1: V1_STOP_REASONS,
+  2: V2_STOP_REASONS,
+});
+
+/** The `sessionUpdate` tags each version defines, generated from the schemas. */
+export const SESSION_UPDATE_TAGS: { readonly 1: typeof V1_UPDATE_TAGS; readonly 2: typeof V2_UPDATE_TAGS } = Object.freeze({
+  1: V1_UPDATE_TAGS,
+  2: V2_UPDATE_TAGS,
+});
 
 /** Every protocol version acpkit speaks, oldest first. */
 export const PROTOCOL_VERSIONS: readonly [1, 2] = Object.freeze([1, 2] as const);

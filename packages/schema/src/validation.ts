@@ -32,4 +32,4 @@ export {
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
 // Three facts about JSON values every acpkit package needs, defined in the small `methods` entry:
 // every module of this package imports them from there, so the package holds one copy of each.
-export { isJsonObject, ownEntry, setOwnField } from "./methods.js";
+export { isJsonObject, ownEntry, setOwnField, SESSION_UPDATE_TAGS, STOP_REASONS } from "./methods.js";

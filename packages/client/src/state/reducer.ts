@@ -7,7 +7,7 @@
 // `AppendList` (O(1)) and replace one slot of a `PVector` (O(log32 n)); see persistent.ts. Nothing
 // proportional to the content already received is copied, so applying chunk 200 000 costs what
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
-import { isJsonObject } from "@acpkit/core";
+import { isJsonObject, STOP_REASONS } from "@acpkit/core";
 import type { Meta } from "@acpkit/core";
 import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, jsonEqual } from "@acpkit/core";
 import type { v2 } from "@acpkit/schema";
@@ -442,9 +442,7 @@ export function recordTurnEnd(state: SessionState, stopReason: v2.StopReason): S
  * pointers rather than an object per turn. Any other value (a newer agent's) gets its own frozen
  * record, so what the agent chooses cannot grow this table.
  */
-const SHARED_TURN_RECORDS: ReadonlyMap<string, TurnJSON> = new Map(
-  (["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"] as const).map((stopReason) => [stopReason, Object.freeze({ stopReason })]),
-);
+const SHARED_TURN_RECORDS: ReadonlyMap<string, TurnJSON> = new Map(STOP_REASONS[2].map((stopReason) => [stopReason, Object.freeze({ stopReason })]));
 
 function turnRecord(stopReason: v2.StopReason): TurnJSON {
   return SHARED_TURN_RECORDS.get(stopReason) ?? Object.freeze({ stopReason });

@@ -1,6 +1,6 @@
 // Which session/update notifications belong to a prompt turn. ACPKIT-ORDER-001 looks for these
 // after a prompt's response, and the raw connection remembers the last one per session among the
-// lines it reads but does not keep (raw-agent.ts, RECORD_BUDGET_CHARS).
+// lines it reads but does not keep (raw-connection.ts, RECORD_BUDGET_CHARS).
 
 /**
  * Session-level updates: they describe the session, not a turn, and may come at any time

@@ -1,10 +1,11 @@
 // Which stop reasons a turn may end with (docs/protocol.md §4.6): the five known ones on both versions,
 // and on v2 also custom values starting with "_". Used by `/stop` and by script validation, so a
 // bad reason is reported where the user wrote it instead of surfacing as the runtime's -32603.
+import { STOP_REASONS } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 
 /** The stop reasons every version knows. */
-export const KNOWN_STOP_REASONS: readonly string[] = ["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"];
+export const KNOWN_STOP_REASONS: readonly string[] = STOP_REASONS[2];
 
 /** Why `reason` cannot end a turn on `version`, or undefined when it can. */
 export function stopReasonProblem(reason: string, version: ProtocolVersion): string | undefined {

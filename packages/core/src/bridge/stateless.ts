@@ -3,7 +3,7 @@
 // Each takes `LossyOptions` (or a reporter) and reports what the target version cannot carry.
 import type { Meta } from "../model.js";
 // Through the main entry, not ../errors.js: one copy of the error classes across bundled entries.
-import { AcpError } from "../index.js";
+import { AcpError, STOP_REASONS } from "../index.js";
 import { contentBlocksToV1, tagOf } from "./content.js";
 import { type LossyOptions, type LossyReporter, toReporter } from "./lossy.js";
 import { V2_STOP_REASON_META_KEY } from "./model-names.js";
@@ -259,7 +259,7 @@ export function permissionOptionsToV1(
   return out;
 }
 
-const V1_STOP_REASONS: ReadonlySet<string> = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+const V1_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS[1]);
 
 /**
  * A v2 stop reason as a v1 `session/prompt` result (docs/protocol.md B5): the five v1 values pass;

@@ -1,7 +1,7 @@
 // Group "turn": sessions and prompt turns. A turn ends with a stop reason of the negotiated
 // version; every update during it is valid and names a session this client opened; nothing of the
 // turn comes after its response; a cancelled turn ends with stopReason cancelled.
-import { isJsonObject as isObject } from "@acpkit/core";
+import { isJsonObject as isObject, STOP_REASONS } from "@acpkit/core";
 import { validateParams, type ProtocolVersion } from "@acpkit/schema";
 import type { AgentRequirementId } from "../../requirements.js";
 import type { CheckGroup, Results } from "../../results.js";
@@ -16,7 +16,7 @@ export const TURN_GROUP = {
   judges: ["ACPKIT-SESSION-001", "ACP-PROMPT-001", "ACPKIT-UPDATE-001", "ACPKIT-ORDER-001", "ACP-CANCEL-001"],
 } as const satisfies CheckGroup<AgentRequirementId>;
 
-const V1_STOP_REASONS = new Set(["end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled"]);
+const V1_STOP_REASONS: ReadonlySet<string> = new Set(STOP_REASONS[1]);
 
 /** Why a session/update's params fail ACPKIT-UPDATE-001, or undefined when they pass. */
 function updateProblem(version: ProtocolVersion, known: ReadonlySet<unknown>, params: unknown): string | undefined {
