@@ -14,7 +14,7 @@ import {
   type SessionState,
 } from "@acpkit/client";
 import { ClientSideV1Bridge, toolCallPatchFromV1 } from "@acpkit/core/bridge";
-import { parseTranscriptLine, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
+import { isJsonObject as isObject, parseTranscriptLine, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
 import { TimelineOrder } from "./timeline-order.js";
 import type { WireLog } from "./wire-log.js";
 
@@ -35,7 +35,6 @@ export interface ReplayResult {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 interface Pending {
   method: string;

@@ -3,7 +3,7 @@
 // checked against the schema as it arrives (TranscriptChecker, the checker behind
 // `acpkit validate`). Notes (diagnostics, tap status) sit in between. Bounded: the oldest entries
 // are let go past MAX_WIRE_ENTRIES, and the count of those is shown.
-import { AGENT_MARK, CLIENT_MARK, TranscriptChecker, type TranscriptProblem } from "@acpkit/schema";
+import { AGENT_MARK, CLIENT_MARK, isJsonObject as isObject, TranscriptChecker, type TranscriptProblem } from "@acpkit/schema";
 import type { WireDirection } from "../common/protocol.js";
 
 /** How many entries the page keeps. */
@@ -39,10 +39,6 @@ export interface WireNote {
 }
 
 export type WireEntry = WireMessage | WireNote;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export class WireLog {
   entries: WireEntry[] = [];
