@@ -1,8 +1,8 @@
 // `initialize` for a dual-version agent (docs/protocol.md §1.2): choose the version from
 // `protocolVersion` alone, then read the rest of the params with that version's shape, and
 // answer with that version's capability layout (§1.3).
-import { isJsonObject } from "@acpkit/core";
-import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
+import { ErrorCode, isJsonObject, RpcError } from "@acpkit/core";
+import type { ProtocolVersion, ValidationError, v1, v2 } from "@acpkit/schema";
 import type { AgentAuthMethod, AgentDefinition, AgentFeatures, ClientInfo } from "./types.js";
 
 type Json = Record<string, unknown>;
@@ -112,4 +112,22 @@ export function initializeResult(version: ProtocolVersion, agent: AgentDefinitio
   if (version === 1)
     return { protocolVersion: 1, agentCapabilities: v1Capabilities(features, canLoad, methods), authMethods: v1AuthMethods(authMethods), ...info };
   return { protocolVersion: 2, capabilities: v2Capabilities(features, canLoad, methods), authMethods: v2AuthMethods(authMethods), ...info };
+}
+
+/**
+ * -32602 for initialize params that fail the negotiated version's schema, with the same `data`
+ * as every other invalid request (`path`, `message`), and for a legacy shape the docs/protocol.md §9
+ * pair `{legacyShape, expected}` (e.g. the later draft's `info` on pinned v2).
+ */
+export function invalidInitializeParams(errors: readonly ValidationError[]): RpcError {
+  const first = errors[0] ?? { path: "", message: "is invalid" };
+  const data: Record<string, unknown> = { path: first.path, message: first.message };
+  let message = `Invalid initialize params at ${first.path || "/"}: ${first.message}`;
+  if (first.legacyShape !== undefined) {
+    data.legacyShape = first.legacyShape;
+    data.expected = first.expected;
+    message = `Invalid params for initialize: expected ${first.expected ?? "the current shape"}, got the legacy shape ${first.legacyShape}`;
+  }
+  if (errors.length > 1) data.errors = errors;
+  return new RpcError(ErrorCode.InvalidParams, message, data);
 }
