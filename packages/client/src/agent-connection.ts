@@ -20,7 +20,8 @@ import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { serveElicitation, serveFileSystem, serveTerminals } from "./client-services.js";
 import type { AgentDescription } from "./initialize.js";
-import { ClientSession, type SessionHost } from "./session.js";
+import type { ClientSession } from "./session.js";
+import { SessionController, type SessionHost } from "./session-controller.js";
 import { type ClientSessionWire, V2ClientSessionWire, type WireUpdate } from "./session-wire.js";
 import type { SessionSetupFields } from "./state/reducer.js";
 import type {
@@ -99,7 +100,7 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
   readonly terminalHost: TerminalHost | undefined;
   readonly elicitation: ElicitationHandlers | undefined;
   readonly unadvertisedUpdates: ReadonlySet<string>;
-  private readonly sessions = new Map<string, ClientSession>();
+  private readonly sessions = new Map<string, SessionController>();
   private sessionsBeingCreated = 0;
   private parked: ParkedUpdate[] = [];
 
@@ -169,11 +170,11 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
           `The agent answered session/new with session id ${JSON.stringify(result.sessionId)}, which is already open on this connection`,
         );
       }
-      const session = this.createSession(result.sessionId, options.cwd);
-      session.applySetup(result as SessionSetupFields);
-      this.sessions.set(session.sessionId, session);
-      this.releaseParked(session);
-      return session;
+      const controller = this.createController(result.sessionId, options.cwd);
+      controller.applySetup(result as SessionSetupFields);
+      this.sessions.set(controller.sessionId, controller);
+      this.releaseParked(controller);
+      return controller.session;
     } finally {
       this.sessionsBeingCreated--;
       this.dropParkedIfIdle();
@@ -190,13 +191,13 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
       throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
     }
     // The replay arrives before the response, so the session must be routable first.
-    const session = this.createSession(options.sessionId, options.cwd);
-    this.sessions.set(options.sessionId, session);
-    session.beginLoad();
+    const controller = this.createController(options.sessionId, options.cwd);
+    this.sessions.set(options.sessionId, controller);
+    controller.beginLoad();
     try {
       const result = await this.connection.request("session/load", { ...this.setupParams(options), sessionId: options.sessionId });
-      session.applySetup((result ?? {}) as SessionSetupFields);
-      return session;
+      controller.applySetup((result ?? {}) as SessionSetupFields);
+      return controller.session;
     } catch (error) {
       this.sessions.delete(options.sessionId);
       throw error;
@@ -211,14 +212,14 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
       checkAbsolutePathArgument("resumeSession", `/additionalDirectories/${index}`, directory);
     }
     if (this.sessions.has(options.sessionId)) throw new AcpError("ProtocolViolation", `Session ${options.sessionId} is already open on this connection`);
-    const session = this.createSession(options.sessionId, options.cwd);
-    this.sessions.set(options.sessionId, session);
+    const controller = this.createController(options.sessionId, options.cwd);
+    this.sessions.set(options.sessionId, controller);
     try {
       const params: Record<string, unknown> = { ...this.setupParams(options), sessionId: options.sessionId };
       if (options.additionalDirectories !== undefined) params.additionalDirectories = options.additionalDirectories;
       const result = await this.connection.request("session/resume", params as never);
-      session.applySetup((result ?? {}) as SessionSetupFields);
-      return session;
+      controller.applySetup((result ?? {}) as SessionSetupFields);
+      return controller.session;
     } catch (error) {
       this.sessions.delete(options.sessionId);
       throw error;
@@ -298,10 +299,10 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
     };
   }
 
-  private createSession(sessionId: string, cwd: string): ClientSession {
+  private createController(sessionId: string, cwd: string): SessionController {
     const wire: ClientSessionWire =
       this.protocolVersion === 2 ? new V2ClientSessionWire(sessionId) : new V1ClientSessionWire(sessionId, this.lossyOptions(), this.bridge!);
-    return new ClientSession(this, sessionId, wire, cwd);
+    return new SessionController(this, sessionId, wire, cwd);
   }
 
   private registerHandlers(): void {
@@ -331,13 +332,13 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
     if (this.elicitation !== undefined) serveElicitation(connection, this.elicitation, requireSession);
   }
 
-  private requireSession(sessionId: string): ClientSession {
+  private requireSession(sessionId: string): SessionController {
     const session = this.sessions.get(sessionId);
     if (!session) throw new RpcError(ErrorCode.ResourceNotFound, `Unknown session "${sessionId}"`, { sessionId });
     return session;
   }
 
-  private releaseParked(session: ClientSession): void {
+  private releaseParked(session: SessionController): void {
     if (this.parked.length === 0) return;
     const rest: ParkedUpdate[] = [];
     for (const entry of this.parked) {

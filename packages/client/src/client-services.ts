@@ -3,11 +3,11 @@
 // (its session is open, its paths absolute) before the application's code sees it.
 import { checkAbsolutePathParam, type Connection, ErrorCode, RpcError } from "@acpkit/core";
 import type { v1 } from "@acpkit/schema";
-import type { ClientSession } from "./session.js";
+import type { SessionController } from "./session-controller.js";
 import type { ElicitationHandlers, ElicitationResult, FileSystemHandlers, TerminalHost } from "./types.js";
 
 /** The open session a request names, or -32002. */
-export type SessionLookup = (sessionId: string) => ClientSession;
+export type SessionLookup = (sessionId: string) => SessionController;
 
 const ignore = (): void => {};
 
@@ -60,7 +60,7 @@ export function serveFileSystem(connection: Connection, fs: FileSystemHandlers, 
 
 /** terminal/* for the sessions of this connection; a terminal id is only valid in the session that created it. */
 export function serveTerminals(connection: Connection, host: TerminalHost, requireSession: SessionLookup): void {
-  const owner = (params: { sessionId: string; terminalId: string }): ClientSession => {
+  const owner = (params: { sessionId: string; terminalId: string }): SessionController => {
     const session = requireSession(params.sessionId);
     if (!session.ownsTerminal(params.terminalId)) {
       throw new RpcError(ErrorCode.ResourceNotFound, `Unknown terminal "${params.terminalId}" in session ${params.sessionId}`, {
@@ -103,7 +103,7 @@ export function serveElicitation(connection: Connection, handlers: ElicitationHa
     const scoped = params as { sessionId?: string; toolCallId?: string | null };
     const sessionId = typeof scoped.sessionId === "string" ? scoped.sessionId : null;
     const common = { sessionId, toolCallId: scoped.toolCallId ?? null, message: params.message };
-    let request: Parameters<ClientSession["elicit"]>[0];
+    let request: Parameters<SessionController["elicit"]>[0];
     if (params.mode === "form") request = { ...common, mode: "form", requestedSchema: (params as v1.CreateElicitationForm).requestedSchema };
     else if (params.mode === "url")
       request = { ...common, mode: "url", url: (params as v1.CreateElicitationUrl).url, elicitationId: (params as v1.CreateElicitationUrl).elicitationId };
