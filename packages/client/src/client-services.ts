@@ -62,7 +62,7 @@ export function serveFileSystem(connection: Connection, fs: FileSystemHandlers, 
 export function serveTerminals(connection: Connection, host: TerminalHost, requireSession: SessionLookup): void {
   const owner = (params: { sessionId: string; terminalId: string }): SessionController => {
     const session = requireSession(params.sessionId);
-    if (!session.ownsTerminal(params.terminalId)) {
+    if (!session.terminals.owns(params.terminalId)) {
       throw new RpcError(ErrorCode.ResourceNotFound, `Unknown terminal "${params.terminalId}" in session ${params.sessionId}`, {
         terminalId: params.terminalId,
       });
@@ -73,26 +73,26 @@ export function serveTerminals(connection: Connection, host: TerminalHost, requi
     const session = requireSession(params.sessionId);
     // E4, for every TerminalHost: the Node host also confines the directory to the session's.
     if (params.cwd != null) checkAbsolutePathParam("terminal/create", "/cwd", params.cwd);
-    return session.createTerminal(host, params);
+    return session.terminals.create(host, params);
   });
   connection.onRequest("terminal/output", async (params) => {
-    const output = await owner(params).snapshotTerminal(host, params.terminalId);
+    const output = await owner(params).terminals.snapshot(host, params.terminalId);
     return output.exitStatus === null ? { output: output.output, truncated: output.truncated } : output;
   });
   connection.onRequest("terminal/wait_for_exit", async (params) => {
     const session = owner(params);
     const status = await host.waitForExit(params.terminalId);
-    await session.snapshotTerminal(host, params.terminalId).catch(() => undefined);
+    await session.terminals.snapshot(host, params.terminalId).catch(() => undefined);
     return { exitCode: status.exitCode, signal: status.signal };
   });
   connection.onRequest("terminal/kill", async (params) => {
     const session = owner(params);
     await host.kill(params.terminalId);
-    await session.snapshotTerminal(host, params.terminalId).catch(() => undefined);
+    await session.terminals.snapshot(host, params.terminalId).catch(() => undefined);
     return {};
   });
   connection.onRequest("terminal/release", async (params) => {
-    await owner(params).releaseTerminal(host, params.terminalId);
+    await owner(params).terminals.release(host, params.terminalId);
     return {};
   });
 }

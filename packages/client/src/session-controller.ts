@@ -3,7 +3,7 @@
 // requests "cancelled", C4 keep applying updates until the response, C11 an error after cancel
 // shows as cancelled), the SessionState kept current by the reducer, and what the agent asks of
 // the session (permissions, terminals, elicitation), which the connection routes here.
-import { AcpError, isJsonObject, isRpcError, toolCallPathProblem, valueKind, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
+import { AcpError, isRpcError, toolCallPathProblem, valueKind, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import { BatchedState } from "./state/batched-state.js";
@@ -19,8 +19,10 @@ import {
 } from "./state/reducer.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
 import { ClientSession, type SessionRuntime } from "./session.js";
+import { SessionTerminals } from "./session-terminals.js";
+import { PendingQuestions } from "./pending-questions.js";
+import { checkPromptBlocks } from "./prompt-blocks.js";
 import { Turn } from "./turn.js";
-import type { TerminalJSON } from "./state/session-state.js";
 import type {
   AgentCapabilities,
   ConfigValue,
@@ -42,13 +44,6 @@ const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as 
 const CANCELLED_RESULT = Object.freeze({ outcome: CANCELLED });
 const ELICITATION_CANCELLED: ElicitationResult = Object.freeze({ action: "cancel" }) as ElicitationResult;
 
-/** Prompt block types the agent must advertise (`promptCapabilities`) before a client sends them. */
-const CAPABILITY_OF_BLOCK: ReadonlyMap<string, string> = new Map([
-  ["image", "prompt.image"],
-  ["audio", "prompt.audio"],
-  ["resource", "prompt.embeddedContext"],
-]);
-
 /** What a session needs from its connection. */
 export interface SessionHost {
   readonly connection: Connection;
@@ -66,17 +61,6 @@ export interface SessionHost {
   forget(sessionId: string): void;
 }
 
-/** A terminal this session's agent created. */
-interface TerminalEntry {
-  record: TerminalJSON;
-  released: boolean;
-}
-
-/** A permission request waiting for the application's answer; `cancel` answers it "cancelled". */
-interface PendingPermission {
-  cancel(): void;
-}
-
 /** The runtime of one session; the application holds its `session` (a ClientSession). */
 export class SessionController implements SessionRuntime {
   /** What the application holds: the public face of this session. */
@@ -88,13 +72,14 @@ export class SessionController implements SessionRuntime {
   private activeTurnCancelled = false;
   /** The running turn's `options.signal`, whose abort cancels it. */
   private activeSignal: AbortSignal | undefined;
-  private readonly pendingPermissions = new Set<PendingPermission>();
+  /** The agent's questions (permission requests, elicitations) the application has not answered yet. */
+  private readonly questions = new PendingQuestions();
   private readonly listeners = new Set<(update: ModelUpdate) => void>();
   // Bound once: the per-update path allocates no closure.
   private readonly applyModelUpdate = (update: ModelUpdate): void => this.apply(update);
 
-  /** The terminals this session's agent created, by id. */
-  private readonly terminals = new Map<string, TerminalEntry>();
+  /** The terminals this session's agent created (v1 terminal/*). */
+  readonly terminals: SessionTerminals;
   private closed = false;
 
   /** Created by AgentConnection.newSession / loadSession / resumeSession. */
@@ -107,6 +92,15 @@ export class SessionController implements SessionRuntime {
   ) {
     this.states = new BatchedState(createSessionState(sessionId, host.protocolVersion));
     this.session = new ClientSession(this);
+    this.terminals = new SessionTerminals(
+      sessionId,
+      cwd,
+      host.terminalHost,
+      (record) => {
+        this.states.current = recordTerminal(this.states.current, record);
+      },
+      host.report.bind(host),
+    );
   }
 
   /** The session/new, load or resume result: seeds modes and config options. */
@@ -168,7 +162,7 @@ export class SessionController implements SessionRuntime {
   markClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    this.releaseTerminals();
+    this.terminals.releaseAll();
     this.host.forget(this.sessionId);
   }
 
@@ -201,7 +195,7 @@ export class SessionController implements SessionRuntime {
     if (typeof content !== "string" && !Array.isArray(content))
       throw new TypeError(`prompt: content must be a string or a list of content blocks, got ${valueKind(content)}`);
     const blocks: ContentBlock[] = typeof content === "string" ? [{ type: "text", text: content } as ContentBlock] : [...content];
-    this.checkPromptBlocks(blocks);
+    checkPromptBlocks(blocks, this.host.acceptedPromptBlocks);
     const signal = options?.signal;
     if (signal?.aborted) throw new AcpError("Cancelled", "The prompt's signal was already aborted");
 
@@ -267,9 +261,9 @@ export class SessionController implements SessionRuntime {
     this.activeTurnCancelled = true;
     this.states.current = markTurnCancelled(this.states.current);
     const sent = this.host.connection.notify("session/cancel", { sessionId: this.sessionId });
-    for (const pending of [...this.pendingPermissions]) pending.cancel();
+    this.questions.cancelAll();
     // A cancelled turn's commands stop too; their output stays readable until the agent releases them.
-    this.killTerminals();
+    this.terminals.killAll();
     try {
       await sent;
     } catch (error) {
@@ -314,46 +308,7 @@ export class SessionController implements SessionRuntime {
       });
       return this.answerPermission(request, CANCELLED);
     }
-    return this.askApplication((signal) => ask(request, { signal }), CANCELLED, ctx).then((outcome) => this.answerPermission(request, outcome));
-  }
-
-  /**
-   * Put a question of the agent's to the application (a permission request, an elicitation),
-   * keeping the client's cancel duty: when the turn is cancelled (C3), the agent withdraws the
-   * request or the connection closes, the handler's signal aborts and the answer is `cancelled`.
-   */
-  private askApplication<T>(handler: (signal: AbortSignal) => T | Promise<T>, cancelled: T, ctx: RequestContext): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const controller = new AbortController();
-      let settled = false;
-      const pending: PendingPermission = {
-        cancel: () => {
-          if (settled) return;
-          controller.abort(new AcpError("Cancelled", "The turn was cancelled"));
-          finish(cancelled);
-        },
-      };
-      const done = () => {
-        settled = true;
-        this.pendingPermissions.delete(pending);
-        ctx.signal.removeEventListener("abort", pending.cancel);
-      };
-      const finish = (answer: T) => {
-        if (settled) return;
-        done();
-        resolve(answer);
-      };
-      this.pendingPermissions.add(pending);
-      // The agent withdrew the request ($/cancel_request, v1) or the connection closed.
-      ctx.signal.addEventListener("abort", pending.cancel, { once: true });
-      Promise.resolve()
-        .then(() => handler(controller.signal))
-        .then(finish, (error: unknown) => {
-          if (settled) return;
-          done();
-          reject(error);
-        });
-    });
+    return this.questions.ask((signal) => ask(request, { signal }), CANCELLED, ctx).then((outcome) => this.answerPermission(request, outcome));
   }
 
   /** Record the answer in the state (the request's toolCall is applied like an update) and wrap it. */
@@ -364,88 +319,8 @@ export class SessionController implements SessionRuntime {
 
   /** The connection closed: nothing more will arrive for this session. */
   connectionClosed(): void {
-    for (const pending of [...this.pendingPermissions]) pending.cancel();
-    this.releaseTerminals();
-  }
-
-  // ── terminals (v1 terminal/*) ─────────────────────────────────────────────────────────────
-
-  /** `terminal/create` for this session. */
-  async createTerminal(
-    host: TerminalHost,
-    params: { command: string; args?: string[]; env?: { name: string; value: string }[]; cwd?: string | null; outputByteLimit?: number | null },
-  ): Promise<{ terminalId: string }> {
-    const args = params.args ?? [];
-    const created = await host.create(
-      { command: params.command, args, env: params.env ?? [], cwd: params.cwd ?? null, outputByteLimit: params.outputByteLimit ?? null },
-      { sessionId: this.sessionId, sessionCwd: this.cwd },
-    );
-    const record: TerminalJSON = { terminalId: created.terminalId, command: params.command, args: [...args], output: "", truncated: false, exitStatus: null };
-    this.terminals.set(created.terminalId, { record, released: false });
-    this.states.current = recordTerminal(this.state, record);
-    return { terminalId: created.terminalId };
-  }
-
-  /** Whether `terminalId` is one of this session's live terminals. */
-  ownsTerminal(terminalId: string): boolean {
-    const entry = this.terminals.get(terminalId);
-    return entry !== undefined && !entry.released;
-  }
-
-  /** Record what the host says about a terminal (after output, wait_for_exit, kill, release). */
-  async snapshotTerminal(host: TerminalHost, terminalId: string): Promise<{ output: string; truncated: boolean; exitStatus: TerminalJSON["exitStatus"] }> {
-    const output = await host.output(terminalId);
-    const entry = this.terminals.get(terminalId);
-    if (entry !== undefined) {
-      entry.record = { ...entry.record, output: output.output, truncated: output.truncated, exitStatus: output.exitStatus };
-      this.states.current = recordTerminal(this.state, entry.record);
-    }
-    return output;
-  }
-
-  /** `terminal/release`: the id is invalid afterwards. */
-  async releaseTerminal(host: TerminalHost, terminalId: string): Promise<void> {
-    const entry = this.terminals.get(terminalId);
-    if (entry === undefined || entry.released) return;
-    try {
-      await this.snapshotTerminal(host, terminalId);
-    } catch {
-      // The last output is a nicety; releasing is what matters.
-    }
-    entry.released = true;
-    await host.release(terminalId);
-  }
-
-  private killTerminals(): void {
-    const host = this.host.terminalHost;
-    if (host === undefined) return;
-    for (const [terminalId, entry] of this.terminals) {
-      if (entry.released || entry.record.exitStatus !== null) continue;
-      Promise.resolve()
-        .then(() => host.kill(terminalId))
-        .catch((error: unknown) => this.reportTerminalFailure("kill", terminalId, error));
-    }
-  }
-
-  private releaseTerminals(): void {
-    const host = this.host.terminalHost;
-    if (host === undefined) return;
-    for (const [terminalId, entry] of this.terminals) {
-      if (entry.released) continue;
-      entry.released = true;
-      Promise.resolve()
-        .then(() => host.release(terminalId))
-        .catch((error: unknown) => this.reportTerminalFailure("release", terminalId, error));
-    }
-  }
-
-  private reportTerminalFailure(action: string, terminalId: string, error: unknown): void {
-    this.host.report({
-      code: "terminal_failed",
-      message: `Could not ${action} terminal ${terminalId} of session ${this.sessionId}: ${error instanceof Error ? error.message : String(error)}`,
-      sessionId: this.sessionId,
-      detail: error,
-    });
+    this.questions.cancelAll();
+    this.terminals.releaseAll();
   }
 
   // ── elicitation (v1 elicitation/create) ───────────────────────────────────────────────────
@@ -457,7 +332,7 @@ export class SessionController implements SessionRuntime {
     const handler = request.mode === "form" ? handlers?.form : handlers?.url;
     if (handler === undefined) return { action: "decline" } as ElicitationResult;
     const ask = handler as (r: typeof request, c: PermissionContext) => ElicitationResult | Promise<ElicitationResult>;
-    return this.askApplication((signal) => ask(request, { signal }), ELICITATION_CANCELLED, ctx);
+    return this.questions.ask((signal) => ask(request, { signal }), ELICITATION_CANCELLED, ctx);
   }
 
   private apply(update: ModelUpdate): void {
@@ -511,27 +386,5 @@ export class SessionController implements SessionRuntime {
     if (stopReason !== undefined) this.states.current = recordTurnEnd(this.states.current, stopReason as StopReason);
     this.activeTurn = undefined;
     this.activeTurnCancelled = false;
-  }
-
-  private checkPromptBlocks(blocks: readonly ContentBlock[]): void {
-    const accepted = this.host.acceptedPromptBlocks;
-    for (let index = 0; index < blocks.length; index++) {
-      const block = blocks[index] as unknown;
-      const type = isJsonObject(block) ? block.type : undefined;
-      if (type === "text" || type === "resource_link") continue;
-      const capability = typeof type === "string" ? CAPABILITY_OF_BLOCK.get(type) : undefined;
-      // Caught here, before anything is sent: on v1 the bridge would drop an unknown block (a
-      // lossy diagnostic, the prompt sent without it), on v2 the agent would answer -32602.
-      if (capability === undefined) {
-        const what = isJsonObject(block) ? `has type ${JSON.stringify(type)}` : `is ${valueKind(block)}`;
-        throw new AcpError(
-          "InvalidArgument",
-          `prompt: block ${index} ${what}; a prompt block is an object of type text, image, audio, resource_link or resource`,
-        );
-      }
-      if (!accepted.has(type as string)) {
-        throw new AcpError("Unsupported", `Prompt block ${index} has type "${type}", but the agent did not advertise the ${capability} capability`);
-      }
-    }
   }
 }
