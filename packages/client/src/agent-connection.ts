@@ -23,7 +23,7 @@ import type { AgentDescription } from "./initialize.js";
 import type { ClientSession } from "./session.js";
 import { SessionController, type SessionHost } from "./session-controller.js";
 import { type ClientSessionWire, V2ClientSessionWire, type WireUpdate } from "./session-wire.js";
-import type { SessionSetupFields } from "./state/reducer.js";
+import type { SessionSetupFields } from "./state/client-actions.js";
 import type {
   AgentCapabilities,
   AuthMethod,

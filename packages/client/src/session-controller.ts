@@ -16,7 +16,7 @@ import {
   recordTerminal,
   recordTurnEnd,
   type SessionSetupFields,
-} from "./state/reducer.js";
+} from "./state/client-actions.js";
 import { createSessionState, type SessionState } from "./state/session-state.js";
 import { ClientSession, type SessionRuntime } from "./session.js";
 import { SessionTerminals } from "./session-terminals.js";

@@ -5,7 +5,8 @@ import type { v2 } from "@acpkit/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BatchedState } from "../src/state/batched-state.js";
-import { applyUpdate, applyUpdates, beginTurn } from "../src/state/reducer.js";
+import { beginTurn } from "../src/state/client-actions.js";
+import { applyUpdate, applyUpdates } from "../src/state/reducer.js";
 import { type SessionState, createSessionState, sessionStateToJSON } from "../src/state/session-state.js";
 
 const U = (update: Record<string, unknown>) => update as unknown as v2.SessionUpdate;

@@ -22,10 +22,9 @@ export {
   type TurnJSON,
   type UsageJSON,
 } from "./session-state.js";
+export { PROMPT_MESSAGE_ID_PREFIX, applyUpdate } from "./reducer.js";
 export {
-  PROMPT_MESSAGE_ID_PREFIX,
   applySessionSetup,
-  applyUpdate,
   beginTurn,
   markTurnCancelled,
   recordModeChange,
@@ -34,4 +33,4 @@ export {
   recordTerminal,
   recordTurnEnd,
   type SessionSetupFields,
-} from "./reducer.js";
+} from "./client-actions.js";

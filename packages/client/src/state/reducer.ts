@@ -7,34 +7,29 @@
 // `AppendList` (O(1)) and replace one slot of a `PVector` (O(log32 n)); see persistent.ts. Nothing
 // proportional to the content already received is copied, so applying chunk 200 000 costs what
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
-import { isJsonObject, STOP_REASONS } from "@acpkit/core";
+import { isJsonObject } from "@acpkit/core";
 import type { Meta } from "@acpkit/core";
 import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, jsonEqual } from "@acpkit/core";
 import type { v2 } from "@acpkit/schema";
-import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
+import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet } from "./persistent.js";
 import {
   type CompactionJSON,
   MAX_STATE_COMPACTIONS,
-  MAX_STATE_DIAGNOSTICS,
   MAX_STATE_NOTICES,
-  type ModesJSON,
   type NoticeJSON,
-  type TerminalJSON,
-  type TurnJSON,
   type MessageKind,
   type MessageRecord,
-  type PermissionJSON,
   type PlanRecord,
-  SessionState,
-  type StateData,
-  type StateDiagnostic,
+  type SessionState,
   type ToolCallRecord,
   messageIdOf,
   planIdOf,
   toolCallIdOf,
 } from "./session-state.js";
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+import { next, withDiagnostic, withMessages, withToolCalls } from "./state-copy.js";
 
 /** Prefix of the ids given to the prompts the client sent (M11: an echo attaches to them). */
 export const PROMPT_MESSAGE_ID_PREFIX = "acpkit-prompt-";
@@ -46,99 +41,7 @@ const CHUNK_KIND: Record<string, MessageKind> = {
 };
 
 /** Statuses that leave a tool call unfinished (C2); any other wire status ends the local cancel mark (C4). */
-const UNFINISHED: ReadonlySet<string> = new Set(["pending", "in_progress"]);
-
-// Every StateData is built by one of the four functions below as an object literal naming all
-// fields in the same order as `createSessionState`, so every state shares one hidden class and
-// the copy is a plain 16-field store. (`{ ...state.data, messages }` took 5× longer per update:
-// the spread goes through V8's generic property-copy path.)
-
-function next(state: SessionState, changes: Partial<StateData>): SessionState {
-  const d = state.data;
-  return new SessionState({
-    sessionId: d.sessionId,
-    protocolVersion: d.protocolVersion,
-    messages: changes.messages ?? d.messages,
-    toolCalls: changes.toolCalls ?? d.toolCalls,
-    plans: changes.plans ?? d.plans,
-    // `null` and `undefined` are meaningful values of these three, so presence decides.
-    usage: "usage" in changes ? changes.usage! : d.usage,
-    permissions: changes.permissions ?? d.permissions,
-    turns: changes.turns ?? d.turns,
-    diagnostics: changes.diagnostics ?? d.diagnostics,
-    diagnosticsDropped: changes.diagnosticsDropped ?? d.diagnosticsDropped,
-    turnInProgress: changes.turnInProgress ?? d.turnInProgress,
-    turnFirstToolCall: changes.turnFirstToolCall ?? d.turnFirstToolCall,
-    promptsSent: changes.promptsSent ?? d.promptsSent,
-    promptMessage: "promptMessage" in changes ? changes.promptMessage : d.promptMessage,
-    sessionInfo: changes.sessionInfo ?? d.sessionInfo,
-    currentModeId: "currentModeId" in changes ? changes.currentModeId : d.currentModeId,
-    availableModes: "availableModes" in changes ? changes.availableModes : d.availableModes,
-    availableCommands: changes.availableCommands ?? d.availableCommands,
-    configOptions: changes.configOptions ?? d.configOptions,
-    terminals: changes.terminals ?? d.terminals,
-    notices: changes.notices ?? d.notices,
-    compactions: changes.compactions ?? d.compactions,
-  });
-}
-
-// The per-chunk and per-turn paths (turn start and end run once per prompt) change only these "hot" fields: they pass them positionally to
-// one constructor call (no `changes` object, no presence checks); the rest is carried over as is.
-function withHotFields(
-  state: SessionState,
-  messages: StateData["messages"],
-  toolCalls: StateData["toolCalls"],
-  turns: StateData["turns"],
-  turnInProgress: boolean,
-  turnFirstToolCall: number,
-  promptsSent: number,
-  promptMessage: number | undefined,
-): SessionState {
-  const d = state.data;
-  return new SessionState({
-    sessionId: d.sessionId,
-    protocolVersion: d.protocolVersion,
-    messages,
-    toolCalls,
-    plans: d.plans,
-    usage: d.usage,
-    permissions: d.permissions,
-    turns,
-    diagnostics: d.diagnostics,
-    diagnosticsDropped: d.diagnosticsDropped,
-    turnInProgress,
-    turnFirstToolCall,
-    promptsSent,
-    promptMessage,
-    sessionInfo: d.sessionInfo,
-    currentModeId: d.currentModeId,
-    availableModes: d.availableModes,
-    availableCommands: d.availableCommands,
-    configOptions: d.configOptions,
-    terminals: d.terminals,
-    notices: d.notices,
-    compactions: d.compactions,
-  });
-}
-
-function withMessages(state: SessionState, messages: StateData["messages"]): SessionState {
-  const d = state.data;
-  return withHotFields(state, messages, d.toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
-}
-
-function withToolCalls(state: SessionState, toolCalls: StateData["toolCalls"]): SessionState {
-  const d = state.data;
-  return withHotFields(state, d.messages, toolCalls, d.turns, d.turnInProgress, d.turnFirstToolCall, d.promptsSent, d.promptMessage);
-}
-
-// Bounded: a peer decides how many updates are ignored (10^6 custom updates must not mean 10^6
-// kept payloads). The newest MAX_STATE_DIAGNOSTICS are kept, older ones only counted.
-function withDiagnostic(state: SessionState, code: StateDiagnostic["code"], message: string, update: unknown): SessionState {
-  const kept = state.data.diagnostics;
-  const full = kept.length >= MAX_STATE_DIAGNOSTICS;
-  const diagnostics = [...(full ? kept.slice(kept.length - MAX_STATE_DIAGNOSTICS + 1) : kept), { code, message, update }];
-  return next(state, { diagnostics, diagnosticsDropped: state.data.diagnosticsDropped + (full ? 1 : 0) });
-}
+export const UNFINISHED: ReadonlySet<string> = new Set(["pending", "in_progress"]);
 
 /**
  * Apply one model update (pinned-v2 shape) and return the new state; `state` is left as it was.
@@ -337,7 +240,7 @@ function attachEcho(state: SessionState, messageId: string, kind: MessageKind): 
 const SCALAR_PATCH_FIELDS = ["title", "kind", "status", "locations", "rawInput", "rawOutput"] as const;
 
 /** A tool call patch (a `tool_call_update` or a permission's `toolCall`) applied with T1–T3 rules. */
-function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate): SessionState {
+export function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate): SessionState {
   const toolCalls = state.data.toolCalls;
   const position = keyedFind(toolCalls, patch.toolCallId, toolCallIdOf);
   const previous = position === undefined ? undefined : vectorGet(toolCalls.records, position)!;
@@ -393,88 +296,6 @@ function applySessionInfo(state: SessionState, update: v2.SessionInfoUpdate): Se
   return next(state, { sessionInfo: info });
 }
 
-// ── client actions ─────────────────────────────────────────────────────────────────────────
-
-/**
- * The client sent `session/prompt`: a turn starts. With `prompt`, the prompt is recorded as a user
- * message (id `acpkit-prompt-<n>`); an agent's echo of it attaches to that message (M11).
- */
-export function beginTurn(state: SessionState, prompt?: readonly v2.ContentBlock[]): SessionState {
-  const d = state.data;
-  if (prompt === undefined) return withHotFields(state, d.messages, d.toolCalls, d.turns, true, d.toolCalls.records.size, d.promptsSent, undefined);
-  // Counted apart from `turns`: a turn that ended in an error response records no turn, and the
-  // next prompt must still get an id of its own.
-  const promptsSent = d.promptsSent + 1;
-  const messageId = `${PROMPT_MESSAGE_ID_PREFIX}${promptsSent}`;
-  let messages = d.messages;
-  let promptMessage: number | undefined;
-  if (keyedFind(messages, messageId, messageIdOf) === undefined) {
-    const record: MessageRecord = { messageId, kind: "user_message", content: listOf(prompt.slice()), meta: undefined, echoCursor: -1 };
-    promptMessage = messages.records.size;
-    messages = keyedAdd(messages, messageId, record);
-  }
-  return withHotFields(state, messages, d.toolCalls, d.turns, true, d.toolCalls.records.size, promptsSent, promptMessage);
-}
-
-/**
- * The client cancelled the turn (docs/protocol.md C2): every tool call of the current turn whose status is
- * `pending`, `in_progress` or unset shows `cancelled` until the wire reports it finished (C4).
- */
-export function markTurnCancelled(state: SessionState): SessionState {
-  let toolCalls = state.data.toolCalls;
-  for (let position = state.data.turnFirstToolCall; position < toolCalls.records.size; position++) {
-    const record = vectorGet(toolCalls.records, position)!;
-    if (record.cancelledLocally || (record.status !== undefined && !UNFINISHED.has(record.status))) continue;
-    toolCalls = keyedSet(toolCalls, position, { ...record, cancelledLocally: true });
-  }
-  return toolCalls === state.data.toolCalls ? state : next(state, { toolCalls });
-}
-
-/** The `session/prompt` response arrived with `stopReason`: the turn is over. */
-export function recordTurnEnd(state: SessionState, stopReason: v2.StopReason): SessionState {
-  const d = state.data;
-  return withHotFields(state, d.messages, d.toolCalls, append(d.turns, turnRecord(stopReason)), false, d.turnFirstToolCall, d.promptsSent, undefined);
-}
-
-/**
- * One frozen `{stopReason}` per stop reason the protocol defines, shared by every turn that ended
- * with it: a session keeps all its turns, and most end alike, so a long session holds a list of
- * pointers rather than an object per turn. Any other value (a newer agent's) gets its own frozen
- * record, so what the agent chooses cannot grow this table.
- */
-const SHARED_TURN_RECORDS: ReadonlyMap<string, TurnJSON> = new Map(STOP_REASONS[2].map((stopReason) => [stopReason, Object.freeze({ stopReason })]));
-
-function turnRecord(stopReason: v2.StopReason): TurnJSON {
-  return SHARED_TURN_RECORDS.get(stopReason) ?? Object.freeze({ stopReason });
-}
-
-/**
- * A permission request arrived (or was answered): its `toolCall` is applied like a
- * `tool_call_update` (docs/protocol.md §4.7) and `{toolCallId, options, outcome}` is added to
- * `permissions`. Without `outcome` the entry stays unanswered until `recordPermissionOutcome`.
- */
-export function recordPermission(
-  state: SessionState,
-  permission: { toolCall: v2.ToolCallUpdate; options: readonly v2.PermissionOption[]; outcome?: v2.RequestPermissionOutcome },
-): SessionState {
-  const applied = applyToolCallPatch(state, permission.toolCall);
-  const entry: PermissionJSON = { toolCallId: permission.toolCall.toolCallId, options: permission.options.slice() };
-  if (permission.outcome !== undefined) entry.outcome = permission.outcome;
-  return next(applied, { permissions: vectorPush(applied.data.permissions, entry) });
-}
-
-/** Set the outcome of the most recent unanswered permission request for `toolCallId`. */
-export function recordPermissionOutcome(state: SessionState, toolCallId: string, outcome: v2.RequestPermissionOutcome): SessionState {
-  const permissions = state.data.permissions;
-  for (let position = permissions.size - 1; position >= 0; position--) {
-    const entry = vectorGet(permissions, position)!;
-    if (entry.toolCallId === toolCallId && entry.outcome === undefined) {
-      return next(state, { permissions: vectorSet(permissions, position, { ...entry, outcome }) });
-    }
-  }
-  return state;
-}
-
 /**
  * Updates normally arrive validated; this catches the few holes the reducer would otherwise trip
  * over (a missing id, content of the wrong shape) and says which field is wrong.
@@ -497,36 +318,6 @@ function malformed(update: v2.SessionUpdate): string | undefined {
     if (typeof u.used !== "number" || typeof u.size !== "number") return "usage_update: used and size must be numbers";
   }
   return undefined;
-}
-
-/** What a session/new, load or resume result (or session/set_config_option) says about modes and options. */
-export interface SessionSetupFields {
-  modes?: { currentModeId: string; availableModes: readonly ModesJSON["availableModes"][number][] } | null;
-  configOptions?: readonly v2.SessionConfigOption[] | null;
-}
-
-/** Seed or replace the session's modes and config options from a setup result (absent fields stay). */
-export function applySessionSetup(state: SessionState, setup: SessionSetupFields): SessionState {
-  const changes: Partial<Mutable<StateData>> = {};
-  if (setup.modes) {
-    changes.currentModeId = setup.modes.currentModeId;
-    changes.availableModes = setup.modes.availableModes.map((mode) => ({ ...mode }));
-  }
-  if (setup.configOptions) changes.configOptions = [...setup.configOptions];
-  return next(state, changes);
-}
-
-/** The client switched the mode (`session/set_mode` succeeded). */
-export function recordModeChange(state: SessionState, modeId: string): SessionState {
-  return next(state, { currentModeId: modeId });
-}
-
-/** Add or replace the record of one client terminal (by `terminalId`). */
-export function recordTerminal(state: SessionState, terminal: TerminalJSON): SessionState {
-  const terminals = state.data.terminals;
-  const index = terminals.findIndex((existing) => existing.terminalId === terminal.terminalId);
-  const copy = index < 0 ? [...terminals, terminal] : terminals.map((existing, i) => (i === index ? terminal : existing));
-  return next(state, { terminals: copy });
 }
 
 /** The newest `limit` entries of `list` plus `item`. */

@@ -24,111 +24,35 @@ import {
 export type { MessageKind } from "@acpkit/core";
 import type { MessageKind } from "@acpkit/core";
 
-/** A tool call's status as the client shows it: the wire status, or the local `cancelled` (docs/protocol.md C2). */
-export type DisplayedToolCallStatus = v2.ToolCallStatus | "cancelled";
-
-/** One message in the contract JSON form. */
-export interface MessageJSON {
-  messageId: string;
-  kind: MessageKind;
-  content: v2.ContentBlock[];
-  _meta?: Meta;
-}
-
-/** One tool call in the contract JSON form. Fields never set, or cleared with `null`, are absent. */
-export interface ToolCallJSON {
-  toolCallId: string;
-  title?: string;
-  kind?: v2.ToolKind;
-  status?: DisplayedToolCallStatus;
-  content: v2.ToolCallContent[];
-  locations?: v2.ToolCallLocation[];
-  rawInput?: unknown;
-  rawOutput?: unknown;
-  _meta?: Meta;
-}
-
-/** A plan: its entries, or for a plan of unknown type (docs/protocol.md P3) its type and raw payload. */
-export type PlanJSON = { id: string; entries: v2.PlanEntry[] } | { id: string; type: string; raw: v2.PlanUpdateContent };
-
-/** Context-window usage from the latest `usage_update`. */
-export interface UsageJSON {
-  used: number;
-  size: number;
-  cost?: v2.Cost;
-}
-
-/** A permission request; `outcome` is absent while the request is unanswered. */
-export interface PermissionJSON {
-  toolCallId: string;
-  options: v2.PermissionOption[];
-  outcome?: v2.RequestPermissionOutcome;
-}
-
-/** The session's modes: present once the agent reported any (v1 only). */
-export interface ModesJSON {
-  currentModeId: string;
-  availableModes: { id: string; name: string; description?: string | null }[];
-}
-
-/** What the session's title and last activity are, from `session_info_update` (fields never sent are absent). */
-export interface SessionInfoJSON {
-  title?: string;
-  updatedAt?: string;
-}
-
-/** A command the agent ran in a client terminal, as the client last saw it. */
-export interface TerminalJSON {
-  terminalId: string;
-  command: string;
-  args: string[];
-  output: string;
-  truncated: boolean;
-  /** `null` while the command runs. */
-  exitStatus: { exitCode: number | null; signal: string | null } | null;
-}
-
-/** A notice the agent showed (v1 `notice`). */
-export interface NoticeJSON {
-  severity: string;
-  title: string;
-  message?: string;
-}
-
-/** A context compaction (v1 `compaction_update` and `compaction_summary_chunk`), by id in first-appearance order. */
-export interface CompactionJSON {
-  compactionId: string;
-  status: string;
-  summary: v2.ContentBlock[];
-  error?: string;
-}
-
-/** One finished turn. */
-export interface TurnJSON {
-  stopReason: v2.StopReason;
-}
-
-/** The JSON form of a SessionState: a public contract (the CLI prints it with `--json`). */
-export interface SessionStateJSON {
-  sessionId: string;
-  protocolVersion: ProtocolVersion;
-  messages: MessageJSON[];
-  toolCalls: ToolCallJSON[];
-  plans: PlanJSON[];
-  usage: UsageJSON | null;
-  permissions: PermissionJSON[];
-  turns: TurnJSON[];
-  /** Absent if the agent has no modes. */
-  modes?: ModesJSON;
-  /** Current values, wire shape. */
-  configOptions: v2.SessionConfigOption[];
-  availableCommands: v2.AvailableCommand[];
-  /** Absent if no `session_info_update` arrived. */
-  sessionInfo?: SessionInfoJSON;
-  terminals: TerminalJSON[];
-  notices: NoticeJSON[];
-  compactions: CompactionJSON[];
-}
+export type {
+  DisplayedToolCallStatus,
+  MessageJSON,
+  ToolCallJSON,
+  PlanJSON,
+  UsageJSON,
+  PermissionJSON,
+  ModesJSON,
+  SessionInfoJSON,
+  TerminalJSON,
+  NoticeJSON,
+  CompactionJSON,
+  TurnJSON,
+  SessionStateJSON,
+} from "./state-json.js";
+import type {
+  MessageJSON,
+  ToolCallJSON,
+  PlanJSON,
+  UsageJSON,
+  PermissionJSON,
+  ModesJSON,
+  SessionInfoJSON,
+  TerminalJSON,
+  NoticeJSON,
+  CompactionJSON,
+  TurnJSON,
+  SessionStateJSON,
+} from "./state-json.js";
 
 /** How many reducer diagnostics a state keeps (the most recent ones); older ones are only counted. */
 export const MAX_STATE_DIAGNOSTICS = 100;
