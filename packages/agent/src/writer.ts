@@ -2,17 +2,7 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import {
-  AcpError,
-  COMPACTION_SUMMARY_CHUNK,
-  COMPACTION_UPDATE,
-  CURRENT_MODE_UPDATE,
-  isJsonObject,
-  NOTICE_UPDATE,
-  valueKind,
-  type Diagnostic,
-  type MessageKind,
-} from "@acpkit/core";
+import { AcpError, CURRENT_MODE_UPDATE, isJsonObject, NOTICE_UPDATE, valueKind, type Diagnostic, type MessageKind } from "@acpkit/core";
 import type { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type {
@@ -25,23 +15,19 @@ import type {
   MessageHandle,
   Meta,
   ModelUpdate,
-  PermissionOption,
   PermissionOutcome,
   PermissionRequest,
   Notice,
   PlanEntry,
   SessionModes,
   SessionWriter,
-  ToolCallContent,
-  ToolCallFields,
   ToolCallHandle,
   ToolCallStart,
   UsageReport,
 } from "./types.js";
 import { DRAIN_BATCH, DRAIN_TEXT_BUDGET, HELD_HIGH_WATER, HOLD_AFTER, HeldUpdates } from "./held-updates.js";
-import { messageIdFor } from "./message-ids.js";
-import { checkToolCallPaths } from "./tool-call-paths.js";
 import { WriteTracker } from "./write-tracker.js";
+import { MessageHandleImpl, CompactionHandleImpl, ToolCallHandleImpl } from "./writer-handles.js";
 
 /** Per-session id counters. Ids are never reused within a session (docs/protocol.md M1, T8). */
 export class SessionIds {
@@ -80,110 +66,6 @@ export interface WriterScope {
 }
 
 let compactionCounter = 0;
-
-function toBlock(block: ContentBlock | string): ContentBlock {
-  return typeof block === "string" ? ({ type: "text", text: block } as ContentBlock) : block;
-}
-
-function toBlocks(content: readonly ContentBlock[] | string): ContentBlock[] {
-  if (typeof content === "string") return [{ type: "text", text: content } as ContentBlock];
-  // A number or an object here used to fail as "content is not iterable".
-  if (!Array.isArray(content)) throw new TypeError(`content must be a string or a list of content blocks, got ${valueKind(content)}`);
-  return [...content];
-}
-
-/** The chunk tag of each message kind (a constant: an agent that sends a message per piece makes a handle per piece). */
-const CHUNK_TAGS: Readonly<Record<MessageKind, string>> = {
-  agent_message: "agent_message_chunk",
-  agent_thought: "agent_thought_chunk",
-  user_message: "user_message_chunk",
-};
-
-class MessageHandleImpl implements MessageHandle {
-  private readonly chunkTag: string;
-  // The id string is made on first use: an agent that sends each piece as a message of its own
-  // (`turn.message(text)` in a loop) never reads it, and its held messages keep only the number.
-  #messageId: string | undefined;
-  constructor(
-    private readonly writer: UpdateWriter,
-    private readonly messageNumber: number,
-    private readonly kind: MessageKind,
-  ) {
-    this.chunkTag = CHUNK_TAGS[kind];
-  }
-  get messageId(): string {
-    return (this.#messageId ??= messageIdFor(this.messageNumber));
-  }
-  append(block: ContentBlock | string): void {
-    if (typeof block === "string" && this.writer.joinHeldText(this.chunkTag, this.messageId, block)) return;
-    this.writer.send({ sessionUpdate: this.chunkTag, messageId: this.messageId, content: toBlock(block) } as ModelUpdate);
-  }
-  replace(content: readonly ContentBlock[] | string): void {
-    if (typeof content === "string" && this.writer.holdWholeText(this.kind, this.messageNumber, content)) return;
-    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, content: toBlocks(content) } as ModelUpdate);
-  }
-  setMeta(meta: Meta | null): void {
-    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, _meta: meta } as ModelUpdate);
-  }
-}
-
-class CompactionHandleImpl implements CompactionHandle {
-  constructor(
-    private readonly writer: UpdateWriter,
-    readonly compactionId: string,
-  ) {}
-  appendSummary(block: ContentBlock | string): void {
-    this.writer.send({ sessionUpdate: COMPACTION_SUMMARY_CHUNK, compactionId: this.compactionId, content: toBlock(block) } as unknown as ModelUpdate);
-  }
-  complete(summary?: readonly ContentBlock[] | string): void {
-    this.status("completed", summary === undefined ? {} : { summary: toBlocks(summary) });
-  }
-  fail(error: string): void {
-    this.status("failed", { error });
-  }
-  cancel(): void {
-    this.status("cancelled", {});
-  }
-  status(status: string, fields: Record<string, unknown>): void {
-    this.writer.send({ sessionUpdate: COMPACTION_UPDATE, compactionId: this.compactionId, status, ...fields } as unknown as ModelUpdate);
-  }
-}
-
-/** Asks for permission on behalf of a tool call; only a live turn can. */
-type PermissionAsker = (request: PermissionRequest) => Promise<PermissionOutcome>;
-
-class ToolCallHandleImpl implements ToolCallHandle {
-  constructor(
-    private readonly writer: UpdateWriter,
-    readonly toolCallId: string,
-    private readonly ask: PermissionAsker,
-  ) {}
-  update(fields: ToolCallFields): void {
-    // No wire status "cancelled" in either version (docs/protocol.md C2): it is client display state.
-    if ((fields.status as string | null | undefined) === "cancelled") {
-      throw new AcpError(
-        "ProtocolViolation",
-        `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent; the turn ends with stopReason "cancelled" instead`,
-      );
-    }
-    checkToolCallPaths(this.toolCallId, fields);
-    this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as ModelUpdate);
-  }
-  appendContent(item: ToolCallContent | string): void {
-    if (typeof item !== "string") checkToolCallPaths(this.toolCallId, { content: item });
-    const content = typeof item === "string" ? { type: "content", content: { type: "text", text: item } } : item;
-    this.writer.send({ sessionUpdate: "tool_call_content_chunk", toolCallId: this.toolCallId, content } as ModelUpdate);
-  }
-  complete(fields?: Omit<ToolCallFields, "status">): void {
-    this.update({ ...fields, status: "completed" });
-  }
-  fail(fields?: Omit<ToolCallFields, "status">): void {
-    this.update({ ...fields, status: "failed" });
-  }
-  requestPermission(options: readonly PermissionOption[], fields?: ToolCallFields): Promise<PermissionOutcome> {
-    return this.ask({ toolCall: { ...fields, toolCallId: this.toolCallId }, options });
-  }
-}
 
 /** Sends the updates of one request (a turn or a replay) for one session. */
 export class UpdateWriter implements SessionWriter {

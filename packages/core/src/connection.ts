@@ -44,8 +44,8 @@ import type {
   ResultOf,
   Side,
 } from "./method-types.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
-import { schemaRegistry, type MethodRegistry, type ProtocolVersion } from "./registry.js";
+import { OutgoingRequests, type RequestOptions } from "./outgoing-requests.js";
+import { schemaRegistry, type ProtocolVersion } from "./registry.js";
 import { ReplyOutbox } from "./reply-outbox.js";
 import { TextChunkDecoder } from "./text-update.js";
 import { describeTransportProblem, type CloseInfo, type Transport } from "./transport.js";
@@ -57,53 +57,9 @@ export type { NotificationHandler } from "./incoming-notifications.js";
 export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions, UNTIMED_METHODS } from "./outgoing-requests.js";
 export { closedError } from "./wire-errors.js";
 
-/** How a `Connection` behaves: which side it is, its version, and what it checks. */
-export interface ConnectionOptions<S extends Side = Side> {
-  /** Which end we are; incoming methods are accepted, and outgoing ones sent, only in their registry direction. */
-  side: S;
-  /** The protocol version, when known up front; otherwise set it later with `setVersion`. */
-  version?: ProtocolVersion;
-  /**
-   * Agent side: docs/protocol.md N8. Before a successful `initialize` every other request gets -32600
-   * "connection not initialized", notifications are dropped, a batch gets one -32600; a second
-   * `initialize` gets -32600.
-   */
-  requireInitialize?: boolean;
-  /**
-   * Validate what we send (params, and handler results) against the version's schema and
-   * conformance rules, so a bug surfaces at the call site. Default: on, unless
-   * `process.env.NODE_ENV === "production"`.
-   */
-  validateOutgoing?: boolean;
-  /** The method registry to dispatch and validate against. Default: the one in `@acpkit/schema`. */
-  registry?: MethodRegistry;
-  /**
-   * How long a request waits for its answer unless `RequestOptions.timeoutMs` says otherwise:
-   * `DEFAULT_REQUEST_TIMEOUT_MS` (60 s) by default, `null` for no limit. Open-ended methods
-   * (`UNTIMED_METHODS`: session/prompt, permission and elicitation questions, …) never get it.
-   */
-  requestTimeoutMs?: number | null;
-  /**
-   * How many of the peer's requests may run at once (docs/protocol.md E8): one more is answered at
-   * once with -32603 and `data: {"reason": "too_many_requests", "limit": n}`, so a peer that keeps
-   * asking without waiting cannot grow our memory without bound. `DEFAULT_MAX_RUNNING_REQUESTS`
-   * (1024) by default; `null` for no limit.
-   */
-  maxRunningRequests?: number | null;
-}
-
-/** How many of the peer's requests a Connection runs at once unless `maxRunningRequests` says otherwise. */
-export const DEFAULT_MAX_RUNNING_REQUESTS = 1024;
-
-/**
- * Whether a Connection validates what it sends when `validateOutgoing` is not given: yes, unless
- * `process.env.NODE_ENV === "production"`. The runtimes use it to decide which validators to load
- * (outgoing checks need all of a version's, incoming ones only their side's part).
- */
-export function defaultValidateOutgoing(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.NODE_ENV !== "production";
-}
+export { type ConnectionOptions, DEFAULT_MAX_RUNNING_REQUESTS, defaultValidateOutgoing } from "./connection-options.js";
+import { checkedLimits, type ConnectionOptions, defaultValidateOutgoing } from "./connection-options.js";
+import { pauseInputWhileBacklogged } from "./flow-control.js";
 
 /**
  * One JSON-RPC 2.0 peer over a `Transport`, speaking one protocol version: numbers its requests,
@@ -159,33 +115,10 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     this.#policy = new MethodPolicy(options.side, options.registry ?? schemaRegistry, this.#validateOutgoing);
     this.#gate = new InitializeGate(options.requireInitialize ?? false);
     const isClosed = () => this.#closeInfo !== undefined;
-    const requestTimeoutMs = options.requestTimeoutMs === undefined ? DEFAULT_REQUEST_TIMEOUT_MS : options.requestTimeoutMs;
-    if (requestTimeoutMs !== null && !(Number.isFinite(requestTimeoutMs) && requestTimeoutMs > 0)) {
-      throw new TypeError(`Connection: options.requestTimeoutMs must be a positive number of milliseconds or null, got ${String(requestTimeoutMs)}`);
-    }
-    const maxRunning = options.maxRunningRequests === undefined ? DEFAULT_MAX_RUNNING_REQUESTS : options.maxRunningRequests;
-    if (maxRunning !== null && !(Number.isInteger(maxRunning) && maxRunning > 0)) {
-      throw new TypeError(`Connection: options.maxRunningRequests must be a positive integer or null, got ${String(maxRunning)}`);
-    }
+    const { requestTimeoutMs, maxRunning } = checkedLimits(options);
     this.#outgoing = new OutgoingRequests(transport, this.#policy, this.#diagnostics, isClosed, requestTimeoutMs);
-    this.#incoming = new IncomingRequests(this.#policy, this.#diagnostics, this.#validateOutgoing, isClosed, maxRunning ?? Number.POSITIVE_INFINITY);
-    // Messages waiting behind a slow async notification handler are accepted data and cannot be
-    // dropped: past a high-water mark, stop reading instead (E8). Nothing behind the handler runs
-    // until it settles anyway, the answers to our requests included, so pausing costs no progress.
-    // The same while answers are held back for a peer that does not read them (reply-outbox.ts).
-    if (transport.pause !== undefined && transport.resume !== undefined) {
-      let backlogged = false;
-      let holding = false;
-      const flow = (): void => (backlogged || holding ? transport.pause!() : transport.resume!());
-      this.#queue.onBacklog = (value) => {
-        backlogged = value;
-        flow();
-      };
-      this.#outbox.onHolding = (value) => {
-        holding = value;
-        flow();
-      };
-    }
+    this.#incoming = new IncomingRequests(this.#policy, this.#diagnostics, this.#validateOutgoing, isClosed, maxRunning);
+    pauseInputWhileBacklogged(transport, this.#queue, this.#outbox);
     this.#notifications = new IncomingNotifications(this.#policy, this.#diagnostics, this.#incoming);
     if (options.version !== undefined) this.setVersion(options.version);
     this.closed = transport.closed.then((info) => {

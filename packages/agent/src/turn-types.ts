@@ -1,0 +1,230 @@
+// The turn API: what a prompt handler (and a session/load replay) writes with. Part of the
+// public shapes of @acpkit/agent (types.ts re-exports it).
+import type {
+  AvailableCommand,
+  ConfigOption,
+  ConfigValue,
+  ContentBlock,
+  ElicitationResult,
+  ElicitationSchema,
+  Meta,
+  ModelUpdate,
+  PermissionOption,
+  PermissionOutcome,
+  Notice,
+  PlanEntry,
+  SessionModes,
+  TerminalExitStatus,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from "@acpkit/core";
+import type { ClientInfo } from "./peer-types.js";
+
+/** A message or thought of the agent, addressed by a stable `messageId`. */
+export interface MessageHandle {
+  readonly messageId: string;
+  /** Stream one more block (a string is one text block). */
+  append(block: ContentBlock | string): void;
+  /** Replace the whole content (v2 upsert; on v1 only an extension can be sent, see README). */
+  replace(content: readonly ContentBlock[] | string): void;
+  /** Replace (object) or clear (`null`) the message's `_meta`. */
+  setMeta(meta: Meta | null): void;
+}
+
+/** Fields of a tool call the agent may set; `null` clears a field (v2 semantics). */
+export interface ToolCallFields {
+  title?: string | null;
+  kind?: ToolKind | null;
+  status?: ToolCallStatus | null;
+  content?: ToolCallContent[] | null;
+  locations?: ToolCallLocation[] | null;
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  _meta?: Meta | null;
+}
+
+/** The fields of a new tool call (`SessionWriter.toolCall`): a title is required. */
+export interface ToolCallStart extends Omit<ToolCallFields, "title"> {
+  title: string;
+  /** Use this id instead of a generated one (it must be new in the session). */
+  toolCallId?: string;
+}
+
+/**
+ * A tool call of the running turn, returned by `toolCall()`: every method writes one update at once.
+ * A location or diff whose `path` is not absolute fails with AcpError "InvalidArgument" and sends nothing.
+ */
+export interface ToolCallHandle {
+  readonly toolCallId: string;
+  /** Change the fields given; absent fields stay as they are. */
+  update(fields: ToolCallFields): void;
+  /** Append one content item (a string becomes a text `content` item). */
+  appendContent(item: ToolCallContent | string): void;
+  /** Mark the call `completed`, optionally setting more fields. */
+  complete(fields?: Omit<ToolCallFields, "status">): void;
+  /** Mark the call `failed`, optionally setting more fields. */
+  fail(fields?: Omit<ToolCallFields, "status">): void;
+  /** Ask the client for permission to run this call. Resolves `cancelled` when the turn is cancelled. */
+  requestPermission(options: readonly PermissionOption[], fields?: ToolCallFields): Promise<PermissionOutcome>;
+}
+
+/** A permission request sent by `Turn.requestPermission`: the tool call it concerns and the options to choose from. */
+export interface PermissionRequest {
+  toolCall: { toolCallId: string } & ToolCallFields;
+  options: readonly PermissionOption[];
+  _meta?: Meta | null;
+}
+
+/** Context-window usage for a `usage_update`: tokens used, window size and an optional cost. */
+export interface UsageReport {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string; _meta?: Meta | null } | null;
+  _meta?: Meta | null;
+}
+
+/**
+ * Sends updates for one session: used for a prompt turn and for `session/load` replay.
+ * Every method returns at once; updates are written in call order, and the response of the
+ * request being served is sent only after all of them were written.
+ */
+export interface SessionWriter {
+  readonly sessionId: string;
+  readonly client: ClientInfo;
+  /** Start an agent message; `content` (if given) is its initial content. */
+  message(content?: readonly ContentBlock[] | string): MessageHandle;
+  /** Start an agent thought. */
+  thought(content?: readonly ContentBlock[] | string): MessageHandle;
+  /** Report a user message (history replay; agents do not echo the live prompt, docs/protocol.md M11). */
+  userMessage(content: readonly ContentBlock[] | string): MessageHandle;
+  /** Replace the entries of a plan (`id` defaults to "main"). Returns the plan id. */
+  plan(entries: readonly PlanEntry[], options?: { id?: string; _meta?: Meta | null }): string;
+  /** Create a tool call (status defaults to `pending`). */
+  toolCall(start: ToolCallStart): ToolCallHandle;
+  /** Report context-window usage. */
+  usage(report: UsageReport): void;
+  /** Send any model update as is (escape hatch for custom `_…` updates). */
+  update(update: ModelUpdate): void;
+  /** The session's modes as the runtime tracks them (`undefined` without modes or on v2). */
+  readonly modes: SessionModes | undefined;
+  /** The session's config options with their current values. */
+  readonly configOptions: readonly ConfigOption[];
+  /**
+   * Switch the session's mode and tell the client (`current_mode_update`). Throws AcpError
+   * "Unsupported" on v2 (no modes) and "InvalidArgument" for a mode the session does not have.
+   */
+  setMode(modeId: string): void;
+  /** Replace the session's config options and tell the client (`config_option_update`). */
+  setConfigOptions(options: readonly ConfigOption[]): void;
+  /** Set one option's current value and tell the client (`config_option_update` with every option). */
+  setConfigValue(configId: string, value: ConfigValue): void;
+  /** Announce the commands the client may offer as slash commands (`available_commands_update`). */
+  availableCommands(commands: readonly AvailableCommand[]): void;
+  /** Change the session's title or last-activity time (`session_info_update`; `null` clears a field). */
+  sessionInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Meta | null }): void;
+  /** Show a notice (v1 `notice`). Throws AcpError "Unsupported" unless the client advertised notices. */
+  notice(notice: Notice): void;
+  /** Start a context compaction (v1 `compaction_update`). Throws AcpError "Unsupported" unless the client advertised compaction. */
+  compaction(options?: { compactionId?: string }): CompactionHandle;
+  /** Resolves once every update sent so far was written to the transport (backpressure). */
+  flush(): Promise<void>;
+}
+
+/** A compaction started by `SessionWriter.compaction()`: each method writes one update at once. */
+export interface CompactionHandle {
+  readonly compactionId: string;
+  /** Stream one piece of the summary (`compaction_summary_chunk`). */
+  appendSummary(block: ContentBlock | string): void;
+  /** Mark it `completed`, optionally with the whole summary. */
+  complete(summary?: readonly ContentBlock[] | string): void;
+  /** Mark it `failed` with the reason. */
+  fail(error: string): void;
+  /** Mark it `cancelled`. */
+  cancel(): void;
+}
+
+/** What `Turn.createTerminal` runs on the client. */
+export interface TerminalRequest {
+  command: string;
+  args?: readonly string[];
+  env?: readonly { name: string; value: string }[];
+  /** Absolute working directory; the session's when omitted. */
+  cwd?: string | null;
+  /** Keep at most this many bytes of output (the client drops the oldest). */
+  outputByteLimit?: number | null;
+}
+
+/** The output of a client terminal so far. */
+export interface TerminalOutput {
+  output: string;
+  /** Output was dropped to honour `outputByteLimit`. */
+  truncated: boolean;
+  /** Set once the command exited. */
+  exitStatus: TerminalExitStatus | null;
+}
+
+/** A command running on the client (v1 `terminal/*`). Release it when done; the client frees it then. */
+export interface TerminalHandle {
+  readonly terminalId: string;
+  /** A tool call content item that shows this terminal live (`toolCall({ content: [terminal.content] })`). */
+  readonly content: ToolCallContent;
+  /** The output so far (`terminal/output`). */
+  output(): Promise<TerminalOutput>;
+  /** Resolves when the command exits (`terminal/wait_for_exit`). */
+  waitForExit(): Promise<TerminalExitStatus>;
+  /** Stop the command; output stays readable until `release` (`terminal/kill`). */
+  kill(): Promise<void>;
+  /** Kill the command if it still runs and free the terminal (`terminal/release`); the id is invalid afterwards. */
+  release(): Promise<void>;
+}
+
+/** A form elicitation (`Turn.elicit`). */
+export interface FormElicitation {
+  /** What is asked and why, shown to the user. */
+  message: string;
+  /** The form: a flat object schema of string, number, integer, boolean and multi-select fields. */
+  requestedSchema: ElicitationSchema;
+  /** The tool call the question belongs to, if any. */
+  toolCallId?: string | null;
+}
+
+/** A URL elicitation (`Turn.elicitUrl`): the client opens `url`; the agent calls `completeElicitation` when the flow finished. */
+export interface UrlElicitation {
+  message: string;
+  url: string;
+  /** Defaults to a fresh id. */
+  elicitationId?: string;
+  toolCallId?: string | null;
+}
+
+/** One prompt turn, handed to `AgentDefinition.prompt`. */
+export interface Turn extends SessionWriter {
+  /** The prompt content, as the client sent it. */
+  readonly prompt: readonly ContentBlock[];
+  /** The `_meta` of the `session/prompt` request. */
+  readonly promptMeta: Meta | null | undefined;
+  /** Aborted by `session/cancel` (or `$/cancel_request` on the prompt, or the connection closing). */
+  readonly signal: AbortSignal;
+  /** True once the client cancelled the turn. */
+  readonly cancelled: boolean;
+  /** Ask the client for permission (`session/request_permission`); resolves `cancelled` when the turn is cancelled. */
+  requestPermission(request: PermissionRequest): Promise<PermissionOutcome>;
+  /** Read a file through the client (v1 with the client capability only). `path` is absolute and `line` 1-based, else AcpError "InvalidArgument" before anything is sent. */
+  readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string>;
+  /** Write a file through the client (v1 with the client capability only). `path` is absolute, else AcpError "InvalidArgument". */
+  writeTextFile(request: { path: string; content: string }): Promise<void>;
+  /**
+   * Run a command on the client (`terminal/create`; v1 with `clientCapabilities.terminal` only,
+   * else AcpError "Unsupported"; a `cwd` that is not absolute: "InvalidArgument"). Embed
+   * `terminal.content` in a tool call to show it live.
+   */
+  createTerminal(request: TerminalRequest): Promise<TerminalHandle>;
+  /** Ask the user to fill in a form (`elicitation/create`, form mode; v1 with `elicitation.form` only). Resolves `cancel` when the turn is cancelled. */
+  elicit(request: FormElicitation): Promise<ElicitationResult>;
+  /** Send the user to a URL (`elicitation/create`, URL mode; v1 with `elicitation.url` only). */
+  elicitUrl(request: UrlElicitation): Promise<ElicitationResult & { elicitationId: string }>;
+  /** Tell the client a URL elicitation's flow finished (`elicitation/complete`). */
+  completeElicitation(elicitationId: string): Promise<void>;
+}
