@@ -55,3 +55,14 @@ export function runBatch(
   };
   return runFrom(0);
 }
+
+/**
+ * Why a batch is refused as a whole (docs/protocol.md §8.2 and N8): batches exist only on v2
+ * connections, and only after initialize; an empty one is invalid. Undefined when it is taken.
+ */
+export function batchRefusal(initialized: boolean, version: 1 | 2 | undefined, size: number): string | undefined {
+  if (!initialized) return "connection not initialized";
+  if (version !== 2) return `batches are only accepted on protocol v2 connections${version === undefined ? "" : ` (this one is v${version})`}`;
+  if (size === 0) return "empty batch";
+  return undefined;
+}

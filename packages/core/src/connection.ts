@@ -11,12 +11,11 @@
 // Per incoming notification with a synchronous handler the work is: one JSON.parse (for a
 // streamed text chunk, of its text alone: text-update.ts), a few property checks, two map
 // lookups, one validator call, the handler. No promise, no closure.
-import { type BatchReply, runBatch } from "./batch.js";
+import { type BatchReply, batchRefusal, runBatch } from "./batch.js";
 import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
-import { AcpError, ErrorCode, isAcpError } from "./errors.js";
+import { AcpError, ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
-export { INCOMING_BACKLOG_HIGH_WATER } from "./incoming-queue.js";
 import type { IncomingRequest as RunningRequest } from "./incoming-request.js";
 import { IncomingRequests, type RequestContext, type RequestHandler } from "./incoming-requests.js";
 import { InitializeGate } from "./initialize-gate.js";
@@ -49,15 +48,7 @@ import { schemaRegistry, type ProtocolVersion } from "./registry.js";
 import { ReplyOutbox } from "./reply-outbox.js";
 import { TextChunkDecoder } from "./text-update.js";
 import { describeTransportProblem, type CloseInfo, type Transport } from "./transport.js";
-import { closedError, errorMessageOf } from "./wire-errors.js";
-
-export { CANCEL_REQUEST_METHOD } from "./method-policy.js";
-export type { RequestContext, RequestHandler } from "./incoming-requests.js";
-export type { NotificationHandler } from "./incoming-notifications.js";
-export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions, UNTIMED_METHODS } from "./outgoing-requests.js";
-export { closedError } from "./wire-errors.js";
-
-export { type ConnectionOptions, DEFAULT_MAX_RUNNING_REQUESTS, defaultValidateOutgoing } from "./connection-options.js";
+import { closedError, errorMessageOf, replyFailure } from "./wire-errors.js";
 import { checkedLimits, type ConnectionOptions, defaultValidateOutgoing } from "./connection-options.js";
 import { pauseInputWhileBacklogged } from "./flow-control.js";
 
@@ -92,8 +83,6 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
 
   /** Resolves once the transport has closed and every pending request was rejected. */
   readonly closed: Promise<CloseInfo>;
-  /** The load of this version's validators that setVersion started, while it runs. */
-  #loading: Promise<void> | undefined;
 
   constructor(transport: Transport, options: ConnectionOptions<S>) {
     const transportProblem = describeTransportProblem(transport);
@@ -103,13 +92,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     }
     this.#transport = transport;
     this.#outbox = new ReplyOutbox(transport, (error) => {
-      if (this.#closeInfo !== undefined) return; // expected: the peer went away first
-      if (isAcpError(error, "InvalidMessage")) {
-        // Our handler's bug, not the channel's: the outbox answers -32603 in its place.
-        this.#report({ code: "outgoing_invalid", message: `An answer could not be sent, -32603 went instead: ${errorMessageOf(error)}`, detail: error });
-        return;
-      }
-      this.#report({ code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error });
+      // After the close a failed send is expected: the peer went away first.
+      if (this.#closeInfo === undefined) this.#report(replyFailure(error));
     });
     this.#validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     this.#policy = new MethodPolicy(options.side, options.registry ?? schemaRegistry, this.#validateOutgoing);
@@ -147,19 +131,11 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   setVersion(version: ProtocolVersion): void {
     const loading = this.#policy.setVersion(version);
     if (loading === undefined) return;
-    const settled = loading.then(
-      () => {
-        this.#loading = undefined;
-      },
-      (error: unknown) => {
-        this.#loading = undefined;
-        this.#report({ code: "internal_error", message: `Protocol v${version}'s validators could not be loaded: ${errorMessageOf(error)}`, detail: error });
-        void this.close(`protocol v${version}'s validators could not be loaded`);
-        throw error;
-      },
-    );
-    this.#loading = settled;
-    this.#queue.holdUntil(settled.catch(() => {}));
+    loading.catch((error: unknown) => {
+      this.#report({ code: "internal_error", message: `Protocol v${version}'s validators could not be loaded: ${errorMessageOf(error)}`, detail: error });
+      void this.close(`protocol v${version}'s validators could not be loaded`);
+    });
+    this.#queue.holdUntil(loading.catch(() => {}));
   }
 
   /**
@@ -168,7 +144,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
    * Awaiting it is never required: messages wait for it by themselves.
    */
   get ready(): Promise<void> {
-    return this.#loading ?? Promise.resolve();
+    return this.#policy.loading ?? Promise.resolve();
   }
 
   /**
@@ -181,7 +157,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   /** Send an extension request (`_`-prefixed; untyped, never validated by the schema). */
   request<R = unknown>(method: ExtensionMethod, params: unknown, options?: RequestOptions): Promise<R>;
   request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
-    if (this.#loading !== undefined) return this.#loading.then(() => this.request(method as never, params as never, options));
+    const loading = this.#policy.loading;
+    if (loading !== undefined) return loading.then(() => this.request(method as never, params as never, options));
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
     if (this.#inputEnded !== undefined) return Promise.reject(this.#inputEnded);
     if (this.#validateOutgoing) {
@@ -199,7 +176,8 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   /** Send an extension notification (`_`-prefixed; untyped). */
   notify(method: ExtensionMethod, params: unknown): Promise<void>;
   notify(method: string, params: unknown): Promise<void> {
-    if (this.#loading !== undefined) return this.#loading.then(() => this.notify(method as never, params));
+    const loading = this.#policy.loading;
+    if (loading !== undefined) return loading.then(() => this.notify(method as never, params));
     if (this.#closeInfo !== undefined) return Promise.reject(closedError(this.#closeInfo));
     if (this.#validateOutgoing) {
       const invalid = this.#policy.checkOutgoing(method, "params", params, "notification");
@@ -320,9 +298,9 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   #internalFailure(value: unknown, error: unknown, batch: BatchReply | undefined): void {
     const kind = classifyMessage(value);
     this.#report({ code: "internal_error", message: `Handling an incoming message failed: ${errorMessageOf(error)}`, detail: error });
-    if (kind !== JsonRpcKind.Request && kind !== JsonRpcKind.Invalid) return;
-    const id = kind === JsonRpcKind.Request ? (value as JsonRpcRequest).id : null;
-    this.#reply(errorResponse(id, ErrorCode.InternalError, `Internal error: ${errorMessageOf(error)}`), batch);
+    // A request is answered -32603 under its id, an invalid message under null; nothing else is answered.
+    const id = kind === JsonRpcKind.Request ? (value as JsonRpcRequest).id : kind === JsonRpcKind.Invalid ? null : undefined;
+    if (id !== undefined) this.#reply(errorResponse(id, ErrorCode.InternalError, `Internal error: ${errorMessageOf(error)}`), batch);
   }
 
   #processOne(value: unknown, batch: BatchReply | undefined): void | PromiseLike<unknown> {
@@ -350,12 +328,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   }
 
   #processBatch(entries: unknown[]): void | PromiseLike<unknown> {
-    // docs/protocol.md §8.2 and N8: batches exist only on v2 connections, and only after initialize.
-    const version = this.#policy.version;
-    let refusal: string | undefined;
-    if (!this.#gate.open) refusal = "connection not initialized";
-    else if (version !== 2) refusal = `batches are only accepted on protocol v2 connections${version === undefined ? "" : ` (this one is v${version})`}`;
-    else if (entries.length === 0) refusal = "empty batch";
+    const refusal = batchRefusal(this.#gate.open, this.#policy.version, entries.length);
     if (refusal !== undefined) {
       this.#report({ code: "invalid_message", message: `Batch refused: ${refusal}`, detail: entries });
       this.#sendReply(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${refusal}`));

@@ -12,21 +12,14 @@ export * from "./errors.js";
 export type * from "./transport.js";
 export { describeTransportProblem } from "./transport.js";
 export type * from "./model.js";
-export {
-  Connection,
-  CANCEL_REQUEST_METHOD,
-  defaultValidateOutgoing,
-  closedError,
-  type ConnectionOptions,
-  type RequestOptions,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  DEFAULT_MAX_RUNNING_REQUESTS,
-  INCOMING_BACKLOG_HIGH_WATER,
-  UNTIMED_METHODS,
-  type RequestContext,
-  type RequestHandler,
-  type NotificationHandler,
-} from "./connection.js";
+export { Connection } from "./connection.js";
+export { type ConnectionOptions, DEFAULT_MAX_RUNNING_REQUESTS, defaultValidateOutgoing } from "./connection-options.js";
+export { CANCEL_REQUEST_METHOD } from "./method-policy.js";
+export { closedError } from "./wire-errors.js";
+export { DEFAULT_REQUEST_TIMEOUT_MS, type RequestOptions, UNTIMED_METHODS } from "./outgoing-requests.js";
+export { INCOMING_BACKLOG_HIGH_WATER } from "./incoming-queue.js";
+export type { RequestContext, RequestHandler } from "./incoming-requests.js";
+export type { NotificationHandler } from "./incoming-notifications.js";
 export type {
   AcpMethodTables,
   ExtensionMethod,

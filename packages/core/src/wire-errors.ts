@@ -1,7 +1,8 @@
 // The wording of what goes wrong: error responses and local errors built from validation results
 // and thrown values. Kept apart so the Connection's modules say *when* to answer with an error and
 // this one says *what* the answer reads.
-import { AcpError, ErrorCode } from "./errors.js";
+import type { Diagnostic } from "./diagnostics.js";
+import { AcpError, ErrorCode, isAcpError } from "./errors.js";
 import { errorResponse, type JsonRpcResponse, type RequestId } from "./jsonrpc.js";
 import type { ValidationError } from "./registry.js";
 import type { CloseInfo } from "./transport.js";
@@ -44,4 +45,11 @@ export function invalidParamsResponse(id: RequestId | null, method: string, erro
 /** The `AcpError("ConnectionClosed")` every pending request rejects with; `data` is the transport's `CloseInfo`. */
 export function closedError(info: CloseInfo): AcpError {
   return new AcpError("ConnectionClosed", `Connection closed: ${info.reason}`, { data: info });
+}
+
+/** The diagnostic for an answer the outbox could not send: our handler's result JSON cannot carry (-32603 went instead), or the channel's failure. */
+export function replyFailure(error: unknown): Diagnostic {
+  if (isAcpError(error, "InvalidMessage"))
+    return { code: "outgoing_invalid", message: `An answer could not be sent, -32603 went instead: ${errorMessageOf(error)}`, detail: error };
+  return { code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error };
 }

@@ -3,7 +3,7 @@
 // handler may be waiting on the peer's answer to one of our requests), and messages waiting behind a
 // slow async notification handler pause the transport's input past a high-water mark.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_RUNNING_REQUESTS, INCOMING_BACKLOG_HIGH_WATER } from "../src/connection.js";
+import { DEFAULT_MAX_RUNNING_REQUESTS, INCOMING_BACKLOG_HIGH_WATER } from "../src/index.js";
 import { ErrorCode } from "../src/errors.js";
 import { deferred, scripted, settle } from "./helpers/transports.js";
 

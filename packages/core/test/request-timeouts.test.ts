@@ -2,7 +2,7 @@
 // answer promptly, none for open-ended ones (a prompt turn may run for hours), and per-call
 // overrides. The failure is AcpError "Timeout", distinct from a peer's error or a closed pipe.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_REQUEST_TIMEOUT_MS, UNTIMED_METHODS } from "../src/connection.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, UNTIMED_METHODS } from "../src/index.js";
 import { scripted } from "./helpers/transports.js";
 
 afterEach(() => {

@@ -19,45 +19,11 @@
 // undefined when the value shows none.
 import { isJsonObject, ownEntry, SESSION_UPDATE_TAGS, STOP_REASONS } from "./methods.js";
 
+import { type LegacyVersion, type JsonObject, PRE_1_0, V1_ON_V2, V2_ON_V1, LATER_DRAFT, has, legacy, toSnakeCase, wrongCase } from "./legacy-common.js";
+import { detectInContentBlock, detectInToolCallContent, detectInToolCallFields, detectInPlanEntries } from "./legacy-content.js";
 import type { ValidationError } from "./validation-result.js";
 
-/** The protocol version a legacy shape is judged against: 1 or 2. */
-export type LegacyVersion = 1 | 2;
-
-type JsonObject = Record<string, unknown>;
-
-/** Where a legacy shape comes from; the first words of the error message. */
-const PRE_1_0 = "legacy pre-1.0 shape";
-const V1_ON_V2 = "v1 shape on a v2 connection";
-const V2_ON_V1 = "v2 shape on a v1 connection";
-const LATER_DRAFT = "later v2 draft shape (not acpkit v2)";
-
-function has(object: JsonObject, key: string): boolean {
-  return Object.hasOwn(object, key);
-}
-
-function legacy(origin: string, path: string, legacyShape: string, expected: string): ValidationError {
-  return { path, message: `${origin} "${legacyShape}": use ${expected}`, legacyShape, expected };
-}
-
-/** `AgentMessageChunk` / `agentMessageChunk` → `agent_message_chunk`. */
-function toSnakeCase(value: string): string {
-  return value
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[-\s]+/g, "_")
-    .toLowerCase();
-}
-
-/**
- * The value if it is a wire tag or enum value written in PascalCase or camelCase (custom `_…`
- * values are left alone). Not a type guard on purpose: `false` must not narrow a string to never.
- */
-function wrongCase(value: unknown): string | undefined {
-  return typeof value === "string" && !value.startsWith("_") && /[A-Z]/.test(value) ? value : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Method names
+export type { LegacyVersion } from "./legacy-common.js";
 
 const PRE_1_0_METHODS: Record<string, string> = {
   "acp/session_update": "session/update",
@@ -130,110 +96,6 @@ function modernUpdateTag(version: LegacyVersion, tag: string): string | undefine
 
 // ---------------------------------------------------------------------------------------------
 // Content
-
-const EMBEDDED_RESOURCE_EXPECTED = '{"type":"resource","resource":{uri,text|blob}}';
-
-function detectInContentBlock(block: unknown, path: string): ValidationError | undefined {
-  if (!isJsonObject(block)) return undefined;
-  const type = block.type;
-  if (type === "embedded_resource") return legacy(PRE_1_0, `${path}/type`, "embedded_resource", EMBEDDED_RESOURCE_EXPECTED);
-  const badType = wrongCase(type);
-  if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (content types are snake_case)`);
-  if (type === "resource" && isJsonObject(block.resource)) {
-    const resource = block.resource;
-    if (has(resource, "content") && !has(resource, "text") && !has(resource, "blob")) {
-      return legacy(PRE_1_0, `${path}/resource/content`, "resource.content", '"resource": {uri, text} for text or {uri, blob} for base64 data');
-    }
-  }
-  return undefined;
-}
-
-function detectInToolCallContent(version: LegacyVersion, item: unknown, path: string): ValidationError | undefined {
-  if (!isJsonObject(item)) return undefined;
-  const type = item.type;
-  const badType = wrongCase(type);
-  if (badType) return legacy(PRE_1_0, `${path}/type`, badType, `"${toSnakeCase(badType)}" (tool call content types are snake_case)`);
-  if (type === "terminal" && version === 2) {
-    return legacy(
-      V1_ON_V2,
-      `${path}/type`,
-      "terminal",
-      'content or diff items (v2 has no terminals; a custom item such as {"type":"_acpkit/terminal","terminalId"} at most)',
-    );
-  }
-  if (type === "content") return detectInContentBlock(item.content, `${path}/content`);
-  // A bare content block where a ToolCallContent item belongs (pre-1.0 "Content: a ContentBlock").
-  if (type === "text" || type === "image" || type === "audio" || type === "resource_link" || type === "resource" || type === "embedded_resource") {
-    return legacy(PRE_1_0, `${path}/type`, `bare content block "${type}" in tool call content`, '{"type":"content","content":<ContentBlock>}');
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tool calls
-
-const TOOL_CALL_EXPECTED: Record<LegacyVersion, string> = {
-  1: '{"sessionUpdate":"tool_call","toolCallId","title","rawInput"}',
-  2: '{"sessionUpdate":"tool_call_update","toolCallId","title","rawInput"}',
-};
-
-/** Fields of a tool call or tool call patch (an update, or `toolCall` of a permission request). */
-function detectInToolCallFields(version: LegacyVersion, call: JsonObject, path: string, isCreate: boolean): ValidationError | undefined {
-  if (!has(call, "toolCallId")) {
-    if (isCreate && (has(call, "id") || has(call, "arguments"))) {
-      return legacy(PRE_1_0, `${path}/${has(call, "id") ? "id" : "arguments"}`, "tool_call with id/name/arguments", TOOL_CALL_EXPECTED[version]);
-    }
-    if (has(call, "id")) return legacy(PRE_1_0, `${path}/id`, "id", '"toolCallId"');
-    if (has(call, "tool_call_id")) return legacy(PRE_1_0, `${path}/tool_call_id`, "tool_call_id", '"toolCallId"');
-  }
-  if (has(call, "arguments") && !has(call, "rawInput")) return legacy(PRE_1_0, `${path}/arguments`, "arguments", '"rawInput"');
-  for (const label of ["label", "Label"]) {
-    if (has(call, label) && !has(call, "title")) return legacy(PRE_1_0, `${path}/${label}`, label, '"title"');
-  }
-  const status = call.status;
-  if (status === "success") return legacy(PRE_1_0, `${path}/status`, "success", '"completed"');
-  if (status === "cancelled") {
-    return legacy(
-      LATER_DRAFT,
-      `${path}/status`,
-      "cancelled",
-      '"completed" or "failed" (there is no wire status cancelled; clients mark cancelled tool calls locally)',
-    );
-  }
-  const badStatus = wrongCase(status);
-  if (badStatus) return legacy(PRE_1_0, `${path}/status`, badStatus, `"${toSnakeCase(badStatus)}"`);
-  const badKind = wrongCase(call.kind);
-  if (badKind) return legacy(PRE_1_0, `${path}/kind`, badKind, `"${toSnakeCase(badKind)}"`);
-  if (has(call, "output") && !has(call, "rawOutput") && !has(call, "content")) {
-    return legacy(PRE_1_0, `${path}/output`, "output", '"content": ToolCallContent[] and/or "rawOutput"');
-  }
-  if (Array.isArray(call.content)) {
-    for (let i = 0; i < call.content.length; i++) {
-      const found = detectInToolCallContent(version, call.content[i], `${path}/content/${i}`);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Plans
-
-function detectInPlanEntries(entries: unknown, path: string): ValidationError | undefined {
-  if (!Array.isArray(entries)) return undefined;
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i];
-    if (!isJsonObject(entry)) continue;
-    for (const field of ["priority", "status"] as const) {
-      const value = wrongCase(entry[field]);
-      if (value) return legacy(PRE_1_0, `${path}/${i}/${field}`, value, `"${toSnakeCase(value)}"`);
-    }
-  }
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// session/update
 
 function detectInSessionUpdate(version: LegacyVersion, update: unknown, path: string): ValidationError | undefined {
   if (!isJsonObject(update)) return undefined;

@@ -3,7 +3,7 @@
 import { AcpError } from "../../src/errors.js";
 import { encodeMessage, SEND_ACCEPTED } from "../../src/transport-helpers.js";
 import type { CloseInfo, JsonRpcMessage, Transport, TransportReceiver } from "../../src/transport.js";
-import { Connection, type ConnectionOptions } from "../../src/connection.js";
+import { Connection, type ConnectionOptions } from "../../src/index.js";
 import type { UntypedMethodTables } from "../../src/method-types.js";
 import type { ProtocolVersion } from "../../src/registry.js";
 import { stubRegistry } from "./stub-registry.js";
