@@ -21,6 +21,7 @@ import {
   type Transport,
   type TransportReceiver,
 } from "@acpkit/core";
+import { wrapTransport } from "@acpkit/core/transport-kit";
 import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/validation";
 import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
@@ -60,28 +61,23 @@ export function loadOnInitialize(transport: Transport, versions: readonly Protoc
     pausedForLoad = paused;
     applyFlow();
   };
-  return {
-    start(receiver) {
-      transport.start(holdingReceiver(transport, receiver, versions, loaded, loadOf, () => negotiated() || allLoaded(), pauseForLoad));
-    },
-    send: (message) => transport.send(message),
-    close: (reason) => transport.close(reason),
+  return wrapTransport(transport, {
+    receiver: (outer) => holdingReceiver(transport, outer, versions, loaded, loadOf, () => negotiated() || allLoaded(), pauseForLoad),
     ...(transport.pause && transport.resume
       ? {
-          pause: () => {
-            pausedByCaller = true;
-            applyFlow();
-          },
-          resume: () => {
-            pausedByCaller = false;
-            applyFlow();
+          flow: {
+            pause: () => {
+              pausedByCaller = true;
+              applyFlow();
+            },
+            resume: () => {
+              pausedByCaller = false;
+              applyFlow();
+            },
           },
         }
       : {}),
-    get closed() {
-      return transport.closed;
-    },
-  };
+  });
 }
 
 function holdingReceiver(
@@ -165,6 +161,8 @@ function holdingReceiver(
       if (loading) inputEnded = true;
       else endInput();
     },
+    // Passed on when the Connection has it: it holds its answers while the peer does not read.
+    ...(receiver.onOutputCongestion === undefined ? {} : { onOutputCongestion: (congested: boolean) => receiver.onOutputCongestion!(congested) }),
   };
 }
 

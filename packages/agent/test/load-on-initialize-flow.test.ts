@@ -5,7 +5,7 @@ import type { CloseInfo, Transport, TransportReceiver } from "@acpkit/core";
 import { describe, expect, it, vi } from "vitest";
 import { loadOnInitialize } from "../src/load-on-initialize.js";
 
-// The test setup preloads every version's validators; here v2's load is played by hand instead, so
+// v2's load is played by hand here, so
 // the test decides when it finishes.
 const load = vi.hoisted(() => ({ loaded: false, finish: undefined as (() => void) | undefined }));
 vi.mock("@acpkit/core", async (importOriginal) => ({
@@ -89,5 +89,26 @@ describe("loadOnInitialize: pausing composes with the load", () => {
     wrapped.resume!();
     expect(state.paused).toBe(false);
     expect(state.calls.at(-1)).toBe("resume");
+  });
+});
+
+describe("loadOnInitialize: the receiver's optional hooks", () => {
+  // Before: the wrapper's receiver had no onOutputCongestion, so while it was in place the
+  // Connection above never learnt that the peer stopped reading and did not hold its answers.
+  it("passes output congestion on to the Connection's receiver, and gives none to a receiver without it", () => {
+    load.loaded = false;
+    const { transport, state } = innerTransport();
+    const congestion: boolean[] = [];
+    loadOnInitialize(transport, [2], () => false, "agent").start({
+      onMessage: () => {},
+      onTransportError: () => {},
+      onOutputCongestion: (congested) => congestion.push(congested),
+    });
+    state.receiver!.onOutputCongestion!(true);
+    state.receiver!.onOutputCongestion!(false);
+    expect(congestion).toEqual([true, false]);
+    const bare = innerTransport();
+    loadOnInitialize(bare.transport, [2], () => false, "agent").start({ onMessage: () => {}, onTransportError: () => {} });
+    expect(bare.state.receiver!.onOutputCongestion).toBeUndefined();
   });
 });

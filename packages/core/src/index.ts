@@ -1,7 +1,6 @@
 // @acpkit/core: the JSON-RPC peer both sides use, the Transport contract, typed errors and
 // version negotiation. The v1⇄v2 bridge is `@acpkit/core/bridge`; what transport authors share
-// (encodeMessage, utf8SizeOver, createDeferred) is `@acpkit/core/transport-kit`, and exported here
-// too, so a transport's process loads one file of core instead of two (transport-helpers.ts).
+// (encodeMessage, utf8SizeOver, createDeferred, wrapTransport, …) is `@acpkit/core/transport-kit`.
 
 /**
  * The JSON-RPC peer both sides use (`Connection`, typed by the ACP method tables), the `Transport` contract, typed errors, diagnostics and version negotiation.
@@ -61,20 +60,10 @@ export {
 } from "./registry.js";
 export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, setOwnField, valueKind, type PromptContentSupport } from "./json.js";
 export { absolutePathProblem, checkAbsolutePathArgument, checkAbsolutePathParam, isAbsolutePath, toolCallPathProblem } from "./paths.js";
+export type { LossyCode } from "./lossy-code.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
-/** For transport authors; also `@acpkit/core/transport-kit`. */
-export {
-  createDeferred,
-  deliverMessage,
-  encodeMessage,
-  OUTPUT_HIGH_WATER,
-  parseRequestTarget,
-  SEND_ACCEPTED,
-  utf8SizeOver,
-  type Deferred,
-} from "./transport-helpers.js";
-/** For transport authors; also `@acpkit/core/transport-kit`. */
-export { oversizedRequestId, RequestIdScanner } from "./request-id-scanner.js";
+/** @internal The transport kit's code, public under `@acpkit/core/transport-kit` (that entry hands out this copy). */
+export * as __transportKit from "./transport-kit-code.js";
 export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";
 export {
   JsonRpcKind,

@@ -5,7 +5,7 @@
 // closes only once it was handed over. (input-end.test.ts covers an answer taken at once after the
 // input ended: the scripted transport returns SEND_ACCEPTED like acpkit's own.)
 import { afterEach, describe, expect, it } from "vitest";
-import { SEND_ACCEPTED } from "../src/index.js";
+import { SEND_ACCEPTED } from "../src/transport-kit.js";
 import { deferred, scripted, settle } from "./helpers/transports.js";
 
 const PERMISSION = { sessionId: "s", options: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AcpError } from "../src/errors.js";
-import { createDeferred, encodeMessage, parseRequestTarget, utf8SizeOver } from "../src/transport-kit.js";
+import { createDeferred, encodeMessage, forwardingReceiver, parseRequestTarget, utf8SizeOver, wrapTransport } from "../src/transport-kit.js";
 
 describe("encodeMessage", () => {
   it("gives the compact JSON text of a message", () => {
@@ -60,5 +60,68 @@ describe("parseRequestTarget", () => {
       expect(() => new URL(target, "http://localhost"), target).toThrow();
       expect(parseRequestTarget(target), target).toBeUndefined();
     }
+  });
+});
+
+describe("wrapTransport and forwardingReceiver", () => {
+  const base = (withFlow: boolean) => {
+    const calls: string[] = [];
+    let receiver: import("../src/transport.js").TransportReceiver | undefined;
+    const inner = {
+      start: (r: import("../src/transport.js").TransportReceiver) => (receiver = r),
+      send: async () => void calls.push("send"),
+      close: async () => void calls.push("close"),
+      closed: new Promise<never>(() => {}),
+      ...(withFlow ? { pause: () => void calls.push("pause"), resume: () => void calls.push("resume") } : {}),
+    };
+    return { inner, calls, received: () => receiver! };
+  };
+
+  it("passes pause and resume through exactly when the inner transport has them", async () => {
+    const withFlow = base(true);
+    const wrapped = wrapTransport(withFlow.inner, {});
+    wrapped.pause!();
+    wrapped.resume!();
+    await wrapped.send({ jsonrpc: "2.0", method: "m" });
+    expect(withFlow.calls).toEqual(["pause", "resume", "send"]);
+    expect("pause" in wrapTransport(base(false).inner, {})).toBe(false);
+  });
+
+  it("the receiver's optional hooks reach the outer receiver exactly when it has them", () => {
+    const seen: string[] = [];
+    const outer = {
+      onMessage: () => {},
+      onTransportError: () => {},
+      onInputEnd: () => void seen.push("end"),
+      onOutputCongestion: (c: boolean) => void seen.push(`congested ${c}`),
+    };
+    const forwarded = forwardingReceiver(outer, { onMessage: () => void seen.push("message") });
+    forwarded.onMessage("x");
+    forwarded.onInputEnd!();
+    forwarded.onOutputCongestion!(true);
+    expect(seen).toEqual(["message", "end", "congested true"]);
+    // A receiver without onInputEnd makes a stdio transport close at once: the wrapper must not invent one.
+    const bare = forwardingReceiver({ onMessage: () => {}, onTransportError: () => {} }, { onMessage: () => {} });
+    expect("onInputEnd" in bare).toBe(false);
+    expect("onOutputCongestion" in bare).toBe(false);
+  });
+
+  it("sends through the wrapping's send and starts the inner transport with its receiver", async () => {
+    const { inner, calls, received } = base(false);
+    const sent: unknown[] = [];
+    const wrapped = wrapTransport(inner, {
+      send: (message, through) => {
+        sent.push(message);
+        return through.send(message);
+      },
+      receiver: (outer) => forwardingReceiver(outer, { onMessage: (m) => outer.onMessage(`tapped ${String(m)}`) }),
+    });
+    const got: unknown[] = [];
+    wrapped.start({ onMessage: (m) => void got.push(m), onTransportError: () => {} });
+    received().onMessage("hello");
+    await wrapped.send({ jsonrpc: "2.0", method: "m" });
+    expect(got).toEqual(["tapped hello"]);
+    expect(sent).toEqual([{ jsonrpc: "2.0", method: "m" }]);
+    expect(calls).toEqual(["send"]);
   });
 });

@@ -23,13 +23,13 @@ export type { MethodDirection, MethodKind, MethodTableEntry } from "./compiled-v
 export type ProtocolVersion = 1 | 2;
 
 /** The stop reasons each version knows, generated from the schemas (v2 also takes custom ones starting with `_`). */
-export const STOP_REASONS: { readonly 1: typeof V1_STOP_REASONS; readonly 2: typeof V2_STOP_REASONS } = Object.freeze({
+export const STOP_REASONS: { readonly [V in ProtocolVersion]: readonly string[] } = Object.freeze({
   1: V1_STOP_REASONS,
   2: V2_STOP_REASONS,
 });
 
 /** The `sessionUpdate` tags each version defines, generated from the schemas. */
-export const SESSION_UPDATE_TAGS: { readonly 1: typeof V1_UPDATE_TAGS; readonly 2: typeof V2_UPDATE_TAGS } = Object.freeze({
+export const SESSION_UPDATE_TAGS: { readonly [V in ProtocolVersion]: readonly string[] } = Object.freeze({
   1: V1_UPDATE_TAGS,
   2: V2_UPDATE_TAGS,
 });

@@ -13,7 +13,7 @@
 // reads them in place). One native call per chunk instead of one per line; the result is the same
 // because a '\n' byte is never part of a multi-byte character.
 
-import { RequestIdScanner } from "@acpkit/core";
+import { RequestIdScanner } from "@acpkit/core/transport-kit";
 import { isUtf8 } from "./node-builtins.js";
 
 const NEWLINE = 0x0a;

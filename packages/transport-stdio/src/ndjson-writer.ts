@@ -22,7 +22,8 @@
 //   whenever one large message is sent, and a peer that writes and reads in turn (it is blocked
 //   writing to us, so it does not read) would then never drain it: both sides would wait.
 import type { Writable } from "node:stream";
-import { createDeferred, encodeMessage, SEND_ACCEPTED, type AcpError, type Deferred } from "@acpkit/core";
+import type { AcpError } from "@acpkit/core";
+import { createDeferred, encodeMessage, SEND_ACCEPTED, type Deferred } from "@acpkit/core/transport-kit";
 
 /**
  * The most characters of joined lines one write() gets: 16 Mi. One tick's lines are joined into

@@ -1,7 +1,8 @@
 // The ndjson Transport over any Readable/Writable pair. spawnAgent() and stdioServer() wrap it
 // with what differs between a child process and the process's own stdio: how it ends.
 import type { Readable, Writable } from "node:stream";
-import { AcpError, deliverMessage, OUTPUT_HIGH_WATER, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
+import { deliverMessage, OUTPUT_HIGH_WATER } from "@acpkit/core/transport-kit";
 import { NdjsonReader } from "./ndjson-reader.js";
 import { NdjsonWriter } from "./ndjson-writer.js";
 

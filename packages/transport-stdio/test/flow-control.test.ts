@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { setTimeout as delay } from "node:timers/promises";
-import { OUTPUT_HIGH_WATER } from "@acpkit/core";
+import { OUTPUT_HIGH_WATER } from "@acpkit/core/transport-kit";
 import { ensureBuilt, fixturesDir } from "@acpkit/test-support/build-once";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NdjsonStreamTransport } from "../src/index.js";

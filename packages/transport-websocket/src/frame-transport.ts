@@ -5,8 +5,8 @@
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
 import {
-  AcpError,
   createDeferred,
   deliverMessage,
   encodeMessage,
@@ -14,12 +14,8 @@ import {
   oversizedRequestId,
   SEND_ACCEPTED,
   utf8SizeOver,
-  type CloseInfo,
   type Deferred,
-  type JsonRpcMessage,
-  type Transport,
-  type TransportReceiver,
-} from "@acpkit/core";
+} from "@acpkit/core/transport-kit";
 
 /**
  * The browser adapters' send bound: above this much handed to the socket and not yet written

@@ -7,7 +7,8 @@
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { AcpError, parseRequestTarget } from "@acpkit/core";
+import { AcpError } from "@acpkit/core";
+import { parseRequestTarget } from "@acpkit/core/transport-kit";
 import { DEFAULT_MAX_MESSAGE_SIZE, type WebSocketTransport } from "./frame-transport.js";
 import { loadWs } from "./load-ws.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";

@@ -1,7 +1,7 @@
 // A peer that sends requests and never reads the answers, over a real WebSocket on 127.0.0.1: the
 // server transport stops reading frames once its unread output passes OUTPUT_HIGH_WATER, so its
 // memory stays bounded, and every request is answered, in order, once the peer reads again.
-import { OUTPUT_HIGH_WATER } from "@acpkit/core";
+import { OUTPUT_HIGH_WATER } from "@acpkit/core/transport-kit";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";

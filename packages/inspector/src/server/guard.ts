@@ -6,7 +6,7 @@
 // token (it reads it from its own URL), but the same Host and Origin rules apply to it.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { parseRequestTarget } from "@acpkit/core";
+import { parseRequestTarget } from "@acpkit/core/transport-kit";
 import { TOKEN_PARAM } from "../common/protocol.js";
 
 /** Whether a request may proceed, or the status and reason to refuse it with. */

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { parseRequestTarget } from "@acpkit/core";
+import { parseRequestTarget } from "@acpkit/core/transport-kit";
 import { INFO_PATH, type InspectorInfo } from "../common/protocol.js";
 import { acceptedHosts, checkRequest, checkSameSite, type GuardPolicy } from "./guard.js";
 import { loadPage, PAGE_HEADERS } from "./static-page.js";

@@ -1,6 +1,8 @@
 // A transport that reports every message it carries: the page's client talks through it, so the
-// wire view shows exactly what went over the WebSocket, as text, in order.
-import type { JsonRpcMessage, Transport } from "@acpkit/core";
+// wire view shows exactly what went over the WebSocket, as text, in order. Everything else of the
+// inner transport (flow control, the receiver's optional hooks) passes through unchanged.
+import type { Transport } from "@acpkit/core";
+import { forwardingReceiver, wrapTransport } from "@acpkit/core/transport-kit";
 
 export interface TransportTap {
   sent(text: string): void;
@@ -8,25 +10,17 @@ export interface TransportTap {
 }
 
 export function tappedTransport(inner: Transport, tap: TransportTap): Transport {
-  return {
-    start(receiver) {
-      inner.start({
+  return wrapTransport(inner, {
+    send(message, through) {
+      tap.sent(JSON.stringify(message));
+      return through.send(message);
+    },
+    receiver: (outer) =>
+      forwardingReceiver(outer, {
         onMessage(message) {
           tap.received(typeof message === "string" ? message : JSON.stringify(message));
-          receiver.onMessage(message);
+          outer.onMessage(message);
         },
-        onTransportError(error) {
-          receiver.onTransportError(error);
-        },
-      });
-    },
-    send(message: JsonRpcMessage | JsonRpcMessage[]) {
-      tap.sent(JSON.stringify(message));
-      return inner.send(message);
-    },
-    close: (reason) => inner.close(reason),
-    get closed() {
-      return inner.closed;
-    },
-  };
+      }),
+  });
 }
