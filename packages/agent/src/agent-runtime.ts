@@ -10,7 +10,6 @@ import {
   type CloseInfo,
   Connection,
   defaultValidateOutgoing,
-  type Diagnostic,
   DiagnosticEmitter,
   ErrorCode,
   isAcpError,
@@ -20,6 +19,7 @@ import {
   schemaRegistry,
   type Transport,
 } from "@acpkit/core";
+import type { AgentDiagnostic, AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { AgentSession } from "./agent-session.js";
 import { isAbortError, toRpcError } from "./hooks.js";
@@ -47,7 +47,7 @@ export class AgentRuntime implements RuntimeScope {
   readonly report = (diagnostic: Diagnostic): void => this.#diagnostics.emit(diagnostic);
   readonly #options: ServeOptions;
   readonly #versions: readonly ProtocolVersion[];
-  readonly #diagnostics = new DiagnosticEmitter();
+  readonly #diagnostics = new DiagnosticEmitter<AgentDiagnostic["code"]>();
   readonly #acceptedBlocks: ReadonlySet<string>;
   #version: ProtocolVersion | undefined;
   #client: ClientInfo | undefined;

@@ -1,6 +1,7 @@
 // One session on an agent connection: its ids, its modes and config options, and what it is busy
 // with (a turn, or a session/load replay). One turn at a time (O4).
-import { type Diagnostic, ErrorCode, RpcError } from "@acpkit/core";
+import { ErrorCode, RpcError } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { v1, v2 } from "@acpkit/schema";
 import { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";

@@ -1,5 +1,6 @@
 // @acpkit/agent: serve an ACP agent to v1 and v2 clients from one implementation.
 export { serveAgent, DEFAULT_MAX_SESSIONS, type AgentServer } from "./serve.js";
+export type { AgentDiagnostic, AgentDiagnosticCode } from "./diagnostics.js";
 export type {
   AgentAuthMethod,
   AgentDefinition,

@@ -2,7 +2,7 @@
 // session-controls.ts) need of the runtime that owns the connection. Every method they answer
 // comes after a successful initialize (the connection refuses anything earlier, N8), so the
 // version and the client are known by then.
-import type { Diagnostic } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { AgentSession } from "./agent-session.js";
 import type { SessionTable } from "./session-table.js";

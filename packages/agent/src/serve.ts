@@ -1,7 +1,8 @@
 // serveAgent: serve an AgentDefinition over a transport. This module is the public face (the
 // AgentServer a caller gets, and the checks of the definition); agent-runtime.ts is the runtime
 // behind it, and the session methods live in session-setup.ts and session-controls.ts.
-import { type CloseInfo, type Connection, type Diagnostic, describeTransportProblem, type Transport } from "@acpkit/core";
+import { type CloseInfo, type Connection, describeTransportProblem, type Transport } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { AgentRuntime, DEFAULT_VERSIONS } from "./agent-runtime.js";
 import type { AgentDefinition, ClientInfo, ServeOptions } from "./types.js";

@@ -2,7 +2,8 @@
 // where the session comes from (a new id, or the client's) and in whether the agent replays its
 // history (load writes it through an UpdateWriter first); the checks, the session limit, adopting
 // the setup's modes and options and announcing its commands are one path.
-import { checkAbsolutePathParam, type Diagnostic, ErrorCode, type RequestContext, RpcError } from "@acpkit/core";
+import { checkAbsolutePathParam, ErrorCode, type RequestContext, RpcError } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import type { AgentSession } from "./agent-session.js";
 import { callHook } from "./hooks.js";

@@ -1,7 +1,8 @@
 // The sessions of one agent connection, and the limit on them (ServeOptions.maxSessions): a
 // session counts from the moment a session/new, load or resume for it is under way, so requests
 // that arrive together cannot open more than the limit between them.
-import { type Diagnostic, ErrorCode, RpcError } from "@acpkit/core";
+import { ErrorCode, RpcError } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { AgentSession } from "./agent-session.js";
 
 /** Default of `ServeOptions.maxSessions`: open sessions per connection. */

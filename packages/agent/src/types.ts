@@ -7,7 +7,6 @@ import type {
   ConfigOption,
   ConfigValue,
   ContentBlock,
-  Diagnostic,
   ElicitationResult,
   ElicitationSchema,
   McpServer,
@@ -26,6 +25,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 
 // The model's names are core's, shared with @acpkit/client.
 export type { SessionMode } from "@acpkit/core";

@@ -2,7 +2,7 @@
 // message upserts become chunks when they extend what was sent (B3), tool calls start with a v1
 // `tool_call` (B4), plans collapse to one (B6), custom stop reasons become end_turn + _meta (B5).
 // What v1 cannot carry is reported as a diagnostic `lossy_<code>` (or thrown in strict mode).
-import type { Diagnostic } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { AgentSideV1Bridge } from "@acpkit/core/bridge";
 import type { v1 } from "@acpkit/schema";
 import { type AgentSideConnection, permissionParamsOf, sendNotification, type SessionWire } from "./session-wire.js";

@@ -2,7 +2,8 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import { AcpError, CURRENT_MODE_UPDATE, isJsonObject, NOTICE_UPDATE, valueKind, type Diagnostic, type MessageKind } from "@acpkit/core";
+import { AcpError, CURRENT_MODE_UPDATE, isJsonObject, NOTICE_UPDATE, valueKind, type MessageKind } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type {

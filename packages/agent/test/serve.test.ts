@@ -1,7 +1,8 @@
 // serveAgent beyond the turn guarantees: initialize negotiation, per-version capabilities,
 // authentication, session errors, stop-reason checks, client fs, ids and session/load.
 import { describe, expect, it } from "vitest";
-import { Connection, ErrorCode, RpcError, type Diagnostic } from "@acpkit/core";
+import { Connection, ErrorCode, RpcError } from "@acpkit/core";
+import type { AgentDiagnostic as Diagnostic } from "../src/index.js";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { DEFAULT_MAX_SESSIONS, serveAgent, type AgentDefinition } from "@acpkit/agent";
 import { RecordingTransport, agentTexts, initialize, newSession, prompt, startAgent } from "./harness.js";

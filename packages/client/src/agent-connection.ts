@@ -10,12 +10,12 @@ import {
   COMPACTION_SUMMARY_CHUNK,
   COMPACTION_UPDATE,
   type Connection,
-  type Diagnostic,
   type DiagnosticEmitter,
   ErrorCode,
   NOTICE_UPDATE,
   RpcError,
 } from "@acpkit/core";
+import type { ClientDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { serveElicitation, serveFileSystem, serveTerminals } from "./client-services.js";
@@ -110,7 +110,7 @@ export class AgentConnectionImpl implements AgentConnection, SessionHost {
     /** The version we offered: fs was advertised only in a v1 offer (§1.2). */
     private readonly offered: ProtocolVersion,
     private readonly options: ConnectOptions,
-    private readonly diagnostics: DiagnosticEmitter,
+    private readonly diagnostics: DiagnosticEmitter<Diagnostic["code"]>,
     /** `@acpkit/core/bridge` on a v1 connection (loaded by connectAgent), undefined on v2. */
     private readonly bridge: BridgeModule | undefined,
   ) {

@@ -1,6 +1,7 @@
 // connectAgent: the handshake. Initialize (offer the highest version, accept the answer, fall
 // back to v1 once when a v2 offer is refused), load what the negotiated version needs, and hand
 // the initialized connection to an AgentConnection (agent-connection.ts).
+import type { ClientDiagnostic } from "./diagnostics.js";
 import {
   AcpError,
   Connection,
@@ -42,7 +43,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.maxRunningRequests === undefined ? {} : { maxRunningRequests: options.maxRunningRequests }),
   });
-  const diagnostics = new DiagnosticEmitter();
+  const diagnostics = new DiagnosticEmitter<ClientDiagnostic["code"]>();
   if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
   connection.onDiagnostic((diagnostic) => diagnostics.emit(diagnostic));
   let description: AgentDescription;

@@ -1,4 +1,5 @@
 // @acpkit/client: drive an ACP agent (v1 or v2) with one session model.
+export type { ClientDiagnostic, ClientDiagnosticCode } from "./diagnostics.js";
 export { connectAgent, MAX_PARKED_UPDATES, type AgentConnection } from "./connect.js";
 export { ClientSession } from "./session.js";
 export { MAX_KEPT_TURN_UPDATES, Turn } from "./turn.js";

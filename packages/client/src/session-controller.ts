@@ -3,7 +3,8 @@
 // requests "cancelled", C4 keep applying updates until the response, C11 an error after cancel
 // shows as cancelled), the SessionState kept current by the reducer, and what the agent asks of
 // the session (permissions, terminals, elicitation), which the connection routes here.
-import { AcpError, isRpcError, toolCallPathProblem, valueKind, type Connection, type Diagnostic, type RequestContext } from "@acpkit/core";
+import { AcpError, isRpcError, toolCallPathProblem, valueKind, type Connection, type RequestContext } from "@acpkit/core";
+import type { ClientDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
 import { BatchedState } from "./state/batched-state.js";

@@ -1,7 +1,7 @@
 // The terminals a session's agent created through the client (v1 terminal/*): which ids belong to
 // the session, their last known output in the session's state, and stopping them when the turn is
 // cancelled (kill) or the session ends (release).
-import type { Diagnostic } from "@acpkit/core";
+import type { ClientDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { TerminalJSON } from "./state/session-state.js";
 import type { TerminalHost } from "./types.js";
 

@@ -5,7 +5,6 @@ import type {
   ConfigOption,
   ConfigValue,
   ContentBlock,
-  Diagnostic,
   ElicitationResult,
   ElicitationSchema,
   McpServer,
@@ -20,6 +19,7 @@ import type {
   TerminalExitStatus,
   ToolCallPatch,
 } from "@acpkit/core";
+import type { ClientDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion } from "@acpkit/schema";
 
 // The model's names are core's, shared with @acpkit/agent.

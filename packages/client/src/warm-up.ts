@@ -7,7 +7,8 @@
 //
 // It happens once per process and protocol version, never touches the real connection, and is
 // delivered a reply per macrotask, so real input that arrives meanwhile is handled in between.
-import type { CloseInfo, Diagnostic, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
+import type { CloseInfo, JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core";
+import type { ClientDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion } from "@acpkit/schema";
 import type { ConnectOptions } from "./types.js";
 

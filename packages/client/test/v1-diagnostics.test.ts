@@ -1,6 +1,7 @@
 // Diagnostics the v1 bridge raises reach the client's onDiagnostic (docs/compatibility.md promises
 // `v1_tool_call_missing`, V4): a raw v1 agent that updates a tool call it never introduced.
-import { Connection, type Diagnostic } from "@acpkit/core";
+import { Connection } from "@acpkit/core";
+import type { ClientDiagnostic as Diagnostic } from "../src/index.js";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { describe, expect, it } from "vitest";
 import { connectAgent } from "../src/index.js";

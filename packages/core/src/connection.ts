@@ -12,7 +12,7 @@
 // streamed text chunk, of its text alone: text-update.ts), a few property checks, two map
 // lookups, one validator call, the handler. No promise, no closure.
 import { type BatchReply, batchRefusal, runBatch } from "./batch.js";
-import { DiagnosticEmitter, type Diagnostic } from "./diagnostics.js";
+import { DiagnosticEmitter, type Diagnostic, type DiagnosticCode } from "./diagnostics.js";
 import { AcpError, ErrorCode } from "./errors.js";
 import { IncomingNotifications, type NotificationHandler } from "./incoming-notifications.js";
 import { IncomingQueue } from "./incoming-queue.js";
@@ -236,7 +236,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
   }
 
   /** Subscribe to diagnostics (dropped or unknown messages, handler failures, …). Returns unsubscribe. */
-  onDiagnostic(listener: (diagnostic: Diagnostic) => void): () => void {
+  onDiagnostic(listener: (diagnostic: Diagnostic<DiagnosticCode>) => void): () => void {
     return this.#diagnostics.subscribe(listener);
   }
 
@@ -257,7 +257,7 @@ export class Connection<S extends Side = Side, V extends ProtocolVersion = Proto
     }
   }
 
-  #report(diagnostic: Diagnostic): void {
+  #report(diagnostic: Diagnostic<DiagnosticCode>): void {
     this.#diagnostics.emit(diagnostic);
   }
 

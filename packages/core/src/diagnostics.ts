@@ -1,13 +1,20 @@
 // Diagnostics: things acpkit noticed and handled without an error reply the caller could see —
 // a dropped notification, an unknown method, a handler that threw while handling a notification,
 // a peer that answered with garbage, a lossy v1 conversion. Listeners decide whether to log them.
-// Every code any acpkit package emits is in `DiagnosticCode`, so consumers switch on the union.
+// Each package owns its codes: core's are the Connection's and the bridge's (`DiagnosticCode`);
+// @acpkit/agent and @acpkit/client add theirs (AgentDiagnosticCode, ClientDiagnosticCode) and
+// type their diagnostics as `Diagnostic<their codes | DiagnosticCode>`.
 import type { LossyCode } from "./lossy-code.js";
 
-/** One event reported by a Connection, the agent or client runtime, or the v1 bridge. */
-export interface Diagnostic {
-  /** Stable machine-readable code, one of `DiagnosticCode`. */
-  code: DiagnosticCode;
+/**
+ * One event reported by a Connection, the agent or client runtime, or the v1 bridge. Without a
+ * type argument its code is any string, so one list can hold every package's diagnostics; each
+ * package types its own precisely (core: `Diagnostic<DiagnosticCode>`, @acpkit/agent:
+ * `AgentDiagnostic`, @acpkit/client: `ClientDiagnostic`).
+ */
+export interface Diagnostic<Code extends string = string> {
+  /** Stable machine-readable code: one of `DiagnosticCode`, or of the package that raised it. */
+  code: Code;
   /** One human sentence. */
   message: string;
   /** The JSON-RPC method concerned, when there is one. */
@@ -20,8 +27,8 @@ export interface Diagnostic {
   detail?: unknown;
 }
 
-/** Every diagnostic code: the Connection's, the agent runtime's, the client runtime's and the bridge's. */
-export type DiagnosticCode = ConnectionDiagnosticCode | AgentDiagnosticCode | ClientDiagnosticCode | BridgeDiagnosticCode;
+/** Core's diagnostic codes: the Connection's and the bridge's. */
+export type DiagnosticCode = ConnectionDiagnosticCode | BridgeDiagnosticCode;
 
 /** The codes of the v1 bridge: each lossy conversion (`lossy_<LossyCode>`), and a v1 agent's ordering slip. */
 export type BridgeDiagnosticCode = `lossy_${LossyCode}` | "v1_tool_call_missing";
@@ -44,41 +51,18 @@ export type ConnectionDiagnosticCode =
   | "too_many_requests" // a request over the connection's maxRunningRequests limit (answered -32603, E8)
   | "internal_error"; // handling an incoming message failed inside acpkit; answered -32603 where an answer was due
 
-/** The codes `serveAgent` adds. */
-export type AgentDiagnosticCode =
-  | "turn_closed" // a write from a turn (or its handles) after the turn ended; dropped
-  | "write_failed" // an update could not be written (the connection failed or closed)
-  | "updates_backlog" // a turn queued many distinct updates without awaiting turn.flush(); they are held in memory
-  | "handler_error_after_cancel" // the prompt handler threw after a cancel; answered "cancelled" anyway
-  | "too_many_sessions"; // a session/new, load or resume over the connection's maxSessions limit (answered -32603)
-
-/** The codes `connectAgent` and its sessions add. */
-export type ClientDiagnosticCode =
-  | "unknown_session" // an update or request for a session this connection does not have
-  | "unknown_update" // an update variant the model does not know; dropped, the session goes on
-  | "message_kind_mismatch" // an update for a known message id of another kind (M10); ignored
-  | "invalid_update" // an update the reducer could not apply; ignored
-  | "permission_unhandled" // a permission request with no requestPermission handler; answered "cancelled"
-  | "error_after_cancel" // the agent answered a cancelled prompt with an error (C11); shown as cancelled
-  | "cancel_not_sent" // session/cancel could not be sent
-  | "listener_error" // an onUpdate listener threw
-  | "unadvertised_update" // a v1 update kind the client did not advertise (notices, compaction); dropped
-  | "relative_path" // a tool call's location or diff names a path that is not absolute (E4); applied as sent
-  | "terminal_failed" // killing or releasing a client terminal failed
-  | "v2_fallback"; // the agent refused the v2 initialize; connectAgent retried with v1
-
 /** A diagnostic listener. */
-export type DiagnosticListener = (diagnostic: Diagnostic) => void;
+export type DiagnosticListener<Code extends string = DiagnosticCode> = (diagnostic: Diagnostic<Code>) => void;
 
 /**
  * Fans diagnostics out to listeners. A listener that throws does not stop the others or the
  * caller: listeners are observers. The Connection, `serveAgent` and `connectAgent` each use one.
  */
-export class DiagnosticEmitter {
-  private listeners: DiagnosticListener[] = [];
+export class DiagnosticEmitter<Code extends string = DiagnosticCode> {
+  private listeners: DiagnosticListener<Code>[] = [];
 
   /** Add a listener; returns the function that removes it. */
-  subscribe(listener: DiagnosticListener): () => void {
+  subscribe(listener: DiagnosticListener<Code>): () => void {
     this.listeners = [...this.listeners, listener];
     return () => {
       this.listeners = this.listeners.filter((l) => l !== listener);
@@ -86,7 +70,7 @@ export class DiagnosticEmitter {
   }
 
   /** Hand `diagnostic` to every listener. */
-  emit(diagnostic: Diagnostic): void {
+  emit(diagnostic: Diagnostic<Code>): void {
     // Iterate a snapshot; a listener that throws must not stop the others or the connection.
     for (const listener of this.listeners) {
       try {

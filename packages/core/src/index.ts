@@ -40,9 +40,7 @@ export type {
 } from "./method-types.js";
 export {
   DiagnosticEmitter,
-  type AgentDiagnosticCode,
   type BridgeDiagnosticCode,
-  type ClientDiagnosticCode,
   type ConnectionDiagnosticCode,
   type Diagnostic,
   type DiagnosticCode,

@@ -48,7 +48,7 @@ export function closedError(info: CloseInfo): AcpError {
 }
 
 /** The diagnostic for an answer the outbox could not send: our handler's result JSON cannot carry (-32603 went instead), or the channel's failure. */
-export function replyFailure(error: unknown): Diagnostic {
+export function replyFailure(error: unknown): Diagnostic<"outgoing_invalid" | "transport_error"> {
   if (isAcpError(error, "InvalidMessage"))
     return { code: "outgoing_invalid", message: `An answer could not be sent, -32603 went instead: ${errorMessageOf(error)}`, detail: error };
   return { code: "transport_error", message: `Could not send a reply: ${errorMessageOf(error)}`, detail: error };

@@ -3,6 +3,7 @@
 //
 // Everything that goes wrong is collected as a failure message instead of thrown, so the command
 // can still print the final state (`--json`) and pick the exit code: any failure → exit 1.
+import type { ClientDiagnostic } from "@acpkit/client";
 import { ErrorCode, isAcpError, isRpcError, type CloseInfo, type Diagnostic } from "@acpkit/core";
 import {
   connectAgent,
@@ -147,7 +148,7 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   // Set when connectAgent retried with a v1 offer after the v2 one was refused: that retry
   // already carried the v1 client capabilities.
   let retriedWithV1 = false;
-  const onDiagnostic = (diagnostic: Diagnostic) => {
+  const onDiagnostic = (diagnostic: ClientDiagnostic) => {
     if (diagnostic.code === "v2_fallback") retriedWithV1 = true;
     // A vendor's own messages (`_auth/status_update`, …) are valid in every version and ignored by
     // design; saying so on every run is noise unless asked for.

@@ -1,11 +1,17 @@
 // Which diagnostics mean the agent broke the protocol. `acpkit run` exits 1 on those; the rest
 // (lossy v1 conversions, our own handler failures, ignored extension messages) are reported on
-// stderr but do not fail the run. The switch is exhaustive over `DiagnosticCode`, so a new code
-// anywhere in acpkit must be classified here before the CLI compiles.
+// stderr but do not fail the run. The switch is exhaustive over every package's codes (core's,
+// the client's, the agent's), so a new code anywhere in acpkit must be classified here before the
+// CLI compiles.
+import type { AgentDiagnosticCode } from "@acpkit/agent";
+import type { ClientDiagnosticCode } from "@acpkit/client";
 import type { Diagnostic, DiagnosticCode } from "@acpkit/core";
 
+/** Every diagnostic code an acpkit package raises. */
+type AnyDiagnosticCode = DiagnosticCode | ClientDiagnosticCode | AgentDiagnosticCode;
+
 /** True when `code` always means the agent broke the protocol. */
-function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
+function isViolationCode(code: AnyDiagnosticCode): boolean | "unless_extension" {
   switch (code) {
     case "parse_error": // the agent wrote a line that is not JSON
     case "invalid_message": // not a JSON-RPC message
@@ -58,7 +64,7 @@ function isViolationCode(code: DiagnosticCode): boolean | "unless_extension" {
  * they are `_`-prefixed extensions or `$/` notifications, which a receiver may ignore
  * (docs/protocol.md §3.3).
  */
-export function isProtocolViolation(diagnostic: Diagnostic): boolean {
+export function isProtocolViolation(diagnostic: Diagnostic<AnyDiagnosticCode>): boolean {
   const verdict = isViolationCode(diagnostic.code);
   if (verdict !== "unless_extension") return verdict;
   const method = diagnostic.method ?? "";

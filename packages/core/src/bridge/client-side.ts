@@ -2,7 +2,7 @@
 // session (docs/protocol.md §7.1, §7.2 B2/B6/B7). The only state is which synthesized message is open per
 // kind, so that v1 chunks without `messageId` group into messages the way B2 says.
 import { contentBlocksToV1 } from "./content.js";
-import type { Diagnostic } from "../diagnostics.js";
+import type { BridgeDiagnosticCode, Diagnostic } from "../diagnostics.js";
 import { LossyReporter, type V1BridgeOptions } from "./lossy.js";
 import { SYNTH_MESSAGE_ID_PREFIX, V1_ONLY_UPDATES, V1_PLAN_ID } from "./model-names.js";
 import { toolCallPatchFromV1 } from "./tool-calls.js";
@@ -32,7 +32,7 @@ export class ClientSideV1Bridge {
   private synthCounter = 0;
   /** Tool call ids introduced by a v1 `tool_call` (or reported as missing one, V4). */
   private readonly knownTools = new Set<string>();
-  private readonly onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
+  private readonly onDiagnostic: ((diagnostic: Diagnostic<BridgeDiagnosticCode>) => void) | undefined;
 
   constructor(options: V1BridgeOptions) {
     this.sessionId = options.sessionId;

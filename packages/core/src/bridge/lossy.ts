@@ -1,5 +1,5 @@
 // What the v1⇄v2 bridge cannot carry across is reported, never dropped silently (docs/protocol.md §7).
-import type { Diagnostic } from "../diagnostics.js";
+import type { BridgeDiagnosticCode, Diagnostic } from "../diagnostics.js";
 // Through the main entry, not ../errors.js: one copy of the error classes across bundled entries.
 import { AcpError } from "../index.js";
 
@@ -27,7 +27,7 @@ export interface LossyOptions {
 export interface V1BridgeOptions extends LossyOptions {
   sessionId: string;
   /** Protocol slips noticed on the way that lose nothing (e.g. a v1 update before its `tool_call`, V4). */
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  onDiagnostic?: (diagnostic: Diagnostic<BridgeDiagnosticCode>) => void;
 }
 
 /** Reports lossy steps for one session (or none, for connection-level conversions). */
