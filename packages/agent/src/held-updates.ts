@@ -7,7 +7,7 @@
 // updates go to the transport in batches, each batch waiting until the previous one was accepted.
 import { plainTextOf } from "@acpkit/core";
 import { messageIdFor, messageNumberOf } from "./message-ids.js";
-import type { ModelUpdate } from "./types.js";
+import type { SessionUpdate } from "./types.js";
 
 /** Updates one tick may hand to the transport before later ones are held (idiomatic code flushes far sooner). */
 export const HOLD_AFTER = 1024;
@@ -41,14 +41,14 @@ function sameTarget(a: Chunk, b: Chunk): boolean {
 }
 
 /** A copy of `update` carrying `text`, and the text block inside it (the caller's update is never changed). */
-function ownCopy(update: Chunk, text: string): { update: ModelUpdate; block: { type: "text"; text: string } } {
+function ownCopy(update: Chunk, text: string): { update: SessionUpdate; block: { type: "text"; text: string } } {
   const block = { type: "text" as const, text };
   const content = update.sessionUpdate === "tool_call_content_chunk" ? { type: "content", content: block } : block;
-  return { update: { ...update, content } as unknown as ModelUpdate, block };
+  return { update: { ...update, content } as unknown as SessionUpdate, block };
 }
 
 /** The length of an update's text, when it is a text chunk (what makes joined updates big). */
-function textLength(update: ModelUpdate): number {
+function textLength(update: SessionUpdate): number {
   const content = (update as unknown as Chunk).content as { text?: unknown; content?: { text?: unknown } } | undefined;
   const text = content?.text ?? content?.content?.text;
   return typeof text === "string" ? text.length : 0;
@@ -57,9 +57,9 @@ function textLength(update: ModelUpdate): number {
 const WHOLE_MESSAGES = new Set(["agent_message", "agent_thought", "user_message"]);
 
 /** The update of a text update held in compact form: a whole message's content is a one-block array. */
-function textUpdate(sessionUpdate: string, messageId: string, text: string, whole: boolean): ModelUpdate {
+function textUpdate(sessionUpdate: string, messageId: string, text: string, whole: boolean): SessionUpdate {
   const block = { type: "text", text };
-  return { sessionUpdate, messageId, content: whole ? [block] : block } as unknown as ModelUpdate;
+  return { sessionUpdate, messageId, content: whole ? [block] : block } as unknown as SessionUpdate;
 }
 
 /**
@@ -75,7 +75,7 @@ class HeldText {
     readonly whole: boolean,
   ) {}
 
-  toUpdate(): ModelUpdate {
+  toUpdate(): SessionUpdate {
     return textUpdate(this.sessionUpdate, this.messageId, this.text, this.whole);
   }
 }
@@ -161,7 +161,7 @@ class HeldTextRun {
   }
 
   /** The next message of the run as its update. */
-  takeOne(): ModelUpdate {
+  takeOne(): SessionUpdate {
     const update = textUpdate(this.sessionUpdate, messageIdFor(this.first), this.#nextText(), true);
     this.first++;
     this.#remaining--;
@@ -219,7 +219,7 @@ export const DRAIN_TEXT_BUDGET = 256 * 1024;
 
 /** The held updates of one writer, in order, with appends to the same target joined. */
 export class HeldUpdates {
-  readonly #items: (ModelUpdate | HeldText | HeldTextRun)[] = [];
+  readonly #items: (SessionUpdate | HeldText | HeldTextRun)[] = [];
   #next = 0;
   /** Updates held (a run counts each of its messages). */
   #count = 0;
@@ -235,7 +235,7 @@ export class HeldUpdates {
     return this.#count;
   }
 
-  push(update: ModelUpdate): void {
+  push(update: SessionUpdate): void {
     const text = appendedText(update as unknown as Chunk);
     const last = this.size > 0 ? this.#items[this.#items.length - 1]! : undefined;
     if (
@@ -313,9 +313,9 @@ export class HeldUpdates {
   }
 
   /** Take up to `count` updates from the front, stopping early once `textBudget` units of text were taken. */
-  take(count: number, textBudget = Number.POSITIVE_INFINITY): ModelUpdate[] {
+  take(count: number, textBudget = Number.POSITIVE_INFINITY): SessionUpdate[] {
     this.#close();
-    const batch: ModelUpdate[] = [];
+    const batch: SessionUpdate[] = [];
     let text = 0;
     while (this.#next < this.#items.length && batch.length < count && text < textBudget) {
       const item = this.#items[this.#next]!;

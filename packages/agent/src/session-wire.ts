@@ -3,7 +3,7 @@
 // interface, so the turn code has no version branches.
 import { type Connection, sessionUpdateParams } from "@acpkit/core";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
-import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
+import type { Meta, SessionUpdate, AgentPermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
 
 /** The agent's end of a connection, typed by the ACP method tables. */
@@ -17,12 +17,12 @@ export type PromptResponse = v1.PromptResponse | v2.PromptResponse;
 export interface SessionWire {
   readonly version: ProtocolVersion;
   /** Send one model update; every resulting write is tracked by `tracker`. */
-  sendUpdate(update: ModelUpdate, replay: boolean, tracker: WriteTracker): void;
+  sendUpdate(update: SessionUpdate, replay: boolean, tracker: WriteTracker): void;
   /**
    * Params of `session/request_permission` in this version's shape. On v1 this first sends the
    * `tool_call` that creates an id the client has not seen (docs/protocol.md O3, bridge B4.5).
    */
-  permissionParams(request: PermissionRequest, tracker: WriteTracker): PermissionParams;
+  permissionParams(request: AgentPermissionRequest, tracker: WriteTracker): PermissionParams;
   /** The `session/prompt` result in this version's shape (v1: bridge B5 for custom reasons). */
   promptResponse(stopReason: StopReason, meta: Meta | null | undefined): PromptResponse;
   /** A turn or a replay starts / ends (the v1 bridge keeps per-turn state). */
@@ -40,7 +40,7 @@ export function sendNotification(connection: AgentSideConnection, sessionId: str
 }
 
 /** The model's permission request as v2 (= model) `session/request_permission` params. */
-export function permissionParamsOf(sessionId: string, request: PermissionRequest): v2.RequestPermissionRequest {
+export function permissionParamsOf(sessionId: string, request: AgentPermissionRequest): v2.RequestPermissionRequest {
   const params: v2.RequestPermissionRequest = { sessionId, toolCall: request.toolCall, options: [...request.options] };
   if (request._meta !== undefined) params._meta = request._meta;
   return params;
@@ -59,12 +59,12 @@ export class V2SessionWire implements SessionWire {
     private readonly sessionId: string,
   ) {}
 
-  sendUpdate(update: ModelUpdate, _replay: boolean, tracker: WriteTracker): void {
+  sendUpdate(update: SessionUpdate, _replay: boolean, tracker: WriteTracker): void {
     if (update.sessionUpdate === "tool_call_update" || update.sessionUpdate === "tool_call_content_chunk") this.toolCallsOnWire.add(update.toolCallId);
     sendNotification(this.connection, this.sessionId, update, tracker);
   }
 
-  permissionParams(request: PermissionRequest, tracker: WriteTracker): v2.RequestPermissionRequest {
+  permissionParams(request: AgentPermissionRequest, tracker: WriteTracker): v2.RequestPermissionRequest {
     const toolCallId = request.toolCall.toolCallId;
     if (!this.toolCallsOnWire.has(toolCallId)) {
       // T1: the first tool_call_update for an id creates it, with the fields the request carries.

@@ -1,8 +1,8 @@
-// A command running on the client (v1 terminal/*), as Turn.createTerminal returns it. Each method
+// A command running on the client (v1 terminal/*), as AgentTurn.createTerminal returns it. Each method
 // is one request; `release` is idempotent so cleanup code can call it unconditionally.
 import { TERMINAL_CONTENT_TYPE } from "@acpkit/core";
 import type { AgentSideConnection } from "./session-wire.js";
-import type { TerminalExitStatus, TerminalHandle, TerminalOutput, ToolCallContent } from "./types.js";
+import type { TerminalExitStatus, TerminalHandle, AgentTerminalOutput, ToolCallContent } from "./types.js";
 
 export class TerminalHandleImpl implements TerminalHandle {
   readonly content: ToolCallContent;
@@ -21,7 +21,7 @@ export class TerminalHandleImpl implements TerminalHandle {
     return { sessionId: this.sessionId, terminalId: this.terminalId };
   }
 
-  async output(): Promise<TerminalOutput> {
+  async output(): Promise<AgentTerminalOutput> {
     const result = await this.connection.request("terminal/output", this.ids);
     return { output: result.output, truncated: result.truncated, exitStatus: result.exitStatus ? exitStatus(result.exitStatus) : null };
   }

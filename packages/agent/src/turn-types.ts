@@ -8,7 +8,7 @@ import type {
   ElicitationResult,
   ElicitationSchema,
   Meta,
-  ModelUpdate,
+  SessionUpdate,
   PermissionOption,
   PermissionOutcome,
   Notice,
@@ -70,8 +70,8 @@ export interface ToolCallHandle {
   requestPermission(options: readonly PermissionOption[], fields?: ToolCallFields): Promise<PermissionOutcome>;
 }
 
-/** A permission request sent by `Turn.requestPermission`: the tool call it concerns and the options to choose from. */
-export interface PermissionRequest {
+/** A permission request sent by `AgentTurn.requestPermission`: the tool call it concerns and the options to choose from. */
+export interface AgentPermissionRequest {
   toolCall: { toolCallId: string } & ToolCallFields;
   options: readonly PermissionOption[];
   _meta?: Meta | null;
@@ -106,7 +106,7 @@ export interface SessionWriter {
   /** Report context-window usage. */
   usage(report: UsageReport): void;
   /** Send any model update as is (escape hatch for custom `_…` updates). */
-  update(update: ModelUpdate): void;
+  update(update: SessionUpdate): void;
   /** The session's modes as the runtime tracks them (`undefined` without modes or on v2). */
   readonly modes: SessionModes | undefined;
   /** The session's config options with their current values. */
@@ -145,7 +145,7 @@ export interface CompactionHandle {
   cancel(): void;
 }
 
-/** What `Turn.createTerminal` runs on the client. */
+/** What `AgentTurn.createTerminal` runs on the client. */
 export interface TerminalRequest {
   command: string;
   args?: readonly string[];
@@ -157,7 +157,7 @@ export interface TerminalRequest {
 }
 
 /** The output of a client terminal so far. */
-export interface TerminalOutput {
+export interface AgentTerminalOutput {
   output: string;
   /** Output was dropped to honour `outputByteLimit`. */
   truncated: boolean;
@@ -171,7 +171,7 @@ export interface TerminalHandle {
   /** A tool call content item that shows this terminal live (`toolCall({ content: [terminal.content] })`). */
   readonly content: ToolCallContent;
   /** The output so far (`terminal/output`). */
-  output(): Promise<TerminalOutput>;
+  output(): Promise<AgentTerminalOutput>;
   /** Resolves when the command exits (`terminal/wait_for_exit`). */
   waitForExit(): Promise<TerminalExitStatus>;
   /** Stop the command; output stays readable until `release` (`terminal/kill`). */
@@ -180,7 +180,7 @@ export interface TerminalHandle {
   release(): Promise<void>;
 }
 
-/** A form elicitation (`Turn.elicit`). */
+/** A form elicitation (`AgentTurn.elicit`). */
 export interface FormElicitation {
   /** What is asked and why, shown to the user. */
   message: string;
@@ -190,7 +190,7 @@ export interface FormElicitation {
   toolCallId?: string | null;
 }
 
-/** A URL elicitation (`Turn.elicitUrl`): the client opens `url`; the agent calls `completeElicitation` when the flow finished. */
+/** A URL elicitation (`AgentTurn.elicitUrl`): the client opens `url`; the agent calls `completeElicitation` when the flow finished. */
 export interface UrlElicitation {
   message: string;
   url: string;
@@ -200,7 +200,7 @@ export interface UrlElicitation {
 }
 
 /** One prompt turn, handed to `AgentDefinition.prompt`. */
-export interface Turn extends SessionWriter {
+export interface AgentTurn extends SessionWriter {
   /** The prompt content, as the client sent it. */
   readonly prompt: readonly ContentBlock[];
   /** The `_meta` of the `session/prompt` request. */
@@ -210,7 +210,7 @@ export interface Turn extends SessionWriter {
   /** True once the client cancelled the turn. */
   readonly cancelled: boolean;
   /** Ask the client for permission (`session/request_permission`); resolves `cancelled` when the turn is cancelled. */
-  requestPermission(request: PermissionRequest): Promise<PermissionOutcome>;
+  requestPermission(request: AgentPermissionRequest): Promise<PermissionOutcome>;
   /** Read a file through the client (v1 with the client capability only). `path` is absolute and `line` 1-based, else AcpError "InvalidArgument" before anything is sent. */
   readTextFile(request: { path: string; line?: number | null; limit?: number | null }): Promise<string>;
   /** Write a file through the client (v1 with the client capability only). `path` is absolute, else AcpError "InvalidArgument". */
@@ -228,3 +228,10 @@ export interface Turn extends SessionWriter {
   /** Tell the client a URL elicitation's flow finished (`elicitation/complete`). */
   completeElicitation(elicitationId: string): Promise<void>;
 }
+
+/** @deprecated Renamed `AgentTurn` (the client package has a `Turn` of its own); this alias goes in the next release. */
+export type Turn = AgentTurn;
+/** @deprecated Renamed `AgentPermissionRequest` (the client's `PermissionRequest` is another shape); this alias goes in the next release. */
+export type PermissionRequest = AgentPermissionRequest;
+/** @deprecated Renamed `AgentTerminalOutput` (the client's `TerminalOutput` is another shape); this alias goes in the next release. */
+export type TerminalOutput = AgentTerminalOutput;

@@ -11,10 +11,10 @@ import type {
   FormElicitation,
   Meta,
   PermissionOutcome,
-  PermissionRequest,
+  AgentPermissionRequest,
   TerminalHandle,
   TerminalRequest,
-  Turn,
+  AgentTurn,
   UrlElicitation,
 } from "./types.js";
 import { UpdateWriter, type WriterScope } from "./writer.js";
@@ -23,7 +23,7 @@ const CANCELLED: PermissionOutcome = Object.freeze({ outcome: "cancelled" }) as 
 const ELICITATION_CANCELLED: ElicitationResult = Object.freeze({ action: "cancel" }) as ElicitationResult;
 let elicitationCounter = 0;
 
-export class TurnImpl extends UpdateWriter implements Turn {
+export class TurnImpl extends UpdateWriter implements AgentTurn {
   // Made when `signal` is first read (an AbortController is costly on the per-prompt path); an
   // abort that came earlier makes it start out aborted.
   private controller: AbortController | undefined;
@@ -77,11 +77,11 @@ export class TurnImpl extends UpdateWriter implements Turn {
     this.controller?.abort(reason);
   }
 
-  requestPermission(request: PermissionRequest): Promise<PermissionOutcome> {
+  requestPermission(request: AgentPermissionRequest): Promise<PermissionOutcome> {
     return this.askPermission(request);
   }
 
-  protected override askPermission(request: PermissionRequest): Promise<PermissionOutcome> {
+  protected override askPermission(request: AgentPermissionRequest): Promise<PermissionOutcome> {
     if (!this.isOpen) {
       this.scope.report({
         code: "turn_closed",

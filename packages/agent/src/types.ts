@@ -12,6 +12,7 @@ import type {
   McpServer,
   Meta,
   ModelUpdate,
+  SessionUpdate,
   PermissionOption,
   PermissionOutcome,
   Notice,
@@ -40,6 +41,7 @@ export type {
   McpServer,
   Meta,
   ModelUpdate,
+  SessionUpdate,
   Notice,
   PermissionOption,
   PermissionOutcome,
@@ -54,7 +56,7 @@ export type {
   ToolKind,
 };
 import type { AgentAuthMethod, AgentFeatures, AgentInfo, ClientInfo } from "./peer-types.js";
-import type { SessionWriter, Turn } from "./turn-types.js";
+import type { SessionWriter, AgentTurn } from "./turn-types.js";
 
 export type { AgentAuthMethod, AgentFeatures, AgentInfo, ClientInfo } from "./peer-types.js";
 export type * from "./turn-types.js";
@@ -157,7 +159,7 @@ export interface AgentDefinition {
    */
   loadSession?(request: LoadSessionRequest, replay: SessionWriter): SessionSetupResult | Promise<SessionSetupResult>;
   /** Runs one prompt turn. Resolve with the stop reason; throw to answer with a JSON-RPC error. */
-  prompt(turn: Turn): PromptResult | Promise<PromptResult>;
+  prompt(turn: AgentTurn): PromptResult | Promise<PromptResult>;
   /** Modes every new session starts with (v1 only; see `SessionSetup.modes`). */
   modes?: SessionModes;
   /** Config options every new session starts with, with their default values. */

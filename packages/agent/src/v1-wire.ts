@@ -6,7 +6,7 @@ import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { AgentSideV1Bridge } from "@acpkit/core/bridge";
 import type { v1 } from "@acpkit/schema";
 import { type AgentSideConnection, permissionParamsOf, sendNotification, type SessionWire } from "./session-wire.js";
-import type { Meta, ModelUpdate, PermissionRequest, StopReason } from "./types.js";
+import type { Meta, SessionUpdate, AgentPermissionRequest, StopReason } from "./types.js";
 import type { WriteTracker } from "./write-tracker.js";
 import { v1Bridge } from "./v1-bridge.js";
 
@@ -38,12 +38,12 @@ export class V1SessionWire implements SessionWire {
     });
   }
 
-  sendUpdate(update: ModelUpdate, replay: boolean, tracker: WriteTracker): void {
+  sendUpdate(update: SessionUpdate, replay: boolean, tracker: WriteTracker): void {
     this.tracker = tracker;
     this.bridge.forEachToV1(update, replay ? REPLAY : undefined, this.emit);
   }
 
-  permissionParams(request: PermissionRequest, tracker: WriteTracker): v1.RequestPermissionRequest {
+  permissionParams(request: AgentPermissionRequest, tracker: WriteTracker): v1.RequestPermissionRequest {
     const { updates, params: v1Params } = this.bridge.permissionToV1(permissionParamsOf(this.sessionId, request));
     // O3: the tool_call that introduces the id goes out before the request.
     for (const update of updates) sendNotification(this.connection, this.sessionId, update, tracker);

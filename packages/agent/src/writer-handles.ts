@@ -9,10 +9,10 @@ import type {
   ContentBlock,
   MessageHandle,
   Meta,
-  ModelUpdate,
+  SessionUpdate,
   PermissionOption,
   PermissionOutcome,
-  PermissionRequest,
+  AgentPermissionRequest,
   ToolCallContent,
   ToolCallFields,
   ToolCallHandle,
@@ -20,7 +20,7 @@ import type {
 
 /** What a handle needs of the writer that made it. */
 export interface HandleSink {
-  send(update: ModelUpdate): void;
+  send(update: SessionUpdate): void;
   /** Adds `text` to a held chunk of the same message, when there is one (true: taken). */
   joinHeldText(sessionUpdate: string, messageId: string, text: string): boolean;
   /** Holds a whole message's text to be sent as chunks (true: taken). */
@@ -62,14 +62,14 @@ export class MessageHandleImpl implements MessageHandle {
   }
   append(block: ContentBlock | string): void {
     if (typeof block === "string" && this.writer.joinHeldText(this.chunkTag, this.messageId, block)) return;
-    this.writer.send({ sessionUpdate: this.chunkTag, messageId: this.messageId, content: toBlock(block) } as ModelUpdate);
+    this.writer.send({ sessionUpdate: this.chunkTag, messageId: this.messageId, content: toBlock(block) } as SessionUpdate);
   }
   replace(content: readonly ContentBlock[] | string): void {
     if (typeof content === "string" && this.writer.holdWholeText(this.kind, this.messageNumber, content)) return;
-    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, content: toBlocks(content) } as ModelUpdate);
+    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, content: toBlocks(content) } as SessionUpdate);
   }
   setMeta(meta: Meta | null): void {
-    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, _meta: meta } as ModelUpdate);
+    this.writer.send({ sessionUpdate: this.kind, messageId: this.messageId, _meta: meta } as SessionUpdate);
   }
 }
 
@@ -79,7 +79,7 @@ export class CompactionHandleImpl implements CompactionHandle {
     readonly compactionId: string,
   ) {}
   appendSummary(block: ContentBlock | string): void {
-    this.writer.send({ sessionUpdate: COMPACTION_SUMMARY_CHUNK, compactionId: this.compactionId, content: toBlock(block) } as unknown as ModelUpdate);
+    this.writer.send({ sessionUpdate: COMPACTION_SUMMARY_CHUNK, compactionId: this.compactionId, content: toBlock(block) } as unknown as SessionUpdate);
   }
   complete(summary?: readonly ContentBlock[] | string): void {
     this.status("completed", summary === undefined ? {} : { summary: toBlocks(summary) });
@@ -91,12 +91,12 @@ export class CompactionHandleImpl implements CompactionHandle {
     this.status("cancelled", {});
   }
   status(status: string, fields: Record<string, unknown>): void {
-    this.writer.send({ sessionUpdate: COMPACTION_UPDATE, compactionId: this.compactionId, status, ...fields } as unknown as ModelUpdate);
+    this.writer.send({ sessionUpdate: COMPACTION_UPDATE, compactionId: this.compactionId, status, ...fields } as unknown as SessionUpdate);
   }
 }
 
 /** Asks for permission on behalf of a tool call; only a live turn can. */
-export type PermissionAsker = (request: PermissionRequest) => Promise<PermissionOutcome>;
+export type PermissionAsker = (request: AgentPermissionRequest) => Promise<PermissionOutcome>;
 
 export class ToolCallHandleImpl implements ToolCallHandle {
   constructor(
@@ -113,12 +113,12 @@ export class ToolCallHandleImpl implements ToolCallHandle {
       );
     }
     checkToolCallPaths(this.toolCallId, fields);
-    this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as ModelUpdate);
+    this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as SessionUpdate);
   }
   appendContent(item: ToolCallContent | string): void {
     if (typeof item !== "string") checkToolCallPaths(this.toolCallId, { content: item });
     const content = typeof item === "string" ? { type: "content", content: { type: "text", text: item } } : item;
-    this.writer.send({ sessionUpdate: "tool_call_content_chunk", toolCallId: this.toolCallId, content } as ModelUpdate);
+    this.writer.send({ sessionUpdate: "tool_call_content_chunk", toolCallId: this.toolCallId, content } as SessionUpdate);
   }
   complete(fields?: Omit<ToolCallFields, "status">): void {
     this.update({ ...fields, status: "completed" });

@@ -15,9 +15,9 @@ import type {
   ContentBlock,
   MessageHandle,
   Meta,
-  ModelUpdate,
+  SessionUpdate,
   PermissionOutcome,
-  PermissionRequest,
+  AgentPermissionRequest,
   Notice,
   PlanEntry,
   SessionModes,
@@ -108,7 +108,7 @@ export class UpdateWriter implements SessionWriter {
   }
 
   /** Send one model update, or drop it with a diagnostic once the response is due. */
-  send(update: ModelUpdate): void {
+  send(update: SessionUpdate): void {
     if (!this.isOpen) {
       this.scope.report({
         code: "turn_closed",
@@ -142,7 +142,7 @@ export class UpdateWriter implements SessionWriter {
     return true;
   }
 
-  private hold(update: ModelUpdate): void {
+  private hold(update: SessionUpdate): void {
     if (this.held === undefined) {
       this.held = new HeldUpdates();
       this.draining = this.drainHeld();
@@ -205,7 +205,7 @@ export class UpdateWriter implements SessionWriter {
     const id = options?.id ?? "main";
     const update: Record<string, unknown> = { sessionUpdate: "plan_update", plan: { type: "items", id, entries: [...entries] } };
     if (options?._meta !== undefined) update._meta = options._meta;
-    this.send(update as ModelUpdate);
+    this.send(update as SessionUpdate);
     return id;
   }
 
@@ -218,10 +218,10 @@ export class UpdateWriter implements SessionWriter {
   }
 
   usage(report: UsageReport): void {
-    this.send({ ...report, sessionUpdate: "usage_update" } as ModelUpdate);
+    this.send({ ...report, sessionUpdate: "usage_update" } as SessionUpdate);
   }
 
-  update(update: ModelUpdate): void {
+  update(update: SessionUpdate): void {
     this.send(update);
   }
 
@@ -237,12 +237,12 @@ export class UpdateWriter implements SessionWriter {
     this.requireV1("setMode", "session modes");
     this.scope.settings.checkModeCall(modeId);
     this.scope.settings.setMode(modeId);
-    this.send({ sessionUpdate: CURRENT_MODE_UPDATE, currentModeId: modeId } as unknown as ModelUpdate);
+    this.send({ sessionUpdate: CURRENT_MODE_UPDATE, currentModeId: modeId } as unknown as SessionUpdate);
   }
 
   setConfigOptions(options: readonly ConfigOption[]): void {
     this.scope.settings.configOptions = [...options];
-    this.send({ sessionUpdate: "config_option_update", configOptions: [...options] } as ModelUpdate);
+    this.send({ sessionUpdate: "config_option_update", configOptions: [...options] } as SessionUpdate);
   }
 
   setConfigValue(configId: string, value: ConfigValue): void {
@@ -250,11 +250,11 @@ export class UpdateWriter implements SessionWriter {
   }
 
   availableCommands(commands: readonly AvailableCommand[]): void {
-    this.send({ sessionUpdate: "available_commands_update", availableCommands: [...commands] } as ModelUpdate);
+    this.send({ sessionUpdate: "available_commands_update", availableCommands: [...commands] } as SessionUpdate);
   }
 
   sessionInfo(info: { title?: string | null; updatedAt?: string | null; _meta?: Meta | null }): void {
-    this.send({ ...info, sessionUpdate: "session_info_update" } as ModelUpdate);
+    this.send({ ...info, sessionUpdate: "session_info_update" } as SessionUpdate);
   }
 
   notice(notice: Notice): void {
@@ -264,7 +264,7 @@ export class UpdateWriter implements SessionWriter {
     }
     const update: Record<string, unknown> = { sessionUpdate: NOTICE_UPDATE, severity: notice.severity, title: notice.title };
     if (notice.message != null) update.message = notice.message;
-    this.send(update as unknown as ModelUpdate);
+    this.send(update as unknown as SessionUpdate);
   }
 
   compaction(options?: { compactionId?: string }): CompactionHandle {
@@ -302,7 +302,7 @@ export class UpdateWriter implements SessionWriter {
     return writes === undefined || writes.isIdle ? undefined : writes.idle();
   }
 
-  protected askPermission(_request: PermissionRequest): Promise<PermissionOutcome> {
+  protected askPermission(_request: AgentPermissionRequest): Promise<PermissionOutcome> {
     return Promise.reject(new AcpError("Unsupported", "Permission requests are only possible during a prompt turn, not during session/load replay"));
   }
 

@@ -6,12 +6,12 @@ import { Connection } from "@acpkit/core";
 import { RecordingTransport } from "@acpkit/test-support/recording-transport";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { describe, expect, it } from "vitest";
-import { serveAgent, type AgentDefinition, type Turn } from "../src/index.js";
+import { serveAgent, type AgentDefinition, type AgentTurn } from "../src/index.js";
 import { HELD_HIGH_WATER, HOLD_AFTER, HeldUpdates, MAX_JOINED_TEXT } from "../src/held-updates.js";
 import { messageIdFor, messageNumberOf } from "../src/message-ids.js";
-import type { ModelUpdate } from "../src/types.js";
+import type { SessionUpdate } from "../src/types.js";
 
-async function run(promptHandler: (turn: Turn) => Promise<"end_turn"> | "end_turn", answerPermission = false) {
+async function run(promptHandler: (turn: AgentTurn) => Promise<"end_turn"> | "end_turn", answerPermission = false) {
   const [clientSide, agentSide] = createMemoryPair();
   const diagnostics: { code: string; message: string }[] = [];
   const agent: AgentDefinition = { prompt: promptHandler };
@@ -96,7 +96,7 @@ describe("held updates (an agent that never awaits turn.flush())", () => {
 
 describe("HeldUpdates", () => {
   const chunk = (messageId: string, text: string, extra: object = {}) =>
-    ({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text }, ...extra }) as unknown as ModelUpdate;
+    ({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text }, ...extra }) as unknown as SessionUpdate;
 
   it("joins only plain text appends to the same target, and never changes the caller's objects", () => {
     const held = new HeldUpdates();
@@ -110,17 +110,17 @@ describe("HeldUpdates", () => {
       sessionUpdate: "agent_message_chunk",
       messageId: "m2",
       content: { type: "text", text: "f", annotations: { priority: 1 } },
-    } as unknown as ModelUpdate);
+    } as unknown as SessionUpdate);
     held.push({
       sessionUpdate: "tool_call_content_chunk",
       toolCallId: "t",
       content: { type: "content", content: { type: "text", text: "x" } },
-    } as unknown as ModelUpdate);
+    } as unknown as SessionUpdate);
     held.push({
       sessionUpdate: "tool_call_content_chunk",
       toolCallId: "t",
       content: { type: "content", content: { type: "text", text: "y" } },
-    } as unknown as ModelUpdate);
+    } as unknown as SessionUpdate);
     expect(held.size).toBe(5);
     expect(held.joined).toBe(3);
     expect(first).toEqual(chunk("m1", "a"));

@@ -2,7 +2,7 @@
 // changed, tool-call content not repeated, colors only when the style has them.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import type { ModelUpdate } from "@acpkit/client";
+import type { SessionUpdate } from "@acpkit/client";
 import { TurnPrinter } from "../src/render/turn-printer.js";
 import { createStyle } from "../src/style.js";
 
@@ -13,7 +13,7 @@ function printer(color = false) {
   return { printer: new TurnPrinter(out, createStyle(color)), text: () => text };
 }
 
-const u = (update: Record<string, unknown>) => update as unknown as ModelUpdate;
+const u = (update: Record<string, unknown>) => update as unknown as SessionUpdate;
 const chunk = (sessionUpdate: string, messageId: string, text: string) => u({ sessionUpdate, messageId, content: { type: "text", text } });
 
 describe("TurnPrinter", () => {

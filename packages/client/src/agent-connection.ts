@@ -42,7 +42,7 @@ import type {
 import { type BridgeModule, V1ClientSessionWire } from "./v1-wire.js";
 
 /** A connection to an initialized agent. */
-export interface AgentConnection {
+export interface ConnectedAgent {
   /** The underlying JSON-RPC connection. */
   readonly connection: Connection;
   /** The version the agent answered (one per connection). */
@@ -77,6 +77,9 @@ export interface AgentConnection {
   close(reason?: string): Promise<void>;
 }
 
+/** @deprecated Renamed `ConnectedAgent` (the official SDK's `AgentSideConnection` means the agent's end; this is the client's hold on an agent); this alias goes in the next release. */
+export type AgentConnection = ConnectedAgent;
+
 /** Updates for a session whose `session/new` answer is still being processed. */
 /**
  * How many updates for a session not created yet are kept while `session/new` is pending; more are
@@ -90,7 +93,7 @@ interface ParkedUpdate {
   update: WireUpdate;
 }
 
-export class AgentConnectionImpl implements AgentConnection, SessionHost {
+export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
   readonly protocolVersion: ProtocolVersion;
   readonly agentCapabilities: AgentCapabilities;
   readonly agentInfo: Implementation | null;

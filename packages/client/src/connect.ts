@@ -1,6 +1,6 @@
 // connectAgent: the handshake. Initialize (offer the highest version, accept the answer, fall
 // back to v1 once when a v2 offer is refused), load what the negotiated version needs, and hand
-// the initialized connection to an AgentConnection (agent-connection.ts).
+// the initialized connection to an ConnectedAgent (agent-connection.ts).
 import type { ClientDiagnostic } from "./diagnostics.js";
 import {
   AcpError,
@@ -15,20 +15,20 @@ import {
   type Transport,
 } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
-import { type AgentConnection, AgentConnectionImpl } from "./agent-connection.js";
+import { type ConnectedAgent, AgentConnectionImpl } from "./agent-connection.js";
 import { type AgentDescription, initializeParams, readInitializeResult } from "./initialize.js";
 import type { ConnectOptions } from "./types.js";
 import { type BridgeModule, loadV1Bridge } from "./v1-wire.js";
 import { warmUpOnce } from "./warm-up.js";
 
-export { type AgentConnection, MAX_PARKED_UPDATES } from "./agent-connection.js";
+export { type AgentConnection, type ConnectedAgent, MAX_PARKED_UPDATES } from "./agent-connection.js";
 
 /**
  * Connect to an agent over `transport`: sends `initialize` offering `options.protocolVersion`
  * (default 1) and resolves once the agent answered with a version this client speaks (1 or 2).
  * Any other answer closes the connection and rejects with AcpError "VersionUnsupported".
  */
-export async function connectAgent(transport: Transport, options: ConnectOptions = {}): Promise<AgentConnection> {
+export async function connectAgent(transport: Transport, options: ConnectOptions = {}): Promise<ConnectedAgent> {
   const transportProblem = describeTransportProblem(transport);
   if (transportProblem !== undefined) throw new TypeError(`connectAgent: ${transportProblem}`);
   const offer = options.protocolVersion ?? 1;

@@ -1,6 +1,6 @@
 // @acpkit/client: drive an ACP agent (v1 or v2) with one session model.
 export type { ClientDiagnostic, ClientDiagnosticCode } from "./diagnostics.js";
-export { connectAgent, MAX_PARKED_UPDATES, type AgentConnection } from "./connect.js";
+export { connectAgent, MAX_PARKED_UPDATES, type ConnectedAgent, type AgentConnection } from "./connect.js";
 export { ClientSession } from "./session.js";
 export { MAX_KEPT_TURN_UPDATES, Turn } from "./turn.js";
 export type {
@@ -22,7 +22,7 @@ export type {
   LoadSessionOptions,
   McpServer,
   Meta,
-  ModelUpdate,
+  SessionUpdate,
   NewSessionOptions,
   PermissionContext,
   PermissionOption,

@@ -31,7 +31,7 @@ import type {
   ElicitationHandlers,
   ElicitationResult,
   FormElicitationRequest,
-  ModelUpdate,
+  SessionUpdate,
   PermissionContext,
   PermissionOutcome,
   PermissionRequest,
@@ -75,15 +75,15 @@ export class SessionController implements SessionRuntime {
   private activeSignal: AbortSignal | undefined;
   /** The agent's questions (permission requests, elicitations) the application has not answered yet. */
   private readonly questions = new PendingQuestions();
-  private readonly listeners = new Set<(update: ModelUpdate) => void>();
+  private readonly listeners = new Set<(update: SessionUpdate) => void>();
   // Bound once: the per-update path allocates no closure.
-  private readonly applyModelUpdate = (update: ModelUpdate): void => this.apply(update);
+  private readonly applyModelUpdate = (update: SessionUpdate): void => this.apply(update);
 
   /** The terminals this session's agent created (v1 terminal/*). */
   readonly terminals: SessionTerminals;
   private closed = false;
 
-  /** Created by AgentConnection.newSession / loadSession / resumeSession. */
+  /** Created by ConnectedAgent.newSession / loadSession / resumeSession. */
   constructor(
     private readonly host: SessionHost,
     readonly sessionId: string,
@@ -279,7 +279,7 @@ export class SessionController implements SessionRuntime {
   }
 
   /** Observe every model update of this session (turns, replays and session-level updates). */
-  onUpdate(listener: (update: ModelUpdate) => void): () => void {
+  onUpdate(listener: (update: SessionUpdate) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -336,7 +336,7 @@ export class SessionController implements SessionRuntime {
     return this.questions.ask((signal) => ask(request, { signal }), ELICITATION_CANCELLED, ctx);
   }
 
-  private apply(update: ModelUpdate): void {
+  private apply(update: SessionUpdate): void {
     const tag = update.sessionUpdate as string;
     if (this.host.unadvertisedUpdates.size > 0 && this.host.unadvertisedUpdates.has(tag)) {
       this.host.report({
@@ -371,7 +371,7 @@ export class SessionController implements SessionRuntime {
    * agent did, so a tool call naming a relative path is applied as sent and reported; an editor
    * that opens locations can then tell why a link leads nowhere.
    */
-  private reportRelativePath(update: ModelUpdate): void {
+  private reportRelativePath(update: SessionUpdate): void {
     const found = toolCallPathProblem(update as { locations?: unknown; content?: unknown });
     if (found === undefined) return;
     this.host.report({

@@ -2,7 +2,7 @@
 // per-session ClientSideV1Bridge converts (v1-wire.ts: synthesized message ids, tool_call →
 // tool_call_update, plan → plan_update "main", terminal items → "_acpkit/terminal").
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
-import type { ContentBlock, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
+import type { ContentBlock, Meta, SessionUpdate, PermissionRequest, PromptOutcome } from "./types.js";
 
 /** A `session/update`'s update as it arrived, in the connection's version (validated by it). */
 export type WireUpdate = v1.SessionUpdate | v2.SessionUpdate;
@@ -14,7 +14,7 @@ export type WirePromptResponse = v1.PromptResponse | v2.PromptResponse;
 export interface ClientSessionWire {
   readonly version: ProtocolVersion;
   /** Convert one incoming `update` and hand each resulting model update to `apply`, in order. */
-  receiveUpdate(update: WireUpdate, apply: (update: ModelUpdate) => void): void;
+  receiveUpdate(update: WireUpdate, apply: (update: SessionUpdate) => void): void;
   /** An incoming `session/request_permission` in the model shape. */
   permissionFromWire(params: WirePermissionRequest): PermissionRequest;
   /** `session/prompt` params in this version's shape. */
@@ -31,7 +31,7 @@ export class V2ClientSessionWire implements ClientSessionWire {
   constructor(private readonly sessionId: string) {}
 
   // A v2 connection validated these against the v2 schema: the wire shape is the model's.
-  receiveUpdate(update: WireUpdate, apply: (update: ModelUpdate) => void): void {
+  receiveUpdate(update: WireUpdate, apply: (update: SessionUpdate) => void): void {
     apply(update as v2.SessionUpdate);
   }
 

@@ -3,7 +3,7 @@
 // the agent's messages to) is session-controller.ts.
 import type { SessionState } from "./state/session-state.js";
 import type { Turn } from "./turn.js";
-import type { ConfigValue, ContentBlock, ModelUpdate, PromptOptions } from "./types.js";
+import type { ConfigValue, ContentBlock, SessionUpdate, PromptOptions } from "./types.js";
 
 /** What a ClientSession asks of the runtime behind it (session-controller.ts implements it). */
 export interface SessionRuntime {
@@ -16,11 +16,11 @@ export interface SessionRuntime {
   setMode(modeId: string): Promise<void>;
   setConfigOption(configId: string, value: ConfigValue): Promise<void>;
   close(): Promise<void>;
-  onUpdate(listener: (update: ModelUpdate) => void): () => void;
+  onUpdate(listener: (update: SessionUpdate) => void): () => void;
 }
 
 /**
- * One session with the agent (from `AgentConnection.newSession` / `loadSession` /
+ * One session with the agent (from `ConnectedAgent.newSession` / `loadSession` /
  * `resumeSession`): sends prompts, keeps `state` current, answers permission requests and cancels
  * turns.
  */
@@ -94,7 +94,7 @@ export class ClientSession {
   }
 
   /** Observe every model update of this session (turns, replays and session-level updates). */
-  onUpdate(listener: (update: ModelUpdate) => void): () => void {
+  onUpdate(listener: (update: SessionUpdate) => void): () => void {
     return this.#controller.onUpdate(listener);
   }
 }

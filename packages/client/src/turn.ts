@@ -17,7 +17,7 @@
 // start is gone, throws AcpError("UpdatesDropped") instead of silently skipping updates. Nothing is
 // lost to the application: every update is applied to `session.state` before it reaches a turn.
 import { AcpError } from "@acpkit/core";
-import type { ModelUpdate, PromptOutcome } from "./types.js";
+import type { SessionUpdate, PromptOutcome } from "./types.js";
 
 /**
  * How many updates a turn keeps for its iterators (see `Turn`): a running iterator may fall this
@@ -26,7 +26,7 @@ import type { ModelUpdate, PromptOutcome } from "./types.js";
 export const MAX_KEPT_TURN_UPDATES = 65_536;
 
 // What a dropped slot of `kept` holds until the array is compacted (never read: readers check keptFrom first).
-const DROPPED = undefined as unknown as ModelUpdate;
+const DROPPED = undefined as unknown as SessionUpdate;
 
 /** One running iterator: absolute indices (0 = the turn's first update) of where it started and what it reads next. */
 interface Reader {
@@ -42,11 +42,11 @@ interface Reader {
  * behind, or that is created after a longer turn's start was dropped, throws
  * `AcpError("UpdatesDropped")` (the updates themselves are in `session.state`).
  */
-export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutcome> {
+export class Turn implements AsyncIterable<SessionUpdate>, PromiseLike<PromptOutcome> {
   // Kept updates: kept[head] is the update with absolute index `keptFrom`. Made on first use: a
   // turn that is only awaited (the common case) allocates nothing. Dropping advances `head`; the
   // array is compacted once the dropped part is the larger one, so dropping is O(1) amortized.
-  private kept: ModelUpdate[] | undefined;
+  private kept: SessionUpdate[] | undefined;
   private head = 0;
   private keptFrom = 0;
   /** Updates pushed so far: the absolute index of the next one. */
@@ -117,7 +117,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
    * once. Throws `AcpError("UpdatesDropped")` when updates it would have to yield next are no
    * longer kept (`MAX_KEPT_TURN_UPDATES`); `break` (the iterator's `return`) stops it.
    */
-  [Symbol.asyncIterator](): AsyncIterator<ModelUpdate> {
+  [Symbol.asyncIterator](): AsyncIterator<SessionUpdate> {
     this.iterated = true;
     // From where keeping began (the turn's start, unless it was awaited first); when nothing is
     // being kept, from the next update to arrive.
@@ -132,7 +132,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
       stopped = true;
       this.readers?.delete(reader);
     };
-    const next = async (): Promise<IteratorResult<ModelUpdate>> => {
+    const next = async (): Promise<IteratorResult<SessionUpdate>> => {
       for (;;) {
         if (stopped) return { value: undefined, done: true };
         if (reader.position < this.keptFrom) {
@@ -154,7 +154,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
     };
     return {
       next,
-      return: async (): Promise<IteratorResult<ModelUpdate>> => {
+      return: async (): Promise<IteratorResult<SessionUpdate>> => {
         stop();
         return { value: undefined, done: true };
       },
@@ -162,7 +162,7 @@ export class Turn implements AsyncIterable<ModelUpdate>, PromiseLike<PromptOutco
   }
 
   /** @internal An update of this turn was applied to the session state. */
-  push(update: ModelUpdate): void {
+  push(update: SessionUpdate): void {
     this.received++;
     // Not keeping (awaited before any iteration): nobody reads, and an iterator made later starts
     // from `received`, so there is nothing else to track.

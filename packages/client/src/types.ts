@@ -10,6 +10,7 @@ import type {
   McpServer,
   Meta,
   ModelUpdate,
+  SessionUpdate,
   PermissionOption,
   PermissionOutcome,
   SessionListEntry,
@@ -33,6 +34,7 @@ export type {
   McpServer,
   Meta,
   ModelUpdate,
+  SessionUpdate,
   PermissionOption,
   PermissionOutcome,
   SessionListEntry,
@@ -232,7 +234,7 @@ export interface ConnectOptions {
   warmUp?: boolean;
 }
 
-/** Options of `AgentConnection.newSession` (`session/new`). */
+/** Options of `ConnectedAgent.newSession` (`session/new`). */
 export interface NewSessionOptions {
   /** Absolute working directory of the session (POSIX `/home/u/p` or Windows `C:\Users\u\p`); anything else fails with AcpError "InvalidArgument". */
   cwd: string;
@@ -241,18 +243,18 @@ export interface NewSessionOptions {
   _meta?: Meta | null;
 }
 
-/** Options of `AgentConnection.loadSession` (`session/load`): the new-session fields plus the id to load. */
+/** Options of `ConnectedAgent.loadSession` (`session/load`): the new-session fields plus the id to load. */
 export interface LoadSessionOptions extends NewSessionOptions {
   sessionId: string;
 }
 
-/** Options of `AgentConnection.resumeSession` (`session/resume`): reattach without a replay. */
+/** Options of `ConnectedAgent.resumeSession` (`session/resume`): reattach without a replay. */
 export interface ResumeSessionOptions extends LoadSessionOptions {
   /** Further workspace roots, each absolute like `cwd` (needs the agent's `session.additionalDirectories`). */
   additionalDirectories?: string[];
 }
 
-/** Options of `AgentConnection.listSessions` (`session/list`). */
+/** Options of `ConnectedAgent.listSessions` (`session/list`). */
 export interface ListSessionsOptions {
   /** Only sessions in this working directory (absolute, like a session's `cwd`). */
   cwd?: string;

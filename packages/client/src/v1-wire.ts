@@ -5,7 +5,7 @@
 import type { ClientSideV1Bridge, V1BridgeOptions } from "@acpkit/core/bridge";
 import type { v1, v2 } from "@acpkit/schema";
 import type { ClientSessionWire, WirePermissionRequest, WirePromptResponse, WireUpdate } from "./session-wire.js";
-import type { ContentBlock, Meta, ModelUpdate, PermissionRequest, PromptOutcome } from "./types.js";
+import type { ContentBlock, Meta, SessionUpdate, PermissionRequest, PromptOutcome } from "./types.js";
 
 /**
  * `@acpkit/core/bridge`, loaded only once a connection speaks v1 (`loadV1Bridge`): a v2 client
@@ -33,7 +33,7 @@ export class V1ClientSessionWire implements ClientSessionWire {
   }
 
   // A v1 connection validated these against the v1 schema, so they are v1 shapes.
-  receiveUpdate(update: WireUpdate, apply: (update: ModelUpdate) => void): void {
+  receiveUpdate(update: WireUpdate, apply: (update: SessionUpdate) => void): void {
     this.bridge.forEachFromV1(update as v1.SessionUpdate, apply);
   }
 

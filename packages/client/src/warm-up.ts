@@ -14,7 +14,7 @@ import type { ConnectOptions } from "./types.js";
 
 type Json = Record<string, unknown>;
 
-/** What the warm-up uses of a connection (an AgentConnection has it): one session, one turn, close. */
+/** What the warm-up uses of a connection (an ConnectedAgent has it): one session, one turn, close. */
 interface WarmUpConnection {
   newSession(options: { cwd: string }): Promise<{
     prompt(text: string): AsyncIterable<unknown> & PromiseLike<{ stopReason: string }>;

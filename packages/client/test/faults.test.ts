@@ -2,7 +2,7 @@
 // exiting while initialize waits, and the client going away mid-turn. Each ends in a typed error
 // or a clean exit, never in a hang or an unanswered promise.
 import { fileURLToPath } from "node:url";
-import { type AgentConnection, connectAgent } from "@acpkit/client";
+import { type ConnectedAgent, connectAgent } from "@acpkit/client";
 import { isAcpError } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ describe("faults", () => {
   it("the agent killed mid-turn: the turn rejects with ConnectionClosed, the pending question's signal aborts", async () => {
     const transport = spawnAgent(process.execPath, [surfaceAgent], { stderr: "ignore", shutdownGraceMs: 200 });
     let questionSignal: AbortSignal | undefined;
-    const agent: AgentConnection = await connectAgent(transport, {
+    const agent: ConnectedAgent = await connectAgent(transport, {
       elicitation: {
         form: (_request, context) => {
           questionSignal = context.signal;

@@ -6,7 +6,7 @@ import type { ProtocolVersion } from "@acpkit/schema";
 import { serveAgent } from "@acpkit/agent";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { spawnAgent } from "@acpkit/transport-stdio";
-import { connectAgent, type AgentConnection, type ConnectOptions } from "@acpkit/client";
+import { connectAgent, type ConnectedAgent, type ConnectOptions } from "@acpkit/client";
 import { scenarioAgent } from "../../agent/test/fixtures/scenarios.mjs";
 
 export type TransportKind = "memory" | "stdio";
@@ -22,7 +22,7 @@ export function agentTransport(kind: TransportKind, agentVersions: readonly Prot
   return spawnAgent(process.execPath, [agentFixture, agentVersions.join(",")], { stderr: "ignore", shutdownGraceMs: 500 });
 }
 
-export function connectScenarioAgent(kind: TransportKind, options: ConnectOptions, agentVersions?: readonly ProtocolVersion[]): Promise<AgentConnection> {
+export function connectScenarioAgent(kind: TransportKind, options: ConnectOptions, agentVersions?: readonly ProtocolVersion[]): Promise<ConnectedAgent> {
   return connectAgent(agentTransport(kind, agentVersions), options);
 }
 

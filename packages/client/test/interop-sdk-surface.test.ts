@@ -4,14 +4,14 @@
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { connectAgent, type AgentConnection } from "@acpkit/client";
+import { connectAgent, type ConnectedAgent } from "@acpkit/client";
 import { createNodeTerminalHost } from "@acpkit/client/node";
 import { spawnAgent } from "@acpkit/transport-stdio";
 import { afterEach, describe, expect, it } from "vitest";
 import { textOf } from "./harness.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/sdk-surface-agent.mjs", import.meta.url));
-let agent: AgentConnection | undefined;
+let agent: ConnectedAgent | undefined;
 afterEach(async () => {
   await agent?.close();
   agent = undefined;

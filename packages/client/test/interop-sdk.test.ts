@@ -3,18 +3,18 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnAgent } from "@acpkit/transport-stdio";
-import { connectAgent, type AgentConnection, type ConnectOptions } from "@acpkit/client";
+import { connectAgent, type ConnectedAgent, type ConnectOptions } from "@acpkit/client";
 import { textOf } from "./harness.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/sdk-agent.mjs", import.meta.url));
 
-let agent: AgentConnection | undefined;
+let agent: ConnectedAgent | undefined;
 afterEach(async () => {
   await agent?.close();
   agent = undefined;
 });
 
-function connectSdkAgent(options: ConnectOptions): Promise<AgentConnection> {
+function connectSdkAgent(options: ConnectOptions): Promise<ConnectedAgent> {
   return connectAgent(spawnAgent(process.execPath, [fixture], { stderr: "ignore", shutdownGraceMs: 500 }), options);
 }
 

@@ -11,7 +11,7 @@ import { AcpError, RpcError, type Transport } from "@acpkit/core";
 import type { ClientDiagnostic as Diagnostic } from "../src/index.js";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { spawnAgent } from "@acpkit/transport-stdio";
-import { type AgentConnection, type ConnectOptions, connectAgent } from "@acpkit/client";
+import { type ConnectedAgent, type ConnectOptions, connectAgent } from "@acpkit/client";
 import { createNodeTerminalHost } from "@acpkit/client/node";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { afterEach, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import { textOf } from "./harness.js";
 
 type Kind = "memory" | "stdio";
 const stdioFixture = fileURLToPath(new URL("../../agent/test/fixtures/serve-surface-stdio.mjs", import.meta.url));
-const open: AgentConnection[] = [];
+const open: ConnectedAgent[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((agent) => agent.close()));
 });

@@ -2,7 +2,7 @@
 // transports, for protocol v1 and v2: full turn into SessionState, ordering, cancellation duties.
 import { afterEach, describe, expect, it } from "vitest";
 import { AcpError, isAcpError } from "@acpkit/core";
-import { MAX_KEPT_TURN_UPDATES, type AgentConnection, type ModelUpdate, type PermissionRequest } from "@acpkit/client";
+import { MAX_KEPT_TURN_UPDATES, type ConnectedAgent, type SessionUpdate, type PermissionRequest } from "@acpkit/client";
 import { connectScenarioAgent, textOf, type TransportKind } from "./harness.js";
 
 const matrix: Array<[TransportKind, 1 | 2]> = [
@@ -13,7 +13,7 @@ const matrix: Array<[TransportKind, 1 | 2]> = [
 ];
 
 describe.each(matrix)("client over %s, protocol v%i", (kind, version) => {
-  let agent: AgentConnection | undefined;
+  let agent: ConnectedAgent | undefined;
   afterEach(async () => {
     await agent?.close();
     agent = undefined;
@@ -116,7 +116,7 @@ describe.each(matrix)("client over %s, protocol v%i", (kind, version) => {
     });
     const session = await agent.newSession({ cwd: "/work" });
     const turn = session.prompt("permission");
-    const updates: ModelUpdate[] = [];
+    const updates: SessionUpdate[] = [];
     for await (const update of turn) updates.push(update);
     await expect(turn).resolves.toMatchObject({ stopReason: "cancelled" });
     expect(permissionSignal?.aborted).toBe(true);

@@ -4,13 +4,13 @@
 import { describe, expect, it } from "vitest";
 import { isAcpError, type AcpError } from "@acpkit/core";
 import { MAX_KEPT_TURN_UPDATES, Turn } from "../src/turn.js";
-import type { ModelUpdate } from "../src/types.js";
+import type { SessionUpdate } from "../src/types.js";
 
-function chunk(n: number): ModelUpdate {
-  return { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: `t${n}` } } as ModelUpdate;
+function chunk(n: number): SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: `t${n}` } } as SessionUpdate;
 }
 
-async function drain(iterable: AsyncIterable<ModelUpdate>): Promise<string[]> {
+async function drain(iterable: AsyncIterable<SessionUpdate>): Promise<string[]> {
   const texts: string[] = [];
   for await (const update of iterable) texts.push((update as { content: { text: string } }).content.text);
   return texts;

@@ -5,7 +5,7 @@
 import { RecordingTransport } from "@acpkit/test-support/recording-transport";
 import { createMemoryPair } from "@acpkit/transport-memory";
 import { describe, expect, it } from "vitest";
-import { connectAgent, type AgentConnection } from "../src/connect.js";
+import { connectAgent, type ConnectedAgent } from "../src/connect.js";
 import type { ConnectOptions } from "../src/types.js";
 import { isWarmedUp, runWarmUp, warmUpOnce } from "../src/warm-up.js";
 import type { Transport } from "@acpkit/core";
@@ -32,7 +32,7 @@ describe("the scripted first exchange", () => {
 describe("warmUpOnce", () => {
   it("runs once per process and version, through the connect function it is given", async () => {
     const calls: ConnectOptions[] = [];
-    const counting = (transport: Transport, options: ConnectOptions): Promise<AgentConnection> => {
+    const counting = (transport: Transport, options: ConnectOptions): Promise<ConnectedAgent> => {
       calls.push(options);
       return connectAgent(transport, options);
     };
@@ -50,7 +50,7 @@ describe("warmUpOnce", () => {
   });
 
   it("never rejects: a connect that fails costs only the head start", async () => {
-    const failing = (): Promise<AgentConnection> => Promise.reject(new Error("no agent"));
+    const failing = (): Promise<ConnectedAgent> => Promise.reject(new Error("no agent"));
     await expect(warmUpOnce(2, false, failing)).resolves.toBeUndefined();
   });
 });

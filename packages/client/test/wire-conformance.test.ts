@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Diagnostic } from "@acpkit/core";
 import { spawnAgent } from "@acpkit/transport-stdio";
-import { connectAgent, sessionStateToJSON, type AgentConnection, type ConnectOptions, type PermissionRequest } from "@acpkit/client";
+import { connectAgent, sessionStateToJSON, type ConnectedAgent, type ConnectOptions, type PermissionRequest } from "@acpkit/client";
 import { officialV1ParamsDefinition, officialV1Problem, officialV1ResultDefinition } from "../../agent/test/official-v1-oracle.js";
 
 type Json = any;
@@ -20,7 +20,7 @@ const fixture = fileURLToPath(new URL("./fixtures/scripted-agent.mjs", import.me
 
 interface Run {
   /** Connect our client to the scripted agent running `scenario`. */
-  connect(options?: ConnectOptions): Promise<AgentConnection>;
+  connect(options?: ConnectOptions): Promise<ConnectedAgent>;
   /** Every line the agent received, parsed, in order (call after the client closed). */
   wire(): Json[];
   diagnostics: Diagnostic[];

@@ -3,10 +3,10 @@
 import { serveAgent, type AgentServer } from "@acpkit/agent";
 import {
   connectAgent,
-  type AgentConnection,
+  type ConnectedAgent,
   type ClientSession,
   type FileSystemHandlers,
-  type ModelUpdate,
+  type SessionUpdate,
   type PermissionOutcome,
   type PermissionRequest,
 } from "@acpkit/client";
@@ -34,7 +34,7 @@ export interface StartOptions {
 }
 
 export interface Started {
-  agent: AgentConnection;
+  agent: ConnectedAgent;
   session: ClientSession;
   server: AgentServer;
   wire: RecordingTransport;
@@ -101,9 +101,9 @@ export function commandsAnnounced(session: ClientSession): Promise<void> {
 }
 
 /** Run one prompt to its end; returns the model updates of the turn and the outcome. */
-export async function runPrompt(session: ClientSession, text: string): Promise<{ updates: ModelUpdate[]; stopReason: string; _meta?: unknown }> {
+export async function runPrompt(session: ClientSession, text: string): Promise<{ updates: SessionUpdate[]; stopReason: string; _meta?: unknown }> {
   const turn = session.prompt(text);
-  const updates: ModelUpdate[] = [];
+  const updates: SessionUpdate[] = [];
   for await (const update of turn) updates.push(update);
   const outcome = await turn;
   return { updates, stopReason: outcome.stopReason, _meta: outcome._meta };

@@ -2,8 +2,11 @@
 // connection runs. Named once here so @acpkit/agent and @acpkit/client speak the same types.
 import type { v1, v2 } from "@acpkit/schema";
 
-/** One session update in the model (a v2 `SessionUpdate`; v1 wire updates are bridged into it). */
-export type ModelUpdate = v2.SessionUpdate;
+/** One session update in acpkit's one shape (a v2 `SessionUpdate`; v1 wire updates are bridged into it). */
+export type SessionUpdate = v2.SessionUpdate;
+
+/** @deprecated Renamed `SessionUpdate` ("model" read as the language model); this alias goes in the next release. */
+export type ModelUpdate = SessionUpdate;
 /** A content block of a prompt or message (text, image, audio, resource link, embedded resource, or a custom `_…` type). */
 export type ContentBlock = v2.ContentBlock;
 /** One item of a tool call's content: a content block, a diff, or a custom item such as `_acpkit/terminal`. */

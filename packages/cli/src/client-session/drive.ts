@@ -8,7 +8,7 @@ import { ErrorCode, isAcpError, isRpcError, type CloseInfo, type Diagnostic } fr
 import {
   connectAgent,
   sessionStateToJSON,
-  type AgentConnection,
+  type ConnectedAgent,
   type AuthMethod,
   type ClientSession,
   type PermissionOutcome,
@@ -162,7 +162,7 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   if (options.terminal === "allow") terminalHost = printedTerminals(createNodeTerminalHost(), printer);
   const elicitation = elicitationHandlers(options.elicit ?? "decline", (question, answer) => printer?.elicitation(question, String(answer.action)));
 
-  const connect = async (protocolVersion: ProtocolVersion): Promise<AgentConnection> =>
+  const connect = async (protocolVersion: ProtocolVersion): Promise<ConnectedAgent> =>
     connectAgent(await openTarget(options.target), {
       protocolVersion,
       clientInfo: { name: "acpkit-cli", version: "0.1.0" },
@@ -174,7 +174,7 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
       elicitation,
       onDiagnostic,
     });
-  let agent: AgentConnection;
+  let agent: ConnectedAgent;
   try {
     agent = await connect(options.protocol);
     // An agent that answered 1 to our v2 offer read a request with no v1 clientCapabilities, so it
@@ -314,7 +314,7 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
 }
 
 /** The session the run works in: a new one, or the one `--load` / `--resume` names. */
-async function openSession(agent: AgentConnection, options: DriveOptions, printer: TurnPrinter | undefined): Promise<ClientSession> {
+async function openSession(agent: ConnectedAgent, options: DriveOptions, printer: TurnPrinter | undefined): Promise<ClientSession> {
   const subscribe = (session: ClientSession) => {
     if (printer) session.onUpdate((update) => printer.update(update));
     return session;

@@ -5,7 +5,7 @@
 // Streaming text and whole lines share one output: the printer remembers whether a message or
 // thought is "open" (its text is mid-line) and ends that line before printing anything else.
 import type { Writable } from "node:stream";
-import type { MessageJSON, ModelUpdate, PermissionOption, PermissionOutcome, StopReason, TerminalExitStatus } from "@acpkit/client";
+import type { MessageJSON, SessionUpdate, PermissionOption, PermissionOutcome, StopReason, TerminalExitStatus } from "@acpkit/client";
 import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, ownEntry } from "@acpkit/core";
 import type { Style } from "../style.js";
 import { contentBlockText, summarizeToolContent } from "./content-text.js";
@@ -51,7 +51,7 @@ export class TurnPrinter {
   }
 
   /** One model update of the session. */
-  update(update: ModelUpdate): void {
+  update(update: SessionUpdate): void {
     const u = update as Json & { sessionUpdate: string };
     switch (u.sessionUpdate) {
       case "agent_message_chunk":

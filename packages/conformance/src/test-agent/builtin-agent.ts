@@ -2,7 +2,7 @@
 // An ordinary prompt plays the demo turn, a prompt starting with "/" runs a slash command, and
 // with a script every prompt replays the script instead.
 import { readFileSync } from "node:fs";
-import type { AgentDefinition, PromptResult, Turn } from "@acpkit/agent";
+import type { AgentDefinition, PromptResult, AgentTurn } from "@acpkit/agent";
 import { ErrorCode, RpcError } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { availableCommandList, parseCommand, runCommand } from "./commands.js";
@@ -113,7 +113,7 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
     deleteSession(request) {
       if (!stored.delete(request.sessionId)) throw unknownSession(request.sessionId);
     },
-    async prompt(turn: Turn): Promise<PromptResult> {
+    async prompt(turn: AgentTurn): Promise<PromptResult> {
       const session = stored.get(turn.sessionId);
       const cwd = session?.cwd ?? process.cwd();
       const text = promptText(turn.prompt);
@@ -130,7 +130,7 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
     },
   };
 
-  function answer(turn: Turn, cwd: string, text: string): PromptResult | Promise<PromptResult> {
+  function answer(turn: AgentTurn, cwd: string, text: string): PromptResult | Promise<PromptResult> {
     if (script) return playScript(turn, script, cwd);
     const command = parseCommand(text);
     if (command) return runCommand({ turn, cwd, chunkDelayMs: options.chunkDelayMs ?? 0 }, command.name, command.argument);

@@ -1,7 +1,7 @@
 // The slash commands that drive the built-in agent from a client under test. A prompt whose text
 // starts with "/" is a command; the rest of the text is its argument.
 import { ErrorCode, RpcError } from "@acpkit/core";
-import type { AvailableCommand, PromptResult, Turn } from "@acpkit/agent";
+import type { AvailableCommand, PromptResult, AgentTurn } from "@acpkit/agent";
 import { sleep, untilAborted } from "./pacing.js";
 import { stopReasonProblem } from "./stop-reasons.js";
 import { splitWords } from "./text.js";
@@ -10,7 +10,7 @@ import { elicit, playPlan, runTerminal, setConfig, setMode, setTitle, showNotice
 
 /** What a command runs with. */
 export interface CommandContext {
-  turn: Turn;
+  turn: AgentTurn;
   /** The session's working directory (from session/new). */
   cwd: string;
   /** Pause between streamed chunks (`/stream`, `/echo`) in ms; 0 streams at full speed. */
@@ -33,7 +33,7 @@ const STREAM_FLUSH_EVERY = 256;
 const STREAM_FILLER = "the quick brown fox jumps over the lazy dog ".repeat(2);
 
 /** Send what is queued, then wait `ms`; false when the turn was cancelled meanwhile. */
-async function paced(turn: Turn, ms: number): Promise<boolean> {
+async function paced(turn: AgentTurn, ms: number): Promise<boolean> {
   await turn.flush();
   return !turn.cancelled && (await sleep(ms, turn.signal));
 }

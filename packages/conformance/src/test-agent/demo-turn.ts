@@ -1,7 +1,7 @@
 // The turn an ordinary prompt plays: everything a prompt turn can contain, in a fixed order, so
 // `acpkit demo` (and anyone trying a client) sees each kind of update once. Deterministic: the
 // same prompt on the same version always produces the same updates.
-import type { PlanEntry, PromptResult, Turn } from "@acpkit/agent";
+import type { PlanEntry, PromptResult, AgentTurn } from "@acpkit/agent";
 import { sleep } from "./pacing.js";
 import { excerpt, splitWords } from "./text.js";
 import { editWithPermission, noClientFsReason, readThroughClient } from "./tools.js";
@@ -39,7 +39,7 @@ export interface DemoOptions {
  * with fs.readTextFile; otherwise a thought says why it is skipped) → streamed answer → usage →
  * end_turn. A cancel at any point ends the turn "cancelled" without further updates.
  */
-export async function playDemoTurn(turn: Turn, { cwd, text, paceMs }: DemoOptions): Promise<PromptResult> {
+export async function playDemoTurn(turn: AgentTurn, { cwd, text, paceMs }: DemoOptions): Promise<PromptResult> {
   const pause = (): Promise<boolean> => sleep(paceMs, turn.signal);
   const asked = excerpt(text, 60) || "(an empty prompt)";
   const noFs = noClientFsReason(turn);

@@ -1,12 +1,12 @@
 // Replays a checked script as one prompt turn. Updates are sent as written (so ids repeat if the
 // script plays twice in one session); a cancel at any step ends the turn "cancelled".
-import type { PromptResult, Turn } from "@acpkit/agent";
+import type { PromptResult, AgentTurn } from "@acpkit/agent";
 import type { AgentScript, ScriptCondition } from "./script.js";
 import { sleep } from "./pacing.js";
 import { splitEvenly, splitWords } from "./text.js";
 import { isAllowed, readThroughClient } from "./tools.js";
 
-export async function playScript(turn: Turn, script: AgentScript, cwd: string): Promise<PromptResult> {
+export async function playScript(turn: AgentTurn, script: AgentScript, cwd: string): Promise<PromptResult> {
   let lastPermission: ScriptCondition | undefined;
   for (const step of script.steps) {
     if (turn.cancelled) return "cancelled";

@@ -4,7 +4,7 @@
 // it embeds) and turns it into steps, reporting every problem with its JSON Pointer.
 import { isJsonObject } from "@acpkit/core";
 import { readFile } from "node:fs/promises";
-import type { ModelUpdate, PermissionOption } from "@acpkit/agent";
+import type { SessionUpdate, PermissionOption } from "@acpkit/agent";
 import { checkOutgoing, type ProtocolVersion } from "@acpkit/schema";
 import { stopReasonProblem } from "./stop-reasons.js";
 import { EDIT_PERMISSION_OPTIONS } from "./tools.js";
@@ -14,7 +14,7 @@ export type ScriptCondition = "allowed" | "rejected";
 
 /** One validated step of an agent script (the JSON form is in schema/agent-script.schema.json). */
 export type ScriptStep = (
-  | { type: "update"; update: ModelUpdate }
+  | { type: "update"; update: SessionUpdate }
   | { type: "message"; text: string; kind: "agent" | "thought"; chunks: number | undefined }
   | { type: "permission"; toolCall: { toolCallId: string } & Record<string, unknown>; options: PermissionOption[] }
   | { type: "sleep"; ms: number }
@@ -167,7 +167,7 @@ function checkStep(checker: Checker, raw: unknown, path: string, context: StepCo
       if (!isJsonObject(body)) checker.add(at, `must be a session update object (got ${describe(body)})`);
       else checker.protocol(at, checkOutgoing(2, "session/update", "params", { sessionId: CHECK_SESSION, update: body }), "/update");
       if (checker.problems.length > before) return undefined;
-      const update = body as ModelUpdate & { toolCallId?: string };
+      const update = body as SessionUpdate & { toolCallId?: string };
       if (update.sessionUpdate === "tool_call_update" && typeof update.toolCallId === "string") context.createdToolCalls.add(update.toolCallId);
       return { type: "update", update, when };
     }

@@ -2,7 +2,7 @@
 // info, plans, notices, client terminals and elicitation. Each ends its turn with end_turn; a
 // feature the client or the protocol version lacks is a -32602 error saying which.
 import { isAcpError, ErrorCode, RpcError } from "@acpkit/core";
-import type { FormElicitation, PromptResult, Turn } from "@acpkit/agent";
+import type { FormElicitation, PromptResult, AgentTurn } from "@acpkit/agent";
 import { sleep } from "./pacing.js";
 import { splitWords } from "./text.js";
 
@@ -18,7 +18,7 @@ function need(argument: string, message: string): string {
   return value;
 }
 
-export function setMode(turn: Turn, argument: string): PromptResult {
+export function setMode(turn: AgentTurn, argument: string): PromptResult {
   const modeId = need(argument, "/mode needs a mode ID, e.g. /mode code");
   try {
     turn.setMode(modeId);
@@ -29,7 +29,7 @@ export function setMode(turn: Turn, argument: string): PromptResult {
   return "end_turn";
 }
 
-export function setConfig(turn: Turn, argument: string): PromptResult {
+export function setConfig(turn: AgentTurn, argument: string): PromptResult {
   const [configId, value] = splitWords(argument.trim()).map((word) => word.trim());
   if (!configId || !value)
     throw new RpcError(ErrorCode.InvalidParams, "/config needs an option ID and a VALUE, e.g. /config model thorough", { path: "/prompt" });
@@ -44,14 +44,14 @@ export function setConfig(turn: Turn, argument: string): PromptResult {
   return "end_turn";
 }
 
-export function setTitle(turn: Turn, argument: string): PromptResult {
+export function setTitle(turn: AgentTurn, argument: string): PromptResult {
   const title = need(argument, "/title needs TEXT, e.g. /title Fix the build");
   turn.sessionInfo({ title, updatedAt: new Date().toISOString() });
   turn.message(`Title set to "${title}".`);
   return "end_turn";
 }
 
-export async function playPlan(turn: Turn): Promise<PromptResult> {
+export async function playPlan(turn: AgentTurn): Promise<PromptResult> {
   const steps = ["Read the code", "Make the change", "Run the tests"];
   for (let done = 0; done <= steps.length; done++) {
     turn.plan(
@@ -67,7 +67,7 @@ export async function playPlan(turn: Turn): Promise<PromptResult> {
   return "end_turn";
 }
 
-export function showNotice(turn: Turn, argument: string): PromptResult {
+export function showNotice(turn: AgentTurn, argument: string): PromptResult {
   const title = need(argument, "/notice needs TEXT, e.g. /notice Rate limited, retrying");
   try {
     turn.notice({ severity: "info", title });
@@ -79,9 +79,9 @@ export function showNotice(turn: Turn, argument: string): PromptResult {
 }
 
 /** Run a command in a client terminal, shown in a tool call, and report how it ended. */
-export async function runTerminal(turn: Turn, argument: string): Promise<PromptResult> {
+export async function runTerminal(turn: AgentTurn, argument: string): Promise<PromptResult> {
   const [command, ...args] = need(argument, "/terminal needs a CMD, e.g. /terminal ls -l").split(/\s+/);
-  let terminal: Awaited<ReturnType<Turn["createTerminal"]>>;
+  let terminal: Awaited<ReturnType<AgentTurn["createTerminal"]>>;
   try {
     terminal = await turn.createTerminal({ command: command!, args, outputByteLimit: 64 * 1024 });
   } catch (error) {
@@ -125,8 +125,8 @@ const ABOUT_YOU_FORM: FormElicitation = {
  * (a URL elicitation, sent as given, so a client's handling of any address can be tried). Echo
  * the answer.
  */
-export async function elicit(turn: Turn, url: string): Promise<PromptResult> {
-  let answer: Awaited<ReturnType<Turn["elicit"]>>;
+export async function elicit(turn: AgentTurn, url: string): Promise<PromptResult> {
+  let answer: Awaited<ReturnType<AgentTurn["elicit"]>>;
   try {
     answer = url !== "" ? await turn.elicitUrl({ message: "Open this page, then come back", url }) : await turn.elicit(ABOUT_YOU_FORM);
   } catch (error) {

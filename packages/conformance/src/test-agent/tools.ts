@@ -1,7 +1,7 @@
 // The two tool calls the built-in agent knows, shared by the demo turn, the slash commands and
 // script replay: an edit that asks permission first, and a file read through the client (v1).
 import { resolve } from "node:path";
-import type { PermissionOption, Turn } from "@acpkit/agent";
+import type { PermissionOption, AgentTurn } from "@acpkit/agent";
 
 /** What became of a permission-gated tool call. */
 export type PermissionResult = "allowed" | "rejected" | "cancelled";
@@ -27,7 +27,7 @@ export function isAllowed(outcome: { outcome: string; optionId?: string }, optio
  * completes. Rejected (or answered "cancelled" without a session/cancel): it is marked failed with
  * a "skipped" note; the tool never ran. Cancelled turn: nothing more is sent.
  */
-export async function editWithPermission(turn: Turn, cwd: string): Promise<PermissionResult> {
+export async function editWithPermission(turn: AgentTurn, cwd: string): Promise<PermissionResult> {
   const path = resolve(cwd, EXAMPLE_EDIT.file);
   const tool = turn.toolCall({
     title: `Edit ${EXAMPLE_EDIT.file}`,
@@ -57,7 +57,7 @@ export type ReadResult =
   | { status: "cancelled" };
 
 /** Why this connection has no client file system, or undefined when it has one. */
-export function noClientFsReason(turn: Turn): string | undefined {
+export function noClientFsReason(turn: AgentTurn): string | undefined {
   const client = turn.client;
   if (client.protocolVersion !== 1) return `the client has no file system on this connection (protocol v${client.protocolVersion} has no fs/* methods)`;
   if (!client.canReadTextFile) return "the client has no file system on this connection (it did not advertise fs.readTextFile)";
@@ -77,7 +77,7 @@ function countLines(text: string): number {
  * message says why. A client error fails the tool call and is reported the same way (the turn
  * still ends normally: the read is the tool's business, not the turn's).
  */
-export async function readThroughClient(turn: Turn, cwd: string, file: string, range: { line?: number; limit?: number } = {}): Promise<ReadResult> {
+export async function readThroughClient(turn: AgentTurn, cwd: string, file: string, range: { line?: number; limit?: number } = {}): Promise<ReadResult> {
   const path = resolve(cwd, file);
   const unavailable = noClientFsReason(turn);
   if (unavailable !== undefined) {

@@ -5,7 +5,7 @@
 // frame) through `subscribe`.
 import {
   connectAgent,
-  type AgentConnection,
+  type ConnectedAgent,
   type ClientSession,
   type ContentBlock,
   type ElicitationResult,
@@ -67,7 +67,7 @@ export class Controller {
   status: ConnectionStatus = "idle";
   /** The latest failure, shown in the page's error bar until dismissed. */
   error: string | undefined;
-  connection: AgentConnection | undefined;
+  connection: ConnectedAgent | undefined;
   toggles: ClientToggles = { fsRead: true, fsWrite: true, terminal: true, elicitation: true };
   protocolVersion: 1 | 2;
   sessions = new Map<string, SessionView>();
@@ -240,7 +240,7 @@ export class Controller {
     });
   }
 
-  #live(): AgentConnection {
+  #live(): ConnectedAgent {
     if (this.connection === undefined || this.status !== "connected") throw new Error("not connected: press Initialize first");
     return this.connection;
   }
