@@ -1,9 +1,9 @@
 // Loads a protocol version's validators (and, for v1, the v1 bridge) when a client's `initialize`
 // asks for it, and holds the incoming messages (in order) until they are loaded.
 //
-// @acpkit/schema loads each version's validators on demand, and compiling one version costs a few
-// milliseconds at startup (both: about 18 ms). An agent that speaks v1 and v2 serves one of them per
-// connection, so it loads only the version `initialize` negotiates. Everything behind that
+// @acpkit/schema loads each version's validators on demand, and compiling a version's validators
+// is a startup cost that grows with the schema. An agent that speaks v1 and v2 serves one of them
+// per connection, so it loads only the version `initialize` negotiates. Everything behind that
 // `initialize` waits in arrival order until the load finished, so the connection sees exactly the
 // sequence it would have seen with everything preloaded. An agent that does not check what it sends
 // loads only the part of the version's validators for what an agent receives.

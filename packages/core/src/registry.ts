@@ -22,8 +22,8 @@ import type { MethodInfo, ProtocolVersion, ReceivingSide, ValidationError, Valid
 
 export type { MethodInfo, ProtocolVersion, ValidationError, ValidationResult };
 // Whether a value is a version acpkit speaks (1 or 2). Re-exported so that the runtimes import the
-// schema package through core alone: each bare specifier a starting process resolves costs it
-// about half a millisecond (docs/performance.md, "Import and cold start").
+// schema package through core alone: a starting process resolves one bare specifier fewer
+// (docs/performance.md, "Import and cold start").
 export { isProtocolVersion };
 // The closed lists generated from the schemas (stop reasons, update tags), for every package.
 export { SESSION_UPDATE_TAGS, STOP_REASONS };

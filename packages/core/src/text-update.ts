@@ -1,8 +1,8 @@
 // What an agent streams most is plain text: a `session/update` per text chunk of a message or
 // thought, or (an agent that sends each piece as a message of its own) a whole message of one text
-// block. Serializing one with JSON.stringify walks four or five nested objects and, on Node 20,
-// costs several times the JSON of its strings (1.4–2 µs against ~0.2 µs per update on the
-// benchmark machine; it was the largest single cost of an agent that streams). So the runtime
+// block. Serializing one with JSON.stringify walks four or five nested objects and costs several
+// times the JSON of its strings (the largest single cost of an agent that streams, per the
+// instruction counts in docs/performance.md). So the runtime
 // marks such params when it builds them (`sessionUpdateParams`), and `encodeMessage` writes a
 // notification that carries them from its strings: a constant envelope, parts kept for the last
 // session, tag and message id, and the text.
@@ -13,7 +13,7 @@
 // caller's object afterwards cannot put an unchecked shape on the wire.
 //
 // The receiving side has the mirror cost: JSON.parse of a chunk line builds four objects and four
-// strings, 1.5–2 µs, most of a client's time per streamed chunk. `TextChunkDecoder` recognizes a
+// strings, most of a client's time per streamed chunk. `TextChunkDecoder` recognizes a
 // line that is exactly what the encoder writes for the last (session, tag, message id) it parsed,
 // and then parses only the text's string literal. (Whole messages each have an id of their own,
 // so no prefix repeats and there is nothing to recognize.)

@@ -1,9 +1,7 @@
 // What every transport needs, kept in one place so stdio, WebSocket and the in-memory pair behave
-// the same way. Public through two doors: `@acpkit/core/transport-kit` (for transport authors) and
-// the main entry, which acpkit's own transports import. A starting process pays for every module
-// file it loads (~0.5 ms each on the benchmark machine), and every process that speaks ACP over a
-// transport loads the main entry anyway, so the helpers live in its bundle rather than in a file
-// of their own.
+// the same way. Public only through `@acpkit/core/transport-kit`; the code itself is carried by the
+// main entry's bundle (transport-kit-code.ts), which every process that speaks ACP loads anyway, so
+// the kit's own entry adds a thin file and no second copy.
 import { AcpError } from "./errors.js";
 import { valueKind } from "./json.js";
 import { encodeTextUpdateNotification } from "./text-update.js";

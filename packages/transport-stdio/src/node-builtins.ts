@@ -4,8 +4,8 @@
 // package before it can say anything on the wire, and each static import of a built-in builds
 // that module's whole export namespace while loading (node:util's pulls in its argument parser
 // and MIME code). The synchronous way to load node:child_process only when spawning from ESM was
-// node:module's createRequire plus import.meta, which cost about as much again. Measured on Node
-// 20: importing @acpkit/agent + this package took 12.4 ms instead of 13.7 ms with this file.
+// node:module's createRequire plus import.meta, which cost about as much again. Invariant: no
+// module of this package imports a Node built-in statically (the import benchmark holds it).
 
 /** node:child_process, which pulls in net, stream and dgram: loaded on the first spawn only (an agent never spawns). */
 export function childProcess(): typeof import("node:child_process") {

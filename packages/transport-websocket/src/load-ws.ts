@@ -1,5 +1,5 @@
 // `ws` is loaded by the first connect() or listen(), not when this package is imported. Loaded
-// through Node's CommonJS interop it takes 60–100 ms on Node 20 (docs/performance.md, "Import and cold start"), and
+// through Node's CommonJS interop it is the largest part of this package's import (docs/performance.md, "Import and cold start"), and
 // an application that imports every transport but talks to its agent over stdio (the `acpkit`
 // CLI is one) should not pay that on every start.
 

@@ -79,7 +79,7 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
   const open = new Set<WebSocketTransport>();
 
   // node:http and node:crypto are fetched here, not imported at the top: with `ws` (load-ws.ts) they
-  // made up most of what importing this package cost (~8 ms of ~30 on Node 20), and only a server needs them.
+  // made up most of what importing this package cost, and only a server needs them.
   const server = process.getBuiltinModule("node:http").createServer((_request, response) => {
     response.writeHead(426, { "Content-Type": "text/plain", Upgrade: "websocket" });
     response.end("this endpoint speaks ACP over WebSocket only\n");

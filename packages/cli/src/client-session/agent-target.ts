@@ -26,8 +26,8 @@ export const CLI_SHUTDOWN_GRACE_MS = 700;
  */
 export async function openTarget(target: AgentTarget): Promise<Transport> {
   if (target.kind === "command") return spawnAgent(target.command, target.args, { stderr: "inherit", shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS });
-  // Loaded here rather than at the top: most runs drive a command over stdio, and importing the
-  // WebSocket transport costs them ~5 ms even now that it loads `ws` only on connect().
+  // Loaded here rather than at the top: most runs drive a command over stdio, and a run over stdio
+  // loads no WebSocket code at all (startup.test.ts holds the CLI to that).
   const { connect } = await import("@acpkit/transport-websocket");
   return connect(target.url, target.token === undefined ? {} : { token: target.token });
 }

@@ -6,8 +6,8 @@ import { SessionState, MAX_STATE_DIAGNOSTICS, type StateData, type StateDiagnost
 
 // Every StateData is built by one of the four functions below as an object literal naming all
 // fields in the same order as `createSessionState`, so every state shares one hidden class and
-// the copy is a plain 16-field store. (`{ ...state.data, messages }` took 5× longer per update:
-// the spread goes through V8's generic property-copy path.)
+// the copy is a plain store of its fields, never V8's generic property-copy path that a spread
+// (`{ ...state.data, messages }`) takes. The reducer benchmarks (docs/performance.md) hold it.
 
 export function next(state: SessionState, changes: Partial<StateData>): SessionState {
   const d = state.data;

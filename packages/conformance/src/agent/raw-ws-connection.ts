@@ -1,5 +1,5 @@
 // The checker's raw connection to an agent served over WebSocket (a `{ url }` target). Its own
-// module so that `ws` (~60 ms to load through Node's CommonJS interop) is loaded only when a
+// module so that `ws` (slow to load through Node's CommonJS interop) is loaded only when a
 // check targets a WebSocket; checking a command never pays for it.
 import { withoutAccessToken } from "@acpkit/transport-websocket";
 import { WebSocket } from "ws";
