@@ -19,7 +19,7 @@ export {
 export { checkClient } from "./client/check-client.js";
 export { CLIENT_CHECK_GROUPS } from "./client/judges.js";
 export { CLIENT_SCENARIOS, type ClientScenario } from "./client/peer.js";
-export { runClientPeer } from "./client/peer-stdio.js";
+export { runClientPeer, runClientPeerCommand } from "./client/peer-stdio.js";
 export type { ClientCheckOptions, ClientCommandTarget, ClientTarget, InProcessClientTarget } from "./client/target.js";
 export {
   verdictOf,

@@ -9,16 +9,14 @@ import {
   AgentUnavailable,
   BaselineError,
   CLIENT_REQUIREMENTS,
-  CLIENT_SCENARIOS,
   type CheckResult,
   checkAgent,
   checkClient,
   type ClientCheckReport,
-  type ClientScenario,
   compareWithBaseline,
   parseBaseline,
   type Requirement,
-  runClientPeer,
+  runClientPeerCommand,
   type Tier,
   toJUnit,
 } from "@acpkit/conformance";
@@ -73,19 +71,8 @@ const TIERS: readonly Tier[] = ["MUST", "CAPABILITY", "SHOULD", "INFO"];
 const MARK: Record<CheckResult["status"], string> = { pass: "✓", fail: "✗", skip: "–", not_tested: "·", not_applicable: "·" };
 
 /** `acpkit __check-peer --scenario NAME --log FILE [--slow-ms MS]`: the scripted agent of `check client`. */
-export async function runCheckPeer(argv: readonly string[]): Promise<number> {
-  const value = (flag: string) => {
-    const at = argv.indexOf(flag);
-    return at >= 0 ? argv[at + 1] : undefined;
-  };
-  const scenario = value("--scenario") as ClientScenario | undefined;
-  const log = value("--log");
-  if (!scenario || !CLIENT_SCENARIOS.includes(scenario) || !log) {
-    process.stderr.write(`acpkit __check-peer: needs --scenario (${CLIENT_SCENARIOS.join(", ")}) and --log FILE\n`);
-    return Exit.Usage;
-  }
-  await runClientPeer(scenario, log, Number(value("--slow-ms") ?? 12_000), value("--max-protocol") === "1" ? 1 : 2);
-  return Exit.Ok;
+export function runCheckPeer(argv: readonly string[]): Promise<number> {
+  return runClientPeerCommand(argv, process.stderr, "acpkit __check-peer");
 }
 
 /** The human report: results grouped by tier, then the one-line verdict. */

@@ -24,21 +24,8 @@ import {
 export type { MessageKind } from "@acpkit/core";
 import type { MessageKind } from "@acpkit/core";
 
-export type {
-  DisplayedToolCallStatus,
-  MessageJSON,
-  ToolCallJSON,
-  PlanJSON,
-  UsageJSON,
-  PermissionJSON,
-  ModesJSON,
-  SessionInfoJSON,
-  TerminalJSON,
-  NoticeJSON,
-  CompactionJSON,
-  TurnJSON,
-  SessionStateJSON,
-} from "./state-json.js";
+// The contract JSON types live in state-json.ts; importers of this module keep finding them here.
+export type * from "./state-json.js";
 import type {
   MessageJSON,
   ToolCallJSON,

@@ -3,7 +3,7 @@
 // writes on stdout, and appends its log to FILE for the checker, which runs in another process.
 import { appendFileSync, writeFileSync } from "node:fs";
 import { DEFAULT_MAX_MESSAGE_SIZE, NdjsonReader } from "@acpkit/transport-stdio";
-import { type ClientScenario, createClientPeer } from "./peer.js";
+import { CLIENT_SCENARIOS, type ClientScenario, createClientPeer } from "./peer.js";
 
 /**
  * The file the checking agent creates next to its log once the log holds every line the client
@@ -43,4 +43,23 @@ export async function runClientPeer(scenario: ClientScenario, logFile: string, s
   await new Promise((resolve) => process.stdin.once("end", resolve));
   reader.end();
   peer.end();
+}
+
+/**
+ * The checking agent's command line: `--scenario NAME --log FILE [--slow-ms MS] [--max-protocol 1|2]`.
+ * Plays the scenario and resolves 0, or writes what is missing to `stderr` and resolves 2.
+ */
+export async function runClientPeerCommand(argv: readonly string[], stderr: { write(text: string): unknown }, name: string): Promise<number> {
+  const value = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const scenario = value("--scenario") as ClientScenario | undefined;
+  const log = value("--log");
+  if (!scenario || !CLIENT_SCENARIOS.includes(scenario) || !log) {
+    stderr.write(`${name}: needs --scenario (${CLIENT_SCENARIOS.join(", ")}) and --log FILE\n`);
+    return 2;
+  }
+  await runClientPeer(scenario, log, Number(value("--slow-ms") ?? 12_000), value("--max-protocol") === "1" ? 1 : 2);
+  return 0;
 }
