@@ -28,7 +28,7 @@ const failed = (report: AgentCheckReport) => report.results.filter((result) => r
 describe("checkAgent in-process", () => {
   it("the kit's test agent is conformant, with the byte-level checks not_applicable", async () => {
     const report = await checkAgent(
-      inProcess(() => createBuiltinAgent({ demoPaceMs: 0 })),
+      inProcess(() => createBuiltinAgent()),
       { protocol: 2 },
     );
     expect(failed(report)).toEqual([]);

@@ -60,7 +60,13 @@ export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, s
 export { absolutePathProblem, checkAbsolutePathArgument, checkAbsolutePathParam, isAbsolutePath, toolCallPathProblem } from "./paths.js";
 export type { LossyCode } from "./lossy-code.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
-/** @internal The transport kit's code, public under `@acpkit/core/transport-kit` (that entry hands out this copy). */
+/**
+ * The transport kit's code, for acpkit's own transports only; every other transport imports
+ * `@acpkit/core/transport-kit`, which hands out this same copy. acpkit's transports take it from
+ * here because a starting process then resolves one module of core instead of two.
+ *
+ * @hidden
+ */
 export * as __transportKit from "./transport-kit-code.js";
 export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";
 export {

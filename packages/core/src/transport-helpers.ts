@@ -1,7 +1,8 @@
 // What every transport needs, kept in one place so stdio, WebSocket and the in-memory pair behave
-// the same way. Public only through `@acpkit/core/transport-kit`; the code itself is carried by the
-// main entry's bundle (transport-kit-code.ts), which every process that speaks ACP loads anyway, so
-// the kit's own entry adds a thin file and no second copy.
+// the same way. Public through `@acpkit/core/transport-kit`; the code itself is carried by the main
+// entry's bundle (transport-kit-code.ts, its `__transportKit` export), which every process that
+// speaks ACP loads anyway: acpkit's own transports take it from there, and the kit's entry hands
+// out the same copy.
 import { AcpError } from "./errors.js";
 import { valueKind } from "./json.js";
 import { encodeTextUpdateNotification } from "./text-update.js";

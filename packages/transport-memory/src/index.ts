@@ -8,8 +8,10 @@
 //
 // Delivery is asynchronous and in order: messages sent in one tick are queued and delivered
 // together on one microtask, so a sender never re-enters the receiver synchronously.
-import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { deliverMessage, encodeMessage, oversizedRequestId, SEND_ACCEPTED, utf8SizeOver } from "@acpkit/core/transport-kit";
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
+
+// The transport kit, from the copy core's main entry carries (one module of core to load).
+const { deliverMessage, encodeMessage, oversizedRequestId, SEND_ACCEPTED, utf8SizeOver } = __transportKit;
 
 /** Default maximum size of one message in JSON mode: 64 MiB of UTF-8. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;

@@ -13,8 +13,12 @@
 // reads them in place). One native call per chunk instead of one per line; the result is the same
 // because a '\n' byte is never part of a multi-byte character.
 
-import { RequestIdScanner } from "@acpkit/core/transport-kit";
+import { __transportKit } from "@acpkit/core";
+import type { RequestIdScanner as Scanner } from "@acpkit/core/transport-kit";
 import { isUtf8 } from "./node-builtins.js";
+
+// The transport kit, from the copy core's main entry carries (one module of core to load).
+const { RequestIdScanner } = __transportKit;
 
 const NEWLINE = 0x0a;
 const NEWLINE_CHAR = "\n";
@@ -52,7 +56,7 @@ export class NdjsonReader {
   /** 1-based number of the line being read, for error messages. */
   private lineNumber = 1;
   /** Looks for the request id of the oversized line being discarded (only with onOversizedRequest). */
-  private idScanner: RequestIdScanner | undefined;
+  private idScanner: Scanner | undefined;
 
   constructor(
     private readonly maxLineBytes: number,

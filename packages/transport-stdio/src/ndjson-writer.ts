@@ -21,9 +21,13 @@
 //   then does the transport stop reading input. Pausing on congestion alone would stop reading
 //   whenever one large message is sent, and a peer that writes and reads in turn (it is blocked
 //   writing to us, so it does not read) would then never drain it: both sides would wait.
+import { __transportKit } from "@acpkit/core";
 import type { Writable } from "node:stream";
 import type { AcpError } from "@acpkit/core";
-import { createDeferred, encodeMessage, SEND_ACCEPTED, type Deferred } from "@acpkit/core/transport-kit";
+import type { Deferred } from "@acpkit/core/transport-kit";
+
+// The transport kit, from the copy core's main entry carries (one module of core to load).
+const { createDeferred, encodeMessage, SEND_ACCEPTED } = __transportKit;
 
 /**
  * The most characters of joined lines one write() gets: 16 Mi. One tick's lines are joined into

@@ -1,10 +1,13 @@
 // The ndjson Transport over any Readable/Writable pair. spawnAgent() and stdioServer() wrap it
 // with what differs between a child process and the process's own stdio: how it ends.
 import type { Readable, Writable } from "node:stream";
-import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { deliverMessage, OUTPUT_HIGH_WATER } from "@acpkit/core/transport-kit";
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
+
 import { NdjsonReader } from "./ndjson-reader.js";
 import { NdjsonWriter } from "./ndjson-writer.js";
+
+// The transport kit, from the copy core's main entry carries (one module of core to load).
+const { deliverMessage, OUTPUT_HIGH_WATER } = __transportKit;
 
 /** Default maximum size of one incoming line: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024;

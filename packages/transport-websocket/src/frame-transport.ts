@@ -5,17 +5,11 @@
 // What differs between Node and browsers (how to send, how to learn the socket drained, how close
 // is reported) sits behind FrameSocket; the adapter feeds received frames to handleText /
 // handleBinary and the final close to handleClosed.
-import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import {
-  createDeferred,
-  deliverMessage,
-  encodeMessage,
-  OUTPUT_HIGH_WATER,
-  oversizedRequestId,
-  SEND_ACCEPTED,
-  utf8SizeOver,
-  type Deferred,
-} from "@acpkit/core/transport-kit";
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
+import type { Deferred } from "@acpkit/core/transport-kit";
+
+// The transport kit, from the copy core's main entry carries (one module of core to load).
+const { createDeferred, deliverMessage, encodeMessage, OUTPUT_HIGH_WATER, oversizedRequestId, SEND_ACCEPTED, utf8SizeOver } = __transportKit;
 
 /**
  * The browser adapters' send bound: above this much handed to the socket and not yet written

@@ -7,11 +7,14 @@
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { AcpError } from "@acpkit/core";
-import { parseRequestTarget } from "@acpkit/core/transport-kit";
+import { AcpError, __transportKit } from "@acpkit/core";
+
 import { DEFAULT_MAX_MESSAGE_SIZE, type WebSocketTransport } from "./frame-transport.js";
 import { loadWs } from "./load-ws.js";
 import { wrapNodeSocket, type NodeSocketOptions } from "./node-socket.js";
+
+// The transport kit, from the copy core's main entry carries (one module of core to load).
+const { parseRequestTarget } = __transportKit;
 
 /** Options of `listen`. */
 export interface ListenOptions extends NodeSocketOptions {
