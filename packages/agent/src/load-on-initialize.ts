@@ -21,7 +21,7 @@ import {
   type Transport,
   type TransportReceiver,
 } from "@acpkit/core";
-import { wrapTransport } from "@acpkit/core/transport-kit";
+import { forwardingReceiver, wrapTransport } from "@acpkit/core/transport-kit";
 import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/validation";
 import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
@@ -147,7 +147,9 @@ function holdingReceiver(
 
   // Once the version is known and nothing is held, every message goes straight through: this runs
   // per incoming message for the life of the connection, so that path allocates nothing.
-  return {
+  // Output congestion reaches the Connection as it is (forwardingReceiver passes it on when the
+  // Connection has the hook); input end is ours, see below.
+  const holding = forwardingReceiver(receiver, {
     onMessage: (message) => {
       if (!loading && done()) receiver.onMessage(message);
       else take({ message });
@@ -156,14 +158,13 @@ function holdingReceiver(
       if (!loading) receiver.onTransportError(error);
       else held.push({ error });
     },
-    // Always present, so a half-closing transport (stdioServer) waits for the held messages too.
-    onInputEnd: () => {
-      if (loading) inputEnded = true;
-      else endInput();
-    },
-    // Passed on when the Connection has it: it holds its answers while the peer does not read.
-    ...(receiver.onOutputCongestion === undefined ? {} : { onOutputCongestion: (congested: boolean) => receiver.onOutputCongestion!(congested) }),
+  });
+  // Always present, so a half-closing transport (stdioServer) waits for the held messages too.
+  holding.onInputEnd = () => {
+    if (loading) inputEnded = true;
+    else endInput();
   };
+  return holding;
 }
 
 /**

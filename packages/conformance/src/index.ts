@@ -9,7 +9,6 @@
 export { checkAgent, AGENT_CHECK_GROUPS } from "./agent/check-agent.js";
 export {
   AgentUnavailable,
-  describeAgentTarget,
   type AgentCheckOptions,
   type AgentTarget,
   type CommandTarget,

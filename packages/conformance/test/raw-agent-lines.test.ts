@@ -7,7 +7,6 @@ import { MAX_LINE_BYTES, RawConnection } from "../src/agent/raw-connection.js";
 
 /** A connection whose bytes come from the test. */
 class FedConnection extends RawConnection {
-  readonly hasStdin = true;
   readonly kind = "process";
   readonly spawnError = Promise.resolve(undefined);
   protected writeRaw(): void {}

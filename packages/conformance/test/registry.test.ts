@@ -10,6 +10,7 @@ import {
   CLIENT_REQUIREMENTS,
   isRequirementId,
   requirement,
+  requirementSide,
   type RequirementId,
 } from "../src/index.js";
 import { Results } from "../src/results.js";
@@ -40,6 +41,8 @@ describe("requirement registry", () => {
 
   it("looks ids up, and refuses one the kit does not have", () => {
     expect(requirement("ACP-PROMPT-001").tier).toBe("MUST");
+    expect(requirementSide("ACP-PROMPT-001")).toBe("agent");
+    expect(requirementSide("ACPKIT-CLIENT-PERM-001")).toBe("client");
     expect(isRequirementId("ACPKIT-RPC-005")).toBe(true);
     expect(isRequirementId("ACPKIT-RPC-999")).toBe(false);
     expect(() => requirement("ACPKIT-NOPE" as RequirementId)).toThrow(/no requirement "ACPKIT-NOPE"/);

@@ -52,7 +52,7 @@ export type ConnectionDiagnosticCode =
   | "internal_error"; // handling an incoming message failed inside acpkit; answered -32603 where an answer was due
 
 /** A diagnostic listener. */
-export type DiagnosticListener<Code extends string = DiagnosticCode> = (diagnostic: Diagnostic<Code>) => void;
+export type DiagnosticListener<Code extends string = string> = (diagnostic: Diagnostic<Code>) => void;
 
 /**
  * Fans diagnostics out to listeners. A listener that throws does not stop the others or the

@@ -16,6 +16,7 @@ import {
   compareWithBaseline,
   parseBaseline,
   type Requirement,
+  type RequirementId,
   runClientPeerCommand,
   type Tier,
   toJUnit,
@@ -104,7 +105,7 @@ function printReport(io: CommandIO, title: string, report: AgentCheckReport | Cl
 const REPORT_FLAGS = { json: {}, junit: { value: true }, "expected-failures": { value: true } } as const;
 
 /** The baseline named by --expected-failures, read before the check runs (a bad file is a usage error, not a failed check). */
-async function readExpectedFailures(args: ParsedArgs, io: CommandIO) {
+async function readExpectedFailures(args: ParsedArgs, io: CommandIO): Promise<RequirementId[] | undefined> {
   const file = flagValue(args, "expected-failures");
   if (file === undefined) return undefined;
   let text: string;
@@ -128,7 +129,7 @@ async function finish(
   io: CommandIO,
   title: string,
   requirements: readonly Requirement<string>[],
-  expected: Awaited<ReturnType<typeof readExpectedFailures>>,
+  expected: readonly RequirementId[] | undefined,
 ): Promise<number> {
   const junit = flagValue(args, "junit");
   if (junit !== undefined) await writeFile(resolve(io.cwd, junit), toJUnit(report));

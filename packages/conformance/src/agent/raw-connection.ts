@@ -97,9 +97,7 @@ export abstract class RawConnection {
   private waiters: (() => void)[] = [];
   /** Resolves with why the agent could not be reached, or undefined once it is. */
   abstract readonly spawnError: Promise<Error | undefined>;
-  /** Whether the agent can be told "stdin closed" (a process can, a socket cannot). */
-  abstract readonly hasStdin: boolean;
-  /** How bytes reach the agent: a process's pipes, a WebSocket, or an in-process transport (which moves messages, not text). */
+  /** How bytes reach the agent: a process's pipes (the only kind with a stdin to close), a WebSocket, or an in-process transport (which moves messages, not text). */
   abstract readonly kind: "process" | "websocket" | "in-process";
 
   /** Write one line of text as is. */

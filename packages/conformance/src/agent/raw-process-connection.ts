@@ -6,7 +6,6 @@ import { RawConnection } from "./raw-connection.js";
 
 /** The agent as a child process: stdin/stdout pipes, stderr kept for the report. */
 export class RawProcessConnection extends RawConnection {
-  readonly hasStdin = true;
   readonly kind = "process";
   readonly spawnError: Promise<Error | undefined>;
   private readonly child: ChildProcess;

@@ -8,7 +8,6 @@ import type { Transport } from "@acpkit/core";
 import { RawConnection } from "./raw-connection.js";
 
 export class RawTransportConnection extends RawConnection {
-  readonly hasStdin = false;
   readonly kind = "in-process";
   readonly spawnError: Promise<Error | undefined>;
   private transport: Transport | undefined;

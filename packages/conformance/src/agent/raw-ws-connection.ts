@@ -7,7 +7,6 @@ import { RawConnection } from "./raw-connection.js";
 
 /** An agent served over WebSocket (`--ws URL`): one text frame per message, a fresh socket per group. */
 export class RawWsConnection extends RawConnection {
-  readonly hasStdin = false;
   readonly kind = "websocket";
   readonly spawnError: Promise<Error | undefined>;
   private readonly socket: WebSocket;

@@ -17,9 +17,11 @@ import { type ClientCheckOptions, clientContextOf, type ClientTarget } from "./t
 export async function checkClient(target: ClientTarget, options: ClientCheckOptions = {}): Promise<ClientCheckReport> {
   const context = clientContextOf(target, options);
   const results = new Results(CLIENT_REQUIREMENTS);
-  return withScratch(async (dir) => {
+  const checked = context.target;
+  // A client command's checking agent logs to a file in a scratch folder; an in-process one keeps its log in memory.
+  const scenarios = async (dir: string | undefined): Promise<ClientCheckReport> => {
     const run = (scenario: ClientScenario): Promise<Run> =>
-      "argv" in context.target ? runCommandScenario(context, context.target, scenario, dir) : runInProcessScenario(context, context.target, scenario);
+      "argv" in checked ? runCommandScenario(context, checked, scenario, dir!) : runInProcessScenario(context, checked, scenario);
     const { version, client } = judgeBasic(await run("basic"), results, context.maxProtocol);
     judgeLowerVersion(await run("lower-version"), results);
     judgeCancel(await run("cancel"), results);
@@ -28,5 +30,6 @@ export async function checkClient(target: ClientTarget, options: ClientCheckOpti
     const list = results.list();
     const { verdict, inconclusive } = verdictOf(list);
     return { verdict, inconclusive, conformant: verdict === "conformant", protocolVersion: version, client, results: list };
-  });
+  };
+  return "argv" in checked ? withScratch(scenarios) : scenarios(undefined);
 }

@@ -61,7 +61,7 @@ function parsedOf(entries: readonly PeerLogEntry[], dir: PeerLogEntry["dir"]): P
   return entries.filter((entry) => entry.dir === dir).map((entry) => ({ t: entry.t, text: entry.text, value: parseJson(entry.text) }));
 }
 
-/** Runs each scenario in `run`, with a scratch folder for the logs that is removed afterwards. */
+/** Runs `body` with a scratch folder for the checking agent's log files, removed afterwards. */
 export async function withScratch<T>(body: (dir: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), "acpkit-check-client-"));
   try {

@@ -108,7 +108,7 @@ export async function protocolGroup(
     );
     const wire = all.for(WIRE_GROUP);
     checkWire(agent, wire);
-    if (!agent.hasStdin)
+    if (agent.kind !== "process")
       results.set(
         "ACPKIT-EXIT-001",
         "not_applicable",
