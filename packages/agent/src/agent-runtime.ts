@@ -10,7 +10,10 @@ import {
   type CloseInfo,
   Connection,
   defaultValidateOutgoing,
+  type Dialect,
   DiagnosticEmitter,
+  dialectTransport,
+  type DialectTransport,
   ErrorCode,
   isAcpError,
   negotiateVersion,
@@ -49,6 +52,7 @@ export class AgentRuntime implements RuntimeScope {
   readonly #versions: readonly ProtocolVersion[];
   readonly #diagnostics = new DiagnosticEmitter<AgentDiagnostic["code"]>();
   readonly #acceptedBlocks: ReadonlySet<string>;
+  readonly #wire: DialectTransport;
   #version: ProtocolVersion | undefined;
   #client: ClientInfo | undefined;
   #authenticated: boolean;
@@ -63,8 +67,14 @@ export class AgentRuntime implements RuntimeScope {
     if (options.onDiagnostic) this.#diagnostics.subscribe(options.onDiagnostic);
     const validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
     // Checking what we send needs all of a version's validators; checking what we receive only the agent's part.
+    // The runtime speaks the model (v1 or pinned-v2 messages); this layer maps a later-v2 client to it.
+    this.#wire = dialectTransport(transport, {
+      side: "agent",
+      versions: this.#versions,
+      onLossy: (event) => this.report({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
+    });
     const connection = new Connection(
-      loadOnInitialize(transport, this.#versions, () => this.#version !== undefined, validateOutgoing ? undefined : "agent"),
+      loadOnInitialize(this.#wire, this.#versions, () => this.#version !== undefined, validateOutgoing ? undefined : "agent"),
       {
         side: "agent",
         requireInitialize: true,
@@ -107,6 +117,11 @@ export class AgentRuntime implements RuntimeScope {
 
   get protocolVersion(): ProtocolVersion | undefined {
     return this.#version;
+  }
+
+  /** The wire dialect, once initialize succeeded (`v2-later` is served through the later-v2 codec). */
+  get dialect(): Dialect | undefined {
+    return this.#wire.dialect;
   }
 
   get version(): ProtocolVersion {

@@ -1,7 +1,7 @@
 // serveAgent: serve an AgentDefinition over a transport. This module is the public face (the
 // AgentServer a caller gets, and the checks of the definition); agent-runtime.ts is the runtime
 // behind it, and the session methods live in session-setup.ts and session-controls.ts.
-import { type CloseInfo, type Connection, describeTransportProblem, type Transport } from "@acpkit/core";
+import { type CloseInfo, type Connection, type Dialect, describeTransportProblem, type Transport } from "@acpkit/core";
 import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion } from "@acpkit/schema";
 import { AgentRuntime, DEFAULT_VERSIONS } from "./agent-runtime.js";
@@ -15,6 +15,11 @@ export interface AgentServer {
   readonly connection: Connection<"agent">;
   /** The negotiated version, once `initialize` succeeded. */
   readonly protocolVersion: ProtocolVersion | undefined;
+  /**
+   * The wire dialect, once `initialize` succeeded: `v1`, `v2-pinned`, or `v2-later` (the v2 of
+   * `@agentclientprotocol/sdk` 2.4, told apart by the `info` of the client's `initialize`).
+   */
+  readonly dialect: Dialect | undefined;
   /** What the client said about itself in `initialize`. */
   readonly client: ClientInfo | undefined;
   /** Resolves when the transport closed. */
@@ -56,6 +61,9 @@ export function serveAgent(transport: Transport, agent: AgentDefinition, options
     closed: runtime.closed,
     get protocolVersion() {
       return runtime.protocolVersion;
+    },
+    get dialect() {
+      return runtime.dialect;
     },
     get client() {
       return runtime.clientInfo;

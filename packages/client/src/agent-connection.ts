@@ -10,6 +10,7 @@ import {
   COMPACTION_SUMMARY_CHUNK,
   COMPACTION_UPDATE,
   type Connection,
+  type Dialect,
   type DiagnosticEmitter,
   ErrorCode,
   NOTICE_UPDATE,
@@ -47,6 +48,11 @@ export interface ConnectedAgent {
   readonly connection: Connection;
   /** The version the agent answered (one per connection). */
   readonly protocolVersion: ProtocolVersion;
+  /**
+   * The wire dialect the agent answered in: `v1`, `v2-pinned`, or `v2-later` (the v2 of
+   * `@agentclientprotocol/sdk` 2.4; its messages are mapped to and from the same model).
+   */
+  readonly dialect: Dialect;
   readonly agentCapabilities: AgentCapabilities;
   readonly agentInfo: Implementation | null;
   readonly authMethods: readonly AuthMethod[];
@@ -95,6 +101,7 @@ interface ParkedUpdate {
 
 export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
   readonly protocolVersion: ProtocolVersion;
+  readonly dialect: Dialect;
   readonly agentCapabilities: AgentCapabilities;
   readonly agentInfo: Implementation | null;
   readonly authMethods: readonly AuthMethod[];
@@ -116,8 +123,10 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     private readonly diagnostics: DiagnosticEmitter<Diagnostic["code"]>,
     /** `@acpkit/core/bridge` on a v1 connection (loaded by connectAgent), undefined on v2. */
     private readonly bridge: BridgeModule | undefined,
+    dialect: Dialect | undefined,
   ) {
     this.protocolVersion = description.protocolVersion;
+    this.dialect = dialect ?? (description.protocolVersion === 1 ? "v1" : "v2-pinned");
     this.agentCapabilities = description.agentCapabilities;
     this.agentInfo = description.agentInfo;
     this.authMethods = description.authMethods;

@@ -8,6 +8,7 @@ import {
   defaultValidateOutgoing,
   describeTransportProblem,
   DiagnosticEmitter,
+  dialectTransport,
   isJsonObject,
   isProtocolVersion,
   isRpcError,
@@ -15,6 +16,9 @@ import {
   type Transport,
 } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
+
+/** The later v2 draft's "Unsupported protocol version" error code (`data: {requested, supported}`). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 import { type ConnectedAgent, AgentConnectionImpl } from "./agent-connection.js";
 import { type AgentDescription, initializeParams, readInitializeResult } from "./initialize.js";
 import type { ConnectOptions } from "./types.js";
@@ -37,14 +41,19 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   const validateOutgoing = options.validateOutgoing ?? defaultValidateOutgoing();
   // Checking what we send needs all of a version's validators; checking what we receive only the client's part.
   const side = validateOutgoing ? undefined : "client";
-  const connection = new Connection(transport, {
+  const diagnostics = new DiagnosticEmitter<ClientDiagnostic["code"]>();
+  if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
+  // The runtime speaks the model (v1 or pinned-v2 messages); this layer maps a later-v2 agent to it.
+  const wire = dialectTransport(transport, {
+    side: "client",
+    onLossy: (event) => diagnostics.emit({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
+  });
+  const connection = new Connection(wire, {
     side: "client",
     validateOutgoing,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.maxRunningRequests === undefined ? {} : { maxRunningRequests: options.maxRunningRequests }),
   });
-  const diagnostics = new DiagnosticEmitter<ClientDiagnostic["code"]>();
-  if (options.onDiagnostic) diagnostics.subscribe(options.onDiagnostic);
   connection.onDiagnostic((diagnostic) => diagnostics.emit(diagnostic));
   let description: AgentDescription;
   let offered: ProtocolVersion = offer;
@@ -63,16 +72,28 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
       if (options.warmUp === true) void warmUpOnce(offer, validateOutgoing, connectAgent);
       result = await answer;
     } catch (error) {
-      // An agent that refuses the v2 initialize with a JSON-RPC error (a later v2 draft answers
-      // -32602 to the pinned shape) may still speak v1: retry once with v1, and say so.
-      if (offer !== 2 || !isRpcError(error) || options.fallbackToV1 === false) throw error;
-      diagnostics.emit({
-        code: "v2_fallback",
-        message: `The agent refused the v2 initialize (${error.code}: ${error.message}); retrying with protocol v1`,
-        detail: error,
-      });
-      offered = 1;
-      result = await connection.request("initialize", initializeParams(1, options), requestOptions);
+      // A later-v2 agent with no version at or below the offer answers -32022 with the versions it
+      // has; the failed initialize leaves the connection open, so offer one of those instead.
+      const retry = versionToRetry(error, offer);
+      if (retry !== undefined) {
+        diagnostics.emit({
+          code: "version_retry",
+          message: `The agent has no protocol version at or below ${offer} (-32022); retrying with ${retry}`,
+          detail: error,
+        });
+      } else {
+        // An agent that refuses the v2 initialize with another JSON-RPC error may still speak v1:
+        // retry once with v1, and say so.
+        if (offer !== 2 || !isRpcError(error) || options.fallbackToV1 === false) throw error;
+        diagnostics.emit({
+          code: "v2_fallback",
+          message: `The agent refused the v2 initialize (${error.code}: ${error.message}); retrying with protocol v1`,
+          detail: error,
+        });
+      }
+      offered = retry ?? 1;
+      if (offered === 1) void loadV1Bridge().catch(() => {});
+      result = await connection.request("initialize", initializeParams(offered, options), requestOptions);
     }
     const answered = isJsonObject(result) ? result.protocolVersion : undefined;
     if (isProtocolVersion(answered)) {
@@ -85,5 +106,16 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     await connection.close(error instanceof Error ? error.message : "initialize failed");
     throw error;
   }
-  return new AgentConnectionImpl(connection, description, offered, options, diagnostics, bridge);
+  return new AgentConnectionImpl(connection, description, offered, options, diagnostics, bridge, wire.dialect);
+}
+
+/**
+ * The version to offer after a -32022 (`data.supported` lists the agent's versions): the highest of
+ * them this client speaks, if it is not the one just offered. Undefined for any other error.
+ */
+function versionToRetry(error: unknown, offered: ProtocolVersion): ProtocolVersion | undefined {
+  if (!isRpcError(error) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const supported = isJsonObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
+  const spoken = supported.filter((version): version is ProtocolVersion => isProtocolVersion(version) && version !== offered);
+  return spoken.length === 0 ? undefined : (Math.max(...spoken) as ProtocolVersion);
 }

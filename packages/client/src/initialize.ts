@@ -8,10 +8,15 @@ type Json = Record<string, unknown>;
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0.1.0" };
 
-/** `initialize` params for the offered version; never both versions' fields (§3.2). */
+/**
+ * `initialize` params for the offered version; never v1's fields in a v2 offer or the reverse
+ * (§3.2). A v2 offer names the client both ways, `info` (the later draft, where it is required)
+ * and `clientInfo` (the pinned draft): each v2 dialect reads its own and ignores the other, so one
+ * offer reaches agents of either, and the answer says which one it was (docs/protocol.md L1).
+ */
 export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): v1.InitializeRequest | v2.InitializeRequest {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-  if (offer === 2) return { protocolVersion: 2, capabilities: {}, clientInfo };
+  if (offer === 2) return { protocolVersion: 2, capabilities: {}, clientInfo, info: clientInfo } as v2.InitializeRequest;
   const capabilities: v1.ClientCapabilities = {
     fs: { readTextFile: typeof options.fs?.readTextFile === "function", writeTextFile: typeof options.fs?.writeTextFile === "function" },
     terminal: options.terminal !== undefined,

@@ -68,7 +68,18 @@ export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, ty
  * @hidden
  */
 export * as __transportKit from "./transport-kit-code.js";
-export { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, TERMINAL_CONTENT_TYPE } from "./model-tags.js";
+export {
+  AGENT_TERMINAL_CONTENT_TYPE,
+  AGENT_TERMINAL_OUTPUT,
+  AGENT_TERMINAL_UPDATE,
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  CURRENT_MODE_UPDATE,
+  DIFF_CHANGES_CONTENT_TYPE,
+  NOTICE_UPDATE,
+  STATE_UPDATE,
+  TERMINAL_CONTENT_TYPE,
+} from "./model-tags.js";
 export {
   JsonRpcKind,
   classifyMessage,
@@ -79,3 +90,5 @@ export {
   type JsonRpcErrorResponse,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
+export { type Dialect, DIALECT_LABELS, DIALECTS, dialectOfInitializeParams, dialectOfInitializeResult, isLaterV2InitializeParams } from "./dialect.js";
+export { type DialectLossyEvent, type DialectTransport, type DialectTransportOptions, dialectTransport, loadLaterV2 } from "./dialect-transport.js";

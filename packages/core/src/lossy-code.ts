@@ -14,4 +14,7 @@ export type LossyCode =
   | "permission_option" // a permission option of custom kind
   | "content_block" // an unknown content block / tool-call content item, or a custom annotation role
   | "auth_method" // an auth method type v1 does not have
-  | "mcp_server"; // an MCP server transport the other version does not have
+  | "mcp_server" // an MCP server transport the other version does not have
+  | "diff" // a diff one side's shape cannot carry (later v2 has no file text; the model needs it for v1 and pinned v2)
+  | "permission_subject" // a permission request about something other than a tool call, sent as a tool call
+  | "baseline_method"; // a method later v2 makes baseline that this agent does not serve (answered -32601)

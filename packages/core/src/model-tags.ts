@@ -17,3 +17,26 @@ export const COMPACTION_UPDATE = "_acpkit/compaction_update";
 
 /** The custom model update that carries a v1 `compaction_summary_chunk`. */
 export const COMPACTION_SUMMARY_CHUNK = "_acpkit/compaction_summary_chunk";
+
+/**
+ * The custom model update that carries a later-v2 `state_update` (the session's foreground state:
+ * `running`, `requires_action` or `idle` with a stop reason, plus the background work snapshot).
+ * Only a later-v2 connection has it; the other dialects end a turn with the prompt's response.
+ */
+export const STATE_UPDATE = "_acpkit/state_update";
+
+/** The custom model update that carries a later-v2 `terminal_update` (an agent-owned terminal, patch semantics). */
+export const AGENT_TERMINAL_UPDATE = "_acpkit/terminal_update";
+
+/** The custom model update that carries a later-v2 `terminal_output_chunk` (base64 bytes appended to an agent-owned terminal). */
+export const AGENT_TERMINAL_OUTPUT = "_acpkit/terminal_output_chunk";
+
+/** The custom tool-call content type for a later-v2 `terminal` item: a reference to an agent-owned terminal. */
+export const AGENT_TERMINAL_CONTENT_TYPE = "_acpkit/agent_terminal";
+
+/**
+ * The custom tool-call content type for a later-v2 diff the model cannot hold as `{path, oldText,
+ * newText}`: its `changes` (and `patch`, when sent) kept as they came, since no file text can be
+ * rebuilt from them without the files themselves.
+ */
+export const DIFF_CHANGES_CONTENT_TYPE = "_acpkit/diff_changes";

@@ -1,0 +1,269 @@
+// dialectTransport: the layer between a transport and a runtime's Connection that lets one runtime
+// serve (or reach) every dialect. The runtime always speaks the model: v1 or pinned-v2 messages.
+// Until an `initialize` succeeds this layer watches the handshake; when it shows the later v2 draft
+// (an `initialize` with `info`, or a result with `info`), it loads `@acpkit/core/later-v2` and from
+// then maps every message through that dialect's codec. For v1 and the pinned v2 it steps aside:
+// messages pass as they are, with no parsing and no copies.
+//
+// Invariants: messages keep their order in both directions (incoming ones that arrive while the
+// codec loads are held, with the transport paused when it can be, and delivered in order); a
+// failed `initialize` leaves the dialect undecided, so the peer may try again with another.
+import type { Dialect } from "./dialect.js";
+import { dialectOfInitializeResult, isLaterV2InitializeParams } from "./dialect.js";
+import { errorResponse, type RequestId } from "./jsonrpc.js";
+import { ErrorCode } from "./errors.js";
+import { isJsonObject } from "./json.js";
+import type { LossyCode } from "./lossy-code.js";
+import type { JsonRpcMessage, Transport, TransportReceiver } from "./transport.js";
+import { forwardingReceiver, wrapTransport } from "./wrap-transport.js";
+
+type Json = Record<string, unknown>;
+type LaterModule = typeof import("./later-v2/index.js");
+type Codec = InstanceType<LaterModule["LaterV2AgentCodec"]> | InstanceType<LaterModule["LaterV2ClientCodec"]>;
+
+/** One step a later-v2 conversion could not carry exactly (the v1 bridge's event shape). */
+export interface DialectLossyEvent {
+  code: LossyCode;
+  sessionId: string | undefined;
+  detail: string;
+  update: unknown;
+}
+
+export interface DialectTransportOptions {
+  /** Which end of the connection this is. */
+  side: "agent" | "client";
+  /** Agent side: the protocol versions the agent serves (for the later draft's version rule). */
+  versions?: readonly number[];
+  /** Each lossy step of a later-v2 conversion. */
+  onLossy?: (event: DialectLossyEvent) => void;
+  /** Called once the dialect is known (when `initialize` succeeded). */
+  onDialect?: (dialect: Dialect) => void;
+}
+
+/** A transport that also says which dialect its connection settled on. */
+export interface DialectTransport extends Transport {
+  /** The dialect, once an `initialize` succeeded. */
+  readonly dialect: Dialect | undefined;
+}
+
+let laterModule: Promise<LaterModule> | undefined;
+
+/** Load the later-v2 codecs (once per process). */
+export function loadLaterV2(): Promise<LaterModule> {
+  laterModule ??= import("./later-v2/index.js");
+  return laterModule;
+}
+
+const BATCHES_REFUSED = "Invalid request: JSON-RPC batches are not supported by the later v2 draft";
+
+/** Parse one incoming frame for inspection; undefined when it is not JSON (the Connection answers that). */
+function parsed(message: string | object): unknown {
+  if (typeof message !== "string") return message;
+  try {
+    return JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `inner` with the dialect layer for `options.side`. Pass the result to the runtime's Connection;
+ * read `dialect` once `initialize` succeeded.
+ */
+export function dialectTransport(inner: Transport, options: DialectTransportOptions): DialectTransport {
+  let dialect: Dialect | undefined;
+  let codec: Codec | undefined;
+  /** The `initialize` in flight: its id, and whether it is the later draft's (agent side) or not known yet (client side). */
+  let initializeId: RequestId | undefined;
+  let initializeIsLater = false;
+  /** Incoming messages held while the codec loads. */
+  let held: (string | object)[] | undefined;
+  let outer: TransportReceiver;
+
+  const decide = (chosen: Dialect): void => {
+    dialect = chosen;
+    options.onDialect?.(chosen);
+  };
+
+  const send = (message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> => {
+    if (Array.isArray(message)) return inner.send(message);
+    if (options.side === "agent" && dialect === undefined && initializeId !== undefined && message.id === initializeId && !("method" in message)) {
+      return sendAgentInitializeAnswer(message);
+    }
+    if (options.side === "client" && dialect === undefined && message.method === "initialize") initializeId = message.id as RequestId;
+    if (codec === undefined) return inner.send(message);
+    return sendAll(codec.toPeer(message as Json));
+  };
+
+  const sendAll = (messages: Json[]): Promise<void> => {
+    if (messages.length === 1) return inner.send(messages[0] as JsonRpcMessage);
+    return Promise.all(messages.map((message) => inner.send(message as JsonRpcMessage))).then(() => undefined);
+  };
+
+  /** The agent answers an `initialize`: that answer settles the dialect (or, for an error, leaves it open). */
+  const sendAgentInitializeAnswer = (message: JsonRpcMessage): Promise<void> => {
+    initializeId = undefined;
+    const later = initializeIsLater;
+    initializeIsLater = false;
+    const ok = isJsonObject(message.result);
+    const version = ok ? (message.result as Json).protocolVersion : undefined;
+    if (!later) {
+      if (ok) decide(version === 1 ? "v1" : "v2-pinned");
+      return inner.send(message);
+    }
+    const sending = sendAll(codec!.toPeer(message as Json));
+    if (!ok) codec = undefined;
+    else if (version === 1) {
+      codec = undefined;
+      decide("v1");
+    } else decide("v2-later");
+    return sending;
+  };
+
+  const deliver = (message: string | object): void => {
+    if (codec === undefined) {
+      if (dialect === undefined) sniff(message);
+      else outer.onMessage(message);
+      return;
+    }
+    const value = parsed(message);
+    if (Array.isArray(value) && options.side === "agent") {
+      void inner.send(errorResponse(null, ErrorCode.InvalidRequest, BATCHES_REFUSED) as JsonRpcMessage).catch(() => {});
+      return;
+    }
+    if (!isJsonObject(value)) {
+      outer.onMessage(message);
+      return;
+    }
+    if (dialect === undefined && options.side === "agent" && value.method === "initialize") {
+      // Another try at the handshake: it is judged afresh (it may be another dialect).
+      codec = undefined;
+      sniff(message);
+      return;
+    }
+    throughCodec(value);
+  };
+
+  /** One parsed incoming message through the codec: its replies go back to the peer, its model messages to the runtime. */
+  const throughCodec = (value: Json): void => {
+    const inbound = codec!.fromPeer(value);
+    if (dialect === undefined && value.method === "initialize" && inbound.deliver.length === 0) {
+      // The codec refused this initialize itself (-32022): nothing is settled.
+      codec = undefined;
+      initializeId = undefined;
+      initializeIsLater = false;
+    }
+    for (const reply of inbound.replies) void inner.send(reply as JsonRpcMessage).catch(() => {});
+    for (const model of inbound.deliver) outer.onMessage(model);
+  };
+
+  /** Before the dialect is known: look at the handshake, pass everything on. */
+  const sniff = (message: string | object): void => {
+    const value = parsed(message);
+    if (!isJsonObject(value)) {
+      outer.onMessage(message);
+      return;
+    }
+    if (options.side === "agent" && value.method === "initialize" && "id" in value) {
+      initializeId = value.id as RequestId;
+      initializeIsLater = isLaterV2InitializeParams(value.params);
+      if (initializeIsLater) {
+        withCodec(message, () => new later!.LaterV2AgentCodec({ versions: options.versions ?? [1, 2], onLossy: options.onLossy }));
+        return;
+      }
+    }
+    if (options.side === "client" && initializeId !== undefined && value.id === initializeId && !("method" in value)) {
+      const kind = isJsonObject(value.result) ? dialectOfInitializeResult(value.result) : undefined;
+      if (kind === "v2-later") {
+        initializeId = undefined;
+        withCodec(
+          undefined,
+          () => new later!.LaterV2ClientCodec({ onLossy: options.onLossy }),
+          () => {
+            decide("v2-later");
+            outer.onMessage({ ...value, result: later!.initializeResultFromLater(value.result as Json) });
+          },
+        );
+        return;
+      }
+      if (kind !== undefined) {
+        initializeId = undefined;
+        decide(kind);
+      }
+    }
+    outer.onMessage(message);
+  };
+
+  let later: LaterModule | undefined;
+  let pauseForLoad: (paused: boolean) => void = () => {};
+  /** Load the codecs (holding input meanwhile), make the codec, then run `first` or deliver `message`, then what was held. */
+  const withCodec = (message: string | object | undefined, make: () => Codec, first?: () => void): void => {
+    const start = (): void => {
+      codec = make();
+      first?.();
+      // The message that showed the dialect goes straight to the codec (`deliver` would judge it again).
+      const value = message === undefined ? undefined : parsed(message);
+      if (isJsonObject(value)) throughCodec(value);
+    };
+    if (later !== undefined) {
+      start();
+      return;
+    }
+    held = [];
+    pauseForLoad(true);
+    void loadLaterV2().then(
+      (module) => {
+        later = module;
+        const queue = held!;
+        held = undefined;
+        start();
+        for (const next of queue) deliver(next);
+        pauseForLoad(false);
+      },
+      (error: unknown) => {
+        held = undefined;
+        void inner.close(`the later v2 codec could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  };
+
+  // Two reasons to stop reading compose: the caller pauses (its queue backs up) and the codec loads.
+  let pausedByCaller = false;
+  let pausedForLoad = false;
+  const applyFlow = (): void => {
+    if (pausedByCaller || pausedForLoad) inner.pause?.();
+    else inner.resume?.();
+  };
+  pauseForLoad = (paused) => {
+    pausedForLoad = paused;
+    applyFlow();
+  };
+  const flow =
+    inner.pause !== undefined && inner.resume !== undefined
+      ? {
+          pause: () => {
+            pausedByCaller = true;
+            applyFlow();
+          },
+          resume: () => {
+            pausedByCaller = false;
+            applyFlow();
+          },
+        }
+      : undefined;
+
+  const wrapped = wrapTransport(inner, {
+    ...(flow === undefined ? {} : { flow }),
+    send: (message) => send(message),
+    receiver: (receiver) => {
+      outer = receiver;
+      return forwardingReceiver(receiver, {
+        onMessage: (message) => {
+          if (held !== undefined) held.push(message);
+          else deliver(message);
+        },
+      });
+    },
+  });
+  return Object.defineProperty(wrapped, "dialect", { get: () => dialect, enumerable: true }) as DialectTransport;
+}

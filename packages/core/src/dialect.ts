@@ -1,0 +1,38 @@
+// The three wire dialects acpkit speaks (docs/protocol.md §1.2 and L1). Two of them share protocol
+// version 2, so the version alone does not name what a connection speaks: the `initialize` does.
+// The later draft requires `info` in both the request and the result; the pinned draft names the
+// same thing `clientInfo` / `agentInfo`, and v1 is version 1.
+import { isJsonObject } from "./json.js";
+
+/** A wire dialect: v1, the v2 of the pinned spec revision, or the later v2 draft that `@agentclientprotocol/sdk` 2.4 and the agents built on it speak. */
+export type Dialect = "v1" | "v2-pinned" | "v2-later";
+
+/** Every dialect, in the order a client prefers them when it offers v2. */
+export const DIALECTS: readonly Dialect[] = ["v2-later", "v2-pinned", "v1"];
+
+/** How tools name each dialect to a person. */
+export const DIALECT_LABELS: Readonly<Record<Dialect, string>> = Object.freeze({
+  v1: "v1",
+  "v2-pinned": "v2 (pinned draft)",
+  "v2-later": "v2 (later draft, as @agentclientprotocol/sdk 2.4)",
+});
+
+/** Whether `initialize` params are the later draft's: a version of 2 or more and an `info` object (which only the later draft has). */
+export function isLaterV2InitializeParams(params: unknown): boolean {
+  return isJsonObject(params) && typeof params.protocolVersion === "number" && params.protocolVersion >= 2 && isJsonObject(params.info);
+}
+
+/** The dialect an `initialize` result speaks, or undefined for a version acpkit does not speak. */
+export function dialectOfInitializeResult(result: unknown): Dialect | undefined {
+  if (!isJsonObject(result)) return undefined;
+  if (result.protocolVersion === 1) return "v1";
+  if (result.protocolVersion !== 2) return undefined;
+  return isJsonObject(result.info) ? "v2-later" : "v2-pinned";
+}
+
+/** The dialect of a transcript's or a peer's `initialize` params (the client's offer). */
+export function dialectOfInitializeParams(params: unknown): Dialect | undefined {
+  if (!isJsonObject(params) || typeof params.protocolVersion !== "number") return undefined;
+  if (isLaterV2InitializeParams(params)) return "v2-later";
+  return params.protocolVersion === 1 ? "v1" : "v2-pinned";
+}

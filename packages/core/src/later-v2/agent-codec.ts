@@ -1,0 +1,246 @@
+// The agent side of a later-v2 connection (docs/protocol.md L1–L10): the agent's runtime speaks the
+// model (pinned-v2 messages); this codec maps each message the client sends into the model and
+// each message the runtime sends out of it. It keeps what the mapping needs across messages: which
+// method each open request was, and each prompt's turn.
+//
+// The prompt turn is where the two differ most. The runtime answers `session/prompt` when the turn
+// has ended ({stopReason}); the later draft answers at once with an insertion receipt
+// ({messageId}) and ends the turn with a `state_update` `idle`. So the codec holds the prompt's
+// request id and answers it with the receipt when the turn shows it was accepted: at the runtime's
+// first message for that session (an update or a permission request), or at the runtime's answer.
+// An answer that is an error and comes before any receipt was a rejection (unknown session, bad
+// content, busy) and goes out as the error it is; after a receipt it ends the turn as `idle` with
+// the stop reason `error`. Invariant: each prompt gets exactly one response, and every accepted
+// prompt exactly one `running` and one `idle`, in that order, after its receipt.
+import type { RequestId } from "../jsonrpc.js";
+import { errorResponse, sessionUpdate, successResponse } from "./messages.js";
+import { ErrorCode, isJsonObject } from "../index.js";
+import { initializeParamsFromLater, initializeResultToLater, sessionParamsFromLater, sessionResultToLater, setConfigOptionFromLater } from "./handshake.js";
+import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
+import { permissionOutcomeFromLater, permissionRequestToLater, sessionUpdateToLater } from "./session-updates.js";
+import { chooseLaterVersion } from "./negotiation.js";
+
+type Json = Record<string, unknown>;
+
+import type { Inbound } from "./inbound.js";
+
+export interface LaterV2AgentCodecOptions {
+  /** The protocol versions the agent serves. */
+  versions: readonly number[];
+  onLossy?: (event: LaterLossyEvent) => void;
+  /** Message ids for insertion receipts (default: random UUIDs). */
+  newMessageId?: () => string;
+}
+
+interface PromptTurn {
+  id: RequestId;
+  sessionId: string;
+  prompt: unknown;
+  messageId: string | undefined;
+}
+
+/** Client methods whose later name differs from the model's, and the model name. */
+const RENAMED_FROM_LATER: Readonly<Record<string, string>> = { "auth/login": "authenticate", "auth/logout": "logout" };
+
+/** Results the codec maps back (by the later method the client called). */
+const SESSION_RESULT_METHODS = new Set(["session/new", "session/resume", "session/set_config_option"]);
+
+export class LaterV2AgentCodec {
+  readonly #versions: readonly number[];
+  readonly #lossy: LaterLossy;
+  readonly #newMessageId: () => string;
+  /** Requests the client sent that the runtime has not answered yet: id → later method. */
+  readonly #clientRequests = new Map<RequestId, string>();
+  /** Requests the runtime sent to the client: id → method. */
+  readonly #agentRequests = new Map<RequestId, string>();
+  /** Open prompt turns by request id, and the one each session is running. */
+  readonly #prompts = new Map<RequestId, PromptTurn>();
+  readonly #turnOfSession = new Map<string, PromptTurn>();
+  /** Session ids of the resumes under way, for the state snapshot the draft wants before their answer. */
+  readonly #resumedSession = new Map<RequestId, string>();
+  #canLoad = false;
+  /** The version the last `initialize` chose, until it is answered. */
+  #version: number | undefined;
+
+  constructor(options: LaterV2AgentCodecOptions) {
+    this.#versions = options.versions;
+    this.#lossy = laterLossy(options.onLossy);
+    this.#newMessageId = options.newMessageId ?? (() => globalThis.crypto.randomUUID());
+  }
+
+  /** The version negotiated by the last answered `initialize` (1 means the client gets plain v1 from here on). */
+  get version(): number | undefined {
+    return this.#version;
+  }
+
+  /** One message from the client. */
+  fromPeer(message: Json): Inbound {
+    const method = message.method;
+    if (typeof method !== "string") return this.#responseFromPeer(message);
+    if (!("id" in message)) return { deliver: [message], replies: [] };
+    const id = message.id;
+    if (id === null) {
+      return { deliver: [], replies: [errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: the later v2 draft does not allow a null request id")] };
+    }
+    const requestId = id as RequestId;
+    const params = isJsonObject(message.params) ? message.params : {};
+    switch (method) {
+      case "initialize":
+        return this.#initialize(requestId, message, params);
+      case "session/resume":
+        return this.#resume(requestId, message, params);
+      case "tool_call/cancel":
+      case "terminal/cancel": {
+        const what = method === "tool_call/cancel" ? `tool call ${JSON.stringify(params.toolCallId)}` : `terminal ${JSON.stringify(params.terminalId)}`;
+        return {
+          deliver: [],
+          replies: [
+            errorResponse(requestId, ErrorCode.InvalidParams, `Invalid params: ${what} is not cancellable (this agent advertised no capabilities.cancel)`, {
+              path: method === "tool_call/cancel" ? "/toolCallId" : "/terminalId",
+            }),
+          ],
+        };
+      }
+      default:
+        break;
+    }
+    this.#clientRequests.set(requestId, method);
+    let deliver: Json = message;
+    if (method in RENAMED_FROM_LATER) deliver = { ...message, method: RENAMED_FROM_LATER[method] };
+    else if (method === "session/new") deliver = { ...message, params: sessionParamsFromLater(params) };
+    else if (method === "session/set_config_option") deliver = { ...message, params: setConfigOptionFromLater(params) };
+    else if (method === "session/prompt" && typeof params.sessionId === "string") {
+      const turn: PromptTurn = { id: requestId, sessionId: params.sessionId, prompt: params.prompt, messageId: undefined };
+      this.#prompts.set(requestId, turn);
+      // A second prompt while one runs is refused by the runtime; it must not take over the running turn.
+      if (!this.#turnOfSession.has(turn.sessionId)) this.#turnOfSession.set(turn.sessionId, turn);
+    }
+    return { deliver: [deliver], replies: [] };
+  }
+
+  #initialize(id: RequestId, message: Json, params: Json): Inbound {
+    const chosen = chooseLaterVersion(params.protocolVersion, this.#versions);
+    if (!chosen.ok) return { deliver: [], replies: [errorResponse(id, chosen.code, chosen.message, chosen.data)] };
+    this.#version = chosen.version;
+    this.#clientRequests.set(id, "initialize");
+    return { deliver: [{ ...message, params: initializeParamsFromLater(params, chosen.version) }], replies: [] };
+  }
+
+  /** `session/resume`: with `replayFrom: {type: "start"}` it is the model's `session/load`; another cursor is refused (the draft forbids resuming without the replay asked for). */
+  #resume(id: RequestId, message: Json, params: Json): Inbound {
+    const { replayFrom, ...rest } = params;
+    const pinned = sessionParamsFromLater(rest);
+    this.#clientRequests.set(id, "session/resume");
+    if (typeof params.sessionId === "string") this.#resumedSession.set(id, params.sessionId);
+    if (replayFrom === undefined || replayFrom === null) return { deliver: [{ ...message, params: pinned }], replies: [] };
+    const cursor = isJsonObject(replayFrom) ? replayFrom.type : undefined;
+    let refusal: string | undefined;
+    if (cursor !== "start") refusal = `replay cursor ${JSON.stringify(cursor)} is not supported (only {"type":"start"})`;
+    else if (!this.#canLoad) refusal = "this agent cannot replay a session's history (replayFrom start)";
+    if (refusal !== undefined) {
+      this.#clientRequests.delete(id);
+      this.#resumedSession.delete(id);
+      return { deliver: [], replies: [errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${refusal}`, { path: "/replayFrom" })] };
+    }
+    return { deliver: [{ ...message, method: "session/load", params: pinned }], replies: [] };
+  }
+
+  #responseFromPeer(message: Json): Inbound {
+    const id = message.id as RequestId;
+    const method = this.#agentRequests.get(id);
+    if (method === undefined) return { deliver: [message], replies: [] };
+    this.#agentRequests.delete(id);
+    if (method === "session/request_permission" && isJsonObject(message.result)) {
+      return { deliver: [{ ...message, result: permissionOutcomeFromLater(message.result, this.#lossy) }], replies: [] };
+    }
+    return { deliver: [message], replies: [] };
+  }
+
+  /** One message the runtime sends, as the messages that go to the client (none, one, or a receipt and state updates around it). */
+  toPeer(message: Json): Json[] {
+    const method = message.method;
+    if (typeof method !== "string") return this.#responseToPeer(message);
+    if ("id" in message) {
+      this.#agentRequests.set(message.id as RequestId, method);
+      const params = isJsonObject(message.params) ? message.params : undefined;
+      if (method !== "session/request_permission" || params === undefined) return [message];
+      const out = this.#receiptIfDue(params.sessionId);
+      out.push({ ...message, params: permissionRequestToLater(params) });
+      return out;
+    }
+    if (method !== "session/update") return [message];
+    const params = message.params as { sessionId: string; update: Json };
+    const out = this.#receiptIfDue(params.sessionId);
+    const update = sessionUpdateToLater(params.update, this.#lossy);
+    if (update === params.update) out.push(message);
+    else if (update !== undefined) out.push(sessionUpdate(params.sessionId, update));
+    return out;
+  }
+
+  /** The receipt and `running` for the session's accepted prompt, once, before the first message of its turn. */
+  #receiptIfDue(sessionId: unknown): Json[] {
+    const turn = typeof sessionId === "string" ? this.#turnOfSession.get(sessionId) : undefined;
+    if (turn === undefined || turn.messageId !== undefined) return [];
+    return this.#receipt(turn);
+  }
+
+  #receipt(turn: PromptTurn): Json[] {
+    const messageId = this.#newMessageId();
+    turn.messageId = messageId;
+    return [
+      successResponse(turn.id, { messageId }),
+      // The draft requires the agent to echo the inserted user message during the live session.
+      sessionUpdate(turn.sessionId, { sessionUpdate: "user_message", messageId, content: Array.isArray(turn.prompt) ? turn.prompt : [] }),
+      sessionUpdate(turn.sessionId, { sessionUpdate: "state_update", state: "running" }),
+    ];
+  }
+
+  #responseToPeer(message: Json): Json[] {
+    const id = message.id as RequestId;
+    const method = this.#clientRequests.get(id);
+    if (method === undefined) return [message];
+    this.#clientRequests.delete(id);
+    if (method === "session/prompt") return this.#promptAnswered(id, message);
+    if (!isJsonObject(message.result)) {
+      if (method === "initialize") this.#version = undefined;
+      this.#resumedSession.delete(id);
+      return [message];
+    }
+    if (method === "initialize") {
+      const capabilities = isJsonObject(message.result.capabilities) ? message.result.capabilities : {};
+      this.#canLoad = isJsonObject(capabilities.session) && isJsonObject(capabilities.session.load);
+      if (message.result.protocolVersion === 1) return [message];
+      return [{ ...message, result: initializeResultToLater(message.result, this.#lossy) }];
+    }
+    if (SESSION_RESULT_METHODS.has(method)) {
+      const result = { ...message, result: sessionResultToLater(message.result) };
+      // The draft: a resume sends the session's current state after any replay and before its answer.
+      if (method !== "session/resume") return [result];
+      const sessionId = this.#resumedSession.get(id);
+      this.#resumedSession.delete(id);
+      return sessionId === undefined ? [result] : [sessionUpdate(sessionId, { sessionUpdate: "state_update", state: "idle" }), result];
+    }
+    return [message];
+  }
+
+  #promptAnswered(id: RequestId, message: Json): Json[] {
+    const turn = this.#prompts.get(id);
+    this.#prompts.delete(id);
+    if (turn === undefined) return [message];
+    if (this.#turnOfSession.get(turn.sessionId) === turn) this.#turnOfSession.delete(turn.sessionId);
+    const error = isJsonObject(message.error) ? message.error : undefined;
+    // Refused before anything of the turn went out: the prompt was never inserted.
+    if (error !== undefined && turn.messageId === undefined) return [message];
+    const out = turn.messageId === undefined ? this.#receipt(turn) : [];
+    const idle: Json = { sessionUpdate: "state_update", state: "idle" };
+    if (error !== undefined) {
+      idle.stopReason = "error";
+      idle.error = error;
+    } else if (isJsonObject(message.result)) {
+      idle.stopReason = message.result.stopReason;
+      if (message.result._meta !== undefined) idle._meta = message.result._meta;
+    }
+    out.push(sessionUpdate(turn.sessionId, idle));
+    return out;
+  }
+}
