@@ -66,34 +66,25 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   let bridge: BridgeModule | undefined;
   try {
     let result: unknown;
-    try {
-      const answer = connection.request("initialize", initializeParams(offer, options), requestOptions);
-      // With initialize on its way, use the wait for the agent's answer to compile the first exchange.
-      if (options.warmUp === true) void warmUpOnce(offer, validateOutgoing, connectAgent);
-      result = await answer;
-    } catch (error) {
-      // A later-v2 agent with no version at or below the offer answers -32022 with the versions it
-      // has; the failed initialize leaves the connection open, so offer one of those instead.
-      const retry = versionToRetry(error, offer);
-      if (retry !== undefined) {
-        diagnostics.emit({
-          code: "version_retry",
-          message: `The agent has no protocol version at or below ${offer} (-32022); retrying with ${retry}`,
-          detail: error,
-        });
-      } else {
-        // An agent that refuses the v2 initialize with another JSON-RPC error may still speak v1:
-        // retry once with v1, and say so.
-        if (offer !== 2 || !isRpcError(error) || options.fallbackToV1 === false) throw error;
-        diagnostics.emit({
-          code: "v2_fallback",
-          message: `The agent refused the v2 initialize (${error.code}: ${error.message}); retrying with protocol v1`,
-          detail: error,
-        });
+    let attempt: Offer = { version: offer, later: offer === 2 && options.v2Dialect === "later" };
+    // At most one retry of each kind (version, dialect, v1) follows the first offer, whatever a
+    // hostile agent answers: the loop ends after MAX_INITIALIZE_OFFERS.
+    for (let offers = 1; ; offers++) {
+      try {
+        const answer = connection.request("initialize", initializeParams(attempt.version, options, attempt.later), requestOptions);
+        // With initialize on its way, use the wait for the agent's answer to compile the first exchange.
+        if (options.warmUp === true && attempt.version === offer) void warmUpOnce(offer, validateOutgoing, connectAgent);
+        result = await answer;
+        break;
+      } catch (error) {
+        // A failed initialize leaves the connection open (the later draft says so, and acpkit's
+        // gate and the SDK's router agree), so the next offer goes on the same connection.
+        const next = offers < MAX_INITIALIZE_OFFERS ? nextOffer(error, attempt, options, diagnostics) : undefined;
+        if (next === undefined) throw error;
+        attempt = next;
+        offered = next.version;
+        if (offered === 1) void loadV1Bridge().catch(() => {});
       }
-      offered = retry ?? 1;
-      if (offered === 1) void loadV1Bridge().catch(() => {});
-      result = await connection.request("initialize", initializeParams(offered, options), requestOptions);
     }
     const answered = isJsonObject(result) ? result.protocolVersion : undefined;
     if (isProtocolVersion(answered)) {
@@ -107,6 +98,51 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     throw error;
   }
   return new AgentConnectionImpl(connection, description, offered, options, diagnostics, bridge, wire.dialect);
+}
+
+/** The first offer and one retry of each kind. */
+const MAX_INITIALIZE_OFFERS = 4;
+
+/** One `initialize` offer: the version, and for v2 whether it is the later draft's shape. */
+interface Offer {
+  version: ProtocolVersion;
+  later: boolean;
+}
+
+/**
+ * What to offer after `attempt` was refused with `error`, or undefined to give up. In order:
+ * a -32022 names the versions the agent has (the later draft's rule); a pinned v2 offer refused
+ * with another JSON-RPC error is offered again in the later draft's shape (SDK 2.4 agents answer
+ * the pinned shape -32602); a later v2 offer refused falls back to v1 (`fallbackToV1`).
+ */
+function nextOffer(error: unknown, attempt: Offer, options: ConnectOptions, diagnostics: DiagnosticEmitter<ClientDiagnostic["code"]>): Offer | undefined {
+  if (!isRpcError(error)) return undefined;
+  const retry = versionToRetry(error, attempt.version);
+  if (retry !== undefined) {
+    diagnostics.emit({
+      code: "version_retry",
+      message: `The agent has no protocol version at or below ${attempt.version} (-32022); retrying with ${retry}`,
+      detail: error,
+    });
+    // Only a later-draft agent answers -32022, so a v2 retry speaks its shape.
+    return { version: retry, later: retry === 2 };
+  }
+  if (attempt.version !== 2) return undefined;
+  if (!attempt.later && (options.v2Dialect ?? "auto") === "auto") {
+    diagnostics.emit({
+      code: "dialect_retry",
+      message: `The agent refused the pinned v2 initialize (${error.code}: ${error.message}); retrying with the later v2 draft's`,
+      detail: error,
+    });
+    return { version: 2, later: true };
+  }
+  if (options.fallbackToV1 === false) return undefined;
+  diagnostics.emit({
+    code: "v2_fallback",
+    message: `The agent refused the v2 initialize (${error.code}: ${error.message}); retrying with protocol v1`,
+    detail: error,
+  });
+  return { version: 1, later: false };
 }
 
 /**

@@ -16,6 +16,7 @@ export type ClientDiagnosticCode =
   | "relative_path" // a tool call's location or diff names a path that is not absolute (E4); applied as sent
   | "terminal_failed" // killing or releasing a client terminal failed
   | "v2_fallback" // the agent refused the v2 initialize; connectAgent retried with v1
+  | "dialect_retry" // the agent refused the pinned v2 initialize; connectAgent offered the later v2 draft's
   | "version_retry"; // the agent answered -32022 (no version at or below the offer); connectAgent retried with one it listed
 
 /** A diagnostic `connectAgent` and its sessions report: a code of the client runtime's, or of core's (the Connection, the v1 bridge). */

@@ -10,13 +10,16 @@ const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0
 
 /**
  * `initialize` params for the offered version; never v1's fields in a v2 offer or the reverse
- * (§3.2). A v2 offer names the client both ways, `info` (the later draft, where it is required)
- * and `clientInfo` (the pinned draft): each v2 dialect reads its own and ignores the other, so one
- * offer reaches agents of either, and the answer says which one it was (docs/protocol.md L1).
+ * (§3.2). A `later` v2 offer is the later draft's: it names the client `info`, which that draft
+ * requires and which tells an acpkit agent to answer in it; it keeps `clientInfo` too, which the
+ * later draft ignores (docs/protocol.md L1).
  */
-export function initializeParams(offer: ProtocolVersion, options: ConnectOptions): v1.InitializeRequest | v2.InitializeRequest {
+export function initializeParams(offer: ProtocolVersion, options: ConnectOptions, later = false): v1.InitializeRequest | v2.InitializeRequest {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-  if (offer === 2) return { protocolVersion: 2, capabilities: {}, clientInfo, info: clientInfo } as v2.InitializeRequest;
+  if (offer === 2)
+    return later
+      ? ({ protocolVersion: 2, capabilities: {}, clientInfo, info: clientInfo } as v2.InitializeRequest)
+      : { protocolVersion: 2, capabilities: {}, clientInfo };
   const capabilities: v1.ClientCapabilities = {
     fs: { readTextFile: typeof options.fs?.readTextFile === "function", writeTextFile: typeof options.fs?.writeTextFile === "function" },
     terminal: options.terminal !== undefined,

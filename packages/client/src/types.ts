@@ -224,6 +224,13 @@ export interface ConnectOptions {
    */
   fallbackToV1?: boolean;
   /**
+   * Which v2 dialect a v2 offer may end in: `"auto"` (default) offers the pinned draft's shape
+   * first and, when the agent refuses it with a JSON-RPC error, the later draft's (`info`, what
+   * `@agentclientprotocol/sdk` 2.4 agents speak) on the same connection; `"pinned"` or `"later"`
+   * offers only that one. `ConnectedAgent.dialect` says which one answered.
+   */
+  v2Dialect?: "auto" | "pinned" | "later";
+  /**
    * While waiting for the first `initialize` answer of this version in this process, run the
    * client's first exchange once against a scripted in-process agent, so the code it needs is
    * compiled before the real answers arrive (otherwise idle time of a process that just started

@@ -331,11 +331,11 @@ describe("a client receiving an update kind it did not advertise (Z2)", () => {
 describe("connectAgent falls back to v1 when the agent refuses the v2 initialize", () => {
   it("retries once with v1 params and reports v2_fallback", async () => {
     const [clientSide, agentSide] = createMemoryPair();
-    const seen: { protocolVersion: unknown; hasV1Fields: boolean }[] = [];
+    const seen: { protocolVersion: unknown; hasV1Fields: boolean; later: boolean }[] = [];
     agentSide.start({
       onMessage(text) {
         const message = JSON.parse(text as string);
-        seen.push({ protocolVersion: message.params.protocolVersion, hasV1Fields: "clientCapabilities" in message.params });
+        seen.push({ protocolVersion: message.params.protocolVersion, hasV1Fields: "clientCapabilities" in message.params, later: "info" in message.params });
         const reply =
           message.params.protocolVersion === 2
             ? { jsonrpc: "2.0", id: message.id, error: { code: -32602, message: "Invalid params: info is required" } }
@@ -348,11 +348,13 @@ describe("connectAgent falls back to v1 when the agent refuses the v2 initialize
     const agent = await connectAgent(clientSide, { protocolVersion: 2, onDiagnostic: (d) => diagnostics.push(d) });
     open.push(agent);
     expect(agent.protocolVersion).toBe(1);
+    // The pinned v2 shape, then the later draft's (v2Dialect "auto"), then v1.
     expect(seen).toEqual([
-      { protocolVersion: 2, hasV1Fields: false },
-      { protocolVersion: 1, hasV1Fields: true },
+      { protocolVersion: 2, hasV1Fields: false, later: false },
+      { protocolVersion: 2, hasV1Fields: false, later: true },
+      { protocolVersion: 1, hasV1Fields: true, later: false },
     ]);
-    expect(diagnostics.map((d) => d.code)).toContain("v2_fallback");
+    expect(diagnostics.map((d) => d.code)).toEqual(expect.arrayContaining(["dialect_retry", "v2_fallback"]));
   });
 
   it("does not retry when told not to", async () => {

@@ -17,9 +17,13 @@ export const DIALECT_LABELS: Readonly<Record<Dialect, string>> = Object.freeze({
   "v2-later": "v2 (later draft, as @agentclientprotocol/sdk 2.4)",
 });
 
-/** Whether `initialize` params are the later draft's: a version of 2 or more and an `info` object (which only the later draft has). */
+/**
+ * Whether `initialize` params come from a later-draft client: an `info` object, which only the
+ * later draft has. Such a client gets the later draft's version rule whatever version it asks for
+ * (the highest supported one at or below it, or -32022); if that is 1, the connection is plain v1.
+ */
 export function isLaterV2InitializeParams(params: unknown): boolean {
-  return isJsonObject(params) && typeof params.protocolVersion === "number" && params.protocolVersion >= 2 && isJsonObject(params.info);
+  return isJsonObject(params) && typeof params.protocolVersion === "number" && isJsonObject(params.info);
 }
 
 /** The dialect an `initialize` result speaks, or undefined for a version acpkit does not speak. */
@@ -33,6 +37,6 @@ export function dialectOfInitializeResult(result: unknown): Dialect | undefined 
 /** The dialect of a transcript's or a peer's `initialize` params (the client's offer). */
 export function dialectOfInitializeParams(params: unknown): Dialect | undefined {
   if (!isJsonObject(params) || typeof params.protocolVersion !== "number") return undefined;
-  if (isLaterV2InitializeParams(params)) return "v2-later";
-  return params.protocolVersion === 1 ? "v1" : "v2-pinned";
+  if (params.protocolVersion === 1) return "v1";
+  return isLaterV2InitializeParams(params) ? "v2-later" : "v2-pinned";
 }

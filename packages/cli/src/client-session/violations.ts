@@ -47,6 +47,7 @@ function isViolationCode(code: AnyDiagnosticCode): boolean | "unless_extension" 
     case "relative_path": // E4 asks for absolute paths but the schema allows any string: reported, not a failure
     case "terminal_failed":
     case "v2_fallback": // the agent refused v2; the run goes on with v1 and says so
+    case "dialect_retry": // the agent refused the pinned v2 shape; the run offers the later draft's
     case "version_retry": // the agent answered -32022 and listed a version; the run goes on with it
     case "too_many_requests": // more of the agent's requests at once than the limit: refused, and allowed by the protocol
       return false;

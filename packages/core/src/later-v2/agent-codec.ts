@@ -58,6 +58,13 @@ export class LaterV2AgentCodec {
   readonly #turnOfSession = new Map<string, PromptTurn>();
   /** Session ids of the resumes under way, for the state snapshot the draft wants before their answer. */
   readonly #resumedSession = new Map<RequestId, string>();
+  /**
+   * The title each open tool call was last given, by session and id: a permission request names
+   * only the tool call's id when the call was announced before, and the later draft's request
+   * needs a title of its own. Entries go when the call reaches a final status (bounded by the
+   * agent's own open tool calls; the client cannot add any).
+   */
+  readonly #toolTitles = new Map<string, string>();
   #canLoad = false;
   /** The version the last `initialize` chose, until it is answered. */
   #version: number | undefined;
@@ -165,16 +172,25 @@ export class LaterV2AgentCodec {
       const params = isJsonObject(message.params) ? message.params : undefined;
       if (method !== "session/request_permission" || params === undefined) return [message];
       const out = this.#receiptIfDue(params.sessionId);
-      out.push({ ...message, params: permissionRequestToLater(params) });
+      const toolCall = isJsonObject(params.toolCall) ? params.toolCall : undefined;
+      const known = toolCall === undefined ? undefined : this.#toolTitles.get(`${String(params.sessionId)}\u0000${String(toolCall.toolCallId)}`);
+      out.push({ ...message, params: permissionRequestToLater(params, known) });
       return out;
     }
     if (method !== "session/update") return [message];
     const params = message.params as { sessionId: string; update: Json };
     const out = this.#receiptIfDue(params.sessionId);
+    if (params.update.sessionUpdate === "tool_call_update") this.#noteToolCall(params.sessionId, params.update);
     const update = sessionUpdateToLater(params.update, this.#lossy);
     if (update === params.update) out.push(message);
     else if (update !== undefined) out.push(sessionUpdate(params.sessionId, update));
     return out;
+  }
+
+  #noteToolCall(sessionId: string, update: Json): void {
+    const key = `${sessionId}\u0000${String(update.toolCallId)}`;
+    if (update.status === "completed" || update.status === "failed" || update.status === "cancelled") this.#toolTitles.delete(key);
+    else if (typeof update.title === "string") this.#toolTitles.set(key, update.title);
   }
 
   /** The receipt and `running` for the session's accepted prompt, once, before the first message of its turn. */

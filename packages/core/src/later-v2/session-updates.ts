@@ -204,11 +204,16 @@ export function sessionUpdateFromLater(update: Json, lossy: LaterLossy): Json {
 
 // ---- permission requests ----
 
-/** Model `session/request_permission` params (`toolCall`) as the later form (`title`, `subject`). */
-export function permissionRequestToLater(params: Json): Json {
+/**
+ * Model `session/request_permission` params (`toolCall`) as the later form (`title`, `subject`).
+ * The title is the tool call's: the one in the request, else `knownTitle` (what an earlier update
+ * called it), else a generic one.
+ */
+export function permissionRequestToLater(params: Json, knownTitle?: string): Json {
   const toolCall = isJsonObject(params.toolCall) ? params.toolCall : { toolCallId: "" };
   const { toolCall: _toolCall, ...rest } = params;
-  const title = typeof toolCall.title === "string" && toolCall.title.length > 0 ? toolCall.title : "Permission requested";
+  const given = typeof toolCall.title === "string" && toolCall.title.length > 0 ? toolCall.title : knownTitle;
+  const title = given !== undefined && given.length > 0 ? given : "Permission requested";
   return { ...rest, title, subject: { type: "tool_call", toolCall: toolCallToLater(toolCall) } };
 }
 

@@ -1,0 +1,174 @@
+// Interop with the later v2 draft: the official SDK 2.4.0's v2 client (`experimental/v2`) drives
+// our agent, a real child process over stdio (built dist/). Every line both ways is checked
+// against the SDK's own v2 schema (the oracle); the SDK client validates what it receives too.
+import { type ChildProcess, spawn } from "node:child_process";
+import { PassThrough, Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import * as acp2 from "@agentclientprotocol/sdk/experimental/v2";
+import { LaterV2Oracle } from "@acpkit/test-support/later-v2-oracle";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const fixture = fileURLToPath(new URL("./fixtures/serve-stdio.mjs", import.meta.url));
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  child?.stdin?.end();
+  child?.kill();
+  child = undefined;
+});
+
+/** Our agent as a child; the returned stream is the SDK's, with every line checked by `oracle` on its way. */
+function startOurAgent(oracle: LaterV2Oracle, versions = "1,2"): { stream: acp2.Stream; stderr: string[] } {
+  const stderr: string[] = [];
+  child = spawn(process.execPath, [fixture, versions], { stdio: ["pipe", "pipe", "pipe"] });
+  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+  const tap = (direction: "client_to_agent" | "agent_to_client") => {
+    let buffered = "";
+    const through = new PassThrough();
+    through.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let newline = buffered.indexOf("\n");
+      while (newline >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.trim() !== "") oracle.check(JSON.parse(line), direction);
+        newline = buffered.indexOf("\n");
+      }
+    });
+    return through;
+  };
+  const toAgent = tap("client_to_agent");
+  toAgent.pipe(child.stdin!);
+  const fromAgent = tap("agent_to_client");
+  child.stdout!.pipe(fromAgent);
+  return {
+    stream: acp2.ndJsonStream(Writable.toWeb(toAgent) as WritableStream<Uint8Array>, Readable.toWeb(fromAgent) as ReadableStream<Uint8Array>),
+    stderr,
+  };
+}
+
+const INFO = { name: "sdk-v2-client", version: "2.4.0" };
+
+/** Reads the session's updates up to and including the next idle; returns them and the idle's stop reason. */
+async function untilIdle(
+  session: acp2.ActiveSession,
+): Promise<{ kinds: string[]; updates: acp2.SessionUpdate[]; stop: acp2.ActiveSessionMessage & { kind: "stop" } }> {
+  const kinds: string[] = [];
+  const updates: acp2.SessionUpdate[] = [];
+  for (;;) {
+    const message = await session.nextUpdate();
+    kinds.push(message.update.sessionUpdate === "state_update" ? `state:${(message.update as { state: string }).state}` : message.update.sessionUpdate);
+    updates.push(message.update);
+    if (message.kind === "stop") return { kinds, updates, stop: message };
+  }
+}
+
+describe("the SDK's later-v2 client drives our agent over stdio", () => {
+  it("negotiates the later dialect and runs turns: receipt, echo, running, updates, idle with the stop reason", async () => {
+    const oracle = new LaterV2Oracle();
+    const { stream } = startOurAgent(oracle);
+    const permissions: acp2.RequestPermissionRequest[] = [];
+    const app = acp2.client({ name: INFO.name }).onRequest("session/request_permission", ({ params }) => {
+      permissions.push(params);
+      return { outcome: { outcome: "selected", optionId: params.options[0]!.optionId } };
+    });
+    await app.connectWith(stream, async (ctx) => {
+      const init = await ctx.request("initialize", { protocolVersion: 2, info: INFO, capabilities: {} });
+      expect(init.protocolVersion).toBe(2);
+      expect(init.info).toEqual({ name: "scenario-agent", version: "1.0.0" });
+      // The pinned markers the later draft made baseline are gone.
+      expect(init.capabilities?.session).toEqual({ prompt: { embeddedContext: {} }, mcp: { stdio: {} } });
+
+      const session = await ctx.buildSession("/work").start();
+      const receipt = await session.prompt("full");
+      expect(receipt.messageId).toEqual(expect.any(String));
+      const full = await untilIdle(session);
+      expect(full.kinds).toEqual([
+        "user_message",
+        "state:running",
+        "plan_update",
+        "agent_thought_chunk",
+        "agent_thought_chunk",
+        "agent_message_chunk",
+        "agent_message_chunk",
+        "tool_call_update",
+        "tool_call_update",
+        "tool_call_content_chunk",
+        "tool_call_update",
+        "agent_message",
+        "usage_update",
+        "state:idle",
+      ]);
+      // The echo carries the receipt's id; the plan uses the later `planId`.
+      expect(full.updates[0]).toMatchObject({ sessionUpdate: "user_message", messageId: receipt.messageId, content: [{ type: "text", text: "full" }] });
+      expect(full.updates[2]).toMatchObject({ plan: { type: "items", planId: "main" } });
+      expect(full.stop.stopReason).toBe("end_turn");
+      // The permission request is about the tool call, with its title.
+      expect(permissions).toEqual([expect.objectContaining({ title: "Read notes.txt", subject: { type: "tool_call", toolCall: { toolCallId: "call_1" } } })]);
+
+      // A handler error after the turn started ends it idle with stopReason error and the JSON-RPC error.
+      await session.prompt("fail");
+      const failed = await untilIdle(session);
+      expect(failed.stop.update).toMatchObject({ state: "idle", stopReason: "error", error: { code: -32603, message: "Agent error: boom" } });
+
+      // A custom stop reason passes as it is.
+      await session.prompt("custom-stop");
+      expect((await untilIdle(session)).stop.stopReason).toBe("_acpkit/budget_exhausted");
+
+      // session/cancel is confirmed by idle cancelled.
+      await session.prompt("wait");
+      for (;;) {
+        const message = await session.nextUpdate();
+        if (message.update.sessionUpdate === "agent_message") break;
+      }
+      await ctx.notify("session/cancel", { sessionId: session.sessionId });
+      expect((await untilIdle(session)).stop.stopReason).toBe("cancelled");
+      session.dispose();
+    });
+    expect(oracle.problems).toEqual([]);
+    expect([...oracle.seen]).toEqual(
+      expect.arrayContaining([
+        "client_to_agent initialize params",
+        "agent_to_client initialize result",
+        "agent_to_client session/prompt result",
+        "agent_to_client session/update params",
+        "agent_to_client session/request_permission params",
+        "client_to_agent session/request_permission result",
+      ]),
+    );
+  });
+
+  it("a refused prompt (unknown session) is a JSON-RPC error, not a receipt", async () => {
+    const oracle = new LaterV2Oracle();
+    const { stream } = startOurAgent(oracle);
+    await acp2.client({ name: INFO.name }).connectWith(stream, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: INFO });
+      await expect(ctx.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({
+        code: -32002,
+      });
+    });
+    expect(oracle.problems).toEqual([]);
+  });
+
+  it("session/resume with replayFrom start replays the history, then a state snapshot, then answers; another cursor is -32602", async () => {
+    const oracle = new LaterV2Oracle();
+    const { stream } = startOurAgent(oracle);
+    const updates: acp2.SessionUpdate[] = [];
+    const app = acp2.client({ name: INFO.name }).onNotification("session/update", ({ params }) => {
+      updates.push(params.update);
+    });
+    await app.connectWith(stream, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: INFO });
+      const { sessionId } = await ctx.request("session/new", { cwd: "/work" });
+      await ctx.request("session/resume", { sessionId, cwd: "/work", replayFrom: { type: "start" } });
+      // The SDK hands notifications to handlers on its own schedule; the wire order is checked by the oracle run below.
+      await vi.waitFor(() => expect(updates).toHaveLength(3), { timeout: 10_000 });
+      expect(updates.map((u) => u.sessionUpdate)).toEqual(["user_message", "agent_message", "state_update"]);
+      expect(updates[2]).toEqual({ sessionUpdate: "state_update", state: "idle" });
+      await expect(ctx.request("session/resume", { sessionId, cwd: "/work", replayFrom: { type: "_other" } })).rejects.toMatchObject({ code: -32602 });
+      // tool_call/cancel on a tool call that never advertised cancel is -32602, as the draft says.
+      await expect(ctx.request("tool_call/cancel", { sessionId, toolCallId: "nope" })).rejects.toMatchObject({ code: -32602 });
+    });
+    expect(oracle.problems).toEqual([]);
+  });
+});

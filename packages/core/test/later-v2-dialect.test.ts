@@ -1,0 +1,331 @@
+// dialectTransport and the later-v2 codecs, message by message: what the runtime above gets, what
+// the peer below gets, in order. Every message that goes to a later-draft peer is also checked
+// against the official SDK 2.4.0's v2 schema (the oracle).
+import { describe, expect, it } from "vitest";
+import { dialectTransport, type DialectTransport, type JsonRpcMessage, type Transport, type TransportReceiver } from "../src/index.js";
+import { diffFromLater, diffToLater, gitPatchOf } from "../src/later-v2/index.js";
+import { LaterV2Oracle } from "../../../test-support/later-v2-oracle.js";
+
+type Json = Record<string, unknown>;
+
+/** A transport whose far end is the test: `peer` lists what was sent, `receive` delivers a frame. */
+function fakeTransport() {
+  const sent: Json[] = [];
+  let receiver: TransportReceiver | undefined;
+  let paused = false;
+  const transport: Transport = {
+    start: (r) => {
+      receiver = r;
+    },
+    send: async (message) => {
+      sent.push(message as Json);
+    },
+    close: async () => {},
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+    },
+    closed: new Promise(() => {}),
+  };
+  return {
+    transport,
+    sent,
+    receive: (frame: unknown) => receiver!.onMessage(typeof frame === "string" ? frame : JSON.stringify(frame)),
+    isPaused: () => paused,
+  };
+}
+
+/** The runtime's view: what it received (parsed), in order. */
+function runtime(wire: DialectTransport) {
+  const got: Json[] = [];
+  wire.start({ onMessage: (m) => got.push(typeof m === "string" ? JSON.parse(m) : (m as Json)), onTransportError: () => {} });
+  return got;
+}
+
+/** Resolves once `check` passes (the codec module loads asynchronously the first time). */
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(check()).toBe(true);
+}
+
+const LATER_INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 2, info: { name: "c", version: "1" }, capabilities: {} } };
+const PINNED_RESULT = {
+  protocolVersion: 2,
+  agentInfo: { name: "a", version: "1" },
+  capabilities: { session: { prompt: {}, mcp: { stdio: {} }, load: {}, list: {}, resume: {}, close: {} }, auth: { logout: {} } },
+  authMethods: [{ type: "agent", id: "token", name: "Token" }],
+};
+
+async function laterAgent(versions: number[] = [1, 2]) {
+  const fake = fakeTransport();
+  const wire = dialectTransport(fake.transport, { side: "agent", versions });
+  const got = runtime(wire);
+  const oracle = new LaterV2Oracle();
+  const toPeer = fake.sent;
+  const checkAll = () => {
+    for (const message of toPeer) oracle.check(message, "agent_to_client");
+  };
+  return { fake, wire, got, oracle, checkAll };
+}
+
+describe("dialectTransport, agent side", () => {
+  it("a later initialize (info) is handed to the runtime as the model's, and its answer goes out in the later shape", async () => {
+    const { fake, wire, got, checkAll, oracle } = await laterAgent();
+    fake.receive(LATER_INIT);
+    await until(() => got.length === 1);
+    expect(got[0]).toEqual({ ...LATER_INIT, params: { protocolVersion: 2, clientInfo: { name: "c", version: "1" }, capabilities: {} } });
+    expect(wire.dialect).toBeUndefined();
+    await wire.send({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    expect(wire.dialect).toBe("v2-later");
+    expect(fake.sent[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        protocolVersion: 2,
+        info: { name: "a", version: "1" },
+        capabilities: { session: { prompt: {}, mcp: { stdio: {} } }, auth: {} },
+        authMethods: [{ type: "agent", methodId: "token", name: "Token" }],
+      },
+    });
+    oracle.check(LATER_INIT, "client_to_agent");
+    checkAll();
+    expect(oracle.problems).toEqual([]);
+  });
+
+  it("a pinned or v1 initialize passes through untouched, and so does everything after it", async () => {
+    const { fake, wire, got } = await laterAgent();
+    const pinned = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"clientInfo":{"name":"c","version":"1"}}}';
+    fake.receive(pinned);
+    expect(got).toEqual([JSON.parse(pinned)]);
+    await wire.send({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    expect(fake.sent[0]).toEqual({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    expect(wire.dialect).toBe("v2-pinned");
+    const update = {
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "plan_update", plan: { type: "items", id: "p", entries: [] } } },
+    };
+    await wire.send(update as JsonRpcMessage);
+    expect(fake.sent[1]).toBe(update);
+  });
+
+  it("-32022 when no supported version is at or below the requested one; the connection stays open for another initialize", async () => {
+    const { fake, wire, got } = await laterAgent([2]);
+    fake.receive({ ...LATER_INIT, params: { ...LATER_INIT.params, protocolVersion: 1 } });
+    await until(() => fake.sent.length === 1);
+    expect(fake.sent[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32022, message: "Unsupported protocol version 1: this agent supports 2", data: { requested: 1, supported: [2] } },
+    });
+    expect(got).toEqual([]);
+    fake.receive({ ...LATER_INIT, id: 2 });
+    await until(() => got.length === 1);
+    expect(got[0]).toMatchObject({ id: 2, params: { protocolVersion: 2 } });
+    await wire.send({ jsonrpc: "2.0", id: 2, result: PINNED_RESULT });
+    expect(wire.dialect).toBe("v2-later");
+  });
+
+  it("a newer requested version gets the highest supported one below it", async () => {
+    const { fake, got } = await laterAgent([1, 2]);
+    fake.receive({ ...LATER_INIT, params: { ...LATER_INIT.params, protocolVersion: 7 } });
+    await until(() => got.length === 1);
+    expect(got[0]).toMatchObject({ params: { protocolVersion: 2 } });
+  });
+
+  it("after the handshake: a batch gets one -32600 with id null, a null id gets -32600, tool_call/cancel of a call without cancel gets -32602", async () => {
+    const { fake, wire, got } = await laterAgent();
+    fake.receive(LATER_INIT);
+    await until(() => got.length === 1);
+    await wire.send({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    fake.receive([{ jsonrpc: "2.0", id: 5, method: "session/list", params: {} }]);
+    fake.receive({ jsonrpc: "2.0", id: null, method: "session/list", params: {} });
+    fake.receive({ jsonrpc: "2.0", id: 6, method: "tool_call/cancel", params: { sessionId: "s", toolCallId: "t" } });
+    expect(fake.sent.slice(1)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: JSON-RPC batches are not supported by the later v2 draft" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid request: the later v2 draft does not allow a null request id" } },
+      {
+        jsonrpc: "2.0",
+        id: 6,
+        error: {
+          code: -32602,
+          message: 'Invalid params: tool call "t" is not cancellable (this agent advertised no capabilities.cancel)',
+          data: { path: "/toolCallId" },
+        },
+      },
+    ]);
+    expect(got).toHaveLength(1);
+  });
+
+  it("a prompt: receipt, echo and running at the turn's first update; idle with the stop reason for the runtime's answer", async () => {
+    const { fake, wire, got, checkAll, oracle } = await laterAgent();
+    fake.receive(LATER_INIT);
+    await until(() => got.length === 1);
+    await wire.send({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    const prompt = [{ type: "text", text: "hi" }];
+    fake.receive({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt } });
+    expect(got[1]).toMatchObject({ id: 2, method: "session/prompt" });
+    expect(fake.sent).toHaveLength(1);
+    await wire.send({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "yo" } } },
+    });
+    await wire.send({ jsonrpc: "2.0", id: 2, result: { stopReason: "max_tokens" } });
+    const out = fake.sent.slice(1);
+    const messageId = (out[0] as { result: { messageId: string } }).result.messageId;
+    expect(out).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { messageId } },
+      { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "user_message", messageId, content: prompt } } },
+      { jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "state_update", state: "running" } } },
+      {
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text: "yo" } } },
+      },
+      {
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: { sessionId: "s", update: { sessionUpdate: "state_update", state: "idle", stopReason: "max_tokens" } },
+      },
+    ]);
+    checkAll();
+    expect(oracle.problems).toEqual([]);
+  });
+
+  it("a prompt refused before anything of its turn went out stays an error; one that fails after its receipt ends idle with stopReason error", async () => {
+    const { fake, wire, got } = await laterAgent();
+    fake.receive(LATER_INIT);
+    await until(() => got.length === 1);
+    await wire.send({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    fake.receive({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "a" }] } });
+    await wire.send({ jsonrpc: "2.0", id: 2, error: { code: -32002, message: "Resource not found" } });
+    expect(fake.sent.slice(1)).toEqual([{ jsonrpc: "2.0", id: 2, error: { code: -32002, message: "Resource not found" } }]);
+
+    fake.receive({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "b" }] } });
+    await wire.send({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "agent_message", messageId: "m", content: [] } },
+    });
+    await wire.send({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Agent error: boom" } });
+    expect(fake.sent.at(-1)).toEqual({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId: "s",
+        update: { sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32603, message: "Agent error: boom" } },
+      },
+    });
+    // Exactly one response for each prompt id.
+    expect(fake.sent.filter((m) => m.id === 3)).toHaveLength(1);
+  });
+});
+
+describe("dialectTransport, client side", () => {
+  async function laterClient() {
+    const fake = fakeTransport();
+    const wire = dialectTransport(fake.transport, { side: "client" });
+    const got = runtime(wire);
+    await wire.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 2, info: { name: "c", version: "1" }, clientInfo: { name: "c", version: "1" } },
+    });
+    fake.receive({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        protocolVersion: 2,
+        info: { name: "a", version: "1" },
+        capabilities: { session: {} },
+        authMethods: [{ type: "agent", methodId: "t", name: "T" }],
+      },
+    });
+    await until(() => got.length === 1);
+    return { fake, wire, got };
+  }
+
+  it("a later answer becomes the model's: agentInfo, the baseline session markers, auth logout, auth method ids", async () => {
+    const { wire, got } = await laterClient();
+    expect(wire.dialect).toBe("v2-later");
+    expect(got[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        protocolVersion: 2,
+        agentInfo: { name: "a", version: "1" },
+        capabilities: { session: { load: {}, list: {}, resume: {}, close: {} }, auth: { logout: {} } },
+        authMethods: [{ type: "agent", id: "t", name: "T" }],
+      },
+    });
+  });
+
+  it("the receipt is kept from the runtime and the idle that ends the turn answers the prompt; an idle snapshot before the turn started does not", async () => {
+    const { fake, wire, got } = await laterClient();
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "x" }] } });
+    const update = (body: Json) => fake.receive({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: body } });
+    update({ sessionUpdate: "state_update", state: "idle" });
+    update({ sessionUpdate: "state_update", state: "running" });
+    update({ sessionUpdate: "state_update", state: "idle", stopReason: "refusal" });
+    // The receipt comes last ({} as drafts before alpha.5 answer): the held answer goes out then.
+    fake.receive({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(got.slice(1).map((m) => (m.method ? (m.params as { update: Json }).update : m))).toEqual([
+      { sessionUpdate: "_acpkit/state_update", state: "idle" },
+      { sessionUpdate: "_acpkit/state_update", state: "running" },
+      { sessionUpdate: "_acpkit/state_update", state: "idle", stopReason: "refusal" },
+      { jsonrpc: "2.0", id: 2, result: { stopReason: "refusal" } },
+    ]);
+  });
+
+  it("stopReason error answers the prompt with the JSON-RPC error it carries", async () => {
+    const { fake, wire, got } = await laterClient();
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "x" }] } });
+    fake.receive({ jsonrpc: "2.0", id: 2, result: { messageId: "u1" } });
+    fake.receive({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "state_update", state: "idle", stopReason: "error", error: { code: -32000, message: "quota" } } },
+    });
+    expect(got.at(-1)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32000, message: "quota" } });
+  });
+
+  it("the runtime's requests go out renamed: authenticate → auth/login, session/load → session/resume with replayFrom start, set_config_option typed", async () => {
+    const { fake, wire } = await laterClient();
+    await wire.send({ jsonrpc: "2.0", id: 2, method: "authenticate", params: { methodId: "t" } });
+    await wire.send({ jsonrpc: "2.0", id: 3, method: "session/load", params: { sessionId: "s", cwd: "/w", mcpServers: [] } });
+    await wire.send({ jsonrpc: "2.0", id: 4, method: "session/set_config_option", params: { sessionId: "s", configId: "fast", value: true } });
+    expect(fake.sent.slice(1)).toEqual([
+      { jsonrpc: "2.0", id: 2, method: "auth/login", params: { methodId: "t" } },
+      { jsonrpc: "2.0", id: 3, method: "session/resume", params: { sessionId: "s", cwd: "/w", replayFrom: { type: "start" } } },
+      { jsonrpc: "2.0", id: 4, method: "session/set_config_option", params: { sessionId: "s", configId: "fast", value: true, type: "boolean" } },
+    ]);
+    const oracle = new LaterV2Oracle();
+    for (const message of fake.sent) oracle.check(message, "client_to_agent");
+    expect(oracle.problems).toEqual([]);
+  });
+});
+
+describe("diffs between the model and the later draft", () => {
+  it("a model diff becomes changes plus a git patch that rebuilds the new text; an added file's patch comes back as text", () => {
+    const later = diffToLater({ type: "diff", path: "/w/new.txt", oldText: null, newText: "one\ntwo\n" });
+    expect(later).toMatchObject({ type: "diff", changes: [{ operation: "add", path: "/w/new.txt" }], patch: { format: "git_patch" } });
+    expect(diffFromLater(later)).toEqual({ item: { type: "diff", path: "/w/new.txt", oldText: null, newText: "one\ntwo\n" }, exact: true });
+    const modified = diffToLater({ type: "diff", path: "/w/a.txt", oldText: "a\nb\n", newText: "a\nc\n" });
+    expect(modified).toMatchObject({ changes: [{ operation: "modify", path: "/w/a.txt" }] });
+    expect((modified.patch as { text: string }).text).toBe(gitPatchOf("/w/a.txt", "a\nb\n", "a\nc\n"));
+    expect((modified.patch as { text: string }).text).toContain("-b\n+c\n");
+  });
+
+  it("a later diff whose patch cannot rebuild the file is kept as _acpkit/diff_changes, and goes back to the later draft as it came", () => {
+    const move = { type: "diff", changes: [{ operation: "move", oldPath: "/w/a", path: "/w/b" }] };
+    const kept = diffFromLater(move);
+    expect(kept).toEqual({ item: { type: "_acpkit/diff_changes", changes: move.changes }, exact: false });
+    expect(diffToLater(kept.item)).toEqual(move);
+    const modify = { type: "diff", changes: [{ operation: "modify", path: "/w/a" }], patch: { format: "git_patch", text: gitPatchOf("/w/a", "x\n", "y\n") } };
+    expect(diffFromLater(modify).exact).toBe(false);
+  });
+});
