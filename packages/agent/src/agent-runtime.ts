@@ -70,6 +70,7 @@ export class AgentRuntime implements RuntimeScope {
     // The runtime speaks the model (v1 or pinned-v2 messages); this layer maps a later-v2 client to it.
     this.#wire = dialectTransport(transport, {
       side: "agent",
+      loadLaterV2: () => import("@acpkit/core/later-v2"),
       versions: this.#versions,
       onLossy: (event) => this.report({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
     });

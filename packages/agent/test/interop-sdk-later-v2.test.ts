@@ -64,7 +64,7 @@ async function untilIdle(
 }
 
 describe("the SDK's later-v2 client drives our agent over stdio", () => {
-  it("negotiates the later dialect and runs turns: receipt, echo, running, updates, idle with the stop reason", async () => {
+  it("A3, A4, A9: negotiates the later dialect and runs turns: receipt, echo, running, updates, idle with the stop reason", async () => {
     const oracle = new LaterV2Oracle();
     const { stream } = startOurAgent(oracle);
     const permissions: acp2.RequestPermissionRequest[] = [];
@@ -138,7 +138,7 @@ describe("the SDK's later-v2 client drives our agent over stdio", () => {
     );
   });
 
-  it("a refused prompt (unknown session) is a JSON-RPC error, not a receipt", async () => {
+  it("A4: a refused prompt (unknown session) is a JSON-RPC error, not a receipt", async () => {
     const oracle = new LaterV2Oracle();
     const { stream } = startOurAgent(oracle);
     await acp2.client({ name: INFO.name }).connectWith(stream, async (ctx) => {
@@ -150,7 +150,7 @@ describe("the SDK's later-v2 client drives our agent over stdio", () => {
     expect(oracle.problems).toEqual([]);
   });
 
-  it("session/resume with replayFrom start replays the history, then a state snapshot, then answers; another cursor is -32602", async () => {
+  it("A7, A10: session/resume with replayFrom start replays the history, then a state snapshot, then answers; another cursor is -32602", async () => {
     const oracle = new LaterV2Oracle();
     const { stream } = startOurAgent(oracle);
     const updates: acp2.SessionUpdate[] = [];

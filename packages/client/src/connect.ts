@@ -46,6 +46,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   // The runtime speaks the model (v1 or pinned-v2 messages); this layer maps a later-v2 agent to it.
   const wire = dialectTransport(transport, {
     side: "client",
+    loadLaterV2: () => import("@acpkit/core/later-v2"),
     onLossy: (event) => diagnostics.emit({ code: `lossy_${event.code}`, message: event.detail, sessionId: event.sessionId, detail: event.update }),
   });
   const connection = new Connection(wire, {

@@ -12,7 +12,7 @@ const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0
  * `initialize` params for the offered version; never v1's fields in a v2 offer or the reverse
  * (§3.2). A `later` v2 offer is the later draft's: it names the client `info`, which that draft
  * requires and which tells an acpkit agent to answer in it; it keeps `clientInfo` too, which the
- * later draft ignores (docs/protocol.md L1).
+ * later draft ignores (docs/protocol.md A1, A11).
  */
 export function initializeParams(offer: ProtocolVersion, options: ConnectOptions, later = false): v1.InitializeRequest | v2.InitializeRequest {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;

@@ -40,7 +40,7 @@ function oracleProblems(): string[] {
 }
 
 describe("our client drives the SDK's later-v2 agent over stdio", () => {
-  it("offering 2 reaches the later dialect; turns resolve to the stop reason of the idle that ends them", async () => {
+  it("A5, A8, A9, A11, A12: offering 2 reaches the later dialect; turns resolve to the stop reason of the idle that ends them", async () => {
     const diagnostics: string[] = [];
     const asked: unknown[] = [];
     agent = await connectSdkAgent({
@@ -124,7 +124,7 @@ describe("our client drives the SDK's later-v2 agent over stdio", () => {
     expect(oracleProblems()).toEqual([]);
   });
 
-  it("a v2-only agent answers a v1 offer -32022; the client retries on the same connection with 2", async () => {
+  it("A2, A11: a v2-only agent answers a v1 offer -32022; the client retries on the same connection with 2", async () => {
     const diagnostics: string[] = [];
     agent = await connectSdkAgent({ protocolVersion: 1, onDiagnostic: (d) => diagnostics.push(d.code), requestPermission: () => ({ outcome: "cancelled" }) }, [
       "--v2-only",

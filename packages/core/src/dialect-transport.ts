@@ -18,8 +18,28 @@ import type { JsonRpcMessage, Transport, TransportReceiver } from "./transport.j
 import { forwardingReceiver, wrapTransport } from "./wrap-transport.js";
 
 type Json = Record<string, unknown>;
-type LaterModule = typeof import("./later-v2/index.js");
-type Codec = InstanceType<LaterModule["LaterV2AgentCodec"]> | InstanceType<LaterModule["LaterV2ClientCodec"]>;
+
+/** What a codec made of one message from the peer: the model messages to hand to the runtime, in order, and answers it sends back to the peer itself. */
+export interface Inbound {
+  deliver: Json[];
+  replies: Json[];
+}
+
+/** One side of a dialect's codec: maps each message between the wire and the model. */
+export interface DialectCodec {
+  fromPeer(message: Json): Inbound;
+  toPeer(message: Json): Json[];
+}
+
+/**
+ * The later-v2 codecs, as `@acpkit/core/later-v2` exports them. Core's main entry does not import
+ * that entry (it imports the main entry); the runtimes hand `dialectTransport` a loader for it.
+ */
+export interface LaterV2Codecs {
+  LaterV2AgentCodec: new (options: { versions: readonly number[]; onLossy?: (event: DialectLossyEvent) => void }) => DialectCodec;
+  LaterV2ClientCodec: new (options: { onLossy?: (event: DialectLossyEvent) => void }) => DialectCodec;
+  initializeResultFromLater(result: Json): Json;
+}
 
 /** One step a later-v2 conversion could not carry exactly (the v1 bridge's event shape). */
 export interface DialectLossyEvent {
@@ -38,20 +58,14 @@ export interface DialectTransportOptions {
   onLossy?: (event: DialectLossyEvent) => void;
   /** Called once the dialect is known (when `initialize` succeeded). */
   onDialect?: (dialect: Dialect) => void;
+  /** Loads the later-v2 codecs when a handshake shows that dialect: `() => import("@acpkit/core/later-v2")`. */
+  loadLaterV2: () => Promise<LaterV2Codecs>;
 }
 
 /** A transport that also says which dialect its connection settled on. */
 export interface DialectTransport extends Transport {
   /** The dialect, once an `initialize` succeeded. */
   readonly dialect: Dialect | undefined;
-}
-
-let laterModule: Promise<LaterModule> | undefined;
-
-/** Load the later-v2 codecs (once per process). */
-export function loadLaterV2(): Promise<LaterModule> {
-  laterModule ??= import("./later-v2/index.js");
-  return laterModule;
 }
 
 const BATCHES_REFUSED = "Invalid request: JSON-RPC batches are not supported by the later v2 draft";
@@ -72,7 +86,7 @@ function parsed(message: string | object): unknown {
  */
 export function dialectTransport(inner: Transport, options: DialectTransportOptions): DialectTransport {
   let dialect: Dialect | undefined;
-  let codec: Codec | undefined;
+  let codec: DialectCodec | undefined;
   /** The `initialize` in flight: its id, and whether it is the later draft's (agent side) or not known yet (client side). */
   let initializeId: RequestId | undefined;
   let initializeIsLater = false;
@@ -194,10 +208,10 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
     outer.onMessage(message);
   };
 
-  let later: LaterModule | undefined;
+  let later: LaterV2Codecs | undefined;
   let pauseForLoad: (paused: boolean) => void = () => {};
   /** Load the codecs (holding input meanwhile), make the codec, then run `first` or deliver `message`, then what was held. */
-  const withCodec = (message: string | object | undefined, make: () => Codec, first?: () => void): void => {
+  const withCodec = (message: string | object | undefined, make: () => DialectCodec, first?: () => void): void => {
     const start = (): void => {
       codec = make();
       first?.();
@@ -211,7 +225,7 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
     }
     held = [];
     pauseForLoad(true);
-    void loadLaterV2().then(
+    void options.loadLaterV2().then(
       (module) => {
         later = module;
         const queue = held!;

@@ -1,4 +1,4 @@
-// The three wire dialects acpkit speaks (docs/protocol.md §1.2 and L1). Two of them share protocol
+// The three wire dialects acpkit speaks (docs/protocol.md §1.2 and §12). Two of them share protocol
 // version 2, so the version alone does not name what a connection speaks: the `initialize` does.
 // The later draft requires `info` in both the request and the result; the pinned draft names the
 // same thing `clientInfo` / `agentInfo`, and v1 is version 1.

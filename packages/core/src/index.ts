@@ -91,4 +91,12 @@ export {
   type JsonRpcResponse,
 } from "./jsonrpc.js";
 export { type Dialect, DIALECT_LABELS, DIALECTS, dialectOfInitializeParams, dialectOfInitializeResult, isLaterV2InitializeParams } from "./dialect.js";
-export { type DialectLossyEvent, type DialectTransport, type DialectTransportOptions, dialectTransport, loadLaterV2 } from "./dialect-transport.js";
+export {
+  type DialectCodec,
+  type DialectLossyEvent,
+  type DialectTransport,
+  type DialectTransportOptions,
+  dialectTransport,
+  type Inbound,
+  type LaterV2Codecs,
+} from "./dialect-transport.js";

@@ -8,6 +8,8 @@ import { LaterV2Oracle } from "../../../test-support/later-v2-oracle.js";
 
 type Json = Record<string, unknown>;
 
+const loadLaterV2 = () => import("../src/later-v2/index.js");
+
 /** A transport whose far end is the test: `peer` lists what was sent, `receive` delivers a frame. */
 function fakeTransport() {
   const sent: Json[] = [];
@@ -60,7 +62,7 @@ const PINNED_RESULT = {
 
 async function laterAgent(versions: number[] = [1, 2]) {
   const fake = fakeTransport();
-  const wire = dialectTransport(fake.transport, { side: "agent", versions });
+  const wire = dialectTransport(fake.transport, { side: "agent", versions, loadLaterV2 });
   const got = runtime(wire);
   const oracle = new LaterV2Oracle();
   const toPeer = fake.sent;
@@ -71,7 +73,7 @@ async function laterAgent(versions: number[] = [1, 2]) {
 }
 
 describe("dialectTransport, agent side", () => {
-  it("a later initialize (info) is handed to the runtime as the model's, and its answer goes out in the later shape", async () => {
+  it("A1: a later initialize (info) is handed to the runtime as the model's, and its answer goes out in the later shape", async () => {
     const { fake, wire, got, checkAll, oracle } = await laterAgent();
     fake.receive(LATER_INIT);
     await until(() => got.length === 1);
@@ -94,7 +96,7 @@ describe("dialectTransport, agent side", () => {
     expect(oracle.problems).toEqual([]);
   });
 
-  it("a pinned or v1 initialize passes through untouched, and so does everything after it", async () => {
+  it("A1: a pinned or v1 initialize passes through untouched, and so does everything after it", async () => {
     const { fake, wire, got } = await laterAgent();
     const pinned = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"clientInfo":{"name":"c","version":"1"}}}';
     fake.receive(pinned);
@@ -111,7 +113,7 @@ describe("dialectTransport, agent side", () => {
     expect(fake.sent[1]).toBe(update);
   });
 
-  it("-32022 when no supported version is at or below the requested one; the connection stays open for another initialize", async () => {
+  it("A2: -32022 when no supported version is at or below the requested one; the connection stays open for another initialize", async () => {
     const { fake, wire, got } = await laterAgent([2]);
     fake.receive({ ...LATER_INIT, params: { ...LATER_INIT.params, protocolVersion: 1 } });
     await until(() => fake.sent.length === 1);
@@ -128,14 +130,14 @@ describe("dialectTransport, agent side", () => {
     expect(wire.dialect).toBe("v2-later");
   });
 
-  it("a newer requested version gets the highest supported one below it", async () => {
+  it("A2: a newer requested version gets the highest supported one below it", async () => {
     const { fake, got } = await laterAgent([1, 2]);
     fake.receive({ ...LATER_INIT, params: { ...LATER_INIT.params, protocolVersion: 7 } });
     await until(() => got.length === 1);
     expect(got[0]).toMatchObject({ params: { protocolVersion: 2 } });
   });
 
-  it("after the handshake: a batch gets one -32600 with id null, a null id gets -32600, tool_call/cancel of a call without cancel gets -32602", async () => {
+  it("A6, A10: after the handshake: a batch gets one -32600 with id null, a null id gets -32600, tool_call/cancel of a call without cancel gets -32602", async () => {
     const { fake, wire, got } = await laterAgent();
     fake.receive(LATER_INIT);
     await until(() => got.length === 1);
@@ -159,7 +161,7 @@ describe("dialectTransport, agent side", () => {
     expect(got).toHaveLength(1);
   });
 
-  it("a prompt: receipt, echo and running at the turn's first update; idle with the stop reason for the runtime's answer", async () => {
+  it("A3, A4: a prompt: receipt, echo and running at the turn's first update; idle with the stop reason for the runtime's answer", async () => {
     const { fake, wire, got, checkAll, oracle } = await laterAgent();
     fake.receive(LATER_INIT);
     await until(() => got.length === 1);
@@ -195,7 +197,7 @@ describe("dialectTransport, agent side", () => {
     expect(oracle.problems).toEqual([]);
   });
 
-  it("a prompt refused before anything of its turn went out stays an error; one that fails after its receipt ends idle with stopReason error", async () => {
+  it("A4: a prompt refused before anything of its turn went out stays an error; one that fails after its receipt ends idle with stopReason error", async () => {
     const { fake, wire, got } = await laterAgent();
     fake.receive(LATER_INIT);
     await until(() => got.length === 1);
@@ -227,7 +229,7 @@ describe("dialectTransport, agent side", () => {
 describe("dialectTransport, client side", () => {
   async function laterClient() {
     const fake = fakeTransport();
-    const wire = dialectTransport(fake.transport, { side: "client" });
+    const wire = dialectTransport(fake.transport, { side: "client", loadLaterV2 });
     const got = runtime(wire);
     await wire.send({
       jsonrpc: "2.0",
@@ -249,7 +251,7 @@ describe("dialectTransport, client side", () => {
     return { fake, wire, got };
   }
 
-  it("a later answer becomes the model's: agentInfo, the baseline session markers, auth logout, auth method ids", async () => {
+  it("A1, A7: a later answer becomes the model's: agentInfo, the baseline session markers, auth logout, auth method ids", async () => {
     const { wire, got } = await laterClient();
     expect(wire.dialect).toBe("v2-later");
     expect(got[0]).toEqual({
@@ -264,7 +266,7 @@ describe("dialectTransport, client side", () => {
     });
   });
 
-  it("the receipt is kept from the runtime and the idle that ends the turn answers the prompt; an idle snapshot before the turn started does not", async () => {
+  it("A5: the receipt is kept from the runtime and the idle that ends the turn answers the prompt; an idle snapshot before the turn started does not", async () => {
     const { fake, wire, got } = await laterClient();
     await wire.send({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "x" }] } });
     const update = (body: Json) => fake.receive({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: body } });
@@ -281,7 +283,7 @@ describe("dialectTransport, client side", () => {
     ]);
   });
 
-  it("stopReason error answers the prompt with the JSON-RPC error it carries", async () => {
+  it("A3, A5: stopReason error answers the prompt with the JSON-RPC error it carries", async () => {
     const { fake, wire, got } = await laterClient();
     await wire.send({ jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "x" }] } });
     fake.receive({ jsonrpc: "2.0", id: 2, result: { messageId: "u1" } });
@@ -293,7 +295,7 @@ describe("dialectTransport, client side", () => {
     expect(got.at(-1)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32000, message: "quota" } });
   });
 
-  it("the runtime's requests go out renamed: authenticate → auth/login, session/load → session/resume with replayFrom start, set_config_option typed", async () => {
+  it("A7: the runtime's requests go out renamed: authenticate → auth/login, session/load → session/resume with replayFrom start, set_config_option typed", async () => {
     const { fake, wire } = await laterClient();
     await wire.send({ jsonrpc: "2.0", id: 2, method: "authenticate", params: { methodId: "t" } });
     await wire.send({ jsonrpc: "2.0", id: 3, method: "session/load", params: { sessionId: "s", cwd: "/w", mcpServers: [] } });
@@ -310,7 +312,7 @@ describe("dialectTransport, client side", () => {
 });
 
 describe("diffs between the model and the later draft", () => {
-  it("a model diff becomes changes plus a git patch that rebuilds the new text; an added file's patch comes back as text", () => {
+  it("A8: a model diff becomes changes plus a git patch that rebuilds the new text; an added file's patch comes back as text", () => {
     const later = diffToLater({ type: "diff", path: "/w/new.txt", oldText: null, newText: "one\ntwo\n" });
     expect(later).toMatchObject({ type: "diff", changes: [{ operation: "add", path: "/w/new.txt" }], patch: { format: "git_patch" } });
     expect(diffFromLater(later)).toEqual({ item: { type: "diff", path: "/w/new.txt", oldText: null, newText: "one\ntwo\n" }, exact: true });
@@ -320,7 +322,7 @@ describe("diffs between the model and the later draft", () => {
     expect((modified.patch as { text: string }).text).toContain("-b\n+c\n");
   });
 
-  it("a later diff whose patch cannot rebuild the file is kept as _acpkit/diff_changes, and goes back to the later draft as it came", () => {
+  it("A8: a later diff whose patch cannot rebuild the file is kept as _acpkit/diff_changes, and goes back to the later draft as it came", () => {
     const move = { type: "diff", changes: [{ operation: "move", oldPath: "/w/a", path: "/w/b" }] };
     const kept = diffFromLater(move);
     expect(kept).toEqual({ item: { type: "_acpkit/diff_changes", changes: move.changes }, exact: false });

@@ -11,7 +11,7 @@ type Level = "MUST" | "SHOULD" | "MAY" | "acpkit" | "fact";
 const LEVELS = new Set<string>(["MUST", "SHOULD", "MAY", "acpkit", "fact"]);
 
 /** The letters rule ids start with in docs/protocol.md (one letter a family). */
-const FAMILIES = "BCDEFGHJKLMNOPQRSTUVWXYZ";
+const FAMILIES = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 /** A cited rule id: a family letter, a number and maybe a step (`B3.2`), standing alone. */
 const CITED_ID = new RegExp(`(?<![A-Za-z0-9_$\\-.#])([${FAMILIES}][0-9]{1,2}(?:\\.[0-9])?)(?![A-Za-z0-9_])`, "g");
 /** A cited section of docs/protocol.md. */

@@ -17,11 +17,12 @@ function declarations(pkg: string, file: string): string {
 }
 
 describe("published declarations", () => {
-  it("@acpkit/core's root entry leaves the bridge and the transport kit to their subpaths", () => {
+  it("@acpkit/core's root entry leaves the bridge, the later-v2 codecs and the transport kit to their subpaths", () => {
     const root = declarations("core", "index.d.ts");
-    expect(root).not.toMatch(/bridge\/index\.js|transport-kit\.js/);
+    expect(root).not.toMatch(/bridge\/index\.js|later-v2\/index\.js|transport-kit\.js/);
     const manifest = JSON.parse(readFileSync(join(packages, "core", "package.json"), "utf8"));
-    expect(Object.keys(manifest.exports)).toEqual([".", "./bridge", "./transport-kit", "./package.json"]);
+    expect(Object.keys(manifest.exports)).toEqual([".", "./bridge", "./later-v2", "./transport-kit", "./package.json"]);
+    expect(declarations("core", "later-v2/index.d.ts")).toContain("LaterV2AgentCodec");
     expect(declarations("core", "bridge/index.d.ts")).toContain("AgentSideV1Bridge");
     expect(declarations("core", "transport-kit.d.ts")).toContain("encodeMessage");
   });

@@ -4,7 +4,7 @@
 // Everything that goes wrong is collected as a failure message instead of thrown, so the command
 // can still print the final state (`--json`) and pick the exit code: any failure → exit 1.
 import type { ClientDiagnostic } from "@acpkit/client";
-import { ErrorCode, isAcpError, isRpcError, type CloseInfo, type Diagnostic } from "@acpkit/core";
+import { ErrorCode, isAcpError, isRpcError, type CloseInfo, type Diagnostic, type Dialect } from "@acpkit/core";
 import {
   connectAgent,
   sessionStateToJSON,
@@ -34,6 +34,8 @@ export interface DriveOptions {
   target: AgentTarget;
   /** The highest protocol version to offer. */
   protocol: ProtocolVersion;
+  /** With protocol 2: which v2 dialect to offer (default auto: the pinned shape, then the later draft's). */
+  dialect?: "auto" | "pinned" | "later";
   /** Absolute working directory: the session's cwd and the root of the served file system. */
   cwd: string;
   fs: FsMode;
@@ -79,6 +81,8 @@ export interface FailedStep {
 export interface DriveResult {
   /** The version the agent answered (undefined when initialize failed). */
   protocolVersion?: ProtocolVersion;
+  /** The wire dialect it answered in (`v1`, `v2-pinned`, `v2-later`). */
+  dialect?: Dialect;
   agentName?: string;
   /** The session's final state (undefined when no session was created). */
   state?: SessionStateJSON;
@@ -165,6 +169,7 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   const connect = async (protocolVersion: ProtocolVersion): Promise<ConnectedAgent> =>
     connectAgent(await openTarget(options.target), {
       protocolVersion,
+      ...(options.dialect === undefined ? {} : { v2Dialect: options.dialect }),
       clientInfo: { name: "acpkit-cli", version: "0.1.0" },
       // A process that runs one session: the first turn's latency is what the user feels.
       warmUp: true,
@@ -197,7 +202,8 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
   result.protocolVersion = agent.protocolVersion;
   result.authMethods = [...agent.authMethods];
   if (agent.agentInfo) result.agentName = `${agent.agentInfo.name} ${agent.agentInfo.version}`;
-  printer?.note(`${result.agentName ?? "agent"} · protocol v${agent.protocolVersion} negotiated (offered v${options.protocol})`);
+  result.dialect = agent.dialect;
+  printer?.note(`${result.agentName ?? "agent"} · protocol v${agent.protocolVersion} negotiated (offered v${options.protocol}) · dialect ${agent.dialect}`);
 
   // Notice an agent that goes away on its own, also while we wait for the next prompt.
   let closingOnPurpose = false;

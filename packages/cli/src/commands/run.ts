@@ -25,6 +25,10 @@ turn per prompt, printing each turn as it streams.
 
 options:
   --protocol 1|2          highest protocol version to offer (default 1)
+  --dialect auto|pinned|later
+                          with --protocol 2: which v2 draft to offer. auto (default) offers
+                          the pinned draft and, if the agent refuses it, the later draft
+                          (@agentclientprotocol/sdk 2.4's v2) on the same connection
   --prompt TEXT           a prompt; repeat for several turns in order
                           (without it, prompts are read from stdin, one per line)
   --cwd DIR               the session's working directory (default: the current one)
@@ -51,7 +55,8 @@ options:
                           that ends otherwise than "cancelled" after session/cancel)
 
 With --protocol 2, an agent that refuses the v2 initialize is retried once with v1 (a note
-says so).
+says so). The note after initialize names the dialect that answered: v1, v2-pinned or
+v2-later.
 
 exit codes: 0 every turn ended, 1 the agent failed or broke the protocol, 2 bad usage,
 3 the agent requires authentication, at any step (its methods are listed: pass --auth, or
@@ -59,6 +64,7 @@ run the terminal login shown), 130/143 interrupted (the agent is stopped first).
 
 const FLAGS = {
   protocol: { value: true, choices: ["1", "2"] },
+  dialect: { value: true, choices: ["auto", "pinned", "later"] },
   prompt: { value: true, repeat: true },
   cwd: { value: true },
   permission: { value: true, choices: PERMISSION_POLICIES },
@@ -121,6 +127,7 @@ function noSessionJSON(result: DriveResult): Record<string, unknown> {
     session: null,
     agent: result.agentName ?? null,
     protocolVersion: result.protocolVersion ?? null,
+    dialect: result.dialect ?? null,
     failedStep: result.failedStep ?? null,
     authMethods: result.authMethods,
     failures: result.failures,
@@ -161,6 +168,7 @@ export async function runCommand(argv: readonly string[], io: CommandIO): Promis
     const result = await driveAgent({
       target,
       protocol,
+      dialect: flagValue(args, "dialect", "auto") as "auto" | "pinned" | "later",
       cwd,
       fs,
       permission,

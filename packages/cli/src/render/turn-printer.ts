@@ -6,7 +6,7 @@
 // thought is "open" (its text is mid-line) and ends that line before printing anything else.
 import type { Writable } from "node:stream";
 import type { MessageJSON, SessionUpdate, PermissionOption, PermissionOutcome, StopReason, TerminalExitStatus } from "@acpkit/client";
-import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, ownEntry } from "@acpkit/core";
+import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, ownEntry, STATE_UPDATE } from "@acpkit/core";
 import type { Style } from "../style.js";
 import { contentBlockText, summarizeToolContent } from "./content-text.js";
 
@@ -48,7 +48,14 @@ export class TurnPrinter {
   /** The prompt the user sent. */
   prompt(text: string): void {
     this.line(this.style.bold(`› ${text}`));
+    this.#echoDue = text;
   }
+
+  /**
+   * The text of the prompt just shown, until the agent's echo of it (a later-v2 agent repeats the
+   * inserted user message as a `user_message` update): that echo is not shown a second time.
+   */
+  #echoDue: string | undefined;
 
   /** One model update of the session. */
   update(update: SessionUpdate): void {
@@ -69,9 +76,14 @@ export class TurnPrinter {
       }
       case "user_message_chunk":
         return this.line(this.style.dim(`› ${contentBlockText(u.content)}`));
-      case "user_message":
-        if (Array.isArray(u.content)) this.line(this.style.dim(`› ${u.content.map(contentBlockText).join("")}`));
+      case "user_message": {
+        if (!Array.isArray(u.content)) return;
+        const text = u.content.map(contentBlockText).join("");
+        const echo = text === this.#echoDue;
+        this.#echoDue = undefined;
+        if (!echo) this.line(this.style.dim(`› ${text}`));
         return;
+      }
       case "plan_update":
         return this.plan(u.plan as Json);
       case "tool_call_update":
@@ -97,6 +109,13 @@ export class TurnPrinter {
       case NOTICE_UPDATE: {
         const mark = u.severity === "error" ? this.style.red("✗") : u.severity === "warning" ? this.style.yellow("⚠") : this.style.blue("ℹ");
         return this.line(`${mark} ${String(u.title)}${typeof u.message === "string" ? this.style.dim(` — ${u.message}`) : ""}`);
+      }
+      // The later v2 draft's turn state: idle is the stop line; show only a wait on the user and running background work.
+      case STATE_UPDATE: {
+        const background = Array.isArray(u.background) ? u.background.length : 0;
+        if (u.state === "requires_action") this.line(this.style.yellow("… waiting for you"));
+        if (background > 0) this.line(this.style.dim(`· ${background} background ${background === 1 ? "task" : "tasks"} running`));
+        return;
       }
       case COMPACTION_UPDATE:
         return this.line(this.style.dim(`compaction ${String(u.status)}${typeof u.error === "string" ? `: ${u.error}` : ""}`));

@@ -240,7 +240,7 @@ describe.concurrent("acpkit run: prompts, file system and failures", () => {
     const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
     expect(stdout.split("\n")).toEqual([
-      `acpkit-agent ${version} · protocol v1 negotiated (offered v1)`,
+      `acpkit-agent ${version} · protocol v1 negotiated (offered v1) · dialect v1`,
       "› /echo hello there",
       "hello there",
       "■ end_turn",

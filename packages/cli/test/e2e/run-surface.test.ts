@@ -11,7 +11,7 @@ import { BIN, BUILTIN_AGENT, runCli, runJson } from "../support/cli.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const SURFACE_AGENT = [process.execPath, fileURLToPath(new URL("../../../client/test/fixtures/sdk-surface-agent.mjs", import.meta.url))];
-const DUAL_AGENT = [process.execPath, fixture("sdk-dual-agent.mjs")];
+const LATER_AGENT = [process.execPath, fileURLToPath(new URL("../../../../test-support/fixtures/sdk-later-v2-agent.mjs", import.meta.url))];
 const cwd = realpathSync(tmpdir());
 
 describe("acpkit run against an official-SDK agent that uses every v1 feature", () => {
@@ -150,13 +150,26 @@ describe("acpkit run against the built-in agent's session commands", () => {
 });
 
 describe("acpkit run --protocol 2 against an agent that speaks the later official v2 draft and v1", () => {
-  it("falls back to v1 once, says so, and the turn runs", async () => {
-    const result = await runCli(["run", "--protocol", "2", "--prompt", "hi", "--", ...DUAL_AGENT]);
+  it("reaches the later draft on the same connection, names the dialect, and the turn runs (the echo is not shown twice)", async () => {
+    const result = await runCli(["run", "--protocol", "2", "--prompt", "hello", "--", ...LATER_AGENT]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain("refused the v2 initialize (-32602");
-    expect(result.stderr).toContain("retrying with protocol v1");
-    expect(result.stdout).toContain("protocol v1 negotiated (offered v2)");
-    expect(result.stdout).toContain("hello over v1");
+    expect(result.stderr).toContain("refused the pinned v2 initialize (-32602");
+    expect(result.stdout).toContain("protocol v2 negotiated (offered v2) · dialect v2-later");
+    expect(result.stdout).toContain("hello over later v2");
+    expect(result.stdout.match(/› hello/g)).toHaveLength(1);
+    expect(result.stdout).toContain("■ end_turn");
+  });
+
+  it("--dialect later offers only the later draft (no refusal first); --dialect pinned gets the refusal and v1", async () => {
+    const later = await runCli(["run", "--protocol", "2", "--dialect", "later", "--prompt", "hello", "--", ...LATER_AGENT]);
+    expect(later.code, later.stderr).toBe(0);
+    expect(later.stderr).not.toContain("refused");
+    expect(later.stdout).toContain("dialect v2-later");
+    const pinned = await runCli(["run", "--protocol", "2", "--dialect", "pinned", "--prompt", "hi", "--", ...LATER_AGENT]);
+    expect(pinned.code, pinned.stderr).toBe(0);
+    expect(pinned.stderr).toContain("retrying with protocol v1");
+    expect(pinned.stdout).toContain("protocol v1 negotiated (offered v2) · dialect v1");
+    expect(pinned.stdout).toContain("hello over v1");
   });
 });
 

@@ -1,4 +1,4 @@
-// The agent side of a later-v2 connection (docs/protocol.md L1–L10): the agent's runtime speaks the
+// The agent side of a later-v2 connection (docs/protocol.md §12): the agent's runtime speaks the
 // model (pinned-v2 messages); this codec maps each message the client sends into the model and
 // each message the runtime sends out of it. It keeps what the mapping needs across messages: which
 // method each open request was, and each prompt's turn.

@@ -1,4 +1,4 @@
-// The client side of a later-v2 connection (docs/protocol.md L1–L10): the client's runtime speaks
+// The client side of a later-v2 connection (docs/protocol.md §12): the client's runtime speaks
 // the model (pinned-v2 messages); this codec maps what it sends into the later draft and what the
 // agent sends into the model.
 //

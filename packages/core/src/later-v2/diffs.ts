@@ -1,4 +1,4 @@
-// Diffs between the model and the later v2 draft (docs/protocol.md L7). The model (like v1 and the
+// Diffs between the model and the later v2 draft (docs/protocol.md A8). The model (like v1 and the
 // pinned v2) carries a diff as `{path, oldText, newText}`: whole file texts. The later draft carries
 // `changes` (which files, which operation) and an optional unified `patch`, and never file text.
 //

@@ -1,5 +1,5 @@
 // `initialize`, auth and session set-up between the model (pinned-v2 shapes) and the later v2 draft
-// (docs/protocol.md L1–L4). Stateless; each function maps one params or result object.
+// (docs/protocol.md §12, A1, A2 and A7). Stateless; each function maps one params or result object.
 import { isJsonObject } from "../index.js";
 import { configOptionsFromLater, configOptionsToLater, commandToLater } from "./session-updates.js";
 import type { LaterLossy } from "./lossy.js";

@@ -1,4 +1,4 @@
-// What a later-v2 conversion cannot carry is reported, never dropped silently (docs/protocol.md L9),
+// What a later-v2 conversion cannot carry is reported, never dropped silently (docs/protocol.md A12),
 // with the same codes and event shape as the v1 bridge (`lossy_<code>` diagnostics).
 import type { LossyCode } from "../lossy-code.js";
 

@@ -1,4 +1,4 @@
-// The later v2 draft's version rule (docs/protocol.md L1): the agent answers the highest version it
+// The later v2 draft's version rule (docs/protocol.md A2): the agent answers the highest version it
 // supports at or below the requested one, and when there is none it fails `initialize` with -32022
 // and `data: {requested, supported}`. (v1 and the pinned v2 answer the agent's latest instead.)
 import { ErrorCode } from "../index.js";

@@ -1,5 +1,5 @@
 // Session updates, tool calls and permission requests between the model (pinned-v2 shapes plus
-// acpkit's `_acpkit/…` updates) and the later v2 draft (docs/protocol.md L5–L8). Stateless: each
+// acpkit's `_acpkit/…` updates) and the later v2 draft (docs/protocol.md §12, A7–A9 and A12). Stateless: each
 // function maps one value; what cannot be carried is reported through the reporter it is given.
 import {
   AGENT_TERMINAL_CONTENT_TYPE,
