@@ -41,10 +41,14 @@ async function openTransport(channel: Channel, variant: AgentVariant = "default"
 }
 
 /** A session on the given channel. The acpkit client speaks v1 here, like the official SDK's default entry. */
-async function openAcpkit(channel: Channel, options: { variant?: AgentVariant; protocolVersion?: 1 | 2 } = {}): Promise<BenchSession> {
+async function openAcpkit(
+  channel: Channel,
+  options: { variant?: AgentVariant; protocolVersion?: 1 | 2; v2Dialect?: "pinned" | "later" } = {},
+): Promise<BenchSession> {
   const { transport, stop } = await openTransport(channel, options.variant);
   const agent = await connectAgent(transport, {
     protocolVersion: options.protocolVersion ?? 1,
+    ...(options.v2Dialect === undefined ? {} : { v2Dialect: options.v2Dialect }),
     clientInfo: { name: "bench-acpkit-client", version: "0.0.0" },
     validateOutgoing: VALIDATE_OUTGOING,
   });
@@ -114,17 +118,26 @@ export async function reducerUnavailable(): Promise<string | undefined> {
 
 // ── bridge ─────────────────────────────────────────────────────────────────────────────────
 
-export type BridgeMode = "bridge" | "plain-v1" | "v2-native";
+export type BridgeMode = "bridge" | "plain-v1" | "v2-native" | "v2-later";
 
 /**
  * updates/s of one stream-stdio turn:
  * - bridge: acpkit's agent (model, v2-shaped) → its v1 bridge → v1 wire → acpkit client on v1;
  * - plain-v1: an agent that writes v1 updates directly on acpkit's core Connection (no model, no
  *   bridge) → the same acpkit client on v1;
- * - v2-native: acpkit agent and client on v2, where updates pass through unconverted.
+ * - v2-native: acpkit agent and client on the pinned v2, where updates pass through unconverted;
+ * - v2-later: the same agent and client on the later v2 draft, every message through both sides'
+ *   later-v2 codecs (docs/protocol.md §12).
  */
 export async function measureBridge(mode: BridgeMode, warmup: number, updates: number): Promise<number> {
-  const session = await openAcpkit("stdio", mode === "plain-v1" ? { variant: "plain-v1" } : { protocolVersion: mode === "v2-native" ? 2 : 1 });
+  const session = await openAcpkit(
+    "stdio",
+    mode === "plain-v1"
+      ? { variant: "plain-v1" }
+      : mode === "v2-later"
+        ? { protocolVersion: 2, v2Dialect: "later" }
+        : { protocolVersion: mode === "v2-native" ? 2 : 1, ...(mode === "v2-native" ? { v2Dialect: "pinned" as const } : {}) },
+  );
   try {
     await session.prompt(streamPrompt(warmup));
     const before = session.applied();

@@ -1,14 +1,15 @@
 // Scenario bridge: stream-stdio with acpkit's agent on its v2-shaped model and the client on v1,
 // so every update crosses the v1 bridge (agent side: model → v1; client side: v1 → model), as a
 // ratio to plain v1 (an agent writing v1 directly on acpkit's core, no model and no agent-side
-// bridge, to the same v1 client). Also reports acpkit on v2 end to end (no conversion) for scale.
+// bridge, to the same v1 client). Also reports acpkit on the pinned v2 end to end (no conversion),
+// and the same turn on the later v2 draft (both sides' later-v2 codecs) as a ratio to the pinned v2.
 import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
 import { runInFreshProcess } from "../lib/worker-pool.js";
 import { failureReason } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
 
-type Mode = "bridge" | "plain-v1" | "v2-native";
-const MODES: readonly Mode[] = ["bridge", "plain-v1", "v2-native"];
+type Mode = "bridge" | "plain-v1" | "v2-native" | "v2-later";
+const MODES: readonly Mode[] = ["bridge", "plain-v1", "v2-native", "v2-later"];
 
 async function unavailable(): Promise<string | undefined> {
   try {
@@ -33,10 +34,12 @@ export const bridgeScenario: Scenario = {
       bridge: { ...base, metric: "v2-agent-to-v1-client", unit: "updates/s" },
       "plain-v1": { ...base, metric: "plain-v1", unit: "updates/s" },
       "v2-native": { ...base, metric: "v2-native", unit: "updates/s" },
+      "v2-later": { ...base, metric: "v2-later", unit: "updates/s" },
       ratio: { ...base, metric: "ratio-to-plain-v1", unit: "×" },
+      laterRatio: { ...base, metric: "later-ratio-to-pinned-v2", unit: "×" },
     };
     if (reason) return Object.values(metrics).map((m) => skippedRecord(m, reason));
-    const samples: Record<Mode, number[]> = { bridge: [], "plain-v1": [], "v2-native": [] };
+    const samples: Record<Mode, number[]> = { bridge: [], "plain-v1": [], "v2-native": [], "v2-later": [] };
     try {
       for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < MODES.length; k++) {
@@ -51,11 +54,14 @@ export const bridgeScenario: Scenario = {
     }
     // Per-round ratios (the two ran in the same round) are steadier than a ratio of medians.
     const ratios = samples.bridge.map((value, i) => value / samples["plain-v1"][i]!);
+    const laterRatios = samples["v2-later"].map((value, i) => value / samples["v2-native"][i]!);
     return [
       recordFromSamples(metrics.bridge, samples.bridge),
       recordFromSamples(metrics["plain-v1"], samples["plain-v1"]),
       recordFromSamples(metrics["v2-native"], samples["v2-native"]),
+      recordFromSamples(metrics["v2-later"], samples["v2-later"]),
       recordFromSamples(metrics.ratio, ratios),
+      recordFromSamples(metrics.laterRatio, laterRatios),
     ];
   },
 };

@@ -68,6 +68,17 @@ export interface DialectTransport extends Transport {
   readonly dialect: Dialect | undefined;
 }
 
+/**
+ * The update tags whose messages the later-v2 client codec passes on unchanged: text chunks and
+ * usage, the bulk of a stream; the codec needs none of them for its turn bookkeeping.
+ */
+const PASS_THROUGH_TAGS: ReadonlySet<string> = new Set(["agent_message_chunk", "agent_thought_chunk", "user_message_chunk", "usage_update"]);
+
+/** How such a line starts when JSON.stringify wrote it (acpkit's agent does), up to the tag's closing quote. */
+function passThroughPrefix(sessionId: string, tag: string): string {
+  return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":{"sessionUpdate":${JSON.stringify(tag)}`;
+}
+
 const BATCHES_REFUSED = "Invalid request: JSON-RPC batches are not supported by the later v2 draft";
 
 /** Parse one incoming frame for inspection; undefined when it is not JSON (the Connection answers that). */
@@ -94,6 +105,15 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
   let held: (string | object)[] | undefined;
   let outer: TransportReceiver;
 
+  /**
+   * Client side, later draft: how the last pass-through line the agent wrote began (session, tag).
+   * A frame that starts the same way goes to the runtime as the raw text, not parsed here, so the
+   * runtime's own fast path for chunk lines applies; the runtime still parses and validates it
+   * (a frame that only starts like a chunk is judged there like any other). One compare of a
+   * slice: startsWith and substring searches take V8's slow path on the sliced strings a reader
+   * hands over.
+   */
+  let chunkPrefix: string | undefined;
   const decide = (chosen: Dialect): void => {
     dialect = chosen;
     options.onDialect?.(chosen);
@@ -156,6 +176,17 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
       return;
     }
     throughCodec(value);
+    if (options.side === "client" && typeof message === "string") learnPassThrough(message, value);
+  };
+
+  /** Remember how a pass-through line of this agent starts, when it is JSON.stringify's form. */
+  const learnPassThrough = (frame: string, value: Json): void => {
+    if (value.method !== "session/update" || "id" in value || !isJsonObject(value.params)) return;
+    const { sessionId, update } = value.params;
+    if (typeof sessionId !== "string" || !isJsonObject(update) || typeof update.sessionUpdate !== "string" || !PASS_THROUGH_TAGS.has(update.sessionUpdate))
+      return;
+    const prefix = passThroughPrefix(sessionId, update.sessionUpdate);
+    if (frame.slice(0, prefix.length) === prefix) chunkPrefix = prefix;
   };
 
   /** One parsed incoming message through the codec: its replies go back to the peer, its model messages to the runtime. */
@@ -274,6 +305,8 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
       return forwardingReceiver(receiver, {
         onMessage: (message) => {
           if (held !== undefined) held.push(message);
+          // The stream's bulk, first: a client's chunk lines go on as they are.
+          else if (chunkPrefix !== undefined && typeof message === "string" && message.slice(0, chunkPrefix.length) === chunkPrefix) outer.onMessage(message);
           else deliver(message);
         },
       });

@@ -295,6 +295,35 @@ describe("dialectTransport, client side", () => {
     expect(got.at(-1)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32000, message: "quota" } });
   });
 
+  it("A5: chunk lines of the agent's own form reach the runtime as the raw text once learned; other updates still go through the codec", async () => {
+    const fake = fakeTransport();
+    const wire = dialectTransport(fake.transport, { side: "client", loadLaterV2 });
+    const raw: unknown[] = [];
+    wire.start({ onMessage: (m) => raw.push(m), onTransportError: () => {} });
+    await wire.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 2, info: { name: "c", version: "1" } } });
+    fake.receive({ jsonrpc: "2.0", id: 1, result: { protocolVersion: 2, info: { name: "a", version: "1" }, capabilities: {} } });
+    await until(() => raw.length === 1);
+    const chunk = (text: string) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", messageId: "m", content: { type: "text", text } } },
+      });
+    fake.receive(chunk("first"));
+    fake.receive(chunk("second"));
+    fake.receive(
+      JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "state_update", state: "running" } } }),
+    );
+    // The first chunk was parsed (and taught the form); the second passes as its own string.
+    expect(typeof raw[1]).toBe("object");
+    expect(raw[2]).toBe(chunk("second"));
+    expect(raw[3]).toEqual({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: { sessionId: "s", update: { sessionUpdate: "_acpkit/state_update", state: "running" } },
+    });
+  });
+
   it("A7: the runtime's requests go out renamed: authenticate → auth/login, session/load → session/resume with replayFrom start, set_config_option typed", async () => {
     const { fake, wire } = await laterClient();
     await wire.send({ jsonrpc: "2.0", id: 2, method: "authenticate", params: { methodId: "t" } });
