@@ -7,11 +7,14 @@
 // and delete (when the agent has the hook), and logout (idem).
 import {
   acceptedPromptBlocks,
+  CANCEL_TERMINAL_METHOD,
+  CANCEL_TOOL_CALL_METHOD,
   type CloseInfo,
   Connection,
   defaultValidateOutgoing,
   type Dialect,
   DiagnosticEmitter,
+  dialectAwareRegistry,
   dialectTransport,
   type DialectTransport,
   ErrorCode,
@@ -25,6 +28,7 @@ import {
 import type { AgentDiagnostic, AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
 import { AgentSession } from "./agent-session.js";
+import { answerCancel } from "./cancellable-work.js";
 import { isAbortError, toRpcError } from "./hooks.js";
 import { initializeResult, invalidInitializeParams, readClientInfo } from "./initialize.js";
 import { loadOnInitialize } from "./load-on-initialize.js";
@@ -79,6 +83,8 @@ export class AgentRuntime implements RuntimeScope {
       {
         side: "agent",
         requireInitialize: true,
+        // The later draft's shapes are right on a later-v2 connection (the codec sends them on).
+        registry: dialectAwareRegistry(schemaRegistry, () => this.#client?.dialect === "v2-later"),
         validateOutgoing,
         ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
         ...(options.maxRunningRequests === undefined ? {} : { maxRunningRequests: options.maxRunningRequests }),
@@ -109,11 +115,19 @@ export class AgentRuntime implements RuntimeScope {
     if (agent.resumeSession) connection.onRequest("session/resume", (params, ctx) => openSession(this, "session/resume", params, ctx));
     if (agent.deleteSession) connection.onRequest("session/delete", (params) => deleteSession(this, params.sessionId));
     if (agent.logout) connection.onRequest("logout", () => logout(this));
+    // Cancelling one tool call or agent terminal (the later draft's tool_call/cancel, terminal/cancel; A10).
+    connection.onRequest(CANCEL_TOOL_CALL_METHOD, (params) => answerCancel(this.#sessionOf(params)?.work, "tool_call", params));
+    connection.onRequest(CANCEL_TERMINAL_METHOD, (params) => answerCancel(this.#sessionOf(params)?.work, "terminal", params));
     connection.onNotification("session/cancel", (params) => {
       // C10: a cancel for an unknown or idle session is ignored.
       const busy = this.sessions.get(params.sessionId)?.busy;
       if (busy instanceof TurnImpl) busy.cancel("The client sent session/cancel");
     });
+  }
+
+  #sessionOf(params: unknown): AgentSession | undefined {
+    const sessionId = (params as { sessionId?: unknown } | null)?.sessionId;
+    return typeof sessionId === "string" ? this.sessions.get(sessionId) : undefined;
   }
 
   get protocolVersion(): ProtocolVersion | undefined {
@@ -158,7 +172,7 @@ export class AgentRuntime implements RuntimeScope {
     const version = this.#version!;
     const wire: SessionWire =
       version === 2
-        ? new V2SessionWire(this.connection, sessionId)
+        ? new V2SessionWire(this.connection, sessionId, this.#client!.dialect === "v2-later")
         : new V1SessionWire(this.connection, sessionId, { strict: this.#options.strictBridge === true, report: this.report });
     return new AgentSession(sessionId, this.#client!, this.connection, wire, this.report, this.agent);
   }
@@ -173,7 +187,7 @@ export class AgentRuntime implements RuntimeScope {
     const version = negotiated.version;
     this.#version = version;
     this.connection.setVersion(version);
-    this.#client = readClientInfo(version, params);
+    this.#client = readClientInfo(version, params, this.#wire.answeringLaterInitialize);
     return initializeResult(version, this.agent);
   }
 

@@ -3,6 +3,7 @@
 import { ErrorCode, RpcError } from "@acpkit/core";
 import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { v1, v2 } from "@acpkit/schema";
+import { CancellableWork } from "./cancellable-work.js";
 import { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
 import type { TurnImpl } from "./turn.js";
@@ -11,6 +12,7 @@ import { SessionIds, type UpdateWriter, type WriterScope } from "./writer.js";
 
 export class AgentSession implements WriterScope {
   readonly ids = new SessionIds();
+  readonly work = new CancellableWork();
   readonly settings: SessionSettings;
   /** The running turn, or a session/load replay in progress. */
   busy: TurnImpl | UpdateWriter | undefined;

@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
  * What the client offered, read with the negotiated version's shape. v2 has no client fs; v1
  * fields on a v2 connection (and v2 fields on v1) are ignored, never rejected (§1.2 step 4).
  */
-export function readClientInfo(version: ProtocolVersion, received: unknown): ClientInfo {
+export function readClientInfo(version: ProtocolVersion, received: unknown, later = false): ClientInfo {
   // Read defensively: initialize params are only validated after the version is chosen.
   const params: Json = isJsonObject(received) ? received : {};
   const info = isJsonObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
@@ -23,6 +23,7 @@ export function readClientInfo(version: ProtocolVersion, received: unknown): Cli
   const configOptions = isJsonObject(session.configOptions) ? session.configOptions : {};
   return {
     protocolVersion: version,
+    dialect: version === 1 ? "v1" : later ? "v2-later" : "v2-pinned",
     info,
     canReadTextFile: fs.readTextFile === true,
     canWriteTextFile: fs.writeTextFile === true,

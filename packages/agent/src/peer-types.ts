@@ -1,6 +1,7 @@
 // Who is on each end of an agent connection: what the agent says about itself in initialize and
 // what the client said (ClientInfo, handed to every hook and turn). No imports of the other type
 // modules: they all import this one.
+import type { Dialect } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
 
 /** Name and version the agent reports in `initialize` (`agentInfo`). */
@@ -34,6 +35,8 @@ export interface AgentAuthMethod {
 export interface ClientInfo {
   /** The negotiated protocol version of the connection. */
   protocolVersion: ProtocolVersion;
+  /** The wire dialect: `v1`, `v2-pinned`, or `v2-later` (the v2 of `@agentclientprotocol/sdk` 2.4, docs/protocol.md §12). */
+  dialect: Dialect;
   /** `clientInfo` from `initialize`, when the client sent one. */
   info: { name: string; version: string; title?: string | null } | null;
   /** The client serves `fs/read_text_file` (v1 with `fs.readTextFile: true` only). */

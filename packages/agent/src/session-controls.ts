@@ -37,6 +37,7 @@ export async function closeSession(scope: RuntimeScope, sessionId: string): Prom
   // Closing ends whatever the session was doing: its turn is cancelled like session/cancel (it
   // answers "cancelled"), and the session is forgotten once the handler agreed.
   if (session.busy instanceof TurnImpl) session.busy.cancel("The client closed the session");
+  session.work.cancelAll("The client closed the session");
   await callHook(() => scope.agent.closeSession?.({ sessionId, client: scope.client }));
   scope.sessions.delete(sessionId);
   return {};

@@ -40,8 +40,11 @@ export function sendNotification(connection: AgentSideConnection, sessionId: str
 }
 
 /** The model's permission request as v2 (= model) `session/request_permission` params. */
-export function permissionParamsOf(sessionId: string, request: AgentPermissionRequest): v2.RequestPermissionRequest {
+export function permissionParamsOf(sessionId: string, request: AgentPermissionRequest, withSubject = false): v2.RequestPermissionRequest {
   const params: v2.RequestPermissionRequest = { sessionId, toolCall: request.toolCall, options: [...request.options] };
+  // A model field only a later-v2 connection carries: its codec makes it the request's `subject`
+  // (A9). The pinned v2 and v1 have only the tool call, which describes the same operation.
+  if (withSubject && request.subject !== undefined) (params as unknown as Record<string, unknown>).subject = { ...request.subject };
   if (request._meta !== undefined) params._meta = request._meta;
   return params;
 }
@@ -57,6 +60,8 @@ export class V2SessionWire implements SessionWire {
   constructor(
     private readonly connection: AgentSideConnection,
     private readonly sessionId: string,
+    /** The connection speaks the later v2 draft (through its codec): permission subjects go out. */
+    private readonly later = false,
   ) {}
 
   sendUpdate(update: SessionUpdate, _replay: boolean, tracker: WriteTracker): void {
@@ -70,7 +75,7 @@ export class V2SessionWire implements SessionWire {
       // T1: the first tool_call_update for an id creates it, with the fields the request carries.
       this.sendUpdate({ ...request.toolCall, sessionUpdate: "tool_call_update" }, false, tracker);
     }
-    return permissionParamsOf(this.sessionId, request);
+    return permissionParamsOf(this.sessionId, request, this.later);
   }
 
   promptResponse(stopReason: StopReason, meta: Meta | null | undefined): v2.PromptResponse {

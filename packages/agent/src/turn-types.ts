@@ -50,6 +50,13 @@ export interface ToolCallStart extends Omit<ToolCallFields, "title"> {
   title: string;
   /** Use this id instead of a generated one (it must be new in the session). */
   toolCallId?: string;
+  /**
+   * Let the client cancel this one call while it runs (the later v2 draft's `capabilities.cancel` and
+   * `tool_call/cancel`; between acpkit peers on any v2 too): the handle's `signal` aborts when it
+   * does, and the call should then end with `cancelled()`. v1 cannot carry it: there the call is
+   * simply not cancellable on its own (session/cancel still ends the turn).
+   */
+  cancellable?: boolean;
 }
 
 /**
@@ -68,13 +75,40 @@ export interface ToolCallHandle {
   fail(fields?: Omit<ToolCallFields, "status">): void;
   /** Ask the client for permission to run this call. Resolves `cancelled` when the turn is cancelled. */
   requestPermission(options: readonly PermissionOption[], fields?: ToolCallFields): Promise<PermissionOutcome>;
+  /**
+   * Aborts when the client cancels this call (`cancellable` calls only) or the turn is cancelled.
+   * Without `cancellable` it aborts with the turn.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * End the call as cancelled: status `cancelled` on the later v2 draft (which confirms the client's
+   * `tool_call/cancel` with it); `failed` on v1 and the pinned v2, which have no wire `cancelled` (C2).
+   */
+  cancelled(fields?: Omit<ToolCallFields, "status">): void;
 }
 
 /** A permission request sent by `AgentTurn.requestPermission`: the tool call it concerns and the options to choose from. */
 export interface AgentPermissionRequest {
   toolCall: { toolCallId: string } & ToolCallFields;
   options: readonly PermissionOption[];
+  /**
+   * What permission is asked for, when it is a command rather than the tool call itself: the later
+   * v2 draft sends it as the request's `subject`; v1 and the pinned v2 have only the tool call, so
+   * give that a title and `rawInput` that say the same.
+   */
+  subject?: PermissionSubject;
   _meta?: Meta | null;
+}
+
+/** A permission request's subject other than its tool call (the later v2 draft's `command` subject). */
+export interface PermissionSubject {
+  type: "command";
+  /** The command line to be run. */
+  command: string;
+  /** Absolute directory it runs in. */
+  cwd: string;
+  /** The agent terminal it will run in, if there is one. */
+  terminalId?: string;
 }
 
 /** Context-window usage for a `usage_update`: tokens used, window size and an optional cost. */
@@ -103,6 +137,14 @@ export interface SessionWriter {
   plan(entries: readonly PlanEntry[], options?: { id?: string; _meta?: Meta | null }): string;
   /** Create a tool call (status defaults to `pending`). */
   toolCall(start: ToolCallStart): ToolCallHandle;
+  /**
+   * Show a terminal the agent runs itself (the later v2 draft's agent-owned terminal:
+   * `terminal_update`, `terminal_output_chunk`): stream its output with `write`, end it with `exit`.
+   * Put `handle.content` in a tool call to show it there. On v1 and the pinned v2 these updates
+   * are acpkit extensions (`_acpkit/terminal_update`, …): acpkit's client shows them, v1 cannot
+   * carry them (reported `lossy_session_update`).
+   */
+  agentTerminal(start: AgentTerminalStart): AgentTerminalHandle;
   /** Report context-window usage. */
   usage(report: UsageReport): void;
   /** Send any model update as is (escape hatch for custom `_…` updates). */
@@ -143,6 +185,31 @@ export interface CompactionHandle {
   fail(error: string): void;
   /** Mark it `cancelled`. */
   cancel(): void;
+}
+
+/** A terminal the agent runs itself and shows to the client (`SessionWriter.agentTerminal`). */
+export interface AgentTerminalStart {
+  /** The command line, as shown. */
+  command: string;
+  /** Absolute working directory, as shown. */
+  cwd?: string;
+  /** Use this id instead of a generated one. */
+  terminalId?: string;
+  /** Let the client stop it (`terminal/cancel`): the handle's `signal` aborts when it does. */
+  cancellable?: boolean;
+}
+
+/** An agent-owned terminal: each method writes one update at once. */
+export interface AgentTerminalHandle {
+  readonly terminalId: string;
+  /** A tool call content item that shows this terminal (`toolCall({ content: [terminal.content] })`). */
+  readonly content: ToolCallContent;
+  /** Aborts when the client cancels the terminal (`cancellable` only) or the turn is cancelled. */
+  readonly signal: AbortSignal;
+  /** Append output: text (sent as UTF-8) or bytes, base64 on the wire. */
+  write(data: string | Uint8Array): void;
+  /** The command ended: its exit code or the signal that stopped it. No output after this. */
+  exit(status: { exitCode?: number | null; signal?: string | null }): void;
 }
 
 /** What `AgentTurn.createTerminal` runs on the client. */

@@ -40,6 +40,10 @@ export class TurnImpl extends UpdateWriter implements AgentTurn {
     super(scope, false);
   }
 
+  protected override turnSignal(): AbortSignal {
+    return this.signal;
+  }
+
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController();

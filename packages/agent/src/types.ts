@@ -134,7 +134,13 @@ export interface ListSessionsResult {
 }
 
 /** What a prompt handler returns: a stop reason, or nothing for `end_turn`. */
-export type PromptResult = void | undefined | StopReason | { stopReason: StopReason; _meta?: Meta | null };
+export type PromptResult =
+  | void
+  | undefined
+  | StopReason
+  | { stopReason: StopReason; _meta?: Meta | null }
+  /** End the turn with a failure (the later v2 draft's stop reason `error`; an error response on v1 and the pinned v2). */
+  | { stopReason: "error"; error: { code?: number; message: string; data?: unknown }; _meta?: Meta | null };
 
 /**
  * The agent implementation handed to `serveAgent`. Only `prompt` is required.

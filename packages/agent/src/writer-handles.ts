@@ -3,6 +3,7 @@
 // the turn's end (writer.ts).
 import { AcpError, COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, type MessageKind, valueKind } from "@acpkit/core";
 import { messageIdFor } from "./message-ids.js";
+import type { CancellableWork } from "./cancellable-work.js";
 import { checkToolCallPaths } from "./tool-call-paths.js";
 import type {
   CompactionHandle,
@@ -98,22 +99,47 @@ export class CompactionHandleImpl implements CompactionHandle {
 /** Asks for permission on behalf of a tool call; only a live turn can. */
 export type PermissionAsker = (request: AgentPermissionRequest) => Promise<PermissionOutcome>;
 
+/** What a tool call handle knows beyond its writer: how to make its signal, the dialect, and its cancel registry. */
+export interface ToolCallContext {
+  /** The handle's `signal` (made on first read). */
+  signal(): AbortSignal;
+  /** The later v2 draft has a wire status `cancelled`; v1 and the pinned v2 do not (C2). */
+  laterDialect: boolean;
+  /** Set for a `cancellable` call: where its cancel is registered until it ends. */
+  work: CancellableWork | undefined;
+}
+
+/** Statuses after which a tool call does nothing more (and can no longer be cancelled). */
+const FINAL_STATUSES: ReadonlySet<unknown> = new Set(["completed", "failed", "cancelled"]);
+
 export class ToolCallHandleImpl implements ToolCallHandle {
+  #signal: AbortSignal | undefined;
   constructor(
     private readonly writer: HandleSink,
     readonly toolCallId: string,
     private readonly ask: PermissionAsker,
+    private readonly context: ToolCallContext,
   ) {}
+  get signal(): AbortSignal {
+    this.#signal ??= this.context.signal();
+    return this.#signal;
+  }
   update(fields: ToolCallFields): void {
-    // No wire status "cancelled" in either version (docs/protocol.md C2): it is client display state.
-    if ((fields.status as string | null | undefined) === "cancelled") {
+    // No wire status "cancelled" in v1 or the pinned v2 (docs/protocol.md C2): there it is client display state.
+    if ((fields.status as string | null | undefined) === "cancelled" && !this.context.laterDialect) {
       throw new AcpError(
         "ProtocolViolation",
-        `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent; the turn ends with stopReason "cancelled" instead`,
+        `Tool call ${this.toolCallId}: status "cancelled" is client display state and must not be sent on this connection; use cancelled(), or end the turn with stopReason "cancelled"`,
       );
     }
     checkToolCallPaths(this.toolCallId, fields);
+    if (this.context.work !== undefined && FINAL_STATUSES.has(fields.status)) this.context.work.end("tool_call", this.toolCallId);
     this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as SessionUpdate);
+  }
+  cancelled(fields?: Omit<ToolCallFields, "status">): void {
+    // The capability goes with the call's end (the draft: stop advertising cancel once final).
+    const end = this.context.work === undefined ? {} : { capabilities: null };
+    this.update({ ...fields, ...end, status: this.context.laterDialect ? "cancelled" : "failed" } as ToolCallFields);
   }
   appendContent(item: ToolCallContent | string): void {
     if (typeof item !== "string") checkToolCallPaths(this.toolCallId, { content: item });

@@ -2,7 +2,18 @@
 // tool-call and usage handles over the v2-shaped model. Every call is written in call order
 // through the session's wire; once the request's response is due the writer closes, and later
 // calls are dropped with a diagnostic (docs/protocol.md O1: nothing of a turn follows its response).
-import { AcpError, CURRENT_MODE_UPDATE, isJsonObject, NOTICE_UPDATE, valueKind, type MessageKind } from "@acpkit/core";
+import {
+  AcpError,
+  AGENT_TERMINAL_UPDATE,
+  checkAbsolutePathArgument,
+  CURRENT_MODE_UPDATE,
+  isJsonObject,
+  NOTICE_UPDATE,
+  valueKind,
+  type MessageKind,
+} from "@acpkit/core";
+import { AgentTerminalHandleImpl } from "./agent-terminal.js";
+import type { CancellableWork } from "./cancellable-work.js";
 import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
@@ -22,6 +33,9 @@ import type {
   PlanEntry,
   SessionModes,
   SessionWriter,
+  AgentTerminalHandle,
+  AgentTerminalStart,
+  ToolCallFields,
   ToolCallHandle,
   ToolCallStart,
   UsageReport,
@@ -34,7 +48,13 @@ import { MessageHandleImpl, CompactionHandleImpl, ToolCallHandleImpl } from "./w
 export class SessionIds {
   private messageCounter = 0;
   private toolCallCounter = 0;
+  private terminalCounter = 0;
   private readonly toolCallIds = new Set<string>();
+
+  /** The number of the next agent terminal id (`term_<number>`). */
+  nextTerminalNumber(): number {
+    return ++this.terminalCounter;
+  }
 
   /** The number of the next message id (`msg_<number>`): a handle makes the string only when asked. */
   nextMessageNumber(): number {
@@ -63,8 +83,13 @@ export interface WriterScope {
   readonly wire: SessionWire;
   readonly ids: SessionIds;
   readonly settings: SessionSettings;
+  /** The session's work the client may cancel on its own (cancellable tool calls, agent terminals). */
+  readonly work: CancellableWork;
   report(diagnostic: Diagnostic): void;
 }
+
+/** The signal of work nothing can cancel (a replay's tool call that is not `cancellable`). */
+const NEVER_ABORTED = new AbortController().signal;
 
 let compactionCounter = 0;
 
@@ -211,10 +236,45 @@ export class UpdateWriter implements SessionWriter {
 
   toolCall(start: ToolCallStart): ToolCallHandle {
     if (!isJsonObject(start)) throw new TypeError(`turn.toolCall: start must be an object with the tool call's title and fields, got ${valueKind(start)}`);
-    const { toolCallId: requested, ...fields } = start;
-    const handle = new ToolCallHandleImpl(this, this.scope.ids.claimToolCallId(requested), (request) => this.askPermission(request));
-    handle.update({ status: "pending", ...fields });
+    const { toolCallId: requested, cancellable, ...fields } = start;
+    const toolCallId = this.scope.ids.claimToolCallId(requested);
+    const work = cancellable === true ? this.scope.work : undefined;
+    const own = work?.add("tool_call", toolCallId);
+    const handle = new ToolCallHandleImpl(this, toolCallId, (request) => this.askPermission(request), {
+      signal: () => this.workSignal(own),
+      laterDialect: this.scope.client.dialect === "v2-later",
+      work,
+    });
+    handle.update({ status: "pending", ...fields, ...(work === undefined ? {} : { capabilities: { cancel: {} } }) } as ToolCallFields);
     return handle;
+  }
+
+  agentTerminal(start: AgentTerminalStart): AgentTerminalHandle {
+    if (!isJsonObject(start) || typeof start.command !== "string") {
+      throw new TypeError(`turn.agentTerminal: start must be an object with the command line as a string, got ${valueKind(start)}`);
+    }
+    if (start.cwd !== undefined) checkAbsolutePathArgument("turn.agentTerminal", "cwd", start.cwd);
+    const terminalId = start.terminalId ?? `term_${this.scope.ids.nextTerminalNumber()}`;
+    const work = start.cancellable === true ? this.scope.work : undefined;
+    const own = work?.add("terminal", terminalId);
+    const handle = new AgentTerminalHandleImpl((update) => this.send(update), terminalId, this.workSignal(own), work);
+    const update: Record<string, unknown> = { sessionUpdate: AGENT_TERMINAL_UPDATE, terminalId, command: start.command };
+    if (start.cwd !== undefined) update.cwd = start.cwd;
+    if (work !== undefined) update.capabilities = { cancel: {} };
+    this.send(update as unknown as SessionUpdate);
+    return handle;
+  }
+
+  /** The signal of a piece of work: its own cancel (if any) and the turn's, whichever comes first. */
+  protected workSignal(own: AbortSignal | undefined): AbortSignal {
+    const turn = this.turnSignal();
+    if (own === undefined) return turn ?? NEVER_ABORTED;
+    return turn === undefined ? own : AbortSignal.any([own, turn]);
+  }
+
+  /** The turn's signal; a replay has none. */
+  protected turnSignal(): AbortSignal | undefined {
+    return undefined;
   }
 
   usage(report: UsageReport): void {

@@ -171,4 +171,67 @@ describe("the SDK's later-v2 client drives our agent over stdio", () => {
     });
     expect(oracle.problems).toEqual([]);
   });
+
+  it("A10: a cancellable tool call is cancelled with tool_call/cancel (confirmed by its final status cancelled); agent terminals stream and exit; a command subject and stopReason error reach the SDK", async () => {
+    const oracle = new LaterV2Oracle();
+    const { stream } = startOurAgent(oracle);
+    const permissions: acp2.RequestPermissionRequest[] = [];
+    const app = acp2.client({ name: INFO.name }).onRequest("session/request_permission", ({ params }) => {
+      permissions.push(params);
+      return { outcome: { outcome: "selected", optionId: "run" } };
+    });
+    await app.connectWith(stream, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: INFO });
+      const session = await ctx.buildSession("/work").start();
+
+      await session.prompt("cancellable");
+      let call: acp2.SessionUpdate | undefined;
+      while (call === undefined) {
+        const message = await session.nextUpdate();
+        if (message.update.sessionUpdate === "tool_call_update") call = message.update;
+      }
+      expect(call).toMatchObject({ toolCallId: "call_1", capabilities: { cancel: {} }, status: "in_progress" });
+      await session.cancelToolCall("call_1");
+      const rest = await untilIdle(session);
+      expect(rest.updates).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "cancelled" }));
+      expect(rest.stop.stopReason).toBe("end_turn");
+      // Finished: a second cancel is refused.
+      await expect(ctx.request("tool_call/cancel", { sessionId: session.sessionId, toolCallId: "call_1" })).rejects.toMatchObject({ code: -32602 });
+
+      await session.prompt("agent-terminal");
+      const terminal = await untilIdle(session);
+      const outputs = terminal.updates.filter((u) => u.sessionUpdate === "terminal_output_chunk") as { data: string }[];
+      expect(outputs.map((u) => Buffer.from(u.data, "base64").toString("utf8")).join("")).toBe("line one\nünïcode ✓\n");
+      expect(terminal.updates).toContainEqual(
+        expect.objectContaining({ sessionUpdate: "terminal_update", terminalId: "term_1", exitStatus: { exitCode: 0, signal: null } }),
+      );
+      expect(terminal.updates).toContainEqual(
+        expect.objectContaining({ sessionUpdate: "tool_call_update", content: [{ type: "terminal", terminalId: "term_1" }] }),
+      );
+
+      // terminal/cancel on a cancellable terminal stops it: confirmed by its exit status.
+      await session.prompt("agent-terminal wait");
+      for (;;) {
+        const message = await session.nextUpdate();
+        if (message.update.sessionUpdate === "terminal_output_chunk") break;
+      }
+      await ctx.request("terminal/cancel", { sessionId: session.sessionId, terminalId: "term_2" });
+      const cancelled = await untilIdle(session);
+      expect(cancelled.updates).toContainEqual(
+        expect.objectContaining({ sessionUpdate: "terminal_update", terminalId: "term_2", exitStatus: { exitCode: null, signal: "SIGTERM" } }),
+      );
+
+      await session.prompt("command-permission");
+      await untilIdle(session);
+      expect(permissions.at(-1)).toMatchObject({
+        title: "Run npm test",
+        subject: { type: "command", command: "npm test", cwd: "/work", toolCallId: "call_4" },
+      });
+
+      await session.prompt("error-stop");
+      expect((await untilIdle(session)).stop.update).toMatchObject({ stopReason: "error", error: { code: -32001, message: "quota exhausted" } });
+      session.dispose();
+    });
+    expect(oracle.problems).toEqual([]);
+  });
 });

@@ -8,11 +8,13 @@ import {
   defaultValidateOutgoing,
   describeTransportProblem,
   DiagnosticEmitter,
+  dialectAwareRegistry,
   dialectTransport,
   isJsonObject,
   isProtocolVersion,
   isRpcError,
   loadProtocolVersion,
+  schemaRegistry,
   type Transport,
 } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
@@ -51,6 +53,8 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   });
   const connection = new Connection(wire, {
     side: "client",
+    // The later draft's shapes are right on a later-v2 connection (the codec sends them on).
+    registry: dialectAwareRegistry(schemaRegistry, () => wire.dialect === "v2-later"),
     validateOutgoing,
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.maxRunningRequests === undefined ? {} : { maxRunningRequests: options.maxRunningRequests }),

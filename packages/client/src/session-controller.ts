@@ -24,6 +24,7 @@ import { SessionTerminals } from "./session-terminals.js";
 import { PendingQuestions } from "./pending-questions.js";
 import { checkPromptBlocks } from "./prompt-blocks.js";
 import { Turn } from "./turn.js";
+import { type CancellableWork, cancelWork } from "./session-work.js";
 import type {
   AgentCapabilities,
   ConfigValue,
@@ -165,6 +166,12 @@ export class SessionController implements SessionRuntime {
     this.closed = true;
     this.terminals.releaseAll();
     this.host.forget(this.sessionId);
+  }
+
+  /** `ClientSession.cancelToolCall` / `cancelTerminal` (session-work.ts). */
+  cancelWork(work: CancellableWork): Promise<void> {
+    this.requireOpen("toolCallId" in work ? "cancelToolCall" : "cancelTerminal");
+    return cancelWork(this.host.connection, this.sessionId, this.state, work);
   }
 
   private requireOpen(call: string): void {

@@ -2,6 +2,7 @@
 // every member here is for the application; the runtime behind it (what the connection routes
 // the agent's messages to) is session-controller.ts.
 import type { SessionState } from "./state/session-state.js";
+import type { CancellableWork } from "./session-work.js";
 import type { Turn } from "./turn.js";
 import type { ConfigValue, ContentBlock, SessionUpdate, PromptOptions } from "./types.js";
 
@@ -15,6 +16,7 @@ export interface SessionRuntime {
   cancel(): Promise<void>;
   setMode(modeId: string): Promise<void>;
   setConfigOption(configId: string, value: ConfigValue): Promise<void>;
+  cancelWork(work: CancellableWork): Promise<void>;
   close(): Promise<void>;
   onUpdate(listener: (update: SessionUpdate) => void): () => void;
 }
@@ -83,6 +85,20 @@ export class ClientSession {
    */
   setConfigOption(configId: string, value: ConfigValue): Promise<void> {
     return this.#controller.setConfigOption(configId, value);
+  }
+
+  /**
+   * Cancel one tool call that advertises `capabilities.cancel` (a later-v2 agent's `tool_call/cancel`,
+   * or acpkit's agent on any v2). Resolves when the agent accepted; its final status arrives in
+   * `state` as an update. Rejects with AcpError "InvalidArgument" for an unknown or non-cancellable call.
+   */
+  cancelToolCall(toolCallId: string): Promise<void> {
+    return this.#controller.cancelWork({ toolCallId });
+  }
+
+  /** Cancel one agent-owned terminal that advertises `capabilities.cancel` (`terminal/cancel`); its exit status arrives in `state.agentTerminals`. */
+  cancelTerminal(terminalId: string): Promise<void> {
+    return this.#controller.cancelWork({ terminalId });
   }
 
   /**

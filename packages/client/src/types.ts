@@ -90,6 +90,12 @@ export interface PermissionRequest {
   /** The operation, in the model's tool-call patch shape. */
   toolCall: ToolCallPatch;
   options: PermissionOption[];
+  /**
+   * What is asked about when it is not the tool call itself: a later-v2 agent's `command` subject
+   * (`{type: "command", command, cwd, toolCallId?, terminalId?}`) or a newer kind, as it came.
+   * `toolCall` then describes the same operation as a tool call of kind `execute`.
+   */
+  subject?: { type: string; [key: string]: unknown };
   _meta?: Meta | null;
 }
 

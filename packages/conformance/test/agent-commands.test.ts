@@ -105,7 +105,9 @@ describe.each([1, 2] as const)("slash commands on protocol v%i", (version) => {
 
   it("/stop refuses a reason that is neither known nor custom", async () => {
     const { session } = await start({ offer: version });
-    await expectRpcError(session.prompt("/stop error"), -32602, /stop reason "error" is not one of end_turn/);
+    await expectRpcError(session.prompt("/stop nonsense"), -32602, /stop reason "nonsense" is not one of end_turn/);
+    // `error` is the later draft's stop reason; on v1 and the pinned v2 the turn is an error response.
+    await expectRpcError(session.prompt("/stop error"), -32603, /the turn ended with stop reason error/);
     await expectRpcError(session.prompt("/stop"), -32602, /\/stop needs a REASON/);
   });
 

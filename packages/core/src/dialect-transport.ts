@@ -66,6 +66,11 @@ export interface DialectTransportOptions {
 export interface DialectTransport extends Transport {
   /** The dialect, once an `initialize` succeeded. */
   readonly dialect: Dialect | undefined;
+  /**
+   * Agent side, while an `initialize` is being answered: whether it is the later draft's (the
+   * runtime reads it from its `initialize` handler, before `dialect` is settled by the answer).
+   */
+  readonly answeringLaterInitialize: boolean;
 }
 
 /**
@@ -312,5 +317,6 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
       });
     },
   });
+  Object.defineProperty(wrapped, "answeringLaterInitialize", { get: () => initializeIsLater, enumerable: true });
   return Object.defineProperty(wrapped, "dialect", { get: () => dialect, enumerable: true }) as DialectTransport;
 }

@@ -72,6 +72,8 @@ export {
   AGENT_TERMINAL_CONTENT_TYPE,
   AGENT_TERMINAL_OUTPUT,
   AGENT_TERMINAL_UPDATE,
+  CANCEL_TERMINAL_METHOD,
+  CANCEL_TOOL_CALL_METHOD,
   COMPACTION_SUMMARY_CHUNK,
   COMPACTION_UPDATE,
   CURRENT_MODE_UPDATE,
@@ -100,3 +102,4 @@ export {
   type Inbound,
   type LaterV2Codecs,
 } from "./dialect-transport.js";
+export { dialectAwareRegistry } from "./dialect-registry.js";

@@ -40,3 +40,13 @@ export const AGENT_TERMINAL_CONTENT_TYPE = "_acpkit/agent_terminal";
  * rebuilt from them without the files themselves.
  */
 export const DIFF_CHANGES_CONTENT_TYPE = "_acpkit/diff_changes";
+
+/**
+ * The model's request (client → agent) to cancel one tool call that advertises `capabilities.cancel`:
+ * params `{sessionId, toolCallId}`, result `{}`. The later v2 draft's `tool_call/cancel`; between
+ * acpkit peers on the pinned v2 it is this extension method as it is.
+ */
+export const CANCEL_TOOL_CALL_METHOD = "_acpkit/tool_call/cancel";
+
+/** The model's request to cancel an agent-owned terminal that advertises `capabilities.cancel` (`terminal/cancel` in the later draft): `{sessionId, terminalId}` → `{}`. */
+export const CANCEL_TERMINAL_METHOD = "_acpkit/terminal/cancel";

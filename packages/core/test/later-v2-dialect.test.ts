@@ -153,7 +153,7 @@ describe("dialectTransport, agent side", () => {
         id: 6,
         error: {
           code: -32602,
-          message: 'Invalid params: tool call "t" is not cancellable (this agent advertised no capabilities.cancel)',
+          message: 'Invalid params: tool call "t" is not cancellable (unknown, finished, or no capabilities.cancel)',
           data: { path: "/toolCallId" },
         },
       },

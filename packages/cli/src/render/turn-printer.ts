@@ -6,7 +6,17 @@
 // thought is "open" (its text is mid-line) and ends that line before printing anything else.
 import type { Writable } from "node:stream";
 import type { MessageJSON, SessionUpdate, PermissionOption, PermissionOutcome, StopReason, TerminalExitStatus } from "@acpkit/client";
-import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, ownEntry, STATE_UPDATE } from "@acpkit/core";
+import {
+  AGENT_TERMINAL_OUTPUT,
+  AGENT_TERMINAL_UPDATE,
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  CURRENT_MODE_UPDATE,
+  isJsonObject,
+  NOTICE_UPDATE,
+  ownEntry,
+  STATE_UPDATE,
+} from "@acpkit/core";
 import type { Style } from "../style.js";
 import { contentBlockText, summarizeToolContent } from "./content-text.js";
 
@@ -117,6 +127,20 @@ export class TurnPrinter {
         if (background > 0) this.line(this.style.dim(`· ${background} background ${background === 1 ? "task" : "tasks"} running`));
         return;
       }
+      // An agent-owned terminal (later v2): its command, its output as it streams, its exit.
+      case AGENT_TERMINAL_UPDATE: {
+        if (typeof u.command === "string") this.line(`${this.style.yellow("▶ agent terminal")} ${u.command} ${this.style.dim(`(${String(u.terminalId)})`)}`);
+        if (isJsonObject(u.exitStatus)) {
+          const status = u.exitStatus as { exitCode?: unknown; signal?: unknown };
+          this.line(
+            this.style.dim(`terminal ${String(u.terminalId)} exited ${status.signal ? `on ${String(status.signal)}` : `with ${String(status.exitCode)}`}`),
+          );
+        }
+        return;
+      }
+      case AGENT_TERMINAL_OUTPUT:
+        if (typeof u.data === "string") this.line(this.style.dim(`   │ ${decodeTerminalText(u.data).replace(/\n$/, "").replaceAll("\n", "\n   │ ")}`));
+        return;
       case COMPACTION_UPDATE:
         return this.line(this.style.dim(`compaction ${String(u.status)}${typeof u.error === "string" ? `: ${u.error}` : ""}`));
       case COMPACTION_SUMMARY_CHUNK:
@@ -306,4 +330,13 @@ function statusText(status: string, style: Style): string {
   if (status === "completed") return style.green(status);
   if (status === "failed") return style.red(status);
   return style.dim(status);
+}
+
+/** Base64 terminal bytes as text (UTF-8, invalid sequences replaced); bad base64 shows nothing. */
+function decodeTerminalText(data: string): string {
+  try {
+    return Buffer.from(data, "base64").toString("utf8");
+  } catch {
+    return "";
+  }
 }

@@ -9,7 +9,17 @@
 // chunk 10 000 did. Replacement updates (`content: [...]`) copy the array they carry, once.
 import { isJsonObject } from "@acpkit/core";
 import type { Meta } from "@acpkit/core";
-import { COMPACTION_SUMMARY_CHUNK, COMPACTION_UPDATE, CURRENT_MODE_UPDATE, NOTICE_UPDATE, jsonEqual } from "@acpkit/core";
+import {
+  AGENT_TERMINAL_OUTPUT,
+  AGENT_TERMINAL_UPDATE,
+  COMPACTION_SUMMARY_CHUNK,
+  COMPACTION_UPDATE,
+  CURRENT_MODE_UPDATE,
+  jsonEqual,
+  NOTICE_UPDATE,
+  STATE_UPDATE,
+} from "@acpkit/core";
+import { applyAgentTerminalOutput, applyAgentTerminalUpdate, applyStateUpdate } from "./activity.js";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet } from "./persistent.js";
 import {
@@ -85,6 +95,12 @@ export function applyUpdate(state: SessionState, update: v2.SessionUpdate): Sess
     case COMPACTION_UPDATE:
     case COMPACTION_SUMMARY_CHUNK:
       return applyCompaction(state, update as unknown as Record<string, unknown>);
+    case STATE_UPDATE:
+      return applyStateUpdate(state, update as unknown as Record<string, unknown>);
+    case AGENT_TERMINAL_UPDATE:
+      return applyAgentTerminalUpdate(state, update as unknown as Record<string, unknown>);
+    case AGENT_TERMINAL_OUTPUT:
+      return applyAgentTerminalOutput(state, update as unknown as Record<string, unknown>);
     default:
       return withDiagnostic(state, "unknown_update", `session update ${JSON.stringify(update.sessionUpdate)} is not known; it was ignored`, update);
   }
@@ -237,7 +253,7 @@ function attachEcho(state: SessionState, messageId: string, kind: MessageKind): 
 
 // ── tool calls (T1–T8, C2, C4) ─────────────────────────────────────────────────────────────
 
-const SCALAR_PATCH_FIELDS = ["title", "kind", "status", "locations", "rawInput", "rawOutput"] as const;
+const SCALAR_PATCH_FIELDS = ["title", "kind", "status", "locations", "rawInput", "rawOutput", "name", "capabilities"] as const;
 
 /** A tool call patch (a `tool_call_update` or a permission's `toolCall`) applied with T1–T3 rules. */
 export function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate): SessionState {
@@ -250,7 +266,7 @@ export function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate
     ? { ...previous }
     : { toolCallId: patch.toolCallId, content: emptyList(), cancelledLocally: false, ...(isJsonObject(patch._meta) ? { meta: patch._meta } : {}) };
   for (const field of SCALAR_PATCH_FIELDS) {
-    const value = patch[field];
+    const value = (patch as unknown as Record<string, unknown>)[field];
     if (value === undefined) continue; // T2: absent = unchanged
     if (value === null)
       delete record[field]; // T2: null = cleared

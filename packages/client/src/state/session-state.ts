@@ -39,6 +39,10 @@ import type {
   CompactionJSON,
   TurnJSON,
   SessionStateJSON,
+  ActivityJSON,
+  AgentTerminalJSON,
+  BackgroundWorkJSON,
+  ToolCallCapabilitiesJSON,
 } from "./state-json.js";
 
 /** How many reducer diagnostics a state keeps (the most recent ones); older ones are only counted. */
@@ -79,6 +83,10 @@ export interface ToolCallRecord {
   readonly locations?: v2.ToolCallLocation[];
   readonly rawInput?: unknown;
   readonly rawOutput?: unknown;
+  /** The later v2 draft's programmatic tool name. */
+  readonly name?: string;
+  /** The later v2 draft's client controls (`cancel`: the call may be cancelled with `cancelToolCall`). */
+  readonly capabilities?: ToolCallCapabilitiesJSON;
   readonly meta?: Meta;
   /** Marked cancelled by the client (C2) and not finished on the wire since (C4). */
   readonly cancelledLocally: boolean;
@@ -121,6 +129,8 @@ export interface StateData {
   readonly terminals: readonly TerminalJSON[];
   readonly notices: readonly NoticeJSON[];
   readonly compactions: readonly CompactionJSON[];
+  /** What a later-v2 agent reported of its activity (turn state, background work, its terminals); undefined until it reports any. */
+  readonly activity: ActivityJSON | undefined;
 }
 
 /** @internal The key of a message record (for the reducer's keyed lookups). */
@@ -158,6 +168,8 @@ function toolCallView(record: ToolCallRecord): ToolCallJSON {
     if (record.locations !== undefined) out.locations = record.locations;
     if ("rawInput" in record) out.rawInput = record.rawInput;
     if ("rawOutput" in record) out.rawOutput = record.rawOutput;
+    if (record.name !== undefined) out.name = record.name;
+    if (record.capabilities !== undefined) out.capabilities = record.capabilities;
     if (record.meta !== undefined) out._meta = record.meta;
     view = Object.freeze(out) as ToolCallJSON;
     toolCallViews.set(record, view);
@@ -282,6 +294,29 @@ export class SessionState {
     return this.data.compactions;
   }
 
+  /**
+   * The foreground state a later-v2 agent last reported (`running`, `requires_action`, `idle`), or
+   * undefined when it reported none (v1 and pinned-v2 agents never do: their turn is the prompt).
+   */
+  get turnState(): string | undefined {
+    return this.data.activity?.state;
+  }
+
+  /** The background work of the agent's latest state report; `null` when it did not report any (or is not a later-v2 agent). */
+  get background(): readonly BackgroundWorkJSON[] | null {
+    return this.data.activity?.background ?? null;
+  }
+
+  /** The terminals a later-v2 agent runs itself and shows (at most MAX_STATE_AGENT_TERMINALS, by first appearance). */
+  get agentTerminals(): readonly AgentTerminalJSON[] {
+    return this.data.activity?.agentTerminals ?? NO_AGENT_TERMINALS;
+  }
+
+  /** One agent terminal by id. */
+  agentTerminal(terminalId: string): AgentTerminalJSON | undefined {
+    return this.data.activity?.agentTerminals.find((terminal) => terminal.terminalId === terminalId);
+  }
+
   get availableCommands(): readonly v2.AvailableCommand[] {
     return this.data.availableCommands;
   }
@@ -309,6 +344,12 @@ export class SessionState {
 }
 
 const NO_SESSION_INFO: SessionInfoJSON = Object.freeze({});
+const NO_AGENT_TERMINALS: readonly AgentTerminalJSON[] = Object.freeze([]);
+
+/** How many agent terminals a state keeps (the oldest ended ones go first). */
+export const MAX_STATE_AGENT_TERMINALS = 256;
+/** How many characters of one agent terminal's output a state keeps (the newest). */
+export const MAX_AGENT_TERMINAL_OUTPUT = 1 << 20;
 
 /** A state for a session that has seen nothing yet. */
 export function createSessionState(sessionId: string, protocolVersion: ProtocolVersion): SessionState {
@@ -335,6 +376,7 @@ export function createSessionState(sessionId: string, protocolVersion: ProtocolV
     terminals: [],
     notices: [],
     compactions: [],
+    activity: undefined,
   });
 }
 
@@ -364,6 +406,7 @@ export function sessionStateToJSON(state: SessionState): SessionStateJSON {
   };
   const modes = state.modes;
   if (modes !== undefined) json.modes = modes;
+  if (d.activity !== undefined) json.activity = d.activity;
   if (d.sessionInfo !== undefined) json.sessionInfo = d.sessionInfo;
   return json;
 }

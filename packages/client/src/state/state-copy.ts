@@ -35,6 +35,7 @@ export function next(state: SessionState, changes: Partial<StateData>): SessionS
     terminals: changes.terminals ?? d.terminals,
     notices: changes.notices ?? d.notices,
     compactions: changes.compactions ?? d.compactions,
+    activity: changes.activity ?? d.activity,
   });
 }
 
@@ -74,6 +75,7 @@ export function withHotFields(
     terminals: d.terminals,
     notices: d.notices,
     compactions: d.compactions,
+    activity: d.activity,
   });
 }
 

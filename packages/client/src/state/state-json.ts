@@ -25,7 +25,48 @@ export interface ToolCallJSON {
   locations?: v2.ToolCallLocation[];
   rawInput?: unknown;
   rawOutput?: unknown;
+  /** The later v2 draft's programmatic tool name. */
+  name?: string;
+  /** The later v2 draft's client controls: `cancel` present means `cancelToolCall` may be sent. */
+  capabilities?: ToolCallCapabilitiesJSON;
   _meta?: Meta;
+}
+
+/** A tool call's (or agent terminal's) client controls, as the later v2 draft advertises them. */
+export interface ToolCallCapabilitiesJSON {
+  cancel?: Record<string, unknown> | null;
+  [key: string]: unknown;
+}
+
+/** One piece of work a later-v2 agent runs apart from the turn's foreground, as its latest `state_update` listed it. */
+export type BackgroundWorkJSON =
+  | { type: "tool_call"; toolCallId: string }
+  | { type: "terminal"; terminalId: string }
+  | { type: string; [key: string]: unknown };
+
+/** A terminal the agent runs itself and shows to the client (later v2 draft: `terminal_update`, `terminal_output_chunk`). */
+export interface AgentTerminalJSON {
+  terminalId: string;
+  command?: string;
+  cwd?: string;
+  /** The output so far, decoded as UTF-8 (at most MAX_AGENT_TERMINAL_OUTPUT characters: the newest). */
+  output: string;
+  /** How many older output characters were let go to keep `output` bounded. */
+  outputDropped: number;
+  /** Set once the command ended. */
+  exitStatus?: { exitCode?: number | null; signal?: string | null };
+  capabilities?: ToolCallCapabilitiesJSON;
+}
+
+/**
+ * What a later-v2 agent reported of its activity. `state` is the foreground state of its latest
+ * `state_update` (`running`, `requires_action`, `idle`, or a newer value); `background` that
+ * update's snapshot (`null`: not reported); `agentTerminals` its agent-owned terminals.
+ */
+export interface ActivityJSON {
+  state?: string;
+  background: BackgroundWorkJSON[] | null;
+  agentTerminals: AgentTerminalJSON[];
 }
 
 /** A plan: its entries, or for a plan of unknown type (docs/protocol.md P3) its type and raw payload. */
@@ -108,4 +149,6 @@ export interface SessionStateJSON {
   terminals: TerminalJSON[];
   notices: NoticeJSON[];
   compactions: CompactionJSON[];
+  /** Absent until a later-v2 agent reports its activity (state_update, terminal_update). */
+  activity?: ActivityJSON;
 }

@@ -7,6 +7,7 @@ import { stopReasonProblem } from "./stop-reasons.js";
 import { splitWords } from "./text.js";
 import { editWithPermission, readThroughClient } from "./tools.js";
 import { elicit, playPlan, runTerminal, setConfig, setMode, setTitle, showNotice } from "./session-commands.js";
+import { agentTerminalCommand, cancellableWork, commandPermission, diffCommand, stopWithError } from "./work-commands.js";
 
 /** What a command runs with. */
 export interface CommandContext {
@@ -85,11 +86,12 @@ const commands: Record<string, Command> = {
     },
   },
   stop: {
-    description: "End the turn with REASON",
+    description: "End the turn with REASON (error: the later v2 draft's stop reason error)",
     synopsis: "/stop REASON",
     run({ turn }, argument) {
       const reason = argument.trim();
       if (reason === "") throw badArgument("/stop needs a REASON, e.g. /stop max_tokens");
+      if (reason === "error") return stopWithError(turn);
       const problem = stopReasonProblem(reason, turn.client.protocolVersion);
       if (problem !== undefined) throw badArgument(`/stop: ${problem}`);
       turn.message(`Stopping with stop reason ${reason}.`);
@@ -172,6 +174,26 @@ const commands: Record<string, Command> = {
     description: "Ask for your name through a form, or with URL send you to that page (v1 clients with elicitation)",
     synopsis: "/elicit [URL]",
     run: ({ turn }, argument) => elicit(turn, argument.trim()),
+  },
+  cancellable: {
+    description: "A tool call you can cancel on its own (tool_call/cancel), running up to SECONDS",
+    synopsis: "/cancellable SECONDS",
+    run: ({ turn }, argument) => cancellableWork(turn, argument),
+  },
+  "agent-terminal": {
+    description: "Run CMD in an agent-owned terminal: streamed output and exit status (later v2)",
+    synopsis: "/agent-terminal CMD [ARGS…]",
+    run: ({ turn, cwd }, argument) => agentTerminalCommand(turn, cwd, argument),
+  },
+  "command-permission": {
+    description: "Ask permission to run CMD (a permission whose subject is a command; nothing runs)",
+    synopsis: "/command-permission CMD",
+    run: ({ turn, cwd }, argument) => commandPermission(turn, cwd, argument),
+  },
+  diff: {
+    description: "An edit tool call with a diff of a small file (nothing is written)",
+    synopsis: "/diff",
+    run: ({ turn, cwd }) => diffCommand(turn, cwd),
   },
 };
 

@@ -14,7 +14,7 @@
 // prompt exactly one `running` and one `idle`, in that order, after its receipt.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, sessionUpdate, successResponse } from "./messages.js";
-import { ErrorCode, isJsonObject } from "../index.js";
+import { AGENT_TERMINAL_UPDATE, CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject } from "../index.js";
 import { initializeParamsFromLater, initializeResultToLater, sessionParamsFromLater, sessionResultToLater, setConfigOptionFromLater } from "./handshake.js";
 import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
 import { permissionOutcomeFromLater, permissionRequestToLater, sessionUpdateToLater } from "./session-updates.js";
@@ -65,6 +65,12 @@ export class LaterV2AgentCodec {
    * agent's own open tool calls; the client cannot add any).
    */
   readonly #toolTitles = new Map<string, string>();
+  /**
+   * The tool calls (`t`) and agent terminals (`x`) that advertise `capabilities.cancel` now, by
+   * session and id, from what the runtime sent: a cancel for anything else is refused here.
+   * Entries go when the work ends (final status, exit status) or stops advertising it.
+   */
+  readonly #cancellable = new Set<string>();
   #canLoad = false;
   /** The version the last `initialize` chose, until it is answered. */
   #version: number | undefined;
@@ -97,17 +103,8 @@ export class LaterV2AgentCodec {
       case "session/resume":
         return this.#resume(requestId, message, params);
       case "tool_call/cancel":
-      case "terminal/cancel": {
-        const what = method === "tool_call/cancel" ? `tool call ${JSON.stringify(params.toolCallId)}` : `terminal ${JSON.stringify(params.terminalId)}`;
-        return {
-          deliver: [],
-          replies: [
-            errorResponse(requestId, ErrorCode.InvalidParams, `Invalid params: ${what} is not cancellable (this agent advertised no capabilities.cancel)`, {
-              path: method === "tool_call/cancel" ? "/toolCallId" : "/terminalId",
-            }),
-          ],
-        };
-      }
+      case "terminal/cancel":
+        return this.#cancelWork(requestId, message, method, params);
       default:
         break;
     }
@@ -123,6 +120,28 @@ export class LaterV2AgentCodec {
       if (!this.#turnOfSession.has(turn.sessionId)) this.#turnOfSession.set(turn.sessionId, turn);
     }
     return { deliver: [deliver], replies: [] };
+  }
+
+  /**
+   * `tool_call/cancel` / `terminal/cancel`: only for work that advertises `capabilities.cancel` now
+   * (the draft's -32602 otherwise, A10); then the model's `_acpkit/…` request, which the runtime serves.
+   */
+  #cancelWork(id: RequestId, message: Json, method: string, params: Json): Inbound {
+    const toolCall = method === "tool_call/cancel";
+    const workId = toolCall ? params.toolCallId : params.terminalId;
+    if (!this.#cancellable.has(`${String(params.sessionId)}\u0000${toolCall ? "t" : "x"}\u0000${String(workId)}`)) {
+      const what = toolCall ? `tool call ${JSON.stringify(workId)}` : `terminal ${JSON.stringify(workId)}`;
+      return {
+        deliver: [],
+        replies: [
+          errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${what} is not cancellable (unknown, finished, or no capabilities.cancel)`, {
+            path: toolCall ? "/toolCallId" : "/terminalId",
+          }),
+        ],
+      };
+    }
+    this.#clientRequests.set(id, method);
+    return { deliver: [{ ...message, method: toolCall ? CANCEL_TOOL_CALL_METHOD : CANCEL_TERMINAL_METHOD }], replies: [] };
   }
 
   #initialize(id: RequestId, message: Json, params: Json): Inbound {
@@ -180,7 +199,9 @@ export class LaterV2AgentCodec {
     if (method !== "session/update") return [message];
     const params = message.params as { sessionId: string; update: Json };
     const out = this.#receiptIfDue(params.sessionId);
-    if (params.update.sessionUpdate === "tool_call_update") this.#noteToolCall(params.sessionId, params.update);
+    const tag = params.update.sessionUpdate;
+    if (tag === "tool_call_update") this.#noteToolCall(params.sessionId, params.update);
+    else if (tag === AGENT_TERMINAL_UPDATE) this.#noteTerminal(params.sessionId, params.update);
     const update = sessionUpdateToLater(params.update, this.#lossy);
     if (update === params.update) out.push(message);
     else if (update !== undefined) out.push(sessionUpdate(params.sessionId, update));
@@ -189,8 +210,20 @@ export class LaterV2AgentCodec {
 
   #noteToolCall(sessionId: string, update: Json): void {
     const key = `${sessionId}\u0000${String(update.toolCallId)}`;
-    if (update.status === "completed" || update.status === "failed" || update.status === "cancelled") this.#toolTitles.delete(key);
+    const final = update.status === "completed" || update.status === "failed" || update.status === "cancelled";
+    if (final) this.#toolTitles.delete(key);
     else if (typeof update.title === "string") this.#toolTitles.set(key, update.title);
+    this.#noteCancel(`${sessionId}\u0000t\u0000${String(update.toolCallId)}`, update.capabilities, final);
+  }
+
+  #noteTerminal(sessionId: string, update: Json): void {
+    const ended = update.exitStatus !== undefined && update.exitStatus !== null;
+    this.#noteCancel(`${sessionId}\u0000x\u0000${String(update.terminalId)}`, update.capabilities, ended);
+  }
+
+  #noteCancel(key: string, capabilities: unknown, ended: boolean): void {
+    if (ended || capabilities === null || (isJsonObject(capabilities) && capabilities.cancel == null)) this.#cancellable.delete(key);
+    else if (isJsonObject(capabilities) && isJsonObject(capabilities.cancel)) this.#cancellable.add(key);
   }
 
   /** The receipt and `running` for the session's accepted prompt, once, before the first message of its turn. */

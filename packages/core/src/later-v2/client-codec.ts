@@ -14,7 +14,7 @@
 // work. Invariant: each prompt the runtime sent gets exactly one answer.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, successResponse } from "./messages.js";
-import { ErrorCode, isJsonObject } from "../index.js";
+import { CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject } from "../index.js";
 import { sessionResultFromLater, setConfigOptionToLater } from "./handshake.js";
 import type { Inbound } from "./inbound.js";
 import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
@@ -37,7 +37,12 @@ interface PromptTurn {
 }
 
 /** Model methods whose later name differs, and the later name. */
-const RENAMED_TO_LATER: Readonly<Record<string, string>> = { authenticate: "auth/login", logout: "auth/logout" };
+const RENAMED_TO_LATER: Readonly<Record<string, string>> = {
+  authenticate: "auth/login",
+  logout: "auth/logout",
+  [CANCEL_TOOL_CALL_METHOD]: "tool_call/cancel",
+  [CANCEL_TERMINAL_METHOD]: "terminal/cancel",
+};
 
 const SESSION_RESULT_METHODS = new Set(["session/new", "session/resume", "session/load", "session/set_config_option"]);
 

@@ -211,9 +211,11 @@ export function sessionUpdateFromLater(update: Json, lossy: LaterLossy): Json {
  */
 export function permissionRequestToLater(params: Json, knownTitle?: string): Json {
   const toolCall = isJsonObject(params.toolCall) ? params.toolCall : { toolCallId: "" };
-  const { toolCall: _toolCall, ...rest } = params;
+  const { toolCall: _toolCall, subject, ...rest } = params;
   const given = typeof toolCall.title === "string" && toolCall.title.length > 0 ? toolCall.title : knownTitle;
   const title = given !== undefined && given.length > 0 ? given : "Permission requested";
+  // A command subject (the model's extension field) names the tool call it belongs to.
+  if (isJsonObject(subject) && subject.type === "command") return { ...rest, title, subject: { ...subject, toolCallId: toolCall.toolCallId } };
   return { ...rest, title, subject: { type: "tool_call", toolCall: toolCallToLater(toolCall) } };
 }
 
@@ -240,7 +242,8 @@ export function permissionRequestFromLater(params: Json, syntheticId: string, lo
     `a permission request about ${isJsonObject(subject) ? `a ${JSON.stringify(subject.type)} subject` : "no subject"} reaches the model as a tool call "${toolCall.toolCallId}" of kind execute (the subject is its rawInput)`,
     params,
   );
-  return { ...rest, toolCall };
+  // The subject also stays on the model's request (an extension field), so a handler can read it.
+  return isJsonObject(subject) ? { ...rest, toolCall, subject } : { ...rest, toolCall };
 }
 
 /** A later permission outcome in the model's closed form: an unknown outcome is taken as `cancelled` (reported). */
