@@ -9,12 +9,23 @@ import { type CheckGroup, Results } from "../results.js";
 import { CAPABILITY_GROUP, capabilityGroup } from "./groups/capabilities.js";
 import { NEGOTIATION_GROUP, negotiationGroup } from "./groups/negotiation.js";
 import { noteSlowStart, PROTOCOL_GROUP, protocolGroup } from "./groups/protocol.js";
+import { LATER_GROUP, laterGroup, laterNotApplicable } from "./groups/later-v2.js";
 import { cancelGroup, TURN_GROUP, turnGroup } from "./groups/turn.js";
 import { WIRE_GROUP } from "./groups/wire.js";
 import { type AgentCheckOptions, type AgentTarget, type CheckContext, targetKind } from "./target.js";
 
 /** The groups of agent checks, in the order they run; between them they judge every agent requirement once. */
-export const AGENT_CHECK_GROUPS: readonly CheckGroup<AgentRequirementId>[] = [PROTOCOL_GROUP, WIRE_GROUP, NEGOTIATION_GROUP, TURN_GROUP, CAPABILITY_GROUP];
+export const AGENT_CHECK_GROUPS: readonly CheckGroup<AgentRequirementId>[] = [
+  PROTOCOL_GROUP,
+  WIRE_GROUP,
+  NEGOTIATION_GROUP,
+  TURN_GROUP,
+  CAPABILITY_GROUP,
+  LATER_GROUP,
+];
+
+/** The groups judged on the shapes of v1 and the pinned v2; an agent that speaks the later v2 draft is judged by LATER_GROUP instead. */
+const PINNED_SHAPE_GROUPS: readonly CheckGroup<AgentRequirementId>[] = [NEGOTIATION_GROUP, TURN_GROUP, CAPABILITY_GROUP];
 
 function contextOf(target: AgentTarget, options: AgentCheckOptions): CheckContext {
   targetKind(target);
@@ -50,13 +61,26 @@ export async function checkAgent(target: AgentTarget, options: AgentCheckOptions
   const context = contextOf(target, options);
   const results = new Results(AGENT_REQUIREMENTS);
   const { init, version, initMs } = await protocolGroup(context, results);
-  await negotiationGroup(context, results);
-  const setup = await turnGroup(context, version, results);
-  await cancelGroup(context, results);
-  await capabilityGroup(context, init, version, setup, results);
+  if (context.later === true) {
+    // The agent answered in the later v2 draft: its turns, versions and capabilities follow that
+    // draft's rules, which LATER_GROUP judges on the raw wire; the pinned-shape rules do not apply.
+    const why = "the agent speaks the later v2 draft (it refused the pinned v2 initialize and answered with info): judged by the LATER-* requirements";
+    for (const group of PINNED_SHAPE_GROUPS) for (const id of group.judges) results.for(group).set(id, "not_applicable", why);
+    await laterGroup(context, init, results);
+  } else {
+    laterNotApplicable(
+      results,
+      context.protocol === 2 ? "the agent answered in the pinned v2 draft or v1, not the later v2 draft" : "the check offered protocol v1",
+    );
+    await negotiationGroup(context, results);
+    const setup = await turnGroup(context, version, results);
+    await cancelGroup(context, results);
+    await capabilityGroup(context, init, version, setup, results);
+  }
   if (initMs > context.timeoutMs) noteSlowStart(results, context, initMs);
   const list = results.list();
-  const info = isObject(init.agentInfo) ? { name: String(init.agentInfo.name), version: String(init.agentInfo.version) } : null;
+  const named = isObject(init.agentInfo) ? init.agentInfo : isObject(init.info) ? init.info : undefined;
+  const info = named ? { name: String(named.name), version: String(named.version) } : null;
   const { verdict, inconclusive } = verdictOf(list);
   return { verdict, inconclusive, conformant: verdict === "conformant", protocolVersion: version, agent: info, results: list };
 }

@@ -10,7 +10,8 @@ export type Json = Record<string, unknown>;
 
 const CLIENT_INFO = { name: "acpkit-check", version: "0.1.0" };
 
-export function initializeParams(version: ProtocolVersion, offered: number = version): Json {
+export function initializeParams(version: ProtocolVersion, offered: number = version, later = false): Json {
+  if (later) return { protocolVersion: offered, info: CLIENT_INFO, capabilities: {} };
   return version === 1
     ? { protocolVersion: offered, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false }, clientInfo: CLIENT_INFO }
     : { protocolVersion: offered, capabilities: {}, clientInfo: CLIENT_INFO };
@@ -38,7 +39,15 @@ export async function start(context: CheckContext): Promise<{ agent: RawConnecti
   }
   const limit = context.startTimeoutMs;
   const began = performance.now();
-  const answer = await agent.request("init-1", "initialize", initializeParams(context.protocol), limit);
+  let answer = await agent.request("init-1", "initialize", initializeParams(context.protocol, context.protocol, context.later === true), limit);
+  // A v2 offer in the pinned shape that the agent refuses is offered again in the later draft's
+  // (an agent built on @agentclientprotocol/sdk 2.4 answers the pinned shape -32602), on the same
+  // connection: the later draft keeps a connection open after a failed initialize (A2, A11).
+  if (context.protocol === 2 && context.later === undefined && isObject(answer?.error)) {
+    answer = await agent.request("init-2", "initialize", initializeParams(2, 2, true), limit);
+    if (isObject(answer?.result)) context.later = true;
+  }
+  if (context.later === undefined) context.later = isObject(answer?.result) && answer.result.protocolVersion === 2 && isObject(answer.result.info);
   const initMs = performance.now() - began;
   if (!answer || !isObject(answer.result)) {
     await agent.kill();
@@ -47,7 +56,7 @@ export async function start(context: CheckContext): Promise<{ agent: RawConnecti
       : `no answer within ${limit} ms (an agent that is slow to start may need a longer --start-timeout)`;
     throw new AgentUnavailable(`initialize failed: ${why}${agent.stderr ? `\nagent stderr:\n${agent.stderr.slice(-2000)}` : ""}`);
   }
-  if (context.auth !== undefined) await agent.request("auth-1", "authenticate", { methodId: context.auth }, context.timeoutMs);
+  if (context.auth !== undefined) await agent.request("auth-1", context.later ? "auth/login" : "authenticate", { methodId: context.auth }, context.timeoutMs);
   return { agent, init: answer.result, initMs };
 }
 

@@ -67,6 +67,11 @@ export interface CheckContext {
   prompt: string;
   auth: string | undefined;
   lateUpdateWindowMs: number;
+  /**
+   * Set by the first `start`: the agent refused the pinned v2 initialize and answered the later v2
+   * draft's (`info`). From then on every group initializes in that draft's shape.
+   */
+  later?: boolean;
 }
 
 /** The agent could not be started, reached or initialized: the check has nothing to judge (the CLI exits 2). */
