@@ -8,13 +8,13 @@ import { connectAgent, type ConnectedAgent } from "@acpkit/client";
 import { createBuiltinAgent } from "@acpkit/conformance";
 import type { Transport } from "@acpkit/core";
 import { LaterV2Oracle } from "@acpkit/test-support/later-v2-oracle";
-import { connect, type Listener, listen } from "@acpkit/transport-websocket";
+import { connect, listen, type WebSocketListener } from "@acpkit/transport-websocket";
 import * as acp2 from "@agentclientprotocol/sdk/experimental/v2";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 
-const listeners: Listener[] = [];
+const listeners: WebSocketListener[] = [];
 let client: ConnectedAgent | undefined;
 afterEach(async () => {
   await client?.close();
