@@ -83,7 +83,15 @@ describe.concurrent("acpkit check agent against field behaviours", () => {
 
   it("a plain field agent with nothing wrong is conformant (the verdicts above are not the fixture's fault)", async () => {
     const { code, report } = await check(["--cancellable"]);
-    expect(report.results.filter((r: any) => (r.tier === "MUST" || r.tier === "CAPABILITY") && r.status !== "pass" && r.status !== "skip")).toEqual([]);
+    expect(
+      report.results.filter(
+        (r: any) =>
+          (r.tier === "MUST" || r.tier === "CAPABILITY") &&
+          r.status !== "pass" &&
+          r.status !== "skip" &&
+          !(r.id.startsWith("LATER-") && r.status === "not_applicable"),
+      ),
+    ).toEqual([]);
     expect(report.verdict).toBe("conformant");
     expect(code).toBe(0);
   });

@@ -17,6 +17,9 @@ function check(args: string[], agent: readonly string[], timeoutMs = 1000) {
   return runCheck(["check", "agent", "--json", "--timeout", String(timeoutMs), ...args, "--", ...agent]);
 }
 
+/** A LATER-* result for an agent that does not answer in the later v2 draft. */
+const isLaterNotApplicable = (r: { id: string; status: string }) => r.id.startsWith("LATER-") && r.status === "not_applicable";
+
 describe.concurrent("acpkit check agent", () => {
   it.each([1, 2])("acpkit's own agent passes every MUST and CAPABILITY on v%i", async (version) => {
     const { code, report } = await check(["--protocol", String(version)], BUILTIN_AGENT);
@@ -24,7 +27,8 @@ describe.concurrent("acpkit check agent", () => {
     expect(report.conformant).toBe(true);
     expect(report.protocolVersion).toBe(version);
     expect(report.agent).toEqual({ name: "acpkit-agent", version: expect.any(String) });
-    const notPassed = report.results.filter((r: any) => (r.tier === "MUST" || r.tier === "CAPABILITY") && r.status !== "pass");
+    // The later v2 draft's requirements apply to agents that answer in it; acpkit's agent answers the pinned shape.
+    const notPassed = report.results.filter((r: any) => (r.tier === "MUST" || r.tier === "CAPABILITY") && r.status !== "pass" && !isLaterNotApplicable(r));
     // Pinned v2 has no modes: that capability is skipped there, with why.
     expect(notPassed).toEqual(
       version === 2 ? [{ id: "ACPKIT-CAP-MODES", tier: "CAPABILITY", status: "skip", message: "no modes in the session/new result" }] : [],
@@ -35,13 +39,15 @@ describe.concurrent("acpkit check agent", () => {
   it("a correct agent written from scratch passes every MUST", async () => {
     const { code, report } = await check([], [process.execPath, TARGET]);
     expect(code).toBe(0);
-    expect(report.results.filter((r: any) => r.tier === "MUST").map((r: any) => [r.id, r.status])).toEqual(
-      AGENT_REQUIREMENTS.filter((r) => r.tier === "MUST").map((r) => [r.id, "pass"]),
+    expect(report.results.filter((r: any) => r.tier === "MUST" && !isLaterNotApplicable(r)).map((r: any) => [r.id, r.status])).toEqual(
+      AGENT_REQUIREMENTS.filter((r) => r.tier === "MUST" && !r.id.startsWith("LATER-")).map((r) => [r.id, "pass"]),
     );
   });
 
+  // The LATER-* requirements are broken one by one by their own from-scratch later-v2 agent
+  // (packages/conformance/test/later-v2.test.ts); this fixture speaks v1 and the pinned v2.
   const breakable = AGENT_REQUIREMENTS.filter(
-    (r) => r.tier !== "INFO" && !["ACPKIT-CAP-LOAD", "ACPKIT-CAP-CLOSE", "ACPKIT-CAP-MODES", "ACPKIT-CAP-CONFIG"].includes(r.id),
+    (r) => r.tier !== "INFO" && !r.id.startsWith("LATER-") && !["ACPKIT-CAP-LOAD", "ACPKIT-CAP-CLOSE", "ACPKIT-CAP-MODES", "ACPKIT-CAP-CONFIG"].includes(r.id),
   );
   it.each(breakable.map((r) => [r.id, r.tier] as const))("an agent that breaks %s is reported failing it (%s)", async (id, tier) => {
     const { code, report, status } = await check([], [process.execPath, TARGET, "--break", id]);
@@ -131,7 +137,7 @@ describe.concurrent("acpkit check agent", () => {
         status: "not_applicable",
         message: "over WebSocket there is no stdin to close",
       });
-      expect(report.results.filter((r: any) => r.tier === "MUST" && r.status !== "pass")).toEqual([]);
+      expect(report.results.filter((r: any) => r.tier === "MUST" && r.status !== "pass" && !isLaterNotApplicable(r))).toEqual([]);
     } finally {
       bridge.kill();
     }
