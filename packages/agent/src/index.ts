@@ -2,6 +2,9 @@
 export { serveAgent, DEFAULT_MAX_SESSIONS, type AgentServer } from "./serve.js";
 export type { AgentDiagnostic, AgentDiagnosticCode } from "./diagnostics.js";
 export type {
+  AgentTerminalHandle,
+  AgentTerminalStart,
+  PermissionSubject,
   AgentAuthMethod,
   AgentDefinition,
   AgentFeatures,

@@ -17,7 +17,8 @@ import type { LossyCode } from "./lossy-code.js";
 import type { JsonRpcMessage, Transport, TransportReceiver } from "./transport.js";
 import { forwardingReceiver, wrapTransport } from "./wrap-transport.js";
 
-type Json = Record<string, unknown>;
+/** A JSON object as the codecs handle it. */
+export type Json = Record<string, unknown>;
 
 /** What a codec made of one message from the peer: the model messages to hand to the runtime, in order, and answers it sends back to the peer itself. */
 export interface Inbound {
@@ -27,7 +28,9 @@ export interface Inbound {
 
 /** One side of a dialect's codec: maps each message between the wire and the model. */
 export interface DialectCodec {
+  /** One message from the peer: the model messages for the runtime, and answers to send back at once. */
   fromPeer(message: Json): Inbound;
+  /** One message the runtime sends: the messages that go to the peer for it (none, one or more, in order). */
   toPeer(message: Json): Json[];
 }
 
@@ -38,6 +41,7 @@ export interface DialectCodec {
 export interface LaterV2Codecs {
   LaterV2AgentCodec: new (options: { versions: readonly number[]; onLossy?: (event: DialectLossyEvent) => void }) => DialectCodec;
   LaterV2ClientCodec: new (options: { onLossy?: (event: DialectLossyEvent) => void }) => DialectCodec;
+  /** A later-draft `initialize` result in the model's (pinned) shape. */
   initializeResultFromLater(result: Json): Json;
 }
 
@@ -49,6 +53,7 @@ export interface DialectLossyEvent {
   update: unknown;
 }
 
+/** How `dialectTransport` layers a connection: its side, the agent's versions, and where it reports and loads. */
 export interface DialectTransportOptions {
   /** Which end of the connection this is. */
   side: "agent" | "client";

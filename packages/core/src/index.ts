@@ -100,6 +100,7 @@ export {
   type DialectTransportOptions,
   dialectTransport,
   type Inbound,
+  type Json as DialectJson,
   type LaterV2Codecs,
 } from "./dialect-transport.js";
 export { dialectAwareRegistry } from "./dialect-registry.js";
