@@ -21,7 +21,7 @@ import {
   type Transport,
   type TransportReceiver,
 } from "@acpkit/core";
-import { forwardingReceiver, wrapTransport } from "@acpkit/core/transport-kit";
+import { composedFlow, forwardingReceiver, wrapTransport } from "@acpkit/core/transport-kit";
 import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/validation";
 import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
@@ -51,32 +51,10 @@ export function loadOnInitialize(transport: Transport, versions: readonly Protoc
   if (allLoaded()) return transport;
   // Two reasons to stop reading compose: the Connection above pauses (its queue backs up) and the
   // load below pauses; input flows only when neither holds it.
-  let pausedByCaller = false;
-  let pausedForLoad = false;
-  const applyFlow = (): void => {
-    if (pausedByCaller || pausedForLoad) transport.pause?.();
-    else transport.resume?.();
-  };
-  const pauseForLoad = (paused: boolean): void => {
-    pausedForLoad = paused;
-    applyFlow();
-  };
+  const { flow, hold } = composedFlow(transport);
   return wrapTransport(transport, {
-    receiver: (outer) => holdingReceiver(transport, outer, versions, loaded, loadOf, () => negotiated() || allLoaded(), pauseForLoad),
-    ...(transport.pause && transport.resume
-      ? {
-          flow: {
-            pause: () => {
-              pausedByCaller = true;
-              applyFlow();
-            },
-            resume: () => {
-              pausedByCaller = false;
-              applyFlow();
-            },
-          },
-        }
-      : {}),
+    receiver: (outer) => holdingReceiver(transport, outer, versions, loaded, loadOf, () => negotiated() || allLoaded(), hold),
+    ...(flow === undefined ? {} : { flow }),
   });
 }
 

@@ -15,7 +15,7 @@ import { ErrorCode } from "./errors.js";
 import { isJsonObject } from "./json.js";
 import type { LossyCode } from "./lossy-code.js";
 import type { JsonRpcMessage, Transport, TransportReceiver } from "./transport.js";
-import { forwardingReceiver, wrapTransport } from "./wrap-transport.js";
+import { composedFlow, forwardingReceiver, wrapTransport } from "./wrap-transport.js";
 
 /** A JSON object as the codecs handle it. */
 export type Json = Record<string, unknown>;
@@ -283,29 +283,8 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
   };
 
   // Two reasons to stop reading compose: the caller pauses (its queue backs up) and the codec loads.
-  let pausedByCaller = false;
-  let pausedForLoad = false;
-  const applyFlow = (): void => {
-    if (pausedByCaller || pausedForLoad) inner.pause?.();
-    else inner.resume?.();
-  };
-  pauseForLoad = (paused) => {
-    pausedForLoad = paused;
-    applyFlow();
-  };
-  const flow =
-    inner.pause !== undefined && inner.resume !== undefined
-      ? {
-          pause: () => {
-            pausedByCaller = true;
-            applyFlow();
-          },
-          resume: () => {
-            pausedByCaller = false;
-            applyFlow();
-          },
-        }
-      : undefined;
+  const { flow, hold } = composedFlow(inner);
+  pauseForLoad = hold;
 
   const wrapped = wrapTransport(inner, {
     ...(flow === undefined ? {} : { flow }),

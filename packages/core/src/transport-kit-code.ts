@@ -12,4 +12,4 @@ export {
   type Deferred,
 } from "./transport-helpers.js";
 export { oversizedRequestId, RequestIdScanner } from "./request-id-scanner.js";
-export { forwardingReceiver, wrapTransport, type TransportWrapping } from "./wrap-transport.js";
+export { composedFlow, forwardingReceiver, wrapTransport, type TransportWrapping } from "./wrap-transport.js";

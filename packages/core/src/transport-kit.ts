@@ -42,3 +42,5 @@ export const wrapTransport: typeof code.wrapTransport = kit.wrapTransport;
 export type TransportWrapping = code.TransportWrapping;
 /** A receiver with its own message and error handling that forwards onInputEnd and onOutputCongestion exactly when the outer receiver has them. */
 export const forwardingReceiver: typeof code.forwardingReceiver = kit.forwardingReceiver;
+/** Pause and resume that compose a caller's reason to stop reading with a wrapper's own. */
+export const composedFlow: typeof code.composedFlow = kit.composedFlow;

@@ -48,3 +48,38 @@ export function forwardingReceiver(
   if (outer.onOutputCongestion !== undefined) receiver.onOutputCongestion = (congested) => outer.onOutputCongestion!(congested);
   return receiver;
 }
+
+/**
+ * Pause and resume for a wrapper that has a reason of its own to stop reading (something loads,
+ * input is held): the caller's reason and the wrapper's compose, and input flows only when
+ * neither holds it. `flow` goes to `wrapTransport` (undefined when `inner` cannot pause);
+ * `hold(true)` / `hold(false)` is the wrapper's own reason.
+ */
+export function composedFlow(inner: Transport): { flow: { pause(): void; resume(): void } | undefined; hold(paused: boolean): void } {
+  let pausedByCaller = false;
+  let pausedByWrapper = false;
+  const apply = (): void => {
+    if (pausedByCaller || pausedByWrapper) inner.pause?.();
+    else inner.resume?.();
+  };
+  const flow =
+    inner.pause !== undefined && inner.resume !== undefined
+      ? {
+          pause: () => {
+            pausedByCaller = true;
+            apply();
+          },
+          resume: () => {
+            pausedByCaller = false;
+            apply();
+          },
+        }
+      : undefined;
+  return {
+    flow,
+    hold(paused) {
+      pausedByWrapper = paused;
+      apply();
+    },
+  };
+}

@@ -110,6 +110,7 @@ describe("the transport kit's AcpError", () => {
       "OUTPUT_HIGH_WATER",
       "RequestIdScanner",
       "SEND_ACCEPTED",
+      "composedFlow",
       "createDeferred",
       "deliverMessage",
       "encodeMessage",
