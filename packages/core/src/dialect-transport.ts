@@ -9,7 +9,7 @@
 // codec loads are held, with the transport paused when it can be, and delivered in order); a
 // failed `initialize` leaves the dialect undecided, so the peer may try again with another.
 import type { Dialect } from "./dialect.js";
-import { dialectOfInitializeResult, isLaterV2InitializeParams } from "./dialect.js";
+import { dialectOfInitializeResult, isLaterV2InitializeParams, isWellFormedMessage } from "./dialect.js";
 import { errorResponse, type RequestId } from "./jsonrpc.js";
 import { ErrorCode } from "./errors.js";
 import { isJsonObject } from "./json.js";
@@ -136,7 +136,14 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
     }
     if (options.side === "client" && dialect === undefined && message.method === "initialize") initializeId = message.id as RequestId;
     if (codec === undefined) return inner.send(message);
-    return sendAll(codec.toPeer(message as Json));
+    let out: Json[];
+    try {
+      out = codec.toPeer(message as Json);
+    } catch (error) {
+      // The runtime's own message could not be mapped: it is not sent half-converted.
+      return Promise.reject(error);
+    }
+    return sendAll(out);
   };
 
   const sendAll = (messages: Json[]): Promise<void> => {
@@ -185,7 +192,7 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
       sniff(message);
       return;
     }
-    throughCodec(value);
+    throughCodec(value, message);
     if (options.side === "client" && typeof message === "string") learnPassThrough(message, value);
   };
 
@@ -199,9 +206,23 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
     if (frame.slice(0, prefix.length) === prefix) chunkPrefix = prefix;
   };
 
-  /** One parsed incoming message through the codec: its replies go back to the peer, its model messages to the runtime. */
-  const throughCodec = (value: Json): void => {
-    const inbound = codec!.fromPeer(value);
+  /**
+   * One parsed incoming message through the codec: its replies go back to the peer, its model
+   * messages to the runtime. A malformed message, or one the codec cannot map (it throws: a value
+   * nested too deep to copy, say), goes to the runtime as it came, which answers it as JSON-RPC says.
+   */
+  const throughCodec = (value: Json, raw: string | object = value): void => {
+    if (!isWellFormedMessage(value)) {
+      outer.onMessage(raw);
+      return;
+    }
+    let inbound: Inbound;
+    try {
+      inbound = codec!.fromPeer(value);
+    } catch {
+      outer.onMessage(raw);
+      return;
+    }
     if (dialect === undefined && value.method === "initialize" && inbound.deliver.length === 0) {
       // The codec refused this initialize itself (-32022): nothing is settled.
       codec = undefined;
@@ -258,7 +279,7 @@ export function dialectTransport(inner: Transport, options: DialectTransportOpti
       first?.();
       // The message that showed the dialect goes straight to the codec (`deliver` would judge it again).
       const value = message === undefined ? undefined : parsed(message);
-      if (isJsonObject(value)) throughCodec(value);
+      if (isJsonObject(value)) throughCodec(value, message!);
     };
     if (later !== undefined) {
       start();

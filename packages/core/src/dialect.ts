@@ -40,3 +40,27 @@ export function dialectOfInitializeParams(params: unknown): Dialect | undefined 
   if (params.protocolVersion === 1) return "v1";
   return isLaterV2InitializeParams(params) ? "v2-later" : "v2-pinned";
 }
+
+/**
+ * A JSON-RPC id a codec may answer under: a string, or a number that survives a round trip (finite,
+ * within ±2^53, as the runtime's Connection requires; null is handled apart).
+ */
+function isAnswerableId(id: unknown): boolean {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id) && Math.abs(id) <= Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * The envelope of a message the codec maps: `jsonrpc: "2.0"`; a request or notification with a
+ * string method, params absent or an object or array, and (for a request) an id that is a string,
+ * a number within ±2^53 or null; a response with such an id.
+ */
+export function isWellFormedMessage(message: Record<string, unknown>): boolean {
+  if (message.jsonrpc !== "2.0") return false;
+  if ("method" in message) {
+    if (typeof message.method !== "string") return false;
+    const params = message.params;
+    if (params !== undefined && params !== null && typeof params !== "object") return false;
+    return !("id" in message) || message.id === null || isAnswerableId(message.id);
+  }
+  return isAnswerableId(message.id);
+}

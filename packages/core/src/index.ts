@@ -92,7 +92,15 @@ export {
   type JsonRpcErrorResponse,
   type JsonRpcResponse,
 } from "./jsonrpc.js";
-export { type Dialect, DIALECT_LABELS, DIALECTS, dialectOfInitializeParams, dialectOfInitializeResult, isLaterV2InitializeParams } from "./dialect.js";
+export {
+  type Dialect,
+  DIALECT_LABELS,
+  DIALECTS,
+  dialectOfInitializeParams,
+  dialectOfInitializeResult,
+  isLaterV2InitializeParams,
+  isWellFormedMessage,
+} from "./dialect.js";
 export {
   type DialectCodec,
   type DialectLossyEvent,

@@ -161,6 +161,34 @@ describe("dialectTransport, agent side", () => {
     expect(got).toHaveLength(1);
   });
 
+  it("malformed or odd messages reach the runtime as they came (the codec never answers or fixes them up); prototype names are not methods it maps", async () => {
+    const { fake, wire, got } = await laterAgent();
+    fake.receive(LATER_INIT);
+    await until(() => got.length === 1);
+    await wire.send({ jsonrpc: "2.0", id: 1, result: PINNED_RESULT });
+    const odd = [
+      '{"jsonrpc":"2.0","id":"a","method":"toString","params":{}}',
+      '{"jsonrpc":"2.0","id":[],"method":"tool_call/cancel","params":{}}',
+      '{"jsonrpc":"2.0","id":"b","method":"session/set_config_option","params":"text"}',
+      '{"jsonrpc":"1.0","id":"c","method":"session/new","params":{}}',
+      `{"jsonrpc":"2.0","id":9007199254740993,"method":"tool_call/cancel","params":{}}`,
+    ];
+    for (const line of odd) fake.receive(line);
+    // Forwarded unchanged (raw text for the malformed ones); nothing answered by the codec itself.
+    expect(got.slice(1)).toEqual(odd.map((line) => JSON.parse(line)));
+    expect(fake.sent).toHaveLength(1);
+    // A protocolVersion nested too deep to print is still answered once, by the version rule (-32602).
+    const deep = `{"jsonrpc":"2.0","id":"d","method":"initialize","params":{"protocolVersion":${"[".repeat(20000)}${"]".repeat(20000)},"info":{}}}`;
+    fake.receive(deep);
+    expect(fake.sent.slice(1)).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: "d",
+        error: expect.objectContaining({ code: -32602, data: { path: "/protocolVersion", message: "must be an integer from 0 to 65535" } }),
+      },
+    ]);
+  });
+
   it("A3, A4: a prompt: receipt, echo and running at the turn's first update; idle with the stop reason for the runtime's answer", async () => {
     const { fake, wire, got, checkAll, oracle } = await laterAgent();
     fake.receive(LATER_INIT);

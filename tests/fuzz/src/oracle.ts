@@ -61,6 +61,8 @@ export interface ServedMethods {
   requests: ReadonlySet<string>;
   /** Notifications it acts on; any other notification is dropped (and reported). */
   notifications: ReadonlySet<string>;
+  /** The later v2 draft (docs/protocol.md A6): no batches (an array gets one -32600), and a request with id null gets -32600. */
+  later?: boolean;
 }
 
 function expectOne(value: unknown, served: ServedMethods, into: Expectation): void {
@@ -78,7 +80,7 @@ function expectOne(value: unknown, served: ServedMethods, into: Expectation): vo
       return;
     case "request": {
       const code = served.requests.has(kind.method) ? "served" : -32601;
-      if (kind.id === null) into.nullAnswers.push(code === "served" ? 0 : code);
+      if (kind.id === null) into.nullAnswers.push(served.later ? -32600 : code === "served" ? 0 : code);
       else into.byId.push({ id: kind.id, code });
     }
   }
@@ -86,7 +88,7 @@ function expectOne(value: unknown, served: ServedMethods, into: Expectation): vo
 
 /**
  * The expectation for one line. `version` decides what a JSON array means (a v2 batch; nothing in
- * v1). `text` is the line as the receiver decodes it.
+ * v1 or the later v2 draft). `text` is the line as the receiver decodes it.
  */
 export function expectationFor(text: string, version: 1 | 2, served: ServedMethods): Expectation {
   let value: unknown;
@@ -97,7 +99,7 @@ export function expectationFor(text: string, version: 1 | 2, served: ServedMetho
   }
   const into: Expectation = { nullAnswers: [], byId: [], batched: false, dropped: 0 };
   if (Array.isArray(value)) {
-    if (version === 1 || value.length === 0) {
+    if (version === 1 || served.later === true || value.length === 0) {
       into.nullAnswers.push(-32600);
       return into;
     }

@@ -13,6 +13,8 @@ export interface FuzzOptions {
   side: "agent" | "client";
   channel: "memory" | "stdio";
   version: 1 | 2;
+  /** Agent side, version 2: speak the later v2 draft (initialize with `info`) instead of the pinned one. */
+  later?: boolean;
   seed: number;
   /** First case number (for replaying). */
   from: number;
@@ -158,7 +160,8 @@ function newReport(options: FuzzOptions): FuzzReport {
 export async function fuzzAgentSide(options: FuzzOptions): Promise<FuzzReport> {
   const report = newReport(options);
   const peer: RawPeer = options.channel === "memory" ? memoryAgent() : stdioAgent();
-  const served: ServedMethods = agentServed(options.version);
+  const later = options.later === true && options.version === 2;
+  const served: ServedMethods = agentServed(options.version, later);
   const answers: Answer[] = [];
   const request = async (id: string, method: string, params: unknown): Promise<Answer & { result?: unknown }> => {
     const text = line({ jsonrpc: "2.0", id, method, params });
@@ -175,7 +178,7 @@ export async function fuzzAgentSide(options: FuzzOptions): Promise<FuzzReport> {
     return found;
   };
   try {
-    await request("init", "initialize", { protocolVersion: options.version });
+    await request("init", "initialize", later ? { protocolVersion: 2, info: { name: "fuzz", version: "1" } } : { protocolVersion: options.version });
     const created = await request("setup", "session/new", { cwd: "/work", mcpServers: [] });
     const sessionId = (created.result as { sessionId: string }).sessionId;
     const batchSize = options.batch ?? 100;
@@ -184,12 +187,12 @@ export async function fuzzAgentSide(options: FuzzOptions): Promise<FuzzReport> {
       const expectations: { index: number; label: string; expectation: Expectation }[] = [];
       for (let index = start; index < end; index++) {
         const random = Random.forCase(options.seed, index);
-        const valid = clientTraffic(random, options.version, sessionId, `c${index}`);
+        const valid = clientTraffic(random, options.version, sessionId, `c${index}`, later);
         let extras = 0;
         const mutated = mutate(random, valid, {
           uniq: index,
           bytes: peer.bytes,
-          extra: () => clientTraffic(random, options.version, sessionId, `c${index}-b${++extras}`),
+          extra: () => clientTraffic(random, options.version, sessionId, `c${index}-b${++extras}`, later),
         });
         for (const text of mutated.lines) expectations.push({ index, label: mutated.label, expectation: expectationFor(text, options.version, served) });
         peer.write(mutated.bytes, mutated.lines);

@@ -8,7 +8,7 @@ type Message = Record<string, unknown>;
 const text = (t: string) => ({ type: "text", text: t });
 
 /** Requests and notifications a client sends an agent, valid for `version` and `sessionId`. */
-export function clientTraffic(random: Random, version: 1 | 2, sessionId: string, id: string | number): Message {
+export function clientTraffic(random: Random, version: 1 | 2, sessionId: string, id: string | number, later = false): Message {
   const request = (method: string, params: unknown) => ({ jsonrpc: "2.0", id, method, params });
   const notification = (method: string, params: unknown) => ({ jsonrpc: "2.0", method, params });
   const v1Only = [
@@ -31,11 +31,26 @@ export function clientTraffic(random: Random, version: 1 | 2, sessionId: string,
     () => request("_vendor/ping", { any: [1, 2] }),
     () => notification("_vendor/event", {}),
   ];
-  return random.pick(version === 1 ? [...both, ...v1Only] : both)();
+  // The later v2 draft's own names and methods (docs/protocol.md §12); its client sends them beside the rest.
+  const laterOnly = [
+    () => request("initialize", { protocolVersion: random.pick([0, 1, 2, 3]), info: { name: "fuzz", version: "1" } }),
+    () => request("auth/login", { methodId: random.pick(["key", "nope"]) }),
+    () => request("auth/logout", {}),
+    () => request("tool_call/cancel", { sessionId, toolCallId: random.pick(["call_1", "nope"]) }),
+    () => request("terminal/cancel", { sessionId, terminalId: "term_1" }),
+    () =>
+      request("session/resume", {
+        sessionId: random.pick([sessionId, "nope"]),
+        cwd: "/work",
+        replayFrom: random.pick([{ type: "start" }, { type: "_other" }, null]),
+      }),
+    () => request("session/set_config_option", { sessionId, configId: "fast", type: "boolean", value: random.chance(0.5) }),
+  ];
+  return random.pick(version === 1 ? [...both, ...v1Only] : later ? [...both, ...laterOnly] : both)();
 }
 
 /** What the fuzz agent serves (fixtures/fuzz-agent.mjs), per version. */
-export function agentServed(version: 1 | 2): ServedMethods {
+export function agentServed(version: 1 | 2, later = false): ServedMethods {
   const requests = [
     "initialize",
     "authenticate",
@@ -49,8 +64,11 @@ export function agentServed(version: 1 | 2): ServedMethods {
     "session/delete",
   ];
   if (version === 1) requests.push("session/set_mode");
+  // The later draft's methods reach the same runtime through its codec (tool_call/cancel and
+  // terminal/cancel are answered, -32602 for work that advertises no cancel).
+  if (later) requests.push("auth/login", "auth/logout", "tool_call/cancel", "terminal/cancel");
   const notifications = version === 1 ? ["session/cancel", "$/cancel_request"] : ["session/cancel"];
-  return { requests: new Set(requests), notifications: new Set(notifications) };
+  return { requests: new Set(requests), notifications: new Set(notifications), ...(later ? { later } : {}) };
 }
 
 /** Requests and notifications an agent sends a client, valid for `version` and `sessionId`. */

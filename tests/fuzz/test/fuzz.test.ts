@@ -82,6 +82,15 @@ describe.each(RUNS)("fuzz: the agent over $channel, v$version", ({ channel, vers
   }, 120_000);
 });
 
+// The later v2 draft through its codec (docs/protocol.md §12): the same traffic plus that draft's
+// own methods; arrays and null ids are refused (A6). Cases numbered after the four runs above.
+describe.each(["memory", "stdio"] as const)("fuzz: the agent over %s, the later v2 draft", (channel) => {
+  it(`${PER_RUN} cases: every request answered once, batches and null ids refused`, async () => {
+    const from = (RUNS.length + (channel === "memory" ? 0 : 1)) * PER_RUN;
+    expectClean(await fuzzAgentSide({ side: "agent", channel, version: 2, later: true, seed: SEED, from, cases: PER_RUN }));
+  }, 120_000);
+});
+
 describe.each(RUNS)("fuzz: the client over $channel, v$version", ({ channel, version }) => {
   it(`${PER_RUN} cases: every agent request answered once, every prompt settled with a typed outcome`, async () => {
     const from = RUNS.findIndex((run) => run.channel === channel && run.version === version) * PER_RUN;

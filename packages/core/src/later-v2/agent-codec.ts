@@ -14,7 +14,14 @@
 // prompt exactly one `running` and one `idle`, in that order, after its receipt.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, sessionUpdate, successResponse } from "./messages.js";
-import { AGENT_TERMINAL_UPDATE, CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject } from "../index.js";
+import {
+  AGENT_TERMINAL_UPDATE,
+  CANCEL_TERMINAL_METHOD,
+  CANCEL_TOOL_CALL_METHOD,
+  ErrorCode,
+  isJsonObject,
+  isWellFormedMessage as isWellFormed,
+} from "../index.js";
 import { initializeParamsFromLater, initializeResultToLater, sessionParamsFromLater, sessionResultToLater, setConfigOptionFromLater } from "./handshake.js";
 import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
 import { permissionOutcomeFromLater, permissionRequestToLater, sessionUpdateToLater } from "./session-updates.js";
@@ -88,6 +95,9 @@ export class LaterV2AgentCodec {
 
   /** One message from the client. */
   fromPeer(message: Json): Inbound {
+    // Only well-formed messages are mapped; anything else goes to the runtime as it came, which
+    // answers it as JSON-RPC says (the codec never answers or fixes up a malformed message).
+    if (!isWellFormed(message)) return { deliver: [message], replies: [] };
     const method = message.method;
     if (typeof method !== "string") return this.#responseFromPeer(message);
     if (!("id" in message)) return { deliver: [message], replies: [] };
@@ -110,7 +120,7 @@ export class LaterV2AgentCodec {
     }
     this.#clientRequests.set(requestId, method);
     let deliver: Json = message;
-    if (method in RENAMED_FROM_LATER) deliver = { ...message, method: RENAMED_FROM_LATER[method] };
+    if (Object.hasOwn(RENAMED_FROM_LATER, method)) deliver = { ...message, method: RENAMED_FROM_LATER[method] };
     else if (method === "session/new") deliver = { ...message, params: sessionParamsFromLater(params) };
     else if (method === "session/set_config_option") deliver = { ...message, params: setConfigOptionFromLater(params) };
     else if (method === "session/prompt" && typeof params.sessionId === "string") {

@@ -14,7 +14,7 @@
 // work. Invariant: each prompt the runtime sent gets exactly one answer.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, successResponse } from "./messages.js";
-import { CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject } from "../index.js";
+import { CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject, isWellFormedMessage as isWellFormed } from "../index.js";
 import { sessionResultFromLater, setConfigOptionToLater } from "./handshake.js";
 import type { Inbound } from "./inbound.js";
 import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
@@ -66,7 +66,7 @@ export class LaterV2ClientCodec {
     const id = message.id as RequestId;
     this.#clientRequests.set(id, method);
     const params = isJsonObject(message.params) ? message.params : {};
-    if (method in RENAMED_TO_LATER) return [{ ...message, method: RENAMED_TO_LATER[method] }];
+    if (Object.hasOwn(RENAMED_TO_LATER, method)) return [{ ...message, method: RENAMED_TO_LATER[method] }];
     if (method === "session/load") {
       const { mcpServers, ...rest } = params;
       return [
@@ -86,8 +86,9 @@ export class LaterV2ClientCodec {
     return [message];
   }
 
-  /** One message from the agent, as what the runtime gets. */
+  /** One message from the agent, as what the runtime gets (a malformed one as it came: the runtime answers it). */
   fromPeer(message: Json): Inbound {
+    if (!isWellFormed(message)) return { deliver: [message], replies: [] };
     const method = message.method;
     if (typeof method !== "string") return this.#responseFromPeer(message);
     const params = isJsonObject(message.params) ? message.params : {};

@@ -1,7 +1,7 @@
 // The later v2 draft's version rule (docs/protocol.md A2): the agent answers the highest version it
 // supports at or below the requested one, and when there is none it fails `initialize` with -32022
 // and `data: {requested, supported}`. (v1 and the pinned v2 answer the agent's latest instead.)
-import { ErrorCode } from "../index.js";
+import { ErrorCode, valueKind } from "../index.js";
 
 /** The error code of a later-draft `initialize` that no supported version can answer. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -18,7 +18,7 @@ export function chooseLaterVersion(requested: unknown, supported: readonly numbe
     return {
       ok: false,
       code: ErrorCode.InvalidParams,
-      message: `Invalid protocolVersion: expected an integer from 0 to ${MAX_PROTOCOL_VERSION}, got ${JSON.stringify(requested) ?? "nothing"}`,
+      message: `Invalid protocolVersion: expected an integer from 0 to ${MAX_PROTOCOL_VERSION}, got ${valueKind(requested)}`,
       data: { path: "/protocolVersion", message: `must be an integer from 0 to ${MAX_PROTOCOL_VERSION}` },
     };
   }

@@ -171,7 +171,7 @@ export function sessionUpdateToLater(update: Json, lossy: LaterLossy): Json | un
       lossy.report("session_update", "the later v2 draft has no session modes; the current_mode_update was not sent", update);
       return undefined;
     default: {
-      const later = MODEL_TO_LATER_TAGS[tag];
+      const later = Object.hasOwn(MODEL_TO_LATER_TAGS, tag) ? MODEL_TO_LATER_TAGS[tag] : undefined;
       if (later !== undefined) return { ...update, sessionUpdate: later };
       // Other custom updates (`_…`) are extensions both drafts allow.
       return update;
@@ -196,7 +196,7 @@ export function sessionUpdateFromLater(update: Json, lossy: LaterLossy): Json {
     case "notice":
       return { ...renameKey(update, "description", "message"), sessionUpdate: NOTICE_UPDATE };
     default: {
-      const model = LATER_TO_MODEL_TAGS[tag];
+      const model = Object.hasOwn(LATER_TO_MODEL_TAGS, tag) ? LATER_TO_MODEL_TAGS[tag] : undefined;
       return model === undefined ? update : { ...update, sessionUpdate: model };
     }
   }
