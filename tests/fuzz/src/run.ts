@@ -240,6 +240,30 @@ function promptAnswer(random: Random, id: unknown): { text: string; malformed: b
   return { text: line({ ...base, error: { code: "x", message: 5 } }), malformed: true };
 }
 
+/**
+ * The later v2 draft ends a turn with a receipt and a state update idle (A3): the receipt first,
+ * then an idle with a fuzzed stop reason (a known one, error with or without its error object, a
+ * custom one, or none). Either way the prompt must settle.
+ */
+function laterPromptAnswer(random: Random, id: unknown): string[] {
+  const receipt = line({ jsonrpc: "2.0", id, result: random.chance(0.5) ? { messageId: `u${random.int(9)}` } : {} });
+  const stop = random.pick<Record<string, unknown>>([
+    { stopReason: "end_turn" },
+    { stopReason: "cancelled" },
+    { stopReason: "error", error: { code: -32000, message: "quota" } },
+    { stopReason: "error" },
+    { stopReason: "_vendor/stop" },
+    {},
+  ]);
+  const idle = line({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s1", update: { sessionUpdate: "state_update", state: "running" } } });
+  const end = line({
+    jsonrpc: "2.0",
+    method: "session/update",
+    params: { sessionId: "s1", update: { sessionUpdate: "state_update", state: "idle", ...stop } },
+  });
+  return random.chance(0.5) ? [receipt, idle, end] : [idle, end, receipt];
+}
+
 /** Attack a client (connectAgent) with agent→client traffic. */
 export async function fuzzClientSide(options: FuzzOptions): Promise<FuzzReport> {
   const report = newReport(options);
@@ -254,12 +278,15 @@ export async function fuzzClientSide(options: FuzzOptions): Promise<FuzzReport> 
   };
   // The stand-in agent: answers initialize and session/new, remembers the prompt's id.
   let promptId: unknown;
+  const later = options.later === true && options.version === 2;
   const onRequest = (message: Record<string, unknown>) => {
     if (message.method === "initialize") {
       const result =
         options.version === 1
           ? { protocolVersion: 1, agentCapabilities: {}, authMethods: [] }
-          : { protocolVersion: 2, capabilities: { session: {} }, authMethods: [] };
+          : later
+            ? { protocolVersion: 2, info: { name: "fuzz-agent", version: "1" }, capabilities: { session: {} }, authMethods: [] }
+            : { protocolVersion: 2, capabilities: { session: {} }, authMethods: [] };
       toClient({ jsonrpc: "2.0", id: message.id, result });
     } else if (message.method === "session/new") toClient({ jsonrpc: "2.0", id: message.id, result: { sessionId: "s1" } });
     else if (message.method === "session/prompt") promptId = message.id;
@@ -270,6 +297,7 @@ export async function fuzzClientSide(options: FuzzOptions): Promise<FuzzReport> 
   try {
     const connecting = connectAgent(channel.transport, {
       protocolVersion: options.version,
+      ...(later ? { v2Dialect: "later" as const } : {}),
       fs: { readTextFile: () => "content", writeTextFile: () => {} },
       requestPermission: (request) => ({ outcome: "selected", optionId: request.options[0]?.optionId ?? "ok" }),
       elicitation: { form: () => ({ action: "decline" }) as never },
@@ -294,12 +322,12 @@ export async function fuzzClientSide(options: FuzzOptions): Promise<FuzzReport> 
       let dropped = 0;
       for (let index = start; index < end; index++) {
         const random = Random.forCase(options.seed, index);
-        const valid = agentTraffic(random, options.version, "s1", `a${index}`);
+        const valid = agentTraffic(random, options.version, "s1", `a${index}`, later);
         let extras = 0;
         const mutated = mutate(random, valid, {
           uniq: index,
           bytes: channel.bytes,
-          extra: () => agentTraffic(random, options.version, "s1", `a${index}-b${++extras}`),
+          extra: () => agentTraffic(random, options.version, "s1", `a${index}-b${++extras}`, later),
         });
         for (const text of mutated.lines) {
           const expectation = expectationFor(text, options.version, served);
@@ -311,10 +339,13 @@ export async function fuzzClientSide(options: FuzzOptions): Promise<FuzzReport> 
         report.lines += mutated.lines.length;
       }
       // End the turn with a fuzzed answer: it must settle the prompt either way.
-      const answer = promptAnswer(Random.forCase(options.seed ^ 0x5a5a, start), promptId);
-      toClient(answer.text);
-      if (answer.malformed)
-        expectations.push({ index: start, label: "prompt answer", expectation: { nullAnswers: [-32600], byId: [], batched: false, dropped: 0 } });
+      if (later) for (const text of laterPromptAnswer(Random.forCase(options.seed ^ 0x5a5a, start), promptId)) toClient(text);
+      else {
+        const answer = promptAnswer(Random.forCase(options.seed ^ 0x5a5a, start), promptId);
+        toClient(answer.text);
+        if (answer.malformed)
+          expectations.push({ index: start, label: "prompt answer", expectation: { nullAnswers: [-32600], byId: [], batched: false, dropped: 0 } });
+      }
       const syncId = `sync-${start}`;
       toClient({ jsonrpc: "2.0", id: syncId, method: "_fuzz/sync" });
       const wantIds = expectations.reduce((n, e) => n + e.expectation.byId.length + e.expectation.nullAnswers.length, 0) + 1;

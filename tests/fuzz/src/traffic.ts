@@ -72,7 +72,7 @@ export function agentServed(version: 1 | 2, later = false): ServedMethods {
 }
 
 /** Requests and notifications an agent sends a client, valid for `version` and `sessionId`. */
-export function agentTraffic(random: Random, version: 1 | 2, sessionId: string, id: string | number): Message {
+export function agentTraffic(random: Random, version: 1 | 2, sessionId: string, id: string | number, later = false): Message {
   const request = (method: string, params: unknown) => ({ jsonrpc: "2.0", id, method, params });
   const update = (u: Message) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: u } });
   const messageId = `m${random.int(5)}`;
@@ -103,6 +103,60 @@ export function agentTraffic(random: Random, version: 1 | 2, sessionId: string, 
     () => update({ sessionUpdate: "usage_update", used: 1, size: 2 }),
     () => update({ sessionUpdate: "session_info_update", title: "t" }),
   ];
+  if (later) {
+    // The later v2 draft's own shapes (docs/protocol.md §12), which reach the client through its codec.
+    updates.push(
+      () =>
+        update({
+          sessionUpdate: "state_update",
+          state: random.pick(["running", "requires_action"]),
+          background: random.chance(0.5) ? [{ type: "tool_call", toolCallId: "t1" }] : null,
+        }),
+      () =>
+        update({
+          sessionUpdate: "terminal_update",
+          terminalId: `x${random.int(3)}`,
+          command: "ls",
+          exitStatus: random.chance(0.3) ? { exitCode: 0 } : undefined,
+        }),
+      () => update({ sessionUpdate: "terminal_output_chunk", terminalId: `x${random.int(3)}`, data: random.pick(["aGVsbG8K", "not base64!", ""]) }),
+      () =>
+        update({
+          sessionUpdate: "tool_call_update",
+          toolCallId: `t${random.int(3)}`,
+          status: random.pick(["paused", "cancelled"]),
+          capabilities: { cancel: {} },
+          name: "run",
+        }),
+      () =>
+        update({
+          sessionUpdate: "tool_call_update",
+          toolCallId: `t${random.int(3)}`,
+          content: [
+            {
+              type: "diff",
+              changes: [{ operation: random.pick(["add", "modify", "move"]), path: "/w/a", oldPath: "/w/b" }],
+              patch: { format: "git_patch", text: "@@ -0,0 +1 @@\n+x\n" },
+            },
+          ],
+        }),
+      () => update({ sessionUpdate: "plan_update", plan: { type: "items", planId: "p", entries: [] } }),
+      () =>
+        update({
+          sessionUpdate: "available_commands_update",
+          availableCommands: [{ type: random.pick(["command", "_other"]), name: "x", description: "d", input: { type: "text", hint: "h" } }],
+        }),
+      () => update({ sessionUpdate: "notice", severity: "info", title: "note", description: "more" }),
+    );
+    requests.push(() =>
+      request("session/request_permission", {
+        sessionId,
+        title: "Run it?",
+        subject: random.pick([{ type: "command", command: "ls", cwd: "/w" }, { type: "tool_call", toolCall: { toolCallId: "t2" } }, { type: "_other" }]),
+        options: [{ optionId: "ok", name: "OK", kind: "allow_once" }],
+      }),
+    );
+  }
   if (version === 1) {
     requests.push(() => request("fs/read_text_file", { sessionId, path: "/work/a.txt" }));
     requests.push(() => request("elicitation/create", { mode: "form", sessionId, message: "?", requestedSchema: { type: "object", properties: {} } }));

@@ -99,3 +99,14 @@ describe.each(RUNS)("fuzz: the client over $channel, v$version", ({ channel, ver
     expect(Object.values(report.turns ?? {}).reduce((a, b) => a + b, 0)).toBe(PER_RUN / 100);
   }, 120_000);
 });
+
+// The client in the later v2 draft: the same agent traffic plus the draft's own updates and
+// permission subjects, and each batch's turn ended with a receipt and a fuzzed idle (A3, A5).
+describe.each(["memory", "stdio"] as const)("fuzz: the client over %s, the later v2 draft", (channel) => {
+  it(`${PER_RUN} cases: every agent request answered once, every prompt settled with a typed outcome`, async () => {
+    const from = (RUNS.length + (channel === "memory" ? 0 : 1)) * PER_RUN;
+    const report = await fuzzClientSide({ side: "client", channel, version: 2, later: true, seed: SEED, from, cases: PER_RUN });
+    expectClean(report);
+    expect(Object.values(report.turns ?? {}).reduce((a, b) => a + b, 0)).toBe(PER_RUN / 100);
+  }, 120_000);
+});
