@@ -24,7 +24,7 @@ function parse(argv: readonly string[]) {
 }
 
 function summarize(report: FuzzReport): string {
-  const { side, channel, version } = report.options;
+  const { side, channel, version, later } = report.options;
   const answers = Object.entries(report.answers)
     .sort()
     .map(([code, count]) => `${code}: ${count}`)
@@ -34,7 +34,7 @@ function summarize(report: FuzzReport): string {
         .map(([how, count]) => `${how} ${count}`)
         .join(", ")}`
     : "";
-  return `${side} side, ${channel}, v${version}: ${report.cases} cases (${report.lines} lines) · answers {${answers}} · unanswered ${report.unanswered} · failures ${report.failures.length}${turns}`;
+  return `${side} side, ${channel}, ${later ? "later v2" : `v${version}`}: ${report.cases} cases (${report.lines} lines) · answers {${answers}} · unanswered ${report.unanswered} · failures ${report.failures.length}${turns}`;
 }
 
 const options = parse(process.argv.slice(2));
@@ -43,11 +43,25 @@ const sides = options.side === "both" ? (["agent", "client"] as const) : [option
 const channels = options.channel === "both" ? (["memory", "stdio"] as const) : [options.channel as "memory" | "stdio"];
 let failed = 0;
 for (const side of sides) {
-  // A side's cases are split over its channels and both versions, each with its own case numbers.
-  const parts = channels.flatMap((channel) => [1, 2].map((version) => ({ channel, version: version as 1 | 2 })));
+  // A side's cases are split over its channels and the three dialects (v1, pinned v2, later v2),
+  // each with its own case numbers.
+  const dialects = [
+    { version: 1 as const, later: false },
+    { version: 2 as const, later: false },
+    { version: 2 as const, later: true },
+  ];
+  const parts = channels.flatMap((channel) => dialects.map((dialect) => ({ channel, ...dialect })));
   const per = Math.ceil(options.cases / parts.length);
   for (const [k, part] of parts.entries()) {
-    const run: FuzzOptions = { side, channel: part.channel, version: part.version, seed: options.seed, from: options.from + k * per, cases: per };
+    const run: FuzzOptions = {
+      side,
+      channel: part.channel,
+      version: part.version,
+      later: part.later,
+      seed: options.seed,
+      from: options.from + k * per,
+      cases: per,
+    };
     const report = side === "agent" ? await fuzzAgentSide(run) : await fuzzClientSide(run);
     console.log(summarize(report));
     for (const failure of report.failures) console.log(`  ✗ ${failure}`);
