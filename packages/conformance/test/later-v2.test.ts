@@ -53,6 +53,17 @@ describe("the LATER-* requirements", () => {
     expect(report.agent).toEqual({ name: "sdk-later-v2-agent", version: "2.4.0" });
   });
 
+  it("acpkit's own agent, offered only the later draft (v2Dialect later), passes all eight, cancelling one tool call of '/cancellable 5'", async () => {
+    const builtin = fileURLToPath(new URL("./fixtures/builtin-agent-stdio.mjs", import.meta.url));
+    const report = await checkAgent(
+      { command: process.execPath, args: [builtin] },
+      { protocol: 2, v2Dialect: "later", prompt: "/cancellable 5", timeoutMs: 5000 },
+    );
+    expect(failed(report)).toEqual([]);
+    for (const id of [...LATER_IDS, "LATER-AUTH-001"]) expect(statusOf(report, id), id).toBe("pass");
+    expect(report.verdict).toBe("conformant");
+  });
+
   it("a v1 check judges none of them", async () => {
     const report = await checkAgent({ command: process.execPath, args: [sdkAgent] }, { protocol: 1, timeoutMs: 5000 });
     for (const id of [...LATER_IDS, "LATER-AUTH-001"]) expect(statusOf(report, id), id).toBe("not_applicable");

@@ -40,6 +40,10 @@ the argument {agent} replaced by the command that starts acpkit's scripted check
 
 options (agent):
   --protocol 1|2     the version to offer (default 1)
+  --dialect auto|later
+                     with --protocol 2: auto (default) offers the pinned v2 draft and, if the
+                     agent refuses it, the later draft; later offers only the later draft (an
+                     agent that speaks both is then judged by the LATER-* requirements)
   --timeout MS       how long one answer may take (default 10000; a prompt gets 20×)
   --start-timeout MS how long a fresh agent's first answer (initialize) may take: real agents
                      take seconds to start (default 30000, or --timeout if longer)
@@ -179,6 +183,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const args = parseArgs(argv, {
     ...REPORT_FLAGS,
     protocol: { value: true, choices: ["1", "2"] },
+    dialect: { value: true, choices: ["auto", "later"] },
     timeout: { value: true },
     prompt: { value: true },
     auth: { value: true },
@@ -202,11 +207,15 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const expected = await readExpectedFailures(args, io);
   const auth = flagValue(args, "auth");
   const startTimeoutMs = flagInteger(args, "start-timeout");
+  const protocol = Number(flagValue(args, "protocol", "1")) as 1 | 2;
+  const dialect = flagValue(args, "dialect", "auto") as "auto" | "later";
+  if (dialect === "later" && protocol !== 2) throw new UsageError("--dialect later needs --protocol 2");
   let report: AgentCheckReport;
   try {
     report = await checkAgent(url === undefined ? { command: command!, args: commandArgs, cwd: io.cwd } : token === undefined ? { url } : { url, token }, {
       cwd: io.cwd,
-      protocol: Number(flagValue(args, "protocol", "1")) as 1 | 2,
+      protocol,
+      v2Dialect: dialect,
       timeoutMs: flagInteger(args, "timeout") ?? 10_000,
       ...(startTimeoutMs === undefined ? {} : { startTimeoutMs }),
       prompt: flagValue(args, "prompt", "Hello"),

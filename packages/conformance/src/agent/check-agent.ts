@@ -40,6 +40,9 @@ function contextOf(target: AgentTarget, options: AgentCheckOptions): CheckContex
   milliseconds("lateUpdateWindowMs", 0);
   if (options.protocol !== undefined && options.protocol !== 1 && options.protocol !== 2)
     throw new TypeError(`checkAgent: options.protocol must be 1 or 2 (got ${JSON.stringify(options.protocol)})`);
+  if (options.v2Dialect !== undefined && options.v2Dialect !== "auto" && options.v2Dialect !== "later")
+    throw new TypeError(`checkAgent: options.v2Dialect must be "auto" or "later" (got ${JSON.stringify(options.v2Dialect)})`);
+  if (options.v2Dialect === "later" && options.protocol !== 2) throw new TypeError('checkAgent: options.v2Dialect "later" needs options.protocol 2');
   return {
     target,
     protocol: options.protocol ?? 1,
@@ -49,6 +52,7 @@ function contextOf(target: AgentTarget, options: AgentCheckOptions): CheckContex
     prompt: options.prompt ?? "Hello",
     auth: options.auth,
     lateUpdateWindowMs: options.lateUpdateWindowMs ?? 300,
+    ...(options.v2Dialect === "later" ? { later: true } : {}),
   };
 }
 

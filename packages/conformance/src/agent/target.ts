@@ -39,6 +39,12 @@ export type AgentTarget = CommandTarget | WebSocketTarget | InProcessTarget;
 export interface AgentCheckOptions {
   /** The version to offer in initialize (default 1). */
   protocol?: ProtocolVersion;
+  /**
+   * With protocol 2, which v2 draft to offer: "auto" (default) offers the pinned shape and, when
+   * the agent refuses it, the later draft's; "later" offers only the later draft's, so an agent
+   * that speaks both (acpkit's does) is judged by the LATER-* requirements.
+   */
+  v2Dialect?: "auto" | "later";
   /** The working directory sent in session/new, absolute (default: process.cwd()). */
   cwd?: string;
   /** How long one answer may take, in ms (a prompt gets 20×; default 10000). */

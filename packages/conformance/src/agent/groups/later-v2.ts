@@ -159,46 +159,63 @@ async function judgeTurn(agent: RawConnection, context: CheckContext, sessionId:
   results.pass("LATER-PROMPT-001", `receipt ${receipt}, then idle with stopReason ${update.stopReason}`);
 }
 
-/** LATER-CANCEL-001 and LATER-TOOL-001, on one turn that is cancelled while it runs. */
-async function judgeCancel(agent: RawConnection, context: CheckContext, sessionId: string, results: LaterJudge): Promise<void> {
+/**
+ * Start a turn and wait until it shows itself (its receipt or an update). Undefined when the
+ * prompt was answered with a stop reason (the pinned draft's end of turn: no later turn runs).
+ */
+async function startTurn(agent: RawConnection, context: CheckContext, sessionId: string, id: string): Promise<number | undefined> {
   const from = agent.lines.length;
-  agent.send({ jsonrpc: "2.0", id: "later-prompt-c", method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: context.prompt }] } });
-  // Cancel as soon as the prompt was taken (its receipt) or the turn showed itself (an update).
+  agent.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: context.prompt }] } });
   await agent.waitFor(
-    (value) => value.id === "later-prompt-c" || (value.method === "session/update" && isObject(value.params) && value.params.sessionId === sessionId),
+    (value) => value.id === id || (value.method === "session/update" && isObject(value.params) && value.params.sessionId === sessionId),
     context.timeoutMs,
     from,
   );
+  const answered = agent.lines.slice(from).find((line) => isObject(line.value) && line.value.id === id);
+  const answer = answered?.value as Json | undefined;
+  return isObject(answer?.result) && "stopReason" in answer.result ? undefined : from;
+}
+
+const NO_LATER_TURN = "the prompt was answered with a stop reason, the pinned draft's end of turn (LATER-PROMPT-001): no later turn ran";
+
+/**
+ * LATER-TOOL-001 on one turn (a tool call that advertises cancel is cancelled on its own, and the
+ * turn is left to end), then LATER-CANCEL-001 on another, cancelled as soon as it shows itself:
+ * two turns, so that a turn that ends soon after its tool call was cancelled cannot be taken for
+ * one that ignored session/cancel.
+ */
+async function judgeCancel(agent: RawConnection, context: CheckContext, sessionId: string, results: LaterJudge): Promise<void> {
+  const toolTurn = await startTurn(agent, context, sessionId, "later-prompt-t");
+  if (toolTurn === undefined) {
+    results.set("LATER-TOOL-001", "not_applicable", NO_LATER_TURN);
+    results.set("LATER-CANCEL-001", "skip", NO_LATER_TURN);
+    return;
+  }
   // A tool call that can be cancelled on its own usually comes with the turn's first updates: give
   // it a moment (bounded; the turn's end also ends the wait).
   await agent.waitFor(
-    (value) => isIdleOf(value, sessionId) || (value.method === "session/update" && cancellableToolCall(agent, sessionId, from) !== undefined),
+    (value) => isIdleOf(value, sessionId) || (value.method === "session/update" && cancellableToolCall(agent, sessionId, toolTurn) !== undefined),
     Math.min(1000, context.timeoutMs),
-    from,
+    toolTurn,
   );
-  const answered = agent.lines.slice(from).find((line) => isObject(line.value) && line.value.id === "later-prompt-c");
-  const answer = answered?.value as Json | undefined;
-  if (isObject(answer?.result) && "stopReason" in answer.result) {
-    results.set(
-      "LATER-CANCEL-001",
-      "skip",
-      "the prompt was answered with a stop reason, the pinned draft's end of turn (LATER-PROMPT-001): there is no turn left to cancel",
-    );
-    results.set("LATER-TOOL-001", "not_applicable", "no later-draft turn ran");
+  await judgeToolCancel(agent, context, sessionId, toolTurn, results);
+  // Let that turn end (or end it) before the next one.
+  if (!(await idleOf(agent, sessionId, context.timeoutMs * 20, toolTurn))) {
+    agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } });
+    await idleOf(agent, sessionId, context.timeoutMs * 20, toolTurn);
+  }
+
+  const cancelTurn = await startTurn(agent, context, sessionId, "later-prompt-c");
+  if (cancelTurn === undefined) {
+    results.set("LATER-CANCEL-001", "skip", NO_LATER_TURN);
     return;
   }
-  if (await idleOf(agent, sessionId, 0, from)) {
+  if (await idleOf(agent, sessionId, 0, cancelTurn)) {
     results.set("LATER-CANCEL-001", "skip", "the turn ended before the cancel could be sent (use a longer --prompt)");
-    results.set("LATER-TOOL-001", "not_applicable", "no tool call advertised capabilities.cancel while a turn ran");
-    return;
-  }
-  await judgeToolCancel(agent, context, sessionId, from, results);
-  if (await idleOf(agent, sessionId, 0, from)) {
-    results.set("LATER-CANCEL-001", "skip", "the turn ended (after its tool call was cancelled) before session/cancel could be sent");
     return;
   }
   agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } });
-  const idle = await idleOf(agent, sessionId, context.timeoutMs * 20, from);
+  const idle = await idleOf(agent, sessionId, context.timeoutMs * 20, cancelTurn);
   const update = idle ? (((idle.value as Json).params as Json).update as Json) : undefined;
   if (!update) results.set("LATER-CANCEL-001", "fail", "the cancelled turn never reported state_update idle", evidence(agent));
   else if (update.stopReason !== "cancelled")
