@@ -352,6 +352,24 @@ describe("dialectTransport, client side", () => {
     });
   });
 
+  it('A7: a boolean option\'s "true"/"false" value id (the model\'s pinned form) goes out as a boolean once the agent announced the option as boolean', async () => {
+    const { fake, wire } = await laterClient();
+    fake.receive({
+      jsonrpc: "2.0",
+      method: "session/update",
+      params: {
+        sessionId: "s",
+        update: { sessionUpdate: "config_option_update", configOptions: [{ type: "boolean", configId: "fast", name: "Fast", currentValue: false }] },
+      },
+    });
+    await wire.send({ jsonrpc: "2.0", id: 7, method: "session/set_config_option", params: { sessionId: "s", configId: "fast", value: "true" } });
+    await wire.send({ jsonrpc: "2.0", id: 8, method: "session/set_config_option", params: { sessionId: "s", configId: "model", value: "true" } });
+    expect(fake.sent.slice(-2).map((m) => m.params)).toEqual([
+      { sessionId: "s", configId: "fast", type: "boolean", value: true },
+      { sessionId: "s", configId: "model", type: "id", value: "true" },
+    ]);
+  });
+
   it("A7: the runtime's requests go out renamed: authenticate → auth/login, session/load → session/resume with replayFrom start, set_config_option typed", async () => {
     const { fake, wire } = await laterClient();
     await wire.send({ jsonrpc: "2.0", id: 2, method: "authenticate", params: { methodId: "t" } });

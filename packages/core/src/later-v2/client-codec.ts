@@ -44,6 +44,9 @@ const RENAMED_TO_LATER: Readonly<Record<string, string>> = {
   [CANCEL_TERMINAL_METHOD]: "terminal/cancel",
 };
 
+/** How many boolean config option ids the client codec remembers. */
+const MAX_BOOLEAN_OPTIONS = 1024;
+
 const SESSION_RESULT_METHODS = new Set(["session/new", "session/resume", "session/load", "session/set_config_option"]);
 
 export class LaterV2ClientCodec {
@@ -54,6 +57,12 @@ export class LaterV2ClientCodec {
   readonly #prompts = new Map<RequestId, PromptTurn>();
   readonly #turnOfSession = new Map<string, PromptTurn>();
   #permissionCount = 0;
+  /**
+   * The config option ids the agent announced as boolean (from session results and
+   * config_option_update), so that the model's "true"/"false" value ids go out as booleans. At most
+   * MAX_BOOLEAN_OPTIONS are remembered (an agent decides how many it announces).
+   */
+  readonly #booleanOptions = new Set<string>();
 
   constructor(options: LaterV2ClientCodecOptions = {}) {
     this.#lossy = laterLossy(options.onLossy);
@@ -77,7 +86,8 @@ export class LaterV2ClientCodec {
         },
       ];
     }
-    if (method === "session/set_config_option") return [{ ...message, params: setConfigOptionToLater(params) }];
+    if (method === "session/set_config_option")
+      return [{ ...message, params: setConfigOptionToLater(params, this.#booleanOptions.has(String(params.configId))) }];
     if (method === "session/prompt" && typeof params.sessionId === "string") {
       const turn: PromptTurn = { id, sessionId: params.sessionId, receipt: false, started: false, held: undefined };
       this.#prompts.set(id, turn);
@@ -98,6 +108,7 @@ export class LaterV2ClientCodec {
       return { deliver: [{ ...message, params: permissionRequestFromLater(params, synthetic, this.#lossy) }], replies: [] };
     }
     if (method !== "session/update" || !isJsonObject(params.update) || typeof params.sessionId !== "string") return { deliver: [message], replies: [] };
+    if (params.update.sessionUpdate === "config_option_update") this.#noteConfigOptions(params.update.configOptions);
     const update = sessionUpdateFromLater(params.update, this.#lossy);
     const deliver: Json[] = [update === params.update ? message : { ...message, params: { ...params, update } }];
     if (params.update.sessionUpdate === "state_update") {
@@ -166,9 +177,19 @@ export class LaterV2ClientCodec {
       return { deliver: [turn.held], replies: [] };
     }
     if (SESSION_RESULT_METHODS.has(method) && isJsonObject(message.result)) {
+      this.#noteConfigOptions(message.result.configOptions);
       return { deliver: [{ ...message, result: sessionResultFromLater(message.result) }], replies: [] };
     }
     return { deliver: [message], replies: [] };
+  }
+
+  #noteConfigOptions(options: unknown): void {
+    if (!Array.isArray(options)) return;
+    for (const option of options) {
+      if (!isJsonObject(option) || typeof option.configId !== "string") continue;
+      if (option.type !== "boolean") this.#booleanOptions.delete(option.configId);
+      else if (this.#booleanOptions.size < MAX_BOOLEAN_OPTIONS) this.#booleanOptions.add(option.configId);
+    }
   }
 
   /** Prompt turns still waiting for their end (for a connection that closes: the runtime fails them itself). */

@@ -125,7 +125,12 @@ export function setConfigOptionFromLater(params: Json): Json {
   return rest;
 }
 
-/** Model `session/set_config_option` params in the later shape: the value's type names the variant. */
-export function setConfigOptionToLater(params: Json): Json {
+/**
+ * Model `session/set_config_option` params in the later shape: the value's type names the variant.
+ * The model's pinned-v2 form carries a boolean as the value id "true"/"false"; for an option the
+ * agent announced as boolean (`booleanOption`), that becomes `{type: "boolean", value}`.
+ */
+export function setConfigOptionToLater(params: Json, booleanOption = false): Json {
+  if (booleanOption && (params.value === "true" || params.value === "false")) return { ...params, type: "boolean", value: params.value === "true" };
   return { ...params, type: typeof params.value === "boolean" ? "boolean" : "id" };
 }
