@@ -4,6 +4,7 @@
 import type { ClientDiagnostic } from "./diagnostics.js";
 import {
   AcpError,
+  ErrorCode,
   Connection,
   defaultValidateOutgoing,
   describeTransportProblem,
@@ -18,9 +19,6 @@ import {
   type Transport,
 } from "@acpkit/core";
 import type { ProtocolVersion } from "@acpkit/schema";
-
-/** The later v2 draft's "Unsupported protocol version" error code (`data: {requested, supported}`). */
-const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 import { type ConnectedAgent, AgentConnectionImpl } from "./agent-connection.js";
 import { type AgentDescription, initializeParams, readInitializeResult } from "./initialize.js";
 import type { ConnectOptions } from "./types.js";
@@ -155,7 +153,7 @@ function nextOffer(error: unknown, attempt: Offer, options: ConnectOptions, diag
  * them this client speaks, if it is not the one just offered. Undefined for any other error.
  */
 function versionToRetry(error: unknown, offered: ProtocolVersion): ProtocolVersion | undefined {
-  if (!isRpcError(error) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  if (!isRpcError(error) || error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
   const supported = isJsonObject(error.data) && Array.isArray(error.data.supported) ? error.data.supported : [];
   const spoken = supported.filter((version): version is ProtocolVersion => isProtocolVersion(version) && version !== offered);
   return spoken.length === 0 ? undefined : (Math.max(...spoken) as ProtocolVersion);

@@ -13,7 +13,7 @@ import { dialectOfInitializeResult, isLaterV2InitializeParams, isWellFormedMessa
 import { errorResponse, type RequestId } from "./jsonrpc.js";
 import { ErrorCode } from "./errors.js";
 import { isJsonObject } from "./json.js";
-import type { LossyCode } from "./lossy-code.js";
+import type { LossyEvent } from "./lossy-code.js";
 import type { JsonRpcMessage, Transport, TransportReceiver } from "./transport.js";
 import { composedFlow, forwardingReceiver, wrapTransport } from "./wrap-transport.js";
 
@@ -39,18 +39,10 @@ export interface DialectCodec {
  * that entry (it imports the main entry); the runtimes hand `dialectTransport` a loader for it.
  */
 export interface LaterV2Codecs {
-  LaterV2AgentCodec: new (options: { versions: readonly number[]; onLossy?: (event: DialectLossyEvent) => void }) => DialectCodec;
-  LaterV2ClientCodec: new (options: { onLossy?: (event: DialectLossyEvent) => void }) => DialectCodec;
+  LaterV2AgentCodec: new (options: { versions: readonly number[]; onLossy?: (event: LossyEvent) => void }) => DialectCodec;
+  LaterV2ClientCodec: new (options: { onLossy?: (event: LossyEvent) => void }) => DialectCodec;
   /** A later-draft `initialize` result in the model's (pinned) shape. */
   initializeResultFromLater(result: Json): Json;
-}
-
-/** One step a later-v2 conversion could not carry exactly (the v1 bridge's event shape). */
-export interface DialectLossyEvent {
-  code: LossyCode;
-  sessionId: string | undefined;
-  detail: string;
-  update: unknown;
 }
 
 /** How `dialectTransport` layers a connection: its side, the agent's versions, and where it reports and loads. */
@@ -60,7 +52,7 @@ export interface DialectTransportOptions {
   /** Agent side: the protocol versions the agent serves (for the later draft's version rule). */
   versions?: readonly number[];
   /** Each lossy step of a later-v2 conversion. */
-  onLossy?: (event: DialectLossyEvent) => void;
+  onLossy?: (event: LossyEvent) => void;
   /** Called once the dialect is known (when `initialize` succeeded). */
   onDialect?: (dialect: Dialect) => void;
   /** Loads the later-v2 codecs when a handshake shows that dialect: `() => import("@acpkit/core/later-v2")`. */

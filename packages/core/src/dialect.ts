@@ -7,16 +7,6 @@ import { isJsonObject } from "./json.js";
 /** A wire dialect: v1, the v2 of the pinned spec revision, or the later v2 draft that `@agentclientprotocol/sdk` 2.4 and the agents built on it speak. */
 export type Dialect = "v1" | "v2-pinned" | "v2-later";
 
-/** Every dialect, in the order a client prefers them when it offers v2. */
-export const DIALECTS: readonly Dialect[] = ["v2-later", "v2-pinned", "v1"];
-
-/** How tools name each dialect to a person. */
-export const DIALECT_LABELS: Readonly<Record<Dialect, string>> = Object.freeze({
-  v1: "v1",
-  "v2-pinned": "v2 (pinned draft)",
-  "v2-later": "v2 (later draft, as @agentclientprotocol/sdk 2.4)",
-});
-
 /**
  * Whether `initialize` params come from a later-draft client: an `info` object, which only the
  * later draft has. Such a client gets the later draft's version rule whatever version it asks for
@@ -32,13 +22,6 @@ export function dialectOfInitializeResult(result: unknown): Dialect | undefined 
   if (result.protocolVersion === 1) return "v1";
   if (result.protocolVersion !== 2) return undefined;
   return isJsonObject(result.info) ? "v2-later" : "v2-pinned";
-}
-
-/** The dialect of a transcript's or a peer's `initialize` params (the client's offer). */
-export function dialectOfInitializeParams(params: unknown): Dialect | undefined {
-  if (!isJsonObject(params) || typeof params.protocolVersion !== "number") return undefined;
-  if (params.protocolVersion === 1) return "v1";
-  return isLaterV2InitializeParams(params) ? "v2-later" : "v2-pinned";
 }
 
 /**

@@ -13,6 +13,8 @@ export const ErrorCode = {
   RequestCancelled: -32800,
   AuthRequired: -32000,
   ResourceNotFound: -32002,
+  /** The later v2 draft's `initialize` refusal when no supported version is at or below the requested one (`data: {requested, supported}`). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 /** One of the numeric codes in `ErrorCode`. */
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

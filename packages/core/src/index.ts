@@ -58,7 +58,7 @@ export {
 } from "./registry.js";
 export { acceptedPromptBlocks, isJsonObject, jsonEqual, ownEntry, plainTextOf, setOwnField, valueKind, type PromptContentSupport } from "./json.js";
 export { absolutePathProblem, checkAbsolutePathArgument, checkAbsolutePathParam, isAbsolutePath, toolCallPathProblem } from "./paths.js";
-export type { LossyCode } from "./lossy-code.js";
+export type { LossyCode, LossyEvent } from "./lossy-code.js";
 export { TextUpdateParams, encodeTextUpdateNotification, sessionUpdateParams, type TextUpdate } from "./text-update.js";
 /**
  * The transport kit's code, for acpkit's own transports only; every other transport imports
@@ -94,16 +94,12 @@ export {
 } from "./jsonrpc.js";
 export {
   type Dialect,
-  DIALECT_LABELS,
-  DIALECTS,
-  dialectOfInitializeParams,
   dialectOfInitializeResult,
   isLaterV2InitializeParams,
   isWellFormedMessage,
 } from "./dialect.js";
 export {
   type DialectCodec,
-  type DialectLossyEvent,
   type DialectTransport,
   type DialectTransportOptions,
   dialectTransport,

@@ -18,3 +18,12 @@ export type LossyCode =
   | "diff" // a diff one side's shape cannot carry (later v2 has no file text; the model needs it for v1 and pinned v2)
   | "permission_subject" // a permission request about something other than a tool call, sent as a tool call
   | "baseline_method"; // a method later v2 makes baseline that this agent does not serve (answered -32601)
+
+/** One lossy conversion step (the v1 bridge's and the later-v2 codecs'). `update` is the value being converted when it happened. */
+export interface LossyEvent {
+  code: LossyCode;
+  sessionId: string | undefined;
+  /** A sentence saying what was lost or approximated and what was sent instead. */
+  detail: string;
+  update: unknown;
+}

@@ -2,7 +2,18 @@
 // the peer below gets, in order. Every message that goes to a later-draft peer is also checked
 // against the official SDK 2.4.0's v2 schema (the oracle).
 import { describe, expect, it } from "vitest";
-import { dialectTransport, type DialectTransport, type JsonRpcMessage, type Transport, type TransportReceiver } from "../src/index.js";
+import {
+  dialectAwareRegistry,
+  dialectOfInitializeResult,
+  dialectTransport,
+  type DialectTransport,
+  isWellFormedMessage,
+  type JsonRpcMessage,
+  loadProtocolVersion,
+  schemaRegistry,
+  type Transport,
+  type TransportReceiver,
+} from "../src/index.js";
 import { diffFromLater, diffToLater, gitPatchOf } from "../src/later-v2/index.js";
 import { LaterV2Oracle } from "../../../test-support/later-v2-oracle.js";
 
@@ -404,5 +415,31 @@ describe("diffs between the model and the later draft", () => {
     expect(diffToLater(kept.item)).toEqual(move);
     const modify = { type: "diff", changes: [{ operation: "modify", path: "/w/a" }], patch: { format: "git_patch", text: gitPatchOf("/w/a", "x\n", "y\n") } };
     expect(diffFromLater(modify).exact).toBe(false);
+  });
+});
+
+describe("the dialect helpers of core's main entry", () => {
+  it("dialectOfInitializeResult and isWellFormedMessage", () => {
+    expect(dialectOfInitializeResult({ protocolVersion: 1 })).toBe("v1");
+    expect(dialectOfInitializeResult({ protocolVersion: 2, agentInfo: { name: "a", version: "1" } })).toBe("v2-pinned");
+    expect(dialectOfInitializeResult({ protocolVersion: 2, info: { name: "a", version: "1" } })).toBe("v2-later");
+    expect(dialectOfInitializeResult({ protocolVersion: 3 })).toBeUndefined();
+    expect(isWellFormedMessage({ jsonrpc: "2.0", id: 1, method: "m", params: {} })).toBe(true);
+    expect(isWellFormedMessage({ jsonrpc: "2.0", id: null, method: "m" })).toBe(true);
+    expect(isWellFormedMessage({ jsonrpc: "2.0", id: 2 ** 53 + 2, method: "m" })).toBe(false);
+    expect(isWellFormedMessage({ jsonrpc: "2.0", id: 1, method: "m", params: "x" })).toBe(false);
+    expect(isWellFormedMessage({ jsonrpc: "2.0", id: [], result: {} })).toBe(false);
+  });
+
+  it("dialectAwareRegistry drops the later-draft findings only while the connection speaks that draft", async () => {
+    await loadProtocolVersion(2);
+    let later = false;
+    const registry = dialectAwareRegistry(schemaRegistry, () => later);
+    const params = { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "t", status: "cancelled" } };
+    expect(registry.checkOutgoing(2, "session/update", "params", params).valid).toBe(false);
+    expect(registry.getMethod(2, "session/update")).toBe(schemaRegistry.getMethod(2, "session/update"));
+    later = true;
+    expect(registry.checkOutgoing(2, "session/update", "params", params).valid).toBe(true);
+    expect(registry.getMethod(2, "session/update")!.validateParams(params).valid).toBe(true);
   });
 });

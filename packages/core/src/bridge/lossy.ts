@@ -6,14 +6,8 @@ import { AcpError } from "../index.js";
 export type { LossyCode } from "../lossy-code.js";
 import type { LossyCode } from "../lossy-code.js";
 
-/** One lossy conversion step. `update` is the value being converted when it happened. */
-export interface LossyEvent {
-  code: LossyCode;
-  sessionId: string | undefined;
-  /** A sentence saying what was lost or approximated and what was sent instead. */
-  detail: string;
-  update: unknown;
-}
+export type { LossyEvent } from "../lossy-code.js";
+import type { LossyEvent } from "../lossy-code.js";
 
 /** Options shared by the bridges and the stateless conversions. */
 export interface LossyOptions {

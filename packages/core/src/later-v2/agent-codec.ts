@@ -23,18 +23,18 @@ import {
   isWellFormedMessage as isWellFormed,
 } from "../index.js";
 import { initializeParamsFromLater, initializeResultToLater, sessionParamsFromLater, sessionResultToLater, setConfigOptionFromLater } from "./handshake.js";
-import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
+import type { Inbound } from "../dialect-transport.js";
+import type { LossyEvent } from "../lossy-code.js";
+import { laterLossy, type LaterLossy } from "./lossy.js";
 import { permissionOutcomeFromLater, permissionRequestToLater, sessionUpdateToLater } from "./session-updates.js";
 import { chooseLaterVersion } from "./negotiation.js";
 
 type Json = Record<string, unknown>;
 
-import type { Inbound } from "./inbound.js";
-
 export interface LaterV2AgentCodecOptions {
   /** The protocol versions the agent serves. */
   versions: readonly number[];
-  onLossy?: (event: LaterLossyEvent) => void;
+  onLossy?: (event: LossyEvent) => void;
   /** Message ids for insertion receipts (default: random UUIDs). */
   newMessageId?: () => string;
 }
@@ -79,18 +79,11 @@ export class LaterV2AgentCodec {
    */
   readonly #cancellable = new Set<string>();
   #canLoad = false;
-  /** The version the last `initialize` chose, until it is answered. */
-  #version: number | undefined;
 
   constructor(options: LaterV2AgentCodecOptions) {
     this.#versions = options.versions;
     this.#lossy = laterLossy(options.onLossy);
     this.#newMessageId = options.newMessageId ?? (() => globalThis.crypto.randomUUID());
-  }
-
-  /** The version negotiated by the last answered `initialize` (1 means the client gets plain v1 from here on). */
-  get version(): number | undefined {
-    return this.#version;
   }
 
   /** One message from the client. */
@@ -157,7 +150,6 @@ export class LaterV2AgentCodec {
   #initialize(id: RequestId, message: Json, params: Json): Inbound {
     const chosen = chooseLaterVersion(params.protocolVersion, this.#versions);
     if (!chosen.ok) return { deliver: [], replies: [errorResponse(id, chosen.code, chosen.message, chosen.data)] };
-    this.#version = chosen.version;
     this.#clientRequests.set(id, "initialize");
     return { deliver: [{ ...message, params: initializeParamsFromLater(params, chosen.version) }], replies: [] };
   }
@@ -261,7 +253,6 @@ export class LaterV2AgentCodec {
     this.#clientRequests.delete(id);
     if (method === "session/prompt") return this.#promptAnswered(id, message);
     if (!isJsonObject(message.result)) {
-      if (method === "initialize") this.#version = undefined;
       this.#resumedSession.delete(id);
       return [message];
     }

@@ -16,14 +16,15 @@ import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, successResponse } from "./messages.js";
 import { CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject, isWellFormedMessage as isWellFormed } from "../index.js";
 import { sessionResultFromLater, setConfigOptionToLater } from "./handshake.js";
-import type { Inbound } from "./inbound.js";
-import { laterLossy, type LaterLossy, type LaterLossyEvent } from "./lossy.js";
+import type { Inbound } from "../dialect-transport.js";
+import type { LossyEvent } from "../lossy-code.js";
+import { laterLossy, type LaterLossy } from "./lossy.js";
 import { permissionRequestFromLater, sessionUpdateFromLater } from "./session-updates.js";
 
 type Json = Record<string, unknown>;
 
 export interface LaterV2ClientCodecOptions {
-  onLossy?: (event: LaterLossyEvent) => void;
+  onLossy?: (event: LossyEvent) => void;
 }
 
 interface PromptTurn {
@@ -190,10 +191,5 @@ export class LaterV2ClientCodec {
       if (option.type !== "boolean") this.#booleanOptions.delete(option.configId);
       else if (this.#booleanOptions.size < MAX_BOOLEAN_OPTIONS) this.#booleanOptions.add(option.configId);
     }
-  }
-
-  /** Prompt turns still waiting for their end (for a connection that closes: the runtime fails them itself). */
-  get openTurns(): number {
-    return this.#prompts.size;
   }
 }

@@ -11,9 +11,8 @@
  */
 export { LaterV2AgentCodec, type LaterV2AgentCodecOptions } from "./agent-codec.js";
 export { LaterV2ClientCodec, type LaterV2ClientCodecOptions } from "./client-codec.js";
-export type { Inbound } from "./inbound.js";
-export { chooseLaterVersion, type LaterVersionChoice, UNSUPPORTED_PROTOCOL_VERSION } from "./negotiation.js";
-export { type LaterLossy, type LaterLossyEvent, laterLossy } from "./lossy.js";
+export { chooseLaterVersion, type LaterVersionChoice } from "./negotiation.js";
+export { type LaterLossy, laterLossy } from "./lossy.js";
 export { diffFromLater, diffToLater, gitPatchOf } from "./diffs.js";
 export {
   initializeParamsFromLater,

@@ -3,9 +3,6 @@
 // and `data: {requested, supported}`. (v1 and the pinned v2 answer the agent's latest instead.)
 import { ErrorCode, valueKind } from "../index.js";
 
-/** The error code of a later-draft `initialize` that no supported version can answer. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
 const MAX_PROTOCOL_VERSION = 65535;
 
 export type LaterVersionChoice =
@@ -27,7 +24,7 @@ export function chooseLaterVersion(requested: unknown, supported: readonly numbe
   if (best !== undefined) return { ok: true, version: best };
   return {
     ok: false,
-    code: UNSUPPORTED_PROTOCOL_VERSION,
+    code: ErrorCode.UnsupportedProtocolVersion,
     message: `Unsupported protocol version ${requested}: this agent supports ${supported.join(", ")}`,
     data: { requested, supported: [...supported].sort((a, b) => a - b) },
   };

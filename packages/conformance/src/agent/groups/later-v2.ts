@@ -193,11 +193,7 @@ async function judgeCancel(agent: RawConnection, context: CheckContext, sessionI
   }
   // A tool call that can be cancelled on its own usually comes with the turn's first updates: give
   // it a moment (bounded; the turn's end also ends the wait).
-  await agent.waitFor(
-    (value) => isIdleOf(value, sessionId) || (value.method === "session/update" && cancellableToolCall(agent, sessionId, toolTurn) !== undefined),
-    Math.min(1000, context.timeoutMs),
-    toolTurn,
-  );
+  await agent.waitFor((value) => isIdleOf(value, sessionId) || advertisesCancel(value, sessionId), Math.min(1000, context.timeoutMs), toolTurn);
   await judgeToolCancel(agent, context, sessionId, toolTurn, results);
   // Let that turn end (or end it) before the next one.
   if (!(await idleOf(agent, sessionId, context.timeoutMs * 20, toolTurn))) {
@@ -221,6 +217,19 @@ async function judgeCancel(agent: RawConnection, context: CheckContext, sessionI
   else if (update.stopReason !== "cancelled")
     results.set("LATER-CANCEL-001", "fail", `the cancelled turn ended with stopReason ${JSON.stringify(update.stopReason)}, not cancelled`, evidence(agent));
   else results.pass("LATER-CANCEL-001", "idle with stopReason cancelled");
+}
+
+/** Whether one message is a tool_call_update of `sessionId` that advertises cancel (judged alone: the wait calls it per line). */
+function advertisesCancel(value: Json, sessionId: string): boolean {
+  const params = isObject(value.params) ? value.params : undefined;
+  const update = isObject(params?.update) ? params.update : undefined;
+  return (
+    value.method === "session/update" &&
+    params?.sessionId === sessionId &&
+    update?.sessionUpdate === "tool_call_update" &&
+    isObject(update.capabilities) &&
+    isObject(update.capabilities.cancel)
+  );
 }
 
 /** A tool call seen so far that advertises cancel and has no final status yet. */
