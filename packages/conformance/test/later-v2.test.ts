@@ -18,7 +18,8 @@ function check(args: string[], command = defects): Promise<AgentCheckReport> {
 
 const LATER_IDS = ["LATER-INIT-001", "LATER-INIT-002", "LATER-INIT-003", "LATER-RPC-001", "LATER-PROMPT-001", "LATER-CANCEL-001", "LATER-TOOL-001"];
 
-describe("the LATER-* requirements", () => {
+// Concurrent: each check spends most of its time waiting on the fixture's 5 s turns, not on the CPU.
+describe.concurrent("the LATER-* requirements", () => {
   it("an agent that follows the later draft passes every one it can judge, and the pinned-shape groups are not_applicable", async () => {
     const report = await check([]);
     expect(failed(report)).toEqual([]);
@@ -41,6 +42,13 @@ describe("the LATER-* requirements", () => {
     const report = await check([flag]);
     expect(statusOf(report, id)).toBe("fail");
     expect(report.verdict).toBe("not_conformant");
+  });
+
+  it("an agent that answers the prompt with a stop reason, after an update, runs no later turn: the cancel checks are not judged on it", async () => {
+    const report = await check(["--stop-in-response"]);
+    expect(statusOf(report, "LATER-TOOL-001")).toBe("not_applicable");
+    expect(statusOf(report, "LATER-CANCEL-001")).toBe("skip");
+    expect(report.results.find((result) => result.id === "LATER-CANCEL-001")?.message).toMatch(/no later turn ran/);
   });
 
   it("an agent on the official SDK's protocol router (v1 + its v2) gets a verdict with no harness error: conformant", async () => {

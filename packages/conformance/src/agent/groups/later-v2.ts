@@ -129,6 +129,21 @@ function idleOf(agent: RawConnection, sessionId: string, ms: number, from: numbe
   return agent.waitFor((value) => isIdleOf(value, sessionId), ms, from);
 }
 
+/**
+ * The first message at or after line `from` that ends the turn of prompt `promptId`: its idle, or
+ * (an agent outside the draft) an answer to the prompt that is an error or carries a stop reason,
+ * after which no idle is owed.
+ */
+function turnEndOf(agent: RawConnection, sessionId: string, promptId: string, ms: number, from: number) {
+  return agent.waitFor(
+    (value) =>
+      isIdleOf(value, sessionId) ||
+      (value.id === promptId && !("method" in value) && ("error" in value || (isObject(value.result) && "stopReason" in value.result))),
+    ms,
+    from,
+  );
+}
+
 /** LATER-PROMPT-001: a receipt, then an idle with a stop reason. */
 async function judgeTurn(agent: RawConnection, context: CheckContext, sessionId: string, results: LaterJudge): Promise<void> {
   const from = agent.lines.length;
@@ -160,18 +175,17 @@ async function judgeTurn(agent: RawConnection, context: CheckContext, sessionId:
 }
 
 /**
- * Start a turn and wait until it shows itself (its receipt or an update). Undefined when the
- * prompt was answered with a stop reason (the pinned draft's end of turn: no later turn runs).
+ * Start a turn and wait for its answer, the receipt the draft sends once the prompt is inserted.
+ * Undefined when the prompt was answered with a stop reason (the pinned draft's end of turn: no
+ * later turn runs). The wait is for the answer itself, not for the turn's first update: an agent
+ * may write an update before its answer, and a turn judged running on that update alone would
+ * then be waited on for an idle that never comes. An agent that holds its receipt back past
+ * `timeoutMs` is taken as running; the idle waits that follow bound that case.
  */
 async function startTurn(agent: RawConnection, context: CheckContext, sessionId: string, id: string): Promise<number | undefined> {
   const from = agent.lines.length;
   agent.send({ jsonrpc: "2.0", id, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: context.prompt }] } });
-  await agent.waitFor(
-    (value) => value.id === id || (value.method === "session/update" && isObject(value.params) && value.params.sessionId === sessionId),
-    context.timeoutMs,
-    from,
-  );
-  const answered = agent.lines.slice(from).find((line) => isObject(line.value) && line.value.id === id);
+  const answered = await agent.waitFor((value) => value.id === id && !("method" in value), context.timeoutMs, from);
   const answer = answered?.value as Json | undefined;
   return isObject(answer?.result) && "stopReason" in answer.result ? undefined : from;
 }
@@ -196,9 +210,9 @@ async function judgeCancel(agent: RawConnection, context: CheckContext, sessionI
   await agent.waitFor((value) => isIdleOf(value, sessionId) || advertisesCancel(value, sessionId), Math.min(1000, context.timeoutMs), toolTurn);
   await judgeToolCancel(agent, context, sessionId, toolTurn, results);
   // Let that turn end (or end it) before the next one.
-  if (!(await idleOf(agent, sessionId, context.timeoutMs * 20, toolTurn))) {
+  if (!(await turnEndOf(agent, sessionId, "later-prompt-t", context.timeoutMs * 20, toolTurn))) {
     agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } });
-    await idleOf(agent, sessionId, context.timeoutMs * 20, toolTurn);
+    await turnEndOf(agent, sessionId, "later-prompt-t", context.timeoutMs * 20, toolTurn);
   }
 
   const cancelTurn = await startTurn(agent, context, sessionId, "later-prompt-c");
@@ -206,14 +220,22 @@ async function judgeCancel(agent: RawConnection, context: CheckContext, sessionI
     results.set("LATER-CANCEL-001", "skip", NO_LATER_TURN);
     return;
   }
-  if (await idleOf(agent, sessionId, 0, cancelTurn)) {
+  if (await turnEndOf(agent, sessionId, "later-prompt-c", 0, cancelTurn)) {
     results.set("LATER-CANCEL-001", "skip", "the turn ended before the cancel could be sent (use a longer --prompt)");
     return;
   }
   agent.send({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } });
-  const idle = await idleOf(agent, sessionId, context.timeoutMs * 20, cancelTurn);
-  const update = idle ? (((idle.value as Json).params as Json).update as Json) : undefined;
-  if (!update) results.set("LATER-CANCEL-001", "fail", "the cancelled turn never reported state_update idle", evidence(agent));
+  const end = (await turnEndOf(agent, sessionId, "later-prompt-c", context.timeoutMs * 20, cancelTurn))?.value as Json | undefined;
+  const update = end && isIdleOf(end, sessionId) ? ((end.params as Json).update as Json) : undefined;
+  if (!update)
+    results.set(
+      "LATER-CANCEL-001",
+      "fail",
+      end
+        ? `the cancelled turn ended with the answer ${JSON.stringify(end.error ?? end.result)}, not state_update idle`
+        : "the cancelled turn never reported state_update idle",
+      evidence(agent),
+    );
   else if (update.stopReason !== "cancelled")
     results.set("LATER-CANCEL-001", "fail", `the cancelled turn ended with stopReason ${JSON.stringify(update.stopReason)}, not cancelled`, evidence(agent));
   else results.pass("LATER-CANCEL-001", "idle with stopReason cancelled");
