@@ -25,10 +25,11 @@ const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8
 // Entries that are not in `exports`: the validators, which are loaded by a dynamic import() and
 // keep a stable name (dist/generated/v1/validators.js), and a module two public entries share when
 // neither entry exports all of what the other uses from it (the browser and Node WebSocket entries
-// share the frame transport).
+// share the frame transport; the HTTP ones share the HTTP+SSE client).
 const EXTRA_ENTRIES = {
   "@acpkit/schema": ["v1", "v2"].flatMap((version) => ["validators", "agent-receives", "client-receives"].map((name) => `src/generated/${version}/${name}.ts`)),
   "@acpkit/transport-websocket": ["src/frame-transport.ts"],
+  "@acpkit/transport-http": ["src/shared.ts"],
 };
 
 // The one exception to the rule above: entries that carry their own copy of a module, cut down to

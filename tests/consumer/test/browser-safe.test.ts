@@ -11,7 +11,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 
 /**
  * Built files users import from each browser-safe package: every file, except the client's
- * Node-only entry, and for the WebSocket package its browser entry and the package files that
+ * Node-only entry, and for the WebSocket and HTTP packages their browser entry and the package files that
  * entry imports (packages are bundled one file per entry, and an entry imports the modules it
  * shares with another from that entry's file: scripts/bundle-package.mjs).
  */
@@ -23,6 +23,7 @@ const BROWSER_SAFE: Record<string, (dist: string) => string[]> = {
   client: (dist) => jsFiles(dist).filter((file) => !relative(dist, file).startsWith("node/")),
   "transport-memory": (dist) => jsFiles(dist),
   "transport-websocket": (dist) => withRelativeImports(join(dist, "browser.js")),
+  "transport-http": (dist) => withRelativeImports(join(dist, "browser.js")),
 };
 
 const builtins = new Set(builtinModules.filter((name) => !name.startsWith("_")));

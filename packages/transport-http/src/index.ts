@@ -1,0 +1,18 @@
+// @acpkit/transport-http (Node entry): the ACP remote endpoint of the "Streamable HTTP & WebSocket"
+// transport RFD (docs/remote.md). Server: createAcpEndpoint() for node:http, node:http2 and fetch
+// runtimes, serveEndpoint() for a server of its own. Client: connectHttp() (HTTP+SSE) and
+// connectRemote() (either profile, by URL scheme). Browsers get ./browser.js (client only).
+export { createAcpEndpoint, type AcpEndpoint } from "./server/endpoint.js";
+export { serveEndpoint, type EndpointServer, type ServeEndpointOptions } from "./server/serve.js";
+export {
+  DEFAULT_ENDPOINT_LIMITS,
+  type ConnectionInfo,
+  type EndpointLimits,
+  type EndpointOptions,
+  type EndpointProfile,
+} from "./server/types.js";
+export type { NodeRequest, NodeResponse } from "./server/node-adapter.js";
+export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./shared.js";
+export { connectRemote, type RemoteOptions } from "./client/remote.js";
+export { MemoryCookieStore, type CookieStore } from "./shared.js";
+export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH } from "./shared.js";

@@ -1,0 +1,53 @@
+// What both ends of the remote endpoint agree on (docs/remote.md §1): the headers, the path, which
+// methods are scoped to a session, and how a JSON-RPC id becomes a map key. One module so the
+// server's routing and the client's choice of stream cannot drift apart.
+
+/** The header that names a connection; the server sets it on the answer to initialize (and on the WebSocket 101). */
+export const CONNECTION_HEADER = "Acp-Connection-Id";
+/** The header that names the session a POST or a GET stream belongs to. */
+export const SESSION_HEADER = "Acp-Session-Id";
+/** The endpoint's path, as the RFD names it. */
+export const DEFAULT_ENDPOINT_PATH = "/acp";
+/** The media type of an SSE stream. */
+export const EVENT_STREAM = "text/event-stream";
+
+/**
+ * Methods the client sends with `Acp-Session-Id` even when their params would not say so. Any other
+ * message whose params carry a `sessionId` is scoped to that session as well (R6).
+ */
+const SESSION_SCOPED_METHODS: ReadonlySet<string> = new Set([
+  "session/cancel",
+  "session/close",
+  "session/delete",
+  "session/fork",
+  "session/load",
+  "session/prompt",
+  "session/resume",
+  "session/set_config_option",
+  "session/set_mode",
+  "session/set_model",
+]);
+
+/** Whether a method must carry `Acp-Session-Id`. */
+export function isSessionScoped(method: string): boolean {
+  return SESSION_SCOPED_METHODS.has(method);
+}
+
+/** The `sessionId` of a message's params, when it has one that is a string. */
+export function sessionIdOfParams(params: unknown): string | undefined {
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return undefined;
+  const sessionId = (params as { sessionId?: unknown }).sessionId;
+  return typeof sessionId === "string" ? sessionId : undefined;
+}
+
+/** The `sessionId` of a successful answer's result (session/new, session/fork, …). */
+export function sessionIdOfResult(message: Record<string, unknown>): string | undefined {
+  return "method" in message ? undefined : sessionIdOfParams(message.result);
+}
+
+/** A map key for a JSON-RPC id that tells 1 from "1"; undefined for what is not an id. */
+export function idKey(id: unknown): string | undefined {
+  if (typeof id === "string") return `s${id}`;
+  if (typeof id === "number") return `n${id}`;
+  return undefined;
+}

@@ -1,0 +1,273 @@
+// The endpoint's request handling (docs/remote.md R4–R16), independent of where requests come
+// from: node:http, HTTP/2 and fetch runtimes each adapt to EndpointRequest/EndpointReply. It owns
+// the registry of open connections of both profiles and their limits.
+import { type Transport, __transportKit } from "@acpkit/core";
+import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, SESSION_HEADER, isSessionScoped, sessionIdOfParams } from "../shared.js";
+import { Guard } from "./guard.js";
+import { HttpConnection, type Route } from "./http-connection.js";
+import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits, type EndpointOptions, type EndpointReply, type EndpointRequest } from "./types.js";
+
+const { parseRequestTarget } = __transportKit;
+
+/** JSON-RPC codes the endpoint answers with (with the HTTP status that carries them). */
+const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+const INTERNAL_ERROR = -32603;
+
+/** A refusal with a JSON-RPC error body that names the request (when it had an id) and the HTTP status. */
+export function refusal(status: number, message: string, id: unknown = null, headers: Record<string, string> = {}, code = INVALID_REQUEST): EndpointReply {
+  const error = { code, message, data: { httpStatus: status } };
+  return {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error }),
+  };
+}
+
+export class EndpointCore {
+  readonly path: string;
+  readonly limits: Readonly<EndpointLimits>;
+  readonly guard: Guard;
+  private readonly http = new Map<string, HttpConnection>();
+  /** WebSocket connections, counted against maxConnections with the HTTP ones. */
+  readonly sockets = new Set<Transport>();
+  private readonly sweeper: ReturnType<typeof setInterval>;
+  private isClosed = false;
+
+  constructor(private readonly options: EndpointOptions) {
+    if (typeof options?.onConnection !== "function") throw new TypeError("createAcpEndpoint() needs an onConnection(transport, info) callback");
+    this.path = options.path ?? DEFAULT_ENDPOINT_PATH;
+    if (!this.path.startsWith("/")) throw new TypeError(`options.path must start with "/", got ${JSON.stringify(this.path)}`);
+    this.limits = resolveLimits(options.limits);
+    this.guard = new Guard(options);
+    // Connections whose client went away without DELETE: nothing else would ever free them.
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.floor(this.limits.idleTimeoutMs / 4)));
+    this.sweeper.unref?.();
+  }
+
+  /** Open connections of both profiles. */
+  get connectionCount(): number {
+    return this.http.size + this.sockets.size;
+  }
+
+  get accepting(): boolean {
+    return !this.isClosed;
+  }
+
+  /** The checks every request passes first: path, then Host, Origin and token. */
+  admit(request: EndpointRequest, secure: boolean): EndpointReply | { cors: Record<string, string> } {
+    const target = parseRequestTarget(request.target);
+    if (target === undefined) return refusal(400, "the request target is not a valid path");
+    if (target.pathname !== this.path) return refusal(404, `no ACP endpoint at ${target.pathname} (it is at ${this.path})`);
+    const checked = this.guard.check((name) => request.header(name), target.searchParams, secure);
+    if ("status" in checked) return refusal(checked.status, checked.message, null, checked.headers);
+    if (this.isClosed) return refusal(503, "the server is shutting down", null, checked.cors, INTERNAL_ERROR);
+    return checked;
+  }
+
+  async handle(request: EndpointRequest, secure = false): Promise<EndpointReply> {
+    const admitted = this.admit(request, secure);
+    if ("status" in admitted) return admitted;
+    const cors = admitted.cors;
+    const reply = await this.route(request, cors);
+    return Object.keys(cors).length === 0 ? reply : { ...reply, headers: { ...cors, ...reply.headers } };
+  }
+
+  /** Register a WebSocket connection (the node adapter accepted the upgrade). */
+  addSocket(transport: Transport): void {
+    this.sockets.add(transport);
+    void transport.closed.then(() => this.sockets.delete(transport));
+  }
+
+  /** Whether one more connection may open. */
+  get full(): boolean {
+    return this.connectionCount >= this.limits.maxConnections;
+  }
+
+  newConnectionId(): string {
+    return crypto.randomUUID();
+  }
+
+  notify(transport: Transport, info: Parameters<EndpointOptions["onConnection"]>[1]): void {
+    this.options.onConnection(transport, info);
+  }
+
+  /** Close every connection (the agents hear it as their transport closing) and refuse new ones. */
+  async close(reason = "the server is shutting down"): Promise<void> {
+    this.isClosed = true;
+    clearInterval(this.sweeper);
+    const all: Promise<unknown>[] = [];
+    for (const connection of this.http.values()) {
+      connection.finish({ reason });
+      all.push(connection.closed);
+    }
+    for (const socket of this.sockets) all.push(socket.close(reason));
+    await Promise.all(all);
+    this.http.clear();
+  }
+
+  private async route(request: EndpointRequest, cors: Record<string, string>): Promise<EndpointReply> {
+    switch (request.method) {
+      case "POST":
+        return this.post(request);
+      case "GET":
+        return this.get(request);
+      case "DELETE":
+        return this.remove(request);
+      case "OPTIONS":
+        return { status: 204, headers: Guard.preflight(cors) };
+      default:
+        return refusal(405, `method ${request.method} is not allowed here (GET, POST, DELETE)`, null, { Allow: "GET, POST, DELETE" });
+    }
+  }
+
+  private async post(request: EndpointRequest): Promise<EndpointReply> {
+    const type = request.header("content-type");
+    if (type?.split(";", 1)[0]?.trim().toLowerCase() !== "application/json")
+      return refusal(415, `the body must be application/json, not ${JSON.stringify(type ?? "")}`);
+    const text = await request.body(this.limits.maxBodyBytes);
+    if (text === undefined) return refusal(413, `the body is larger than ${this.limits.maxBodyBytes} bytes`);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      return refusal(400, `the body is not JSON: ${(error as Error).message}`, null, {}, PARSE_ERROR);
+    }
+    if (Array.isArray(message)) return refusal(501, "JSON-RPC batches are not supported by ACP's remote transport; send one message per POST");
+    if (typeof message !== "object" || message === null) return refusal(400, "the body is not a JSON-RPC message (an object)");
+    const body = message as Record<string, unknown>;
+    const id = body.id;
+    if (typeof id === "string" && id.length > this.limits.maxIdLength)
+      return refusal(400, `the request id is longer than ${this.limits.maxIdLength} characters`);
+    const connectionId = request.header(CONNECTION_HEADER);
+    if (body.method === "initialize" && "id" in body) {
+      if (connectionId !== undefined) return refusal(400, `initialize opens a connection; send it without ${CONNECTION_HEADER}`, id);
+      return this.initialize(body, request);
+    }
+    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`, id);
+    const connection = this.connection(connectionId);
+    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, id);
+    const route = this.routeOf(body, request);
+    if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, id);
+    // A client that is behind on reading gets no new work accepted until it catches up (R15).
+    if ("method" in body && "id" in body) await connection.whenDrained();
+    connection.accept(body, route);
+    return { status: 202, headers: {} };
+  }
+
+  /** Where the answer to a POSTed message goes, or the sentence that refuses it. */
+  private routeOf(body: Record<string, unknown>, request: EndpointRequest): Route | { refused: string } {
+    const header = request.header(SESSION_HEADER);
+    if (header !== undefined && header.length > this.limits.maxIdLength)
+      return { refused: `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters` };
+    if (typeof body.method !== "string") return header === undefined ? "connection" : { session: header };
+    const fromParams = sessionIdOfParams(body.params);
+    if ((isSessionScoped(body.method) || fromParams !== undefined) && header === undefined)
+      return { refused: `missing ${SESSION_HEADER}: ${body.method} is scoped to a session` };
+    if (header !== undefined && fromParams !== undefined && header !== fromParams)
+      return { refused: `${SESSION_HEADER} ${JSON.stringify(header)} does not match params.sessionId ${JSON.stringify(fromParams)}` };
+    // The RFD puts the results of session/new and session/load on the connection stream.
+    if (body.method === "session/load" || body.method === "session/resume" || header === undefined) return "connection";
+    return { session: header };
+  }
+
+  private async initialize(body: Record<string, unknown>, request: EndpointRequest): Promise<EndpointReply> {
+    if (this.full)
+      return refusal(
+        503,
+        `the server holds ${this.limits.maxConnections} connections, its limit; try again later`,
+        body.id,
+        { "Retry-After": "5" },
+        INTERNAL_ERROR,
+      );
+    const connection = new HttpConnection(this.newConnectionId(), {
+      maxBufferedChars: this.limits.maxBufferedChars,
+      maxOutputStallMs: this.limits.maxOutputStallMs,
+      maxSessionStreams: this.limits.maxSessionStreams,
+    });
+    this.http.set(connection.id, connection);
+    void connection.closed.then(() => this.http.delete(connection.id));
+    try {
+      this.notify(connection, { connectionId: connection.id, profile: "http", header: (name) => request.header(name) });
+    } catch (error) {
+      connection.finish({ reason: "onConnection threw", error });
+      return refusal(500, `the server could not start a connection: ${(error as Error).message}`, body.id, {}, INTERNAL_ERROR);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.limits.initializeTimeoutMs);
+    });
+    try {
+      const answer = await Promise.race([connection.initializeWith(body), timeout]);
+      if (answer === "timeout") {
+        connection.finish({ reason: "the agent did not answer initialize in time" });
+        return refusal(504, `the agent did not answer initialize within ${this.limits.initializeTimeoutMs} ms`, body.id, {}, INTERNAL_ERROR);
+      }
+      // A refused initialize opens nothing: the client may POST another one (R5).
+      if ("error" in answer) {
+        connection.finish({ reason: "the agent refused initialize" });
+        return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(answer) };
+      }
+      return { status: 200, headers: { "Content-Type": "application/json", [CONNECTION_HEADER]: connection.id }, body: JSON.stringify(answer) };
+    } catch (error) {
+      connection.finish({ reason: "initialize failed" });
+      return refusal(502, (error as Error).message, body.id, {}, INTERNAL_ERROR);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private get(request: EndpointRequest): EndpointReply {
+    if (request.header("upgrade")?.toLowerCase() === "websocket")
+      return refusal(426, "this runtime's adapter does not take WebSocket upgrades; use the Node adapter (endpoint.upgrade) or the HTTP+SSE profile");
+    if (!request.header("accept")?.toLowerCase().includes(EVENT_STREAM)) return refusal(406, `a GET stream needs Accept: ${EVENT_STREAM}`);
+    const connectionId = request.header(CONNECTION_HEADER);
+    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}`);
+    const connection = this.connection(connectionId);
+    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`);
+    const sessionId = request.header(SESSION_HEADER);
+    if (sessionId !== undefined && sessionId.length > this.limits.maxIdLength)
+      return refusal(400, `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
+    const outbox = sessionId === undefined ? connection.connectionStream : connection.sessionStream(sessionId);
+    const reader = outbox?.acquire();
+    if (reader === undefined) return refusal(409, `the ${sessionId === undefined ? "connection" : "session"} stream already has a reader`);
+    return { status: 200, headers: { "Content-Type": EVENT_STREAM, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" }, stream: reader };
+  }
+
+  private remove(request: EndpointRequest): EndpointReply {
+    const connectionId = request.header(CONNECTION_HEADER);
+    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}`);
+    const connection = this.connection(connectionId);
+    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER}`);
+    connection.finish({ reason: "the client ended the connection (DELETE)" });
+    connection.discard();
+    return { status: 202, headers: {} };
+  }
+
+  private connection(id: string): HttpConnection | undefined {
+    const connection = id.length > this.limits.maxIdLength ? undefined : this.http.get(id);
+    if (connection !== undefined) connection.lastSeen = Date.now();
+    return connection;
+  }
+
+  private sweep(): void {
+    const before = Date.now() - this.limits.idleTimeoutMs;
+    for (const connection of this.http.values()) {
+      if (connection.lastSeen < before && !connection.hasOpenStream) {
+        connection.finish({ reason: `no request and no open stream for ${this.limits.idleTimeoutMs} ms` });
+        connection.discard();
+      }
+    }
+  }
+}
+
+function resolveLimits(given: Partial<EndpointLimits> | undefined): Readonly<EndpointLimits> {
+  const limits = { ...DEFAULT_ENDPOINT_LIMITS };
+  for (const [name, value] of Object.entries(given ?? {})) {
+    if (!(name in limits)) throw new TypeError(`options.limits.${name} is not a limit (${Object.keys(limits).join(", ")})`);
+    if (typeof value !== "number" || !Number.isFinite(value) || value <= 0)
+      throw new TypeError(`options.limits.${name} must be a positive number, got ${String(value)}`);
+    (limits as Record<string, number>)[name] = value;
+  }
+  return Object.freeze(limits);
+}

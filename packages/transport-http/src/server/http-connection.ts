@@ -1,0 +1,195 @@
+// One connection of the HTTP+SSE profile, seen from the agent's side as a Transport: what the
+// client POSTs is handed to the receiver; what the agent sends is routed to the connection stream
+// or to a session's stream (docs/remote.md R10–R12) and waits there until the client reads it.
+//
+// Invariants:
+// - every message the agent sends lands in exactly one outbox (or answers the initialize POST);
+// - the characters waiting in all outboxes are counted in `buffered`; above `highWater` the
+//   agent's sends wait (its output is paused, not dropped), and if the client does not read for
+//   `stallMs` the connection is closed with a reason instead of growing;
+// - at most `maxSessionStreams` session outboxes exist without a reader.
+import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
+import { idKey, sessionIdOfParams } from "../shared.js";
+import { Outbox } from "./outbox.js";
+
+const { createDeferred, encodeMessage, SEND_ACCEPTED } = __transportKit;
+type Deferred = ReturnType<typeof createDeferred>;
+
+/** The limits one connection keeps (EndpointLimits, resolved). */
+export interface ConnectionLimits {
+  maxBufferedChars: number;
+  maxOutputStallMs: number;
+  maxSessionStreams: number;
+}
+
+/** Where an answer goes: the connection stream, or the stream of a session. */
+export type Route = { session: string } | "connection";
+
+export class HttpConnection implements Transport {
+  readonly connectionStream: Outbox;
+  readonly closed: Promise<CloseInfo>;
+  /** Milliseconds since the epoch of the last request that named this connection. */
+  lastSeen = Date.now();
+  private readonly sessions = new Map<string, Outbox>();
+  /** Where the answer to each client request goes, by idKey. */
+  private readonly routes = new Map<string, Route>();
+  private receiver: TransportReceiver | undefined;
+  private readonly early: unknown[] = [];
+  private buffered = 0;
+  private drained: Deferred | undefined;
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+  private initialize: { key: string; answer: Deferred & { value?: Record<string, unknown> } } | undefined;
+  private isClosed = false;
+  private resolveClosed!: (info: CloseInfo) => void;
+
+  constructor(
+    readonly id: string,
+    private readonly limits: ConnectionLimits,
+  ) {
+    this.connectionStream = new Outbox(this.count);
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+  }
+
+  start(receiver: TransportReceiver): void {
+    if (this.receiver !== undefined) throw new AcpError("InvalidArgument", "the transport was already started");
+    this.receiver = receiver;
+    for (const message of this.early.splice(0)) receiver.onMessage(message as object);
+  }
+
+  /** Whether a GET stream of this connection is being read. */
+  get hasOpenStream(): boolean {
+    if (this.connectionStream.hasReader) return true;
+    for (const outbox of this.sessions.values()) if (outbox.hasReader) return true;
+    return false;
+  }
+
+  /** Whether the client is behind on reading (new requests wait, R15). */
+  get congested(): boolean {
+    return this.buffered > this.limits.maxBufferedChars;
+  }
+
+  /** Resolves once the client has read enough, or the connection closed. */
+  whenDrained(): Promise<void> {
+    if (!this.congested || this.isClosed) return SEND_ACCEPTED;
+    this.drained ??= createDeferred();
+    return this.drained.promise;
+  }
+
+  /**
+   * Hand the initialize request to the agent; resolves with the agent's answer (never queued on a
+   * stream), or rejects with AcpError "ConnectionClosed" when the connection ends first.
+   */
+  initializeWith(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const answer = Object.assign(createDeferred(), { value: undefined as Record<string, unknown> | undefined });
+    this.initialize = { key: idKey(message.id) ?? "", answer };
+    void this.closed.then((info) => answer.reject(new AcpError("ConnectionClosed", `the agent ended before answering initialize: ${info.reason}`)));
+    this.accept(message, "connection");
+    return answer.promise.then(() => answer.value as Record<string, unknown>);
+  }
+
+  /** A message the client POSTed: requests remember where their answer goes. */
+  accept(message: Record<string, unknown>, route: Route): void {
+    if (this.isClosed) return;
+    const key = "method" in message ? idKey(message.id) : undefined;
+    if (key !== undefined) this.routes.set(key, route);
+    if (this.receiver === undefined) this.early.push(message);
+    else this.receiver.onMessage(message);
+  }
+
+  /** The session's outbox for a GET stream, created if the agent has not written to it yet. */
+  sessionStream(sessionId: string): Outbox | undefined {
+    if (this.isClosed) return undefined;
+    return this.sessions.get(sessionId) ?? this.openSession(sessionId);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
+    if (this.isClosed) return Promise.reject(new AcpError("ConnectionClosed", "the connection is closed"));
+    for (const one of Array.isArray(message) ? message : [message]) this.route(one as unknown as Record<string, unknown>);
+    if (!this.congested) return SEND_ACCEPTED;
+    this.startStallTimer();
+    return this.whenDrained();
+  }
+
+  async close(reason = "closed by the server"): Promise<void> {
+    this.finish({ reason });
+  }
+
+  /** End the connection: streams end after what they hold was read, the agent hears the close. */
+  finish(info: CloseInfo): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    clearTimeout(this.stallTimer);
+    this.connectionStream.end();
+    for (const outbox of this.sessions.values()) outbox.end();
+    this.drained?.resolve();
+    this.resolveClosed(info);
+  }
+
+  /** Drop whatever is still queued (DELETE, or the server closing). */
+  discard(): void {
+    this.connectionStream.discard();
+    for (const outbox of this.sessions.values()) outbox.discard();
+    this.sessions.clear();
+  }
+
+  private route(message: Record<string, unknown>): void {
+    const text = encodeMessage(message);
+    if (!("method" in message)) {
+      const key = idKey(message.id);
+      if (key !== undefined && this.initialize?.key === key) {
+        this.initialize.answer.value = message;
+        this.initialize.answer.resolve();
+        this.initialize = undefined;
+        this.routes.delete(key);
+        return;
+      }
+      const route = key === undefined ? undefined : this.routes.get(key);
+      if (key !== undefined) this.routes.delete(key);
+      this.outboxFor(route === undefined || route === "connection" ? undefined : route.session).push(text);
+      return;
+    }
+    this.outboxFor(sessionIdOfParams(message.params)).push(text);
+  }
+
+  private outboxFor(sessionId: string | undefined): Outbox {
+    if (sessionId === undefined) return this.connectionStream;
+    return this.sessions.get(sessionId) ?? this.openSession(sessionId) ?? this.connectionStream;
+  }
+
+  private openSession(sessionId: string): Outbox | undefined {
+    let unread = 0;
+    for (const outbox of this.sessions.values()) if (!outbox.hasReader) unread++;
+    if (unread >= this.limits.maxSessionStreams) {
+      this.finish({ reason: `more than ${this.limits.maxSessionStreams} session streams wait for a reader` });
+      return undefined;
+    }
+    const outbox = new Outbox(this.count);
+    this.sessions.set(sessionId, outbox);
+    return outbox;
+  }
+
+  private readonly count = (delta: number): void => {
+    this.buffered += delta;
+    if (delta >= 0) return;
+    // The client read something: it is slow, not stalled, so the stall clock starts again.
+    if (this.stallTimer !== undefined) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+      if (this.congested) this.startStallTimer();
+    }
+    if (this.drained !== undefined && this.buffered <= this.limits.maxBufferedChars / 2) {
+      const drained = this.drained;
+      this.drained = undefined;
+      drained.resolve();
+    }
+  };
+
+  private startStallTimer(): void {
+    if (this.stallTimer !== undefined) return;
+    this.stallTimer = setTimeout(() => {
+      this.finish({ reason: `the client read none of its streams for ${this.limits.maxOutputStallMs} ms with ${this.buffered} characters waiting` });
+      this.discard();
+    }, this.limits.maxOutputStallMs);
+    this.stallTimer.unref?.();
+  }
+}

@@ -1,0 +1,90 @@
+// The endpoint on node:http and node:http2 (its compatibility API, which HTTP/2 over TLS with an
+// HTTP/1.1 fallback uses): an IncomingMessage becomes an EndpointRequest, a reply is written back,
+// and an SSE stream is written one event per message with the response's backpressure.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import type { EndpointReply, EndpointRequest } from "./types.js";
+
+/** A request of node:http or of node:http2's compatibility API. */
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+/** A response of node:http or of node:http2's compatibility API. */
+export type NodeResponse = ServerResponse | Http2ServerResponse;
+
+/** SSE comment lines keep idle streams open through proxies that close silent connections. */
+export const SSE_KEEPALIVE_MS = 15_000;
+
+export function fromNodeRequest(request: NodeRequest): EndpointRequest {
+  return {
+    method: request.method ?? "GET",
+    target: request.url ?? "/",
+    header(name) {
+      const key = name.toLowerCase();
+      const value = request.headers[key] ?? (key === "host" ? request.headers[":authority"] : undefined);
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+    body(limit) {
+      return new Promise((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const onData = (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) {
+            request.off("data", onData);
+            // Stop reading: the rest is not wanted, and the answer says so (413).
+            request.pause();
+            resolve(undefined);
+            return;
+          }
+          chunks.push(chunk);
+        };
+        request.on("data", onData);
+        request.once("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
+        request.once("error", reject);
+      });
+    },
+  };
+}
+
+/** Write a reply; resolves once it was written (for a stream: once it ended or the client went away). */
+export async function writeNodeReply(reply: EndpointReply, given: NodeResponse): Promise<void> {
+  // The two response types share the calls used here; typed as one so their overloads do not clash.
+  const response = given as ServerResponse;
+  if (!("stream" in reply)) {
+    const headers = reply.body === undefined ? reply.headers : { ...reply.headers, "Content-Length": String(Buffer.byteLength(reply.body)) };
+    response.writeHead(reply.status, headers);
+    response.end(reply.body ?? "");
+    return;
+  }
+  const reader = reply.stream;
+  let gone = false;
+  let wake: (() => void) | undefined;
+  const onGone = () => {
+    gone = true;
+    reader.release();
+    wake?.();
+  };
+  response.once("close", onGone);
+  response.writeHead(200, reply.headers);
+  response.flushHeaders?.();
+  const keepalive = setInterval(() => {
+    if (!gone) response.write(": keepalive\n\n");
+  }, SSE_KEEPALIVE_MS);
+  keepalive.unref?.();
+  try {
+    for (;;) {
+      const text = await reader.next();
+      if (text === undefined || gone) break;
+      if (!response.write(`data: ${text}\n\n`)) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          response.once("drain", resolve);
+        });
+        wake = undefined;
+      }
+    }
+  } finally {
+    clearInterval(keepalive);
+    reader.release();
+    if (!gone) response.end();
+  }
+}

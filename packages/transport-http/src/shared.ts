@@ -1,0 +1,15 @@
+// The modules both entries use (the Node one and the browser one), in one bundle file of their own
+// so neither entry carries a second copy (scripts/bundle-package.mjs): the wire constants and the
+// HTTP+SSE client.
+export {
+  CONNECTION_HEADER,
+  SESSION_HEADER,
+  DEFAULT_ENDPOINT_PATH,
+  EVENT_STREAM,
+  idKey,
+  isSessionScoped,
+  sessionIdOfParams,
+  sessionIdOfResult,
+} from "./protocol.js";
+export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./client/http-client.js";
+export { MemoryCookieStore, type CookieStore } from "./client/cookie-jar.js";
