@@ -74,6 +74,14 @@ const commands: Record<string, CommandEntry> = {
       return { run: m.inspectCommand, usage: m.inspectUsage };
     },
   },
+  serve: {
+    summary: "host a stdio agent behind ACP's remote endpoint (HTTP+SSE and WebSocket)",
+    startsProcesses: true,
+    load: async () => {
+      const m = await import("./commands/serve.js");
+      return { run: m.serveCommand, usage: m.serveUsage };
+    },
+  },
   bridge: {
     summary: "serve a stdio agent over WebSocket",
     startsProcesses: true,

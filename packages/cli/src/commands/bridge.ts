@@ -27,8 +27,8 @@ The URL is printed on stdout; connections are logged on stderr. Stop with Ctrl-C
 /** The environment variable `acpkit bridge` reads its token from when no flag gives one. */
 export const TOKEN_ENV = "ACPKIT_BRIDGE_TOKEN";
 
-/** The token from --token, --token-file or ACPKIT_BRIDGE_TOKEN (in that order), if any. */
-export async function bridgeToken(flag: string | undefined, file: string | undefined, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+/** The token from --token, --token-file or the environment variable `envName` (in that order), if any. */
+export async function bridgeToken(flag: string | undefined, file: string | undefined, env: NodeJS.ProcessEnv, envName = TOKEN_ENV): Promise<string | undefined> {
   if (flag !== undefined && file !== undefined) throw new UsageError("give the token once: --token or --token-file, not both");
   let token = flag;
   if (file !== undefined) {
@@ -37,8 +37,8 @@ export async function bridgeToken(flag: string | undefined, file: string | undef
     } catch (error) {
       throw new UsageError(`--token-file ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
     }
-  } else if (token === undefined && env[TOKEN_ENV] !== undefined) {
-    token = env[TOKEN_ENV];
+  } else if (token === undefined && env[envName] !== undefined) {
+    token = env[envName];
   }
   if (token === "") throw new UsageError(file !== undefined ? `--token-file ${file} is empty` : "the token must not be empty");
   return token;

@@ -18,9 +18,10 @@ import { ELICIT_POLICIES, type ElicitPolicy } from "../client-session/elicitatio
 import { publicStateJSON } from "../render/public-state.js";
 
 export const runUsage = `usage: acpkit run [options] -- <agent command…>
+       acpkit run [options] --url URL
        acpkit run [options] --ws URL
 
-Starts the agent (or connects to it over WebSocket), opens one session and runs one prompt
+Starts the agent (or connects to a remote one), opens one session and runs one prompt
 turn per prompt, printing each turn as it streams.
 
 options:
@@ -45,8 +46,11 @@ options:
                           answered (default decline)
   --load ID               load (replay) session ID instead of creating one
   --resume ID             resume session ID (no replay) instead of creating one
-  --ws URL                connect to an agent over WebSocket instead of starting a command
-  --token T               bearer token for --ws
+  --url URL               connect to an ACP remote endpoint instead of starting a command:
+                          http(s)://…/acp speaks HTTP+SSE, ws(s)://…/acp its WebSocket profile
+                          (acpkit serve, or any endpoint of the transport RFD)
+  --ws URL                connect to a plain ACP WebSocket (acpkit bridge)
+  --token T               bearer token for --url or --ws
   --json                  print only the final session state as JSON on stdout; when no
                           session was opened: {"session": null, "agent", "protocolVersion",
                           "failedStep": {step, error?}, "authMethods", "failures"}
@@ -71,6 +75,7 @@ const FLAGS = {
   "cancel-after": { value: true },
   fs: { value: true, choices: FS_MODES },
   ws: { value: true },
+  url: { value: true },
   token: { value: true },
   json: {},
   auth: { value: true },
@@ -94,19 +99,26 @@ function readConfig(args: ParsedArgs): [string, string][] {
 }
 
 function readTarget(args: ParsedArgs): AgentTarget {
-  const url = flagValue(args, "ws");
+  const ws = flagValue(args, "ws");
+  const remote = flagValue(args, "url");
   if (args.positionals.length > 0) {
     throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);
   }
-  if (url !== undefined) {
-    if (args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
-    if (!isWebSocketUrl(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(url)}")`);
-    const token = flagValue(args, "token");
-    return token === undefined ? { kind: "websocket", url } : { kind: "websocket", url, token };
+  if (ws !== undefined && remote !== undefined) throw new UsageError("give either --url or --ws, not both");
+  const token = flagValue(args, "token");
+  if (remote !== undefined) {
+    if (args.rest.length > 0) throw new UsageError("give either --url URL or an agent command after --, not both");
+    if (!/^(https?|wss?):\/\//i.test(remote)) throw new UsageError(`--url must be an http(s):// or ws(s):// URL (got "${addressLabel(remote)}")`);
+    return token === undefined ? { kind: "remote", url: remote } : { kind: "remote", url: remote, token };
   }
-  if (flagSet(args, "token")) throw new UsageError("--token only applies with --ws");
+  if (ws !== undefined) {
+    if (args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
+    if (!isWebSocketUrl(ws)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(ws)}")`);
+    return token === undefined ? { kind: "websocket", url: ws } : { kind: "websocket", url: ws, token };
+  }
+  if (token !== undefined) throw new UsageError("--token only applies with --url or --ws");
   const [command, ...commandArgs] = args.rest;
-  if (command === undefined) throw new UsageError("no agent: give an agent command after -- (or --ws URL)");
+  if (command === undefined) throw new UsageError("no agent: give an agent command after -- (or --url URL)");
   return { kind: "command", command, args: commandArgs };
 }
 

@@ -1,0 +1,147 @@
+// What the transport-http tests share: a small acpkit agent to serve, an endpoint on a free
+// loopback port, raw requests (what no client library would send), and an SSE reader that waits for
+// a message matching a predicate.
+import { type AgentDefinition, serveAgent } from "@acpkit/agent";
+import type { Transport } from "@acpkit/core";
+import { type EndpointServer, type ServeEndpointOptions, serveEndpoint } from "../src/index.js";
+
+/**
+ * The prompt text picks the turn: "permission" asks the client (allow → "allowed", else "refused"),
+ * "wait" runs until session/cancel, "stream N" sends N chunks; anything else is echoed.
+ */
+export const testAgent: AgentDefinition = {
+  info: { name: "http-test-agent", version: "1.0.0" },
+  listSessions: () => ({ sessions: [] }),
+  closeSession: () => {},
+  async prompt(turn) {
+    const text = turn.prompt.map((block) => (block.type === "text" ? block.text : "")).join("");
+    if (text === "permission") {
+      const tool = turn.toolCall({ title: "Edit a file", kind: "edit", status: "pending" });
+      const outcome = await tool.requestPermission([
+        { optionId: "allow", name: "Allow", kind: "allow_once" },
+        { optionId: "reject", name: "Reject", kind: "reject_once" },
+      ]);
+      turn.message(outcome.outcome === "selected" && outcome.optionId === "allow" ? "allowed" : "refused");
+      return "end_turn";
+    }
+    if (text === "wait") {
+      turn.message("waiting");
+      await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
+      return "cancelled";
+    }
+    const stream = /^stream (\d+)$/.exec(text);
+    if (stream) {
+      for (let index = 0; index < Number(stream[1]); index++) turn.message(`chunk ${index} `);
+      return "end_turn";
+    }
+    turn.message(`echo: ${text}`);
+    return "end_turn";
+  },
+};
+
+/** An endpoint serving testAgent on 127.0.0.1 with a free port; the transports it handed out are kept. */
+export async function startEndpoint(options: Partial<ServeEndpointOptions> = {}): Promise<EndpointServer & { transports: Transport[] }> {
+  const transports: Transport[] = [];
+  const server = await serveEndpoint({
+    onConnection: (transport) => {
+      transports.push(transport);
+      serveAgent(transport, testAgent);
+    },
+    ...options,
+  });
+  return Object.assign(server, { transports });
+}
+
+export const INITIALIZE = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } };
+
+/** POST one body (a value is JSON-encoded) with the given headers. */
+export function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** POST initialize; the connection id and the answer. */
+export async function openConnection(url: string, headers: Record<string, string> = {}): Promise<{ id: string; answer: any }> {
+  const response = await post(url, INITIALIZE, headers);
+  if (response.status !== 200) throw new Error(`initialize answered ${response.status}: ${await response.text()}`);
+  return { id: response.headers.get("acp-connection-id") as string, answer: await response.json() };
+}
+
+/** An open SSE stream: every message read so far, and a wait for one that matches. */
+export interface SseStream {
+  readonly messages: any[];
+  waitFor(match: (message: any) => boolean, ms?: number): Promise<any>;
+  close(): void;
+}
+
+/** GET a stream of the connection (or of a session) and read it in the background. */
+export async function openStream(url: string, connectionId: string, sessionId?: string, headers: Record<string, string> = {}): Promise<SseStream> {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    headers: { Accept: "text/event-stream", "Acp-Connection-Id": connectionId, ...(sessionId === undefined ? {} : { "Acp-Session-Id": sessionId }), ...headers },
+    signal: abort.signal,
+  });
+  if (response.status !== 200 || response.body === null) throw new Error(`GET stream answered ${response.status}: ${await response.text()}`);
+  const messages: any[] = [];
+  const waiters: Array<{ match: (message: any) => boolean; resolve: (message: any) => void }> = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end = buffer.indexOf("\n\n");
+        while (end !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split("\n")
+            .filter((line) => line.startsWith("data: "))
+            .map((line) => line.slice(6))
+            .join("\n");
+          if (data !== "") {
+            const message = JSON.parse(data);
+            messages.push(message);
+            for (const waiter of waiters.splice(0)) {
+              if (waiter.match(message)) waiter.resolve(message);
+              else waiters.push(waiter);
+            }
+          }
+          end = buffer.indexOf("\n\n");
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    messages,
+    waitFor(match, ms = 10_000) {
+      const found = messages.find(match);
+      if (found !== undefined) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching message within ${ms} ms; got ${JSON.stringify(messages)}`)), ms);
+        waiters.push({
+          match,
+          resolve: (message) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+        });
+      });
+    },
+    close: () => abort.abort(),
+  };
+}
+
+/** Resolves once `condition()` holds, checking each time the event loop turns; rejects after `ms`. */
+export async function until(condition: () => boolean, ms = 10_000, what = "the condition"): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not hold within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
