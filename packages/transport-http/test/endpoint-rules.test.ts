@@ -19,7 +19,7 @@ async function start(options: Parameters<typeof startEndpoint>[0] = {}): Promise
 /** The JSON-RPC error a refusal carries, with the HTTP status. */
 async function refusal(response: Response): Promise<{ status: number; code: number; message: string; id: unknown }> {
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  const body = await response.json();
+  const body = (await response.json()) as any;
   expect(body.jsonrpc).toBe("2.0");
   expect(body.error.data).toEqual({ httpStatus: response.status });
   return { status: response.status, code: body.error.code, message: body.error.message, id: body.id };
@@ -42,7 +42,7 @@ describe("opening and ending a connection", () => {
     const response = await post(url, { ...INITIALIZE, params: { protocolVersion: "one" } });
     expect(response.status).toBe(200);
     expect(response.headers.get("acp-connection-id")).toBeNull();
-    expect((await response.json()).error.code).toBe(-32602);
+    expect(((await response.json()) as any).error.code).toBe(-32602);
     await until(() => endpoint.connectionCount === 0, 10_000, "the refused connection to close");
   });
 
@@ -70,7 +70,10 @@ describe("refusals name what was wrong", () => {
     const { url } = await start();
     const { id } = await openConnection(url);
     const prompt = { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s1", prompt: [] } };
-    expect(await refusal(await post(url, prompt, { "Acp-Connection-Id": id }))).toMatchObject({ status: 400, message: expect.stringMatching(/missing Acp-Session-Id/) });
+    expect(await refusal(await post(url, prompt, { "Acp-Connection-Id": id }))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/missing Acp-Session-Id/),
+    });
     const mismatch = await post(url, prompt, { "Acp-Connection-Id": id, "Acp-Session-Id": "s2" });
     expect(await refusal(mismatch)).toMatchObject({ status: 400, message: expect.stringMatching(/does not match params.sessionId/) });
   });
@@ -82,7 +85,10 @@ describe("refusals name what was wrong", () => {
     expect(await refusal(await post(url, "{not json"))).toMatchObject({ status: 400, code: -32700 });
     expect(await refusal(await post(url, [INITIALIZE]))).toMatchObject({ status: 501, message: expect.stringMatching(/batches/) });
     expect(await refusal(await post(url, { ...INITIALIZE, params: { pad: "x".repeat(2000) } }))).toMatchObject({ status: 413 });
-    expect(await refusal(await post(url, { ...INITIALIZE, id: "x".repeat(17) }))).toMatchObject({ status: 400, message: expect.stringMatching(/longer than 16/) });
+    expect(await refusal(await post(url, { ...INITIALIZE, id: "x".repeat(17) }))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/longer than 16/),
+    });
   });
 
   it("R15: another path is 404, another method 405 with Allow", async () => {
@@ -193,7 +199,9 @@ describe("routing the agent's messages (R10–R11)", () => {
     expect((await post(url, { jsonrpc: "2.0", id: ask.id, result: { outcome: { outcome: "selected", optionId: "allow" } } }, scoped)).status).toBe(202);
     const answer = await session.waitFor((message) => message.id === 2);
     expect(answer.result).toEqual({ stopReason: "end_turn" });
-    const said = session.messages.filter((message) => message.params?.update?.sessionUpdate === "agent_message_chunk").map((message) => message.params.update.content.text);
+    const said = session.messages
+      .filter((message) => message.params?.update?.sessionUpdate === "agent_message_chunk")
+      .map((message) => message.params.update.content.text);
     expect(said).toEqual(["allowed"]);
     expect(connection.messages.map((message) => message.id ?? message.method)).toEqual([1]);
     connection.close();

@@ -81,7 +81,12 @@ export interface SseStream {
 export async function openStream(url: string, connectionId: string, sessionId?: string, headers: Record<string, string> = {}): Promise<SseStream> {
   const abort = new AbortController();
   const response = await fetch(url, {
-    headers: { Accept: "text/event-stream", "Acp-Connection-Id": connectionId, ...(sessionId === undefined ? {} : { "Acp-Session-Id": sessionId }), ...headers },
+    headers: {
+      Accept: "text/event-stream",
+      "Acp-Connection-Id": connectionId,
+      ...(sessionId === undefined ? {} : { "Acp-Session-Id": sessionId }),
+      ...headers,
+    },
     signal: abort.signal,
   });
   if (response.status !== 200 || response.body === null) throw new Error(`GET stream answered ${response.status}: ${await response.text()}`);
