@@ -75,8 +75,9 @@ const commands: Record<string, CommandEntry> = {
     },
   },
   serve: {
+    // Not startsProcesses: serve handles SIGINT/SIGTERM itself, to end turns and connections
+    // gracefully before it stops its agents (commands/serve.ts).
     summary: "host a stdio agent behind ACP's remote endpoint (HTTP+SSE and WebSocket)",
-    startsProcesses: true,
     load: async () => {
       const m = await import("./commands/serve.js");
       return { run: m.serveCommand, usage: m.serveUsage };

@@ -28,7 +28,12 @@ The URL is printed on stdout; connections are logged on stderr. Stop with Ctrl-C
 export const TOKEN_ENV = "ACPKIT_BRIDGE_TOKEN";
 
 /** The token from --token, --token-file or the environment variable `envName` (in that order), if any. */
-export async function bridgeToken(flag: string | undefined, file: string | undefined, env: NodeJS.ProcessEnv, envName = TOKEN_ENV): Promise<string | undefined> {
+export async function bridgeToken(
+  flag: string | undefined,
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+  envName = TOKEN_ENV,
+): Promise<string | undefined> {
   if (flag !== undefined && file !== undefined) throw new UsageError("give the token once: --token or --token-file, not both");
   let token = flag;
   if (file !== undefined) {

@@ -8,10 +8,13 @@ import { type EndpointServer, serveEndpoint } from "@acpkit/transport-http";
 import { relayConnection } from "@acpkit/transport-stdio";
 import { flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
+import { TurnTracker } from "../serve-turns.js";
 import { bridgeToken, parseListenAddress, stopRequested } from "./bridge.js";
 
 /** How many connections (each an agent process) `acpkit serve` holds at once unless told otherwise. */
 export const DEFAULT_SERVE_CONNECTIONS = 16;
+/** How long a shutdown waits for cancelled turns to end before it closes their connections anyway. */
+export const SHUTDOWN_TURN_GRACE_MS = 10_000;
 /** The environment variable `acpkit serve` reads its token from when no flag gives one. */
 export const SERVE_TOKEN_ENV = "ACPKIT_SERVE_TOKEN";
 
@@ -29,7 +32,9 @@ With --tls-cert and --tls-key (PEM files) it serves HTTP/2 over TLS, HTTP/1.1 by
 requires HTTP/2 for the SSE profile); without them, plain HTTP/1.1 for loopback development.
 Browser pages may connect from their own origin and from loopback origins; --allow-origin adds one.
 At most --max-connections connections (default ${DEFAULT_SERVE_CONNECTIONS}) run at once; more get HTTP 503.
-SIGINT or SIGTERM stops it: connections are closed (clients are told), then the agents.`;
+SIGINT or SIGTERM stops it gracefully and it exits 0: running turns are cancelled (session/cancel)
+and their answers delivered (at most ${SHUTDOWN_TURN_GRACE_MS / 1000} s), then every connection is closed (its streams end, a WebSocket
+gets close code 1001) and the agents are stopped. A second signal stops everything at once.`;
 
 /**
  * `acpkit serve`: host the agent command behind the endpoint until `until` settles (default: SIGINT
@@ -58,6 +63,10 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
   const [command, ...commandArgs] = args.rest;
   if (command === undefined) throw new UsageError("no agent: give the agent command after --");
 
+  // Agents must not outlive this process, however it ends (the exit hook only: signals are ours).
+  const { stopAgentsOnSignal, stopTrackedChildren } = await import("@acpkit/transport-stdio");
+  stopAgentsOnSignal({ signals: [] });
+  const turns = new TurnTracker();
   const relays = new Set<Promise<void>>();
   let connections = 0;
   let server: EndpointServer;
@@ -73,7 +82,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
         const number = ++connections;
         const log = (message: string) => io.stderr.write(io.err.dim(`acpkit serve: connection ${number}: ${message}`) + "\n");
         log(`${info.profile} ${info.connectionId}: starting ${[command, ...commandArgs].join(" ")}`);
-        const relay = relayConnection(transport, command, commandArgs, log);
+        const relay = relayConnection(turns.watch(transport), command, commandArgs, log);
         relays.add(relay);
         void relay.finally(() => relays.delete(relay));
       },
@@ -88,7 +97,17 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
     io.err.dim(`acpkit serve: "${[command, ...commandArgs].join(" ")}" at ${server.url}${token === undefined ? "" : " (bearer token required)"}`) + "\n",
   );
   await until;
-  io.stderr.write(io.err.dim(`acpkit serve: shutting down ${server.endpoint.connectionCount} connection(s)`) + "\n");
+  // A second signal while shutting down: stop the agents now and leave.
+  const hurry = stopRequested().then(async (signal) => {
+    io.stderr.write(io.err.yellow(`acpkit serve: ${signal} again: stopping the agents now`) + "\n");
+    await stopTrackedChildren(0);
+    process.exit(Exit.Failed);
+  });
+  void hurry;
+  io.stderr.write(
+    io.err.dim(`acpkit serve: shutting down: ${turns.running} running turn(s) cancelled, ${server.endpoint.connectionCount} connection(s) to close`) + "\n",
+  );
+  await turns.cancelAll(SHUTDOWN_TURN_GRACE_MS);
   await server.close("the server is shutting down");
   // Each relay ends once its agent process has ended (closed stdin, then the stop grace).
   await Promise.all(relays);

@@ -44,6 +44,8 @@ export class HttpClientTransport implements Transport {
   private readonly agentRequestSessions = new Map<string, string>();
   private writing: Promise<unknown> = Promise.resolve();
   private isClosed = false;
+  /** Why the connection stream ended, while session streams are still being read to their end. */
+  private connectionEnded: string | undefined;
   private resolveClosed!: (info: CloseInfo) => void;
   private readonly maxMessageSize: number;
 
@@ -218,8 +220,11 @@ export class HttpClientTransport implements Transport {
     this.streams.delete(key);
     if (this.isClosed) return;
     // The connection stream is the connection: without it nothing more can arrive (R20). A
-    // session's stream is opened again by the next message for that session.
-    if (sessionId === undefined) this.fail(`the connection stream ended: ${why}`);
+    // session's stream is opened again by the next message for that session. A server that shuts
+    // down ends all streams at once; what the session streams still carry (the answers of turns it
+    // cancelled) is read before the transport closes.
+    if (sessionId === undefined) this.connectionEnded = `the connection stream ended: ${why}`;
+    if (this.connectionEnded !== undefined && [...this.streams.keys()].every((open) => open === "")) this.fail(this.connectionEnded);
   }
 
   private onStreamMessage(data: string, sessionId: string | undefined): void {

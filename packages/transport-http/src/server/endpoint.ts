@@ -9,6 +9,9 @@ import { fromNodeRequest, type NodeRequest, type NodeResponse, writeNodeReply } 
 import type { EndpointLimits, EndpointOptions } from "./types.js";
 import { upgradeHandler } from "./websocket-upgrade.js";
 
+/** How long close() lets open streams deliver what their connections still hold. */
+const STREAM_FLUSH_MS = 5000;
+
 /** The endpoint: hand it requests from whichever server you run. */
 export interface AcpEndpoint {
   /** Handle a node:http or node:http2 (compatibility API) request: `http.createServer(endpoint.node)`. */
@@ -21,7 +24,10 @@ export interface AcpEndpoint {
   readonly connectionCount: number;
   /** The limits in force (the defaults with the options' overrides). */
   readonly limits: Readonly<EndpointLimits>;
-  /** Refuse new connections (503) and close the open ones; resolves once they all closed. */
+  /**
+   * Refuse new connections (503) and close the open ones: their agents' transports close, and open
+   * streams deliver what was queued, then end (a WebSocket gets 1001). Resolves once that is done.
+   */
   close(reason?: string): Promise<void>;
 }
 
@@ -37,13 +43,21 @@ export interface AcpEndpoint {
  */
 export function createAcpEndpoint(options: EndpointOptions): AcpEndpoint {
   const core = new EndpointCore(options);
+  // Streams being written: close() lets them deliver what their connection still holds.
+  const writing = new Set<Promise<void>>();
   const plainUpgrade = upgradeHandler(core, false);
   const secureUpgrade = upgradeHandler(core, true);
   return {
     node(request, response) {
       const secure = isEncrypted(request);
       core.handle(fromNodeRequest(request), secure).then(
-        (reply) => writeNodeReply(reply, response),
+        (reply) => {
+          const written = writeNodeReply(reply, response).catch(() => {});
+          if ("stream" in reply) {
+            writing.add(written);
+            void written.finally(() => writing.delete(written));
+          }
+        },
         (error: unknown) => writeNodeReply(refusal(500, `the endpoint failed: ${(error as Error).message}`, null, {}, -32603), response),
       );
     },
@@ -61,7 +75,14 @@ export function createAcpEndpoint(options: EndpointOptions): AcpEndpoint {
       return core.connectionCount;
     },
     limits: core.limits,
-    close: (reason) => core.close(reason),
+    async close(reason) {
+      await core.close(reason);
+      // Each open stream ends once it delivered what its connection held (bounded: a client that
+      // stopped reading must not hold the shutdown).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(writing), new Promise((resolve) => (timer = setTimeout(resolve, STREAM_FLUSH_MS)))]);
+      clearTimeout(timer);
+    },
   };
 }
 

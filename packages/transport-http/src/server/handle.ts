@@ -101,7 +101,11 @@ export class EndpointCore {
       connection.finish({ reason });
       all.push(connection.closed);
     }
-    for (const socket of this.sockets) all.push(socket.close(reason));
+    // A WebSocket is told with 1001 (going away), so its client knows the server left.
+    for (const socket of this.sockets) {
+      const withCode = (socket as Transport & { closeWithCode?: (code: number, reason: string) => Promise<void> }).closeWithCode;
+      all.push(withCode === undefined ? socket.close(reason) : withCode.call(socket, 1001, reason));
+    }
     await Promise.all(all);
     this.http.clear();
   }
