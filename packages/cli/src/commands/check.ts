@@ -27,6 +27,7 @@ import { Exit, type CommandIO } from "../io.js";
 import { writeJsonText } from "../json-output.js";
 
 export const checkUsage = `usage: acpkit check agent [options] -- <agent command…>
+       acpkit check agent [options] --url URL
        acpkit check agent [options] --ws URL
        acpkit check client [options] -- <client command with {agent}…>
 
@@ -49,8 +50,11 @@ options (agent):
                      take seconds to start (default 30000, or --timeout if longer)
   --prompt TEXT      the prompt of the turn and cancel checks (default "Hello")
   --auth METHOD_ID   authenticate with this method before creating sessions
-  --ws URL           check an agent served over WebSocket (a fresh connection per group)
-  --token T          with --ws: sent as Authorization: Bearer T
+  --url URL          check an agent behind a remote endpoint of ACP's transport RFD (acpkit
+                     serve, or any): http(s):// drives its HTTP+SSE profile, ws(s):// its
+                     WebSocket profile; a fresh connection per group
+  --ws URL           check an agent served over a plain WebSocket (acpkit bridge)
+  --token T          with --url or --ws: sent as Authorization: Bearer T
 
 options (client):
   --protocol 1|2     the highest version the checking agent speaks (default 2)
@@ -189,6 +193,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     auth: { value: true },
     "start-timeout": { value: true },
     ws: { value: true },
+    url: { value: true },
     token: { value: true },
   });
   const [target, ...extra] = args.positionals;
@@ -197,13 +202,19 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
       target === undefined ? "say what to check: acpkit check agent|client -- <command…>" : `acpkit check knows "agent" and "client" (got "${target}")`,
     );
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (put the agent command after --)`);
-  const url = flagValue(args, "ws");
+  const ws = flagValue(args, "ws");
+  const remote = flagValue(args, "url");
+  if (ws !== undefined && remote !== undefined) throw new UsageError("give either --url or --ws, not both");
+  const url = remote ?? ws;
   const token = flagValue(args, "token");
-  if (url !== undefined && args.rest.length > 0) throw new UsageError("give either --ws URL or an agent command after --, not both");
-  if (url !== undefined && !isWebSocketUrl(url)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(url)}")`);
-  if (token !== undefined && url === undefined) throw new UsageError("--token only applies with --ws");
+  const flag = remote !== undefined ? "--url" : "--ws";
+  if (url !== undefined && args.rest.length > 0) throw new UsageError(`give either ${flag} URL or an agent command after --, not both`);
+  if (ws !== undefined && !isWebSocketUrl(ws)) throw new UsageError(`--ws must be a ws:// or wss:// URL (got "${addressLabel(ws)}")`);
+  if (remote !== undefined && !/^(https?|wss?):\/\//i.test(remote))
+    throw new UsageError(`--url must be an http(s):// or ws(s):// URL (got "${addressLabel(remote)}")`);
+  if (token !== undefined && url === undefined) throw new UsageError("--token only applies with --url or --ws");
   const [command, ...commandArgs] = args.rest;
-  if (command === undefined && url === undefined) throw new UsageError("no agent: give the agent command after -- (or --ws URL)");
+  if (command === undefined && url === undefined) throw new UsageError("no agent: give the agent command after -- (or --url URL)");
   const expected = await readExpectedFailures(args, io);
   const auth = flagValue(args, "auth");
   const startTimeoutMs = flagInteger(args, "start-timeout");

@@ -77,6 +77,15 @@ describe.concurrent("acpkit serve", () => {
     ).toBe("over the wire");
   });
 
+  it.for(["http", "ws"])("acpkit check agent --url judges the served agent over the %s profile: conformant, exit 0", async (scheme, context) => {
+    const { url } = await startServe(context, ["--listen", "127.0.0.1:0"]);
+    const { code, stdout, stderr } = await runCli(["check", "agent", "--url", url.replace(/^http/, scheme), "--json"]);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.verdict).toBe("conformant");
+    expect(report.results.filter((result: { status: string }) => result.status === "fail")).toEqual([]);
+  });
+
   it("requires the token when one is set (401 without it), read from --token-file", async (context) => {
     const dir = await mkdtemp(join(tmpdir(), "acpkit-serve-"));
     context.onTestFinished(() => rm(dir, { recursive: true, force: true }));

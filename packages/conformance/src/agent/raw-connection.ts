@@ -97,8 +97,23 @@ export abstract class RawConnection {
   private waiters: (() => void)[] = [];
   /** Resolves with why the agent could not be reached, or undefined once it is. */
   abstract readonly spawnError: Promise<Error | undefined>;
-  /** How bytes reach the agent: a process's pipes (the only kind with a stdin to close), a WebSocket, or an in-process transport (which moves messages, not text). */
-  abstract readonly kind: "process" | "websocket" | "in-process";
+  /**
+   * How bytes reach the agent: a process's pipes (the only kind with a stdin to close), a WebSocket,
+   * or a transport that moves messages, not text: in-process, or an endpoint's HTTP+SSE profile.
+   */
+  abstract readonly kind: "process" | "websocket" | "in-process" | "http";
+
+  /** Whether this connection moves whole messages (no lines or frames of text to break). */
+  get movesMessages(): boolean {
+    return this.kind === "in-process" || this.kind === "http";
+  }
+
+  /** How the connection is named in a not_applicable note about text-level checks. */
+  get messageChannel(): string {
+    return this.kind === "http"
+      ? "the HTTP+SSE profile (one message per POST; the endpoint answers malformed bodies and batches itself)"
+      : "an in-process transport";
+  }
 
   /** Write one line of text as is. */
   protected abstract writeRaw(text: string): void;

@@ -8,11 +8,14 @@ import type { Transport } from "@acpkit/core";
 import { RawConnection } from "./raw-connection.js";
 
 export class RawTransportConnection extends RawConnection {
-  readonly kind = "in-process";
   readonly spawnError: Promise<Error | undefined>;
   private transport: Transport | undefined;
 
-  constructor(factory: () => Transport | Promise<Transport>) {
+  /** `kind` says what the transport is: one the caller made ("in-process"), or the HTTP+SSE client to an endpoint ("http"). */
+  constructor(
+    factory: () => Transport | Promise<Transport>,
+    readonly kind: "in-process" | "http" = "in-process",
+  ) {
     super();
     this.spawnError = this.open(factory);
   }

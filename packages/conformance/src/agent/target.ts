@@ -15,7 +15,11 @@ export interface CommandTarget {
   cwd?: string;
 }
 
-/** An agent served over WebSocket: a fresh socket per group of checks. */
+/**
+ * An agent served over the network: `ws(s)://` is a WebSocket (acpkit bridge, or the WebSocket
+ * profile of a remote endpoint), `http(s)://` the HTTP+SSE profile of a remote endpoint of the
+ * transport RFD (acpkit serve, or anyone's). A fresh connection per group of checks.
+ */
 export interface WebSocketTarget {
   url: string;
   /** Sent as `Authorization: Bearer TOKEN`. */
@@ -93,13 +97,14 @@ export function describeAgentTarget(target: AgentTarget): string {
 }
 
 /** Which kind a target is; throws a TypeError naming what is wrong for anything else. */
-export function targetKind(target: unknown): "command" | "websocket" | "in-process" {
+export function targetKind(target: unknown): "command" | "websocket" | "http" | "in-process" {
   if (typeof target === "object" && target !== null) {
     const fields = target as Record<string, unknown>;
     if (typeof fields.command === "string" && fields.command !== "") return "command";
     if (typeof fields.url === "string") {
+      if (/^https?:\/\//i.test(fields.url)) return "http";
       if (!/^wss?:\/\//i.test(fields.url))
-        throw new TypeError(`checkAgent: target.url must be a ws:// or wss:// URL (got ${JSON.stringify(fields.url.slice(0, 80))})`);
+        throw new TypeError(`checkAgent: target.url must be an http(s):// or ws(s):// URL (got ${JSON.stringify(fields.url.slice(0, 80))})`);
       return "websocket";
     }
     if (typeof fields.transport === "function") return "in-process";
@@ -107,12 +112,18 @@ export function targetKind(target: unknown): "command" | "websocket" | "in-proce
   throw new TypeError("checkAgent: the target must be { command, args?, env?, cwd? }, { url, token? } or { transport: () => Transport }");
 }
 
-/** A fresh connection to the agent: a new process, a new WebSocket, or a new in-process transport. */
+/** A fresh connection to the agent: a new process, a new WebSocket, a new HTTP connection, or a new in-process transport. */
 export async function connectTo(context: CheckContext): Promise<RawConnection> {
   const { target } = context;
   if ("command" in target) {
     const { RawProcessConnection } = await import("./raw-process-connection.js");
     return new RawProcessConnection(target.command, target.args ?? [], target.cwd ?? context.cwd, target.env);
+  }
+  if ("url" in target && /^https?:\/\//i.test(target.url)) {
+    const { connectHttp } = await import("@acpkit/transport-http");
+    const { RawTransportConnection } = await import("./raw-transport-connection.js");
+    const { url, token } = target;
+    return new RawTransportConnection(() => connectHttp(url, token === undefined ? {} : { token }), "http");
   }
   if ("url" in target) {
     // Its own module, so that `ws` is loaded only when a check targets a WebSocket.

@@ -97,7 +97,7 @@ async function judgeBatch(agent: RawConnection, context: CheckContext, results: 
   agent.writeLine(JSON.stringify([{ jsonrpc: "2.0", id: "later-batch-1", method: "session/list", params: {} }]));
   const answer = await agent.waitFor((value) => !("method" in value) && (value.id === null || value.id === "later-batch-1"), context.timeoutMs, from);
   const value = answer?.value as Json | undefined;
-  if (agent.kind === "in-process") results.set("LATER-RPC-001", "not_applicable", "an in-process transport carries single messages only");
+  if (agent.movesMessages) results.set("LATER-RPC-001", "not_applicable", `${agent.messageChannel} carries single messages only`);
   else if (!value) results.set("LATER-RPC-001", "fail", "the batch got no answer", evidence(agent));
   else if (value.id !== null || !isObject(value.error) || value.error.code !== -32600)
     results.set("LATER-RPC-001", "fail", `the batch was answered ${JSON.stringify(value)}, not one -32600 with id null`, evidence(agent));

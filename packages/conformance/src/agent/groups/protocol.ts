@@ -66,7 +66,7 @@ export async function protocolGroup(
     else results.set("ACPKIT-RPC-004", "fail", `an unknown method was answered ${JSON.stringify(codes)}, not -32601`, evidence(agent));
 
     let from = agent.lines.length;
-    if (agent.kind === "in-process") results.set("ACPKIT-RPC-005", "not_applicable", "an in-process transport cannot carry a line that is not JSON");
+    if (agent.movesMessages) results.set("ACPKIT-RPC-005", "not_applicable", `${agent.messageChannel} cannot carry a line that is not JSON`);
     else {
       agent.writeLine('{"jsonrpc":"2.0","id":"parse-1","method":');
       // Any error response that is not under one of our ids answers the broken line; judge what came
@@ -112,7 +112,11 @@ export async function protocolGroup(
       results.set(
         "ACPKIT-EXIT-001",
         "not_applicable",
-        agent.kind === "websocket" ? "over WebSocket there is no stdin to close" : "an in-process agent has no stdin to close",
+        agent.kind === "websocket"
+          ? "over WebSocket there is no stdin to close"
+          : agent.kind === "http"
+            ? "over HTTP there is no stdin to close"
+            : "an in-process agent has no stdin to close",
       );
     else {
       const exit = await agent.closeStdin(5000);

@@ -15,8 +15,6 @@ export const WIRE_GROUP = {
 
 type WireId = (typeof WIRE_GROUP.judges)[number];
 
-const IN_PROCESS = "an in-process transport moves whole messages, not lines of bytes";
-
 /** An agent whose output ended on its own inside a line left a message unframed (S3: each ends with a newline). */
 export function checkOutputEnd(agent: RawConnection, results: Judge<WireId>): void {
   const tail = agent.unterminatedTail;
@@ -31,9 +29,10 @@ export function checkOutputEnd(agent: RawConnection, results: Judge<WireId>): vo
 
 /** Checks every line of a group's wire that concerns all of them: framing, UTF-8, responses, fs/terminal. */
 export function checkWire(agent: RawConnection, results: Judge<WireId>): void {
-  if (agent.kind === "in-process") {
-    results.set("ACPKIT-STDIO-001", "not_applicable", IN_PROCESS);
-    results.set("ACPKIT-STDIO-002", "not_applicable", IN_PROCESS);
+  if (agent.movesMessages) {
+    const why = `${agent.messageChannel} moves whole messages, not lines of bytes`;
+    results.set("ACPKIT-STDIO-001", "not_applicable", why);
+    results.set("ACPKIT-STDIO-002", "not_applicable", why);
   } else {
     const bad = agent.lines.find((line) => !isMessageLine(line));
     if (bad) results.set("ACPKIT-STDIO-001", "fail", `stdout line is not a JSON-RPC 2.0 message: ${bad.text.slice(0, 200)}`, evidence(agent));
