@@ -15,6 +15,7 @@ export { NdjsonReader, type NdjsonReaderEvents } from "./ndjson-reader.js";
 export { NdjsonWriter, MAX_WRITE_CHARS, type WriterCongestion } from "./ndjson-writer.js";
 export {
   relayConnection,
+  relayBetween,
   forward as forwardMessages,
   RELAY_HIGH_WATER,
   RELAY_HIGH_WATER_CHARS,

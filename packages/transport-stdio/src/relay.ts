@@ -27,7 +27,15 @@ const ignore = (): void => {};
  * When the agent ends first, a WebSocket peer is closed with 1000 (clean exit) or 1011.
  */
 export async function relayConnection(socket: RelayPeer, command: string, args: readonly string[], log: (message: string) => void): Promise<void> {
-  const agent = spawnAgent(command, args, { stderr: "inherit" });
+  return relayBetween(socket, spawnAgent(command, args, { stderr: "inherit" }), log);
+}
+
+/**
+ * Relay between `socket` and an agent already reached over `agent` (a child, or a remote endpoint
+ * `acpkit inspect --url` connected to); resolves once both are closed. Whichever side goes away
+ * first takes the other one along, as relayConnection does.
+ */
+export async function relayBetween(socket: RelayPeer, agent: Transport, log: (message: string) => void): Promise<void> {
   forward(socket, agent, "client", log);
   forward(agent, socket, "agent", log);
   const first = await Promise.race([
@@ -35,7 +43,7 @@ export async function relayConnection(socket: RelayPeer, command: string, args: 
     agent.closed.then((info) => ({ side: "agent" as const, info })),
   ]);
   log(`${first.side === "client" ? "client disconnected" : "agent ended"}: ${first.info.reason}`);
-  if (first.side === "client") await agent.close("the WebSocket client disconnected");
+  if (first.side === "client") await agent.close("the client disconnected");
   else if (socket.closeWithCode !== undefined) await socket.closeWithCode(agentEndCode(first.info), `agent ended: ${first.info.reason}`);
   else await socket.close(`agent ended: ${first.info.reason}`);
 }

@@ -8,12 +8,15 @@ import { Exit, type CommandIO } from "../io.js";
 import { bridgeToken, stopRequested } from "./bridge.js";
 
 export const inspectUsage = `usage: acpkit inspect [--port N] [--no-open] [--protocol 1|2] -- <agent command…>
+       acpkit inspect [--port N] [--no-open] [--protocol 1|2] --url URL [--agent-token-file F]
        acpkit inspect --tap [--port N] [--no-open] -- <agent command…>
 
 Starts the agent and a web page on 127.0.0.1 to drive it: initialize, sessions, modes and config,
 prompts with attachments, the turn live (messages, tool calls, diffs, plans, permission and
 elicitation cards, Cancel), every JSON-RPC message checked against the schema, transcripts to
-export (the ndjson "acpkit validate" reads) and import. Each page connection starts the agent anew.
+export (the ndjson "acpkit validate" reads) and import. Each page connection starts the agent anew;
+with --url, it opens a new connection to the remote endpoint at URL instead (http(s):// for its
+HTTP+SSE profile, ws(s):// for its WebSocket profile; --agent-token-file holds its bearer token).
 
 With --tap, this command is the agent for an editor (put it in the editor's agent settings): it
 relays every byte between the editor and the agent unchanged and shows the traffic in the page,
@@ -37,10 +40,21 @@ export async function inspectCommand(argv: readonly string[], io: CommandIO, unt
     tap: {},
     host: { value: true },
     "token-file": { value: true },
+    url: { value: true },
+    "agent-token-file": { value: true },
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);
   const [command, ...commandArgs] = args.rest;
-  if (command === undefined) throw new UsageError("no agent: give the agent command after --, e.g. acpkit inspect -- acpkit agent");
+  const url = flagValue(args, "url");
+  if (url !== undefined && command !== undefined) throw new UsageError("give either --url URL or an agent command after --, not both");
+  if (url !== undefined && !/^(https?|wss?):\/\//i.test(url))
+    throw new UsageError(`--url must be an http(s):// or ws(s):// URL (got "${url.replace(/[?#].*$/s, "")}")`);
+  if (url !== undefined && flagSet(args, "tap")) throw new UsageError("--tap relays an agent command's stdio; it cannot take --url");
+  if (command === undefined && url === undefined)
+    throw new UsageError("no agent: give the agent command after --, e.g. acpkit inspect -- acpkit agent (or --url URL)");
+  const agentTokenFile = flagValue(args, "agent-token-file");
+  if (agentTokenFile !== undefined && url === undefined) throw new UsageError("--agent-token-file only applies with --url");
+  const agentToken = agentTokenFile === undefined ? undefined : await bridgeToken(undefined, agentTokenFile, {});
   const portFlag = flagValue(args, "port", "0");
   const port = Number(portFlag);
   if (!/^\d+$/.test(portFlag) || port > 65535) throw new UsageError(`--port must be 0-65535 (got "${portFlag}")`);
@@ -51,8 +65,7 @@ export async function inspectCommand(argv: readonly string[], io: CommandIO, unt
   const tap = flagSet(args, "tap");
   const log = (message: string) => io.stderr.write(io.err.dim(`acpkit inspect: ${message}`) + "\n");
   const options = {
-    command,
-    args: commandArgs,
+    ...(url === undefined ? { command: command as string, args: commandArgs } : { url, ...(agentToken === undefined ? {} : { agentToken }) }),
     port,
     log,
     ...(host === undefined ? {} : { host }),
@@ -64,7 +77,7 @@ export async function inspectCommand(argv: readonly string[], io: CommandIO, unt
   let tapped: Awaited<ReturnType<typeof startTap>> | undefined;
   try {
     if (tap) {
-      tapped = await startTap({ ...options, input: io.stdin, output: io.stdout });
+      tapped = await startTap({ ...options, command: command as string, input: io.stdin, output: io.stdout });
       inspector = tapped;
     } else {
       inspector = await startInspector(options);

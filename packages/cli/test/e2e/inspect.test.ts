@@ -83,6 +83,46 @@ function onlyOwnServer(requests: readonly string[], url: string): string[] {
 }
 
 describe("acpkit inspect", () => {
+  it.skipIf(!existsSync(CHROMIUM)).for(["http", "ws"])(
+    "--url drives an agent behind acpkit serve (%s profile) from the page: a turn with a permission card (needs /usr/bin/chromium)",
+    async (scheme, context) => {
+      const serve = startCli(["serve", "--listen", "127.0.0.1:0", "--", ...BUILTIN_AGENT]);
+      context.onTestFinished(async () => {
+        if (serve.exitCode === null && serve.signalCode === null) {
+          serve.kill("SIGTERM");
+          await once(serve, "exit");
+        }
+      });
+      let served = "";
+      const endpoint = await new Promise<string>((resolveUrl, reject) => {
+        serve.stdout!.setEncoding("utf8").on("data", (text: string) => {
+          served += text;
+          const match = /^serving: (\S+)$/m.exec(served);
+          if (match) resolveUrl(match[1]!);
+        });
+        serve.once("exit", (code) => reject(new Error(`acpkit serve exited with ${code}`)));
+      });
+      const { url, stderr } = await startInspect(context, ["--protocol", "2", "--url", endpoint.replace(/^http/, scheme)]);
+      const { page, errors } = await openPage(url);
+      try {
+        await page.getByTestId("initialize").click();
+        await expect.poll(() => page.getByTestId("agent-info").innerText()).toMatch(/acpkit built-in agent .* protocol v2/);
+        await page.getByTestId("new-session").click();
+        await page.getByTestId("prompt-input").fill("/permission");
+        await page.getByTestId("send").click();
+        const card = page.getByTestId("permission-card");
+        await card.waitFor();
+        await card.locator('button[data-kind="allow_once"]').click();
+        await expect.poll(() => page.getByTestId("timeline").innerText()).toContain("Permission granted");
+        expect(await page.getByTestId("wire-summary").innerText()).toContain("0 with problems");
+        expect(stderr()).toContain(`connecting to ${endpoint.replace(/^http/, scheme)}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
   it.skipIf(!existsSync(CHROMIUM))(
     "drives a session in the browser: mode, permission, cancel, export, validate, import (needs /usr/bin/chromium)",
     async (context) => {

@@ -2,7 +2,8 @@
 // gets a fresh agent process, and messages are relayed unchanged both ways (the same relay as
 // `acpkit bridge`); the page's own client (@acpkit/client in the browser) is the ACP client, and
 // it records and validates the traffic itself.
-import { relayConnection } from "@acpkit/transport-stdio";
+import type { Transport } from "@acpkit/core";
+import { relayBetween, relayConnection } from "@acpkit/transport-stdio";
 import { wrapNodeSocket } from "@acpkit/transport-websocket";
 import { ACP_PATH, TOKEN_PARAM, type InspectorMode } from "../common/protocol.js";
 import { startServer, type InspectorServer, type SocketHandler } from "./http-server.js";
@@ -11,9 +12,17 @@ import { packageVersion } from "./version.js";
 
 /** Options of `startInspector`. */
 export interface InspectorOptions {
-  /** The agent command and its arguments. */
-  command: string;
+  /** The agent command and its arguments (or `url`: one of the two). */
+  command?: string;
   args?: readonly string[];
+  /**
+   * Instead of a command: an agent behind a remote endpoint of the transport RFD (http(s):// for
+   * its HTTP+SSE profile, ws(s):// for its WebSocket profile); each page connection opens a new
+   * connection to it. `agentToken` is sent as its bearer token.
+   */
+  url?: string;
+  /** The bearer token for `url`. */
+  agentToken?: string;
   /** The address to listen on (default 127.0.0.1); anything else needs an explicit `token`. */
   host?: string;
   /** The port (default 0: a free one). */
@@ -71,7 +80,7 @@ export async function serveMode(
     token: access.token,
     info: {
       mode,
-      agentCommand: [options.command, ...(options.args ?? [])],
+      agentCommand: options.url !== undefined ? [options.url.replace(/[?#].*$/s, "")] : [options.command ?? "", ...(options.args ?? [])],
       protocolVersion: options.protocolVersion ?? 2,
       cwd: process.cwd(),
       version: packageVersion(),
@@ -86,6 +95,10 @@ export async function serveMode(
 export async function startInspector(options: InspectorOptions): Promise<Inspector> {
   const log = options.log ?? (() => {});
   const args = options.args ?? [];
+  if ((options.command === undefined) === (options.url === undefined))
+    throw new TypeError("startInspector: give the agent as either options.command or options.url");
+  const { url, command } = options;
+  const describe = url !== undefined ? url.replace(/[?#].*$/s, "") : [command, ...args].join(" ");
   const maxConnections = options.maxConnections ?? 4;
   let active = 0;
   let connections = 0;
@@ -99,11 +112,33 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
         return;
       }
       active++;
-      log(`page connection ${number}: starting ${[options.command, ...args].join(" ")}`);
-      void relayConnection(transport, options.command, args, (message) => log(`page connection ${number}: ${message}`)).finally(() => {
+      const note = (message: string) => log(`page connection ${number}: ${message}`);
+      note(url !== undefined ? `connecting to ${describe}` : `starting ${describe}`);
+      const relay = url !== undefined ? relayRemote(transport, url, options.agentToken, note) : relayConnection(transport, command as string, args, note);
+      void relay.finally(() => {
         active--;
       });
     },
   });
   return { url: pageUrl(server.origin, token), token, port: server.port, close: () => server.close() };
+}
+
+/** Relay a page connection to a new connection of the remote endpoint at `url`; a refusal closes the page's socket with the reason. */
+async function relayRemote(
+  page: Transport & { closeWithCode(code: number, reason: string): Promise<void> },
+  url: string,
+  token: string | undefined,
+  log: (message: string) => void,
+): Promise<void> {
+  let agent: Transport;
+  try {
+    // Loaded on first use: an inspector of a command never needs the HTTP client.
+    const { connectRemote } = await import("@acpkit/transport-http");
+    agent = await connectRemote(url, token === undefined ? {} : { token });
+  } catch (error) {
+    log(`could not connect: ${(error as Error).message}`);
+    await page.closeWithCode(1011, `could not connect to the agent: ${(error as Error).message}`.slice(0, 120));
+    return;
+  }
+  await relayBetween(page, agent, log);
 }

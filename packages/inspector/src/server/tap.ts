@@ -11,7 +11,9 @@ import { pageUrl, serveMode, type Inspector, type InspectorOptions } from "./ins
 import { DEFAULT_MAX_OBSERVED_LINE, LineObserver } from "./line-observer.js";
 
 /** Options of `startTap`. */
-export interface TapOptions extends Omit<InspectorOptions, "maxConnections"> {
+export interface TapOptions extends Omit<InspectorOptions, "maxConnections" | "command" | "url" | "agentToken"> {
+  /** The agent command a tap starts (a tap relays stdio: it has no remote form). */
+  command: string;
   /** What the editor writes (default process.stdin). */
   input?: Readable;
   /** Where the agent's output goes back to the editor (default process.stdout). */
