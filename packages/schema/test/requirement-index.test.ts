@@ -148,3 +148,53 @@ describe("every MUST-level rule is cited by a test", () => {
     ).toEqual([]);
   });
 });
+
+// docs/remote.md keeps the remote endpoint's rules (RT1, RT2, …) the same way: every RT id the code
+// cites exists there, and every MUST or acpkit rule of it is cited by a test.
+describe("docs/remote.md defines the RT rules the code cites, and tests cite its MUST-level ones", () => {
+  const remoteDoc = join(repoRoot, "docs", "remote.md");
+  const remoteRules = new Map<string, Rule>();
+  readFileSync(remoteDoc, "utf8")
+    .split("\n")
+    .forEach((text, index) => {
+      const cells = text.split("|").map((cell) => cell.trim());
+      if (cells.length < 5 || !/^RT[0-9]{1,2}$/.test(cells[1]!) || !LEVELS.has(cells[2]!)) return;
+      if (remoteRules.has(cells[1]!)) throw new Error(`docs/remote.md:${index + 1}: rule ${cells[1]} is defined twice`);
+      remoteRules.set(cells[1]!, { id: cells[1]!, level: cells[2] as Level, line: index + 1 });
+    });
+  const CITED_RT = /(?<![A-Za-z0-9_$\-.#])(RT[0-9]{1,2})(?![0-9A-Za-z_])/g;
+  /** `RT6/RT7` and `RT10–RT11` style ranges cite every id between their ends. */
+  const CITED_RT_RANGE = /(?<![A-Za-z0-9_])RT([0-9]{1,2})[–-]RT([0-9]{1,2})(?![0-9])/g;
+  const remoteCitations = (files: string[]) =>
+    files.flatMap((path) =>
+      readFileSync(path, "utf8")
+        .split("\n")
+        .flatMap((line, index) => {
+          const where = `${relative(repoRoot, path)}:${index + 1}`;
+          const found = [...line.matchAll(CITED_RT)].map((match) => ({ token: match[1]!, where }));
+          for (const [, from, to] of line.matchAll(CITED_RT_RANGE)) for (let n = Number(from) + 1; n < Number(to); n++) found.push({ token: `RT${n}`, where });
+          return found;
+        }),
+    );
+
+  it("parses the rule tables", () => {
+    expect(remoteRules.size).toBeGreaterThan(20);
+    for (const id of ["RT1", "RT4", "RT13", "RT25"]) expect(remoteRules.has(id), id).toBe(true);
+  });
+
+  it("every RT id cited in src/ or test/ exists in docs/remote.md", () => {
+    const all = remoteCitations([...sourceFiles, ...testFiles]);
+    expect(all.length).toBeGreaterThan(20);
+    const unknown = all.filter((c) => !remoteRules.has(c.token)).map((c) => `${c.where}: ${c.token}`);
+    expect(unknown, `ids cited but not defined in docs/remote.md:\n${unknown.join("\n")}`).toEqual([]);
+  });
+
+  it("no MUST or acpkit rule of docs/remote.md goes uncited by a test", () => {
+    const cited = new Set(remoteCitations(testFiles).map((c) => c.token));
+    const uncovered = [...remoteRules.values()].filter((rule) => (rule.level === "MUST" || rule.level === "acpkit") && !cited.has(rule.id));
+    expect(
+      uncovered.map((rule) => `docs/remote.md:${rule.line}: ${rule.id} (${rule.level})`),
+      "RT rules no test cites",
+    ).toEqual([]);
+  });
+});

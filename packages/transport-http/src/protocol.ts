@@ -13,7 +13,7 @@ export const EVENT_STREAM = "text/event-stream";
 
 /**
  * Methods the client sends with `Acp-Session-Id` even when their params would not say so. Any other
- * message whose params carry a `sessionId` is scoped to that session as well (R6).
+ * message whose params carry a `sessionId` is scoped to that session as well (RT8).
  */
 const SESSION_SCOPED_METHODS: ReadonlySet<string> = new Set([
   "session/cancel",

@@ -1,4 +1,4 @@
-// The endpoint's HTTP rules (docs/remote.md R1–R16), met as a client that is not acpkit would meet
+// The endpoint's HTTP rules (docs/remote.md RT1–RT19), met as a client that is not acpkit would meet
 // them: raw fetch requests against serveEndpoint on a loopback port, an acpkit agent behind it.
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
@@ -26,7 +26,7 @@ async function refusal(response: Response): Promise<{ status: number; code: numb
 }
 
 describe("opening and ending a connection", () => {
-  it("R4: POST initialize answers 200 with the JSON result and Acp-Connection-Id; the agent is started for it", async () => {
+  it("RT4: POST initialize answers 200 with the JSON result and Acp-Connection-Id; the agent is started for it", async () => {
     const { url, transports } = await start();
     const response = await post(url, INITIALIZE);
     expect(response.status).toBe(200);
@@ -37,7 +37,7 @@ describe("opening and ending a connection", () => {
     expect(transports).toHaveLength(1);
   });
 
-  it("R5: an initialize the agent refuses is answered 200 with the error and opens nothing", async () => {
+  it("RT5: an initialize the agent refuses is answered 200 with the error and opens nothing", async () => {
     const { url, endpoint } = await start();
     const response = await post(url, { ...INITIALIZE, params: { protocolVersion: "one" } });
     expect(response.status).toBe(200);
@@ -46,7 +46,7 @@ describe("opening and ending a connection", () => {
     await until(() => endpoint.connectionCount === 0, 10_000, "the refused connection to close");
   });
 
-  it("R16: DELETE ends the connection (202), the agent's transport closes, and the id is unknown afterwards (404)", async () => {
+  it("RT16: DELETE ends the connection (202), the agent's transport closes, and the id is unknown afterwards (404)", async () => {
     const { url, transports } = await start();
     const { id } = await openConnection(url);
     const deleted = await fetch(url, { method: "DELETE", headers: { "Acp-Connection-Id": id } });
@@ -59,14 +59,14 @@ describe("opening and ending a connection", () => {
 });
 
 describe("refusals name what was wrong", () => {
-  it("R6/R7: a POST without Acp-Connection-Id is 400, with an unknown one 404", async () => {
+  it("RT6/RT7: a POST without Acp-Connection-Id is 400, with an unknown one 404", async () => {
     const { url } = await start();
     const list = { jsonrpc: "2.0", id: "a", method: "session/list", params: {} };
     expect(await refusal(await post(url, list))).toMatchObject({ status: 400, id: "a", message: expect.stringMatching(/missing Acp-Connection-Id/) });
     expect(await refusal(await post(url, list, { "Acp-Connection-Id": "nope" }))).toMatchObject({ status: 404, message: expect.stringMatching(/unknown/) });
   });
 
-  it("R8: a session-scoped request without Acp-Session-Id is 400, and one whose header and params disagree", async () => {
+  it("RT8: a session-scoped request without Acp-Session-Id is 400, and one whose header and params disagree", async () => {
     const { url } = await start();
     const { id } = await openConnection(url);
     const prompt = { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "s1", prompt: [] } };
@@ -78,7 +78,7 @@ describe("refusals name what was wrong", () => {
     expect(await refusal(mismatch)).toMatchObject({ status: 400, message: expect.stringMatching(/does not match params.sessionId/) });
   });
 
-  it("R14: a wrong content type is 415, a body that is not JSON 400 (-32700), a batch 501, an oversized body 413, an over-long id 400", async () => {
+  it("RT14: a wrong content type is 415, a body that is not JSON 400 (-32700), a batch 501, an oversized body 413, an over-long id 400", async () => {
     const { url } = await start({ limits: { maxBodyBytes: 1024, maxIdLength: 16 } });
     const text = await fetch(url, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
     expect(await refusal(text)).toMatchObject({ status: 415 });
@@ -91,7 +91,7 @@ describe("refusals name what was wrong", () => {
     });
   });
 
-  it("R15: another path is 404, another method 405 with Allow", async () => {
+  it("RT19: another path is 404, another method 405 with Allow", async () => {
     const { url } = await start();
     const other = await fetch(url.replace("/acp", "/other"), { method: "POST" });
     expect(await refusal(other)).toMatchObject({ status: 404, message: expect.stringMatching(/it is at \/acp/) });
@@ -100,7 +100,7 @@ describe("refusals name what was wrong", () => {
     expect(await refusal(put)).toMatchObject({ status: 405 });
   });
 
-  it("R9: a GET stream needs Accept: text/event-stream (406), a known connection (400/404), and has one reader at a time (409)", async () => {
+  it("RT9: a GET stream needs Accept: text/event-stream (406), a known connection (400/404), and has one reader at a time (409)", async () => {
     const { url } = await start();
     const { id } = await openConnection(url);
     expect(await refusal(await fetch(url, { headers: { "Acp-Connection-Id": id } }))).toMatchObject({ status: 406 });
@@ -122,7 +122,7 @@ describe("refusals name what was wrong", () => {
     expect(status).toBe(200);
   });
 
-  it("R12: at most maxConnections connections; one more initialize is 503 with Retry-After", async () => {
+  it("RT12: at most maxConnections connections; one more initialize is 503 with Retry-After", async () => {
     const { url } = await start({ limits: { maxConnections: 1 } });
     await openConnection(url);
     const full = await post(url, INITIALIZE);
@@ -132,7 +132,7 @@ describe("refusals name what was wrong", () => {
 });
 
 describe("who may connect", () => {
-  it("R1: with a token, a request without it or with a wrong one is 401 with WWW-Authenticate; the right one passes", async () => {
+  it("RT1: with a token, a request without it or with a wrong one is 401 with WWW-Authenticate; the right one passes", async () => {
     const { url } = await start({ token: "s3cret" });
     const none = await post(url, INITIALIZE);
     expect(none.headers.get("www-authenticate")).toBe('Bearer realm="acp"');
@@ -141,7 +141,7 @@ describe("who may connect", () => {
     expect((await post(url, INITIALIZE, { Authorization: "Bearer s3cret" })).status).toBe(200);
   });
 
-  it("R2: without a token only loopback Host names are served (421 for a rebound name)", async () => {
+  it("RT2: without a token only loopback Host names are served (421 for a rebound name)", async () => {
     const { port } = await start();
     const statusFor = (host: string) =>
       new Promise<number>((resolve, reject) => {
@@ -159,7 +159,7 @@ describe("who may connect", () => {
     expect(await statusFor(`[::1]:${port}`)).toBe(400);
   });
 
-  it("R3: a page of another origin is 403; its own origin, loopback origins and allowedOrigins pass, the last with CORS headers and a preflight", async () => {
+  it("RT3: a page of another origin is 403; its own origin, loopback origins and allowedOrigins pass, the last with CORS headers and a preflight", async () => {
     const { url } = await start({ allowedOrigins: ["https://editor.example"] });
     const host = new URL(url).host;
     expect(await refusal(await post(url, INITIALIZE, { Origin: "https://evil.example" }))).toMatchObject({ status: 403 });
@@ -182,7 +182,7 @@ describe("who may connect", () => {
   });
 });
 
-describe("routing the agent's messages (R10–R11)", () => {
+describe("routing the agent's messages (RT10–RT11)", () => {
   it("the answer to session/new comes on the connection stream; a prompt's updates, its answer and the agent's permission request on the session stream", async () => {
     const { url } = await start();
     const { id } = await openConnection(url);
@@ -208,7 +208,7 @@ describe("routing the agent's messages (R10–R11)", () => {
     session.close();
   });
 
-  it("output waits for a reader: updates written before the session stream opened are all delivered, in order, once it opens", async () => {
+  it("RT11: output waits for a reader: updates written before the session stream opened are all delivered, in order, once it opens", async () => {
     const { url } = await start();
     const { id } = await openConnection(url);
     const connection = await openStream(url, id);
@@ -224,7 +224,7 @@ describe("routing the agent's messages (R10–R11)", () => {
     session.close();
   });
 
-  it("a client that stops reading loses the connection after maxOutputStallMs once its output passed the budget", async () => {
+  it("RT15: a client that stops reading loses the connection after maxOutputStallMs once its output passed the budget", async () => {
     const { url, transports, endpoint } = await start({ limits: { maxBufferedChars: 4096, maxOutputStallMs: 200 } });
     const { id } = await openConnection(url);
     const connection = await openStream(url, id);

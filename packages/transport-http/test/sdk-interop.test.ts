@@ -1,4 +1,4 @@
-// Interop with the official SDK 2.4.0's remote transport, which shares no code with acpkit, in
+// Interop with the official SDK 2.4.0's remote transport (docs/remote.md RT4–RT10 and the WebSocket profile, RT13), which shares no code with acpkit, in
 // both profiles and both directions:
 // - the SDK's HTTP and WebSocket clients drive acpkit's endpoint (an acpkit agent behind it);
 // - acpkit's client drives the SDK's AcpServer (node adapter) with an SDK agent behind it.
@@ -81,7 +81,7 @@ afterEach(async () => {
 describe("the official SDK's remote clients drive acpkit's endpoint", () => {
   it.each([
     ["HTTP+SSE", (url: string) => createHttpStream(url)],
-    ["WebSocket", (url: string) => createWebSocketStream(url.replace(/^http/, "ws"), { WebSocket: WebSocket as never })],
+    ["WebSocket (RT13)", (url: string) => createWebSocketStream(url.replace(/^http/, "ws"), { WebSocket: WebSocket as never })],
   ])("%s: a turn with a permission request, a cancelled turn, list and close; every message valid v1", async (_profile, stream) => {
     const wires: Wire[] = [];
     const server = await serveEndpoint({

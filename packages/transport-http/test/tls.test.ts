@@ -1,4 +1,4 @@
-// HTTP/2 over TLS (R18): with a certificate, serveEndpoint speaks HTTP/2 (what the RFD requires for
+// HTTP/2 over TLS (RT18): with a certificate, serveEndpoint speaks HTTP/2 (what the RFD requires for
 // the SSE profile: every open session is one more stream, and a browser holds only six HTTP/1.1
 // connections per host) and HTTP/1.1 to clients that offer only it (ALPN). Driven with node:http2
 // and node:https against a self-signed certificate (test/fixtures/README.md).

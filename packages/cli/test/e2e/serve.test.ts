@@ -42,6 +42,7 @@ async function startServe(
     });
     serve.once("exit", (code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
   });
+  // RT24: exactly one line, once it accepts connections.
   expect(line).toMatch(/^serving: https?:\/\/127\.0\.0\.1:\d+\/acp$/);
   return { url: line.slice("serving: ".length), serve, stdout: () => stdout, stderr: () => stderr };
 }
@@ -52,7 +53,7 @@ describe.concurrent("acpkit serve", () => {
     ["http", 2],
     ["ws", 1],
     ["ws", 2],
-  ] as const)("carries a turn with a permission request over the %s profile on protocol v%i", async ([scheme, version], context) => {
+  ] as const)("RT24: carries a turn with a permission request over the %s profile on protocol v%i", async ([scheme, version], context) => {
     const { url } = await startServe(context, ["--listen", "127.0.0.1:0"]);
     const target = url.replace(/^http/, scheme);
     const { code, state, stderr } = await runJson([
@@ -116,7 +117,7 @@ describe.concurrent("acpkit serve", () => {
   });
 
   it.for(["http", "ws"])(
-    "SIGTERM in the middle of a turn (%s profile): the turn ends cancelled on the client, serve exits 0, the agent is gone",
+    "RT25, RT20: SIGTERM in the middle of a turn (%s profile): the turn ends cancelled on the client, serve exits 0, the agent is gone",
     async (scheme, context) => {
       const dir = await mkdtemp(join(tmpdir(), "acpkit-serve-"));
       context.onTestFinished(() => rm(dir, { recursive: true, force: true }));

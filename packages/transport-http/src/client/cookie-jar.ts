@@ -1,4 +1,4 @@
-// The cookies one client keeps for the endpoint (R17): the RFD lets a load balancer pin a
+// The cookies one client keeps for the endpoint (RT17): the RFD lets a load balancer pin a
 // connection to a node with a cookie, so a client must send back what it was given, on every
 // request of the connection. Browsers do this themselves (credentials: "include"); in Node this
 // jar does. One endpoint, one origin: Domain and Path do not narrow anything here and are not kept.

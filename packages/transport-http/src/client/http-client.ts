@@ -1,4 +1,4 @@
-// The client side of the HTTP+SSE profile as one Transport (docs/remote.md R17–R22): initialize is
+// The client side of the HTTP+SSE profile as one Transport (docs/remote.md RT17–RT22): initialize is
 // POSTed and opens the connection; every later message is POSTed in order with the connection's
 // header (and the session's, for what belongs to a session); the agent's messages arrive on the
 // connection stream and on one stream per session, opened before the first message that needs it
@@ -19,7 +19,7 @@ export interface HttpClientOptions {
   /** The fetch to use. Default: the global one. */
   fetch?: typeof globalThis.fetch;
   /**
-   * Where cookies are kept (R17). Default: a MemoryCookieStore of this transport. In a browser,
+   * Where cookies are kept (RT17). Default: a MemoryCookieStore of this transport. In a browser,
    * fetch keeps cookies itself (credentials "include") and this store sees none.
    */
   cookies?: CookieStore;
@@ -27,7 +27,7 @@ export interface HttpClientOptions {
   maxMessageSize?: number;
 }
 
-/** HTTP statuses after which the connection is gone (R21): the transport closes. */
+/** HTTP statuses after which the connection is gone (RT21): the transport closes. */
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
 /** How much of an error body is kept in the error that reports it. */
 const ERROR_BODY_CHARS = 8 * 1024;
@@ -219,7 +219,7 @@ export class HttpClientTransport implements Transport {
   private streamEnded(key: string, sessionId: string | undefined, why: string): void {
     this.streams.delete(key);
     if (this.isClosed) return;
-    // The connection stream is the connection: without it nothing more can arrive (R20). A
+    // The connection stream is the connection: without it nothing more can arrive (RT20). A
     // session's stream is opened again by the next message for that session. A server that shuts
     // down ends all streams at once; what the session streams still carry (the answers of turns it
     // cancelled) is read before the transport closes.

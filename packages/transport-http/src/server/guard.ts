@@ -1,4 +1,4 @@
-// Who may use the endpoint (docs/remote.md R1–R3): the bearer token, the Host header (a page on a
+// Who may use the endpoint (docs/remote.md RT1–RT3): the bearer token, the Host header (a page on a
 // rebound DNS name reaches a loopback server with its own name in Host, so an unknown Host is the
 // mark of DNS rebinding) and the browser Origin (a page on another origin may POST and open
 // WebSockets; only this check stops it). Answers a refusal, or the CORS headers an allowed

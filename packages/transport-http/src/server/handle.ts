@@ -1,4 +1,4 @@
-// The endpoint's request handling (docs/remote.md R4–R16), independent of where requests come
+// The endpoint's request handling (docs/remote.md RT4–RT19), independent of where requests come
 // from: node:http, HTTP/2 and fetch runtimes each adapt to EndpointRequest/EndpointReply. It owns
 // the registry of open connections of both profiles and their limits.
 import { type Transport, __transportKit } from "@acpkit/core";
@@ -153,7 +153,7 @@ export class EndpointCore {
     if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, id);
     const route = this.routeOf(body, request);
     if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, id);
-    // A client that is behind on reading gets no new work accepted until it catches up (R15).
+    // A client that is behind on reading gets no new work accepted until it catches up (RT15).
     if ("method" in body && "id" in body) await connection.whenDrained();
     connection.accept(body, route);
     return { status: 202, headers: {} };
@@ -207,7 +207,7 @@ export class EndpointCore {
         connection.finish({ reason: "the agent did not answer initialize in time" });
         return refusal(504, `the agent did not answer initialize within ${this.limits.initializeTimeoutMs} ms`, body.id, {}, INTERNAL_ERROR);
       }
-      // A refused initialize opens nothing: the client may POST another one (R5).
+      // A refused initialize opens nothing: the client may POST another one (RT5).
       if ("error" in answer) {
         connection.finish({ reason: "the agent refused initialize" });
         return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(answer) };

@@ -1,6 +1,6 @@
 // One connection of the HTTP+SSE profile, seen from the agent's side as a Transport: what the
 // client POSTs is handed to the receiver; what the agent sends is routed to the connection stream
-// or to a session's stream (docs/remote.md R10–R12) and waits there until the client reads it.
+// or to a session's stream (docs/remote.md RT10, RT11, RT15) and waits there until the client reads it.
 //
 // Invariants:
 // - every message the agent sends lands in exactly one outbox (or answers the initialize POST);
@@ -63,7 +63,7 @@ export class HttpConnection implements Transport {
     return false;
   }
 
-  /** Whether the client is behind on reading (new requests wait, R15). */
+  /** Whether the client is behind on reading (new requests wait, RT15). */
   get congested(): boolean {
     return this.buffered > this.limits.maxBufferedChars;
   }

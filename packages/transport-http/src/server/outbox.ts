@@ -1,6 +1,6 @@
 // One outgoing stream of a connection (the connection stream or one session's stream): the
 // messages the agent wrote for it, in order, until a reader takes them. At most one reader at a
-// time (a second GET is refused, R9); while none is attached, messages wait here, counted against
+// time (a second GET is refused, RT9); while none is attached, messages wait here, counted against
 // the connection's buffer limit by the owner through `onSize`.
 import { __transportKit } from "@acpkit/core";
 

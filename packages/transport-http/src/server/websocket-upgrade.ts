@@ -1,4 +1,4 @@
-// The WebSocket profile on Node (docs/remote.md R13): a GET with Upgrade: websocket on the endpoint's
+// The WebSocket profile on Node (docs/remote.md RT13): a GET with Upgrade: websocket on the endpoint's
 // path passes the same checks as every other request, then becomes one connection whose every
 // message, both ways, is a text frame. The 101 names the connection in Acp-Connection-Id.
 import type { IncomingMessage } from "node:http";
