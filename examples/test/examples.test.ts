@@ -106,3 +106,48 @@ describe("WebSocket example", () => {
     },
   );
 });
+
+describe("remote example", () => {
+  const cleanups: (() => unknown)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** Starts remote/server.mjs on a free port and resolves with the page URL it prints. */
+  function startServer(): Promise<string> {
+    const child = spawn(process.execPath, ["remote/server.mjs", "0"], { cwd: examples, stdio: ["ignore", "pipe", "inherit"] });
+    cleanups.push(() => child.kill("SIGTERM"));
+    return new Promise((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`remote/server.mjs exited with ${code}`)));
+      child.stdout!.setEncoding("utf8").on("data", (text: string) => {
+        const match = /serving: (http:\/\/\S+)/.exec(text);
+        if (match) resolve(match[1]!);
+      });
+    });
+  }
+
+  it.skipIf(!existsSync(CHROMIUM))(
+    "the page runs a turn with a permission request against the agent at its own /acp, over HTTP+SSE and over WebSocket (needs /usr/bin/chromium)",
+    { timeout: 90_000 },
+    async () => {
+      const url = await startServer();
+      const { chromium } = await import("playwright-core");
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+      cleanups.push(() => browser.close());
+      for (const [profile, name] of [
+        ["http", "HTTP+SSE"],
+        ["ws", "WebSocket"],
+      ] as const) {
+        const tab = await browser.newPage();
+        await tab.goto(`${url}?profile=${profile}&prompt=${encodeURIComponent("over the wire")}`);
+        await tab.waitForFunction(() => document.title.startsWith("done") || document.title === "failed", undefined, { timeout: 45_000 });
+        const log = (await tab.textContent("#log"))!.trim().split("\n");
+        expect(log[0]).toBe(`connected to remote-example-agent over ${name}, protocol v2`);
+        expect(log).toContain("permission asked: Edit notes.txt → allow");
+        expect(log).toContain("answer: OVER THE WIRE");
+        expect(log.at(-1)).toBe("stop reason: end_turn");
+        await tab.close();
+      }
+    },
+  );
+});
