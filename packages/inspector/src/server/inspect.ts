@@ -14,6 +14,7 @@ import { packageVersion } from "./version.js";
 export interface InspectorOptions {
   /** The agent command and its arguments (or `url`: one of the two). */
   command?: string;
+  /** The arguments of `command`. */
   args?: readonly string[];
   /**
    * Instead of a command: an agent behind a remote endpoint of the transport RFD (http(s):// for

@@ -15,6 +15,7 @@ export interface CookieStore {
 export class MemoryCookieStore implements CookieStore {
   private readonly cookies = new Map<string, { value: string; expires: number }>();
 
+  /** The Cookie header of the cookies that have not expired. */
   header(): string | undefined {
     const now = Date.now();
     const pairs: string[] = [];
@@ -25,6 +26,7 @@ export class MemoryCookieStore implements CookieStore {
     return pairs.length === 0 ? undefined : pairs.join("; ");
   }
 
+  /** Keep the cookies of Set-Cookie headers; one whose Max-Age is 0 or whose Expires has passed is forgotten. */
   store(setCookies: readonly string[]): void {
     for (const line of setCookies) {
       if (line.length > 4096) continue;

@@ -32,7 +32,13 @@ const CONNECTION_GONE = new Set([401, 403, 404, 410]);
 /** How much of an error body is kept in the error that reports it. */
 const ERROR_BODY_CHARS = 8 * 1024;
 
+/**
+ * The HTTP+SSE profile's client as a Transport (made by `connectHttp`). Closing it sends DELETE for
+ * its connection; `closed` resolves with why it closed (the client, a refusal that ends the
+ * connection, the connection stream ending, or the endpoint unreachable).
+ */
 export class HttpClientTransport implements Transport {
+  /** Resolves once, when the transport closed for any reason, with the reason. */
   readonly closed: Promise<CloseInfo>;
   private receiver: TransportReceiver | undefined;
   private connectionId: string | undefined;
@@ -49,7 +55,9 @@ export class HttpClientTransport implements Transport {
   private resolveClosed!: (info: CloseInfo) => void;
   private readonly maxMessageSize: number;
 
+  /** `url` is the endpoint (`http(s)://…/acp`); an AcpError "InvalidArgument" for anything else. */
   constructor(
+    /** The endpoint's URL. */
     readonly url: string,
     private readonly options: HttpClientOptions = {},
   ) {
@@ -70,11 +78,13 @@ export class HttpClientTransport implements Transport {
     return this.connectionId;
   }
 
+  /** Deliver incoming messages (from every stream of the connection) to `receiver`. Called once. */
   start(receiver: TransportReceiver): void {
     if (this.receiver !== undefined) throw new AcpError("InvalidArgument", "the transport was already started");
     this.receiver = receiver;
   }
 
+  /** POST one message (the first must be initialize); resolves once the endpoint accepted it. */
   send(message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
     if (this.isClosed) return Promise.reject(new AcpError("ConnectionClosed", "the HTTP transport is closed"));
     if (Array.isArray(message)) return Promise.reject(new AcpError("Unsupported", "ACP's remote transport carries no JSON-RPC batches"));
@@ -87,6 +97,7 @@ export class HttpClientTransport implements Transport {
     return sent;
   }
 
+  /** Stop reading, end the connection with DELETE (when one was opened), and resolve `closed`. */
   async close(reason = "closed by the client"): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;

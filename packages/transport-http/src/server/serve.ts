@@ -20,10 +20,13 @@ export interface ServeEndpointOptions extends EndpointOptions {
 
 /** A running endpoint server. */
 export interface EndpointServer {
+  /** The interface it listens on. */
   readonly host: string;
+  /** The port it listens on (the one picked, when the options said 0). */
   readonly port: number;
   /** `http(s)://host:port/acp`, for `connectRemote()` (or the same with ws(s):// for the WebSocket profile). */
   readonly url: string;
+  /** The endpoint it serves (its connection count, limits and adapters). */
   readonly endpoint: AcpEndpoint;
   /** Close every connection, stop listening, and resolve once the server is down. */
   close(reason?: string): Promise<void>;

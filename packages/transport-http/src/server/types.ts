@@ -26,6 +26,7 @@ export type EndpointProfile = "http" | "websocket";
 export interface ConnectionInfo {
   /** The `Acp-Connection-Id` the client was given. */
   readonly connectionId: string;
+  /** The profile the connection came in by: "http" (HTTP+SSE) or "websocket". */
   readonly profile: EndpointProfile;
   /** A header of the request that opened the connection (the initialize POST or the upgrade). */
   header(name: string): string | undefined;
