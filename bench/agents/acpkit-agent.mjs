@@ -1,6 +1,7 @@
 // Process entry for the acpkit benchmark agent.
 // Usage: node acpkit-agent.mjs stdio [v2-only|plain-v1]   — ACP over this process's stdio
 //        node acpkit-agent.mjs ws                         — @acpkit/transport-websocket; prints `port <n>`
+//        node acpkit-agent.mjs http                       — @acpkit/transport-http's endpoint (/acp); prints `port <n>`
 import { stdioServer } from "@acpkit/transport-stdio";
 import { serveAcpkitAgent, servePlainV1Agent } from "./acpkit-app.mjs";
 
@@ -11,6 +12,13 @@ if (mode === "stdio") {
   else serveAcpkitAgent(transport, variant === "v2-only" ? [2] : [1, 2]);
   // No process.exit: as the README's agent, the process ends by itself once its stdin has ended
   // and every answer was written (the shutdown scenario times exactly that).
+} else if (mode === "http") {
+  // The RFD's remote endpoint, both profiles on /acp (@acpkit/transport-http).
+  const { serveEndpoint } = await import("@acpkit/transport-http");
+  const server = await serveEndpoint({ port: 0, onConnection: (transport) => serveAcpkitAgent(transport) });
+  process.stdout.write(`port ${server.port}\n`);
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.resume();
 } else if (mode === "ws") {
   const { listen } = await import("@acpkit/transport-websocket");
   const listener = await listen({ port: 0, onConnection: (transport) => serveAcpkitAgent(transport) });

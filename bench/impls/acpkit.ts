@@ -34,6 +34,13 @@ async function openTransport(channel: Channel, variant: AgentVariant = "default"
     const transport = spawnAgent(process.execPath, [...agentNodeArgs(), agentScript("acpkit-agent.mjs"), "stdio", variant], { shutdownGraceMs: 2000 });
     return { transport, stop: async () => {} };
   }
+  if (channel === "http" || channel === "endpoint-ws") {
+    const child = spawnPlainChild(agentScript("acpkit-agent.mjs"), ["http"]);
+    const port = await waitForPort(child);
+    const { connectHttp } = await import("@acpkit/transport-http");
+    const transport = channel === "http" ? connectHttp(`http://127.0.0.1:${port}/acp`) : await connect(`ws://127.0.0.1:${port}/acp`);
+    return { transport, stop: () => stopAgent(child) };
+  }
   const child = spawnPlainChild(agentScript("acpkit-agent.mjs"), ["ws"]);
   const port = await waitForPort(child);
   const transport = await connect(`ws://127.0.0.1:${port}/acp`);

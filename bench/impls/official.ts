@@ -2,6 +2,7 @@
 // with its agent in-process (memory), in a child over stdio, or behind its own WebSocket server.
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { createHttpStream } from "@agentclientprotocol/sdk/experimental/http-client";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import WebSocket from "ws";
 import { buildOfficialAgent } from "../agents/official-app.mjs";
@@ -23,6 +24,15 @@ async function openOfficial(channel: Channel): Promise<BenchSession> {
     stopChild = () => stopAgent(child);
     const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
     connection = app.connect(stream);
+  } else if (channel === "http" || channel === "endpoint-ws") {
+    const child = spawnAgent(agentScript("official-agent.mjs"), ["http"]);
+    stopChild = () => stopAgent(child);
+    const port = await waitForPort(child);
+    connection = app.connect(
+      channel === "http"
+        ? createHttpStream(`http://127.0.0.1:${port}/acp`)
+        : createWebSocketStream(`ws://127.0.0.1:${port}/acp`, { WebSocket: WebSocket as never }),
+    );
   } else {
     const child = spawnAgent(agentScript("official-agent.mjs"), ["ws"]);
     stopChild = () => stopAgent(child);

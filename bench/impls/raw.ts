@@ -112,13 +112,13 @@ async function openRaw(channel: Channel, stdioMode: "stdio" | "stdio-naive" = "s
 /** The raw ceiling: over stdio its agent gathers lines into ~64 KiB writes. */
 export const rawImpl: ClientImpl = {
   name: "raw",
-  unavailable: async () => undefined,
+  unavailable: async (channel) => (channel === "http" || channel === "endpoint-ws" ? "the raw pair has no HTTP endpoint" : undefined),
   open: (channel) => openRaw(channel),
 };
 
 /** The first round's raw pair, kept for comparison: one write() per message over stdio. */
 export const rawNaiveImpl: ClientImpl = {
   name: "raw-naive",
-  unavailable: async () => undefined,
+  unavailable: async (channel) => (channel === "http" || channel === "endpoint-ws" ? "the raw pair has no HTTP endpoint" : undefined),
   open: (channel) => openRaw(channel, "stdio-naive"),
 };

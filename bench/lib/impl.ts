@@ -2,7 +2,11 @@
 // a client-side session on a channel whose agent follows the fixture protocol (lib/fixtures.mjs).
 
 export type ImplName = "acpkit" | "official" | "raw" | "raw-naive";
-export type Channel = "memory" | "stdio" | "websocket";
+/**
+ * Where the agent is: in-process, a child over stdio, a WebSocket server, or behind the RFD's remote
+ * endpoint over its HTTP+SSE profile ("http") or its WebSocket profile ("endpoint-ws").
+ */
+export type Channel = "memory" | "stdio" | "websocket" | "http" | "endpoint-ws";
 
 /** One client connection with one session, already initialized. */
 export interface BenchSession {

@@ -86,6 +86,12 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
     ),
     versus("latency-stdio p99 acpkit / official", "latency-stdio", "official", "<=", 1, "p99"),
     versus("validate acpkit / official", "validate", "official", ">=", 3),
+    // The RFD's remote endpoint, both ends each library's own (acpkit: @acpkit/transport-http;
+    // official: AcpServer behind its node adapter, with its http-client and ws-client).
+    versus("stream-http acpkit / official (HTTP+SSE endpoint)", "stream-http", "official", ">=", 2),
+    versus("stream-endpoint-ws acpkit / official (the endpoint's WebSocket)", "stream-endpoint-ws", "official", ">=", 2),
+    versus("latency-http p99 acpkit / official", "latency-http", "official", "<=", 0.5, "p99"),
+    versus("latency-endpoint-ws p99 acpkit / official", "latency-endpoint-ws", "official", "<=", 0.5, "p99"),
   ];
   for (const target of ["message", "toolcall"]) {
     const sizes = records.filter((r) => r.scenario === "reducer" && r.metric.startsWith(`${target}@`)).sort((a, b) => a.n - b.n);

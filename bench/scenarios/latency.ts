@@ -1,4 +1,4 @@
-// Scenarios latency-memory, latency-stdio: sequential prompts the agent answers at once with
+// Scenarios latency-memory, latency-stdio, latency-http, latency-endpoint-ws: sequential prompts the agent answers at once with
 // end_turn; p50 and p99 of the per-prompt round trip in µs.
 //
 // One round, identical for every implementation:
@@ -19,7 +19,10 @@ import type { SliceCommand } from "../worker.js";
 import { availableImpls, failureReason } from "./alternate.js";
 import type { BenchConfig, Scenario } from "./config.js";
 
-const IMPLS: readonly ImplName[] = ["acpkit", "official", "raw"];
+/** The raw pair has no HTTP endpoint: over the remote endpoint only the two libraries are compared. */
+function implsFor(channel: Channel): readonly ImplName[] {
+  return channel === "http" || channel === "endpoint-ws" ? ["acpkit", "official"] : ["acpkit", "official", "raw"];
+}
 
 interface RoundFigures {
   p50Micros: number;
@@ -28,6 +31,7 @@ interface RoundFigures {
 
 export function latencyScenario(channel: Channel): Scenario {
   const scenario = `latency-${channel}`;
+  const IMPLS = implsFor(channel);
   return {
     names: [scenario],
     impls: IMPLS,

@@ -1,4 +1,5 @@
-// Scenarios stream-memory, stream-stdio, stream-websocket: one prompt, 50,000 agent_message_chunk
+// Scenarios stream-memory, stream-stdio, stream-websocket, and over the RFD's remote endpoint
+// stream-http (HTTP+SSE) and stream-endpoint-ws (its WebSocket profile): one prompt, 50,000 agent_message_chunk
 // updates, validation on at both ends, updates/s from prompt sent to result resolved.
 import { recordFromSamples, skippedRecord, type BenchRecord } from "../lib/report.js";
 import { runInFreshProcess } from "../lib/worker-pool.js";
@@ -9,6 +10,7 @@ import type { BenchConfig, Scenario } from "./config.js";
 
 /** Over stdio the first round's raw pair (one write per message) runs too, for comparison. */
 function implsFor(channel: Channel): readonly ImplName[] {
+  if (channel === "http" || channel === "endpoint-ws") return ["acpkit", "official"]; // the raw pair has no HTTP endpoint
   return channel === "stdio" ? ["acpkit", "official", "raw", "raw-naive"] : ["acpkit", "official", "raw"];
 }
 

@@ -106,7 +106,7 @@ describe("checkAgent in-process", () => {
 
   it("rejects a target that is none of the three, naming the shapes", async () => {
     await expect(checkAgent({} as never)).rejects.toThrow(/the target must be \{ command, args\?, env\?, cwd\? \}, \{ url, token\? \} or \{ transport/);
-    await expect(checkAgent({ url: "http://x" })).rejects.toThrow(/target.url must be a ws:\/\/ or wss:\/\/ URL/);
+    await expect(checkAgent({ url: "file:///agent" })).rejects.toThrow(/target.url must be an http\(s\):\/\/ or ws\(s\):\/\/ URL/);
     await expect(checkAgent({ command: "node" }, { timeoutMs: -1 })).rejects.toThrow(/options.timeoutMs must be an integer of milliseconds ≥ 1/);
   });
 

@@ -42,9 +42,9 @@ export function toFetchResponse(reply: EndpointReply): Response {
   const reader = reply.stream;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const text = await reader.next();
-      if (text === undefined) controller.close();
-      else controller.enqueue(encoder.encode(`data: ${text}\n\n`));
+      const batch = await reader.nextBatch(256 * 1024);
+      if (batch === undefined) controller.close();
+      else controller.enqueue(encoder.encode(`data: ${batch.join("\n\ndata: ")}\n\n`));
     },
     cancel() {
       reader.release();

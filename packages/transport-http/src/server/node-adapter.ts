@@ -10,6 +10,9 @@ export type NodeRequest = IncomingMessage | Http2ServerRequest;
 /** A response of node:http or of node:http2's compatibility API. */
 export type NodeResponse = ServerResponse | Http2ServerResponse;
 
+/** At most this many characters of queued messages go out in one write. */
+const SSE_BATCH_CHARS = 256 * 1024;
+
 /** SSE comment lines keep idle streams open through proxies that close silent connections. */
 export const SSE_KEEPALIVE_MS = 15_000;
 
@@ -72,9 +75,9 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
   keepalive.unref?.();
   try {
     for (;;) {
-      const text = await reader.next();
-      if (text === undefined || gone) break;
-      if (!response.write(`data: ${text}\n\n`)) {
+      const batch = await reader.nextBatch(SSE_BATCH_CHARS);
+      if (batch === undefined || gone) break;
+      if (!response.write(batch.length === 1 ? `data: ${batch[0]}\n\n` : `data: ${batch.join("\n\ndata: ")}\n\n`)) {
         await new Promise<void>((resolve) => {
           wake = resolve;
           response.once("drain", resolve);

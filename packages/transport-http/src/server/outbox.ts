@@ -9,8 +9,12 @@ type Deferred = ReturnType<typeof createDeferred>;
 
 /** Takes the messages of one outbox, one at a time, until released or the outbox ends. */
 export interface OutboxReader {
-  /** The next message's JSON text; undefined once the outbox ended or this reader was released. */
-  next(): Promise<string | undefined>;
+  /**
+   * Every message waiting now, oldest first, up to about `maxChars` characters (at least one); waits
+   * when none is. Undefined once the outbox ended or this reader was released. One write of a
+   * batch costs the connection one system call instead of one per message.
+   */
+  nextBatch(maxChars: number): Promise<string[] | undefined>;
   /** Give up the outbox (the HTTP response closed) so another reader may take it. Idempotent. */
   release(): void;
 }
@@ -50,9 +54,18 @@ export class Outbox {
     this.reader = token;
     const attached = () => this.reader === token;
     return {
-      next: async () => {
+      nextBatch: async (maxChars) => {
         while (attached()) {
-          if (this.head < this.queue.length) return this.take();
+          if (this.head < this.queue.length) {
+            const batch = [this.take()];
+            let chars = batch[0]!.length;
+            while (this.head < this.queue.length && chars + (this.queue[this.head] as string).length <= maxChars) {
+              const text = this.take();
+              chars += text.length;
+              batch.push(text);
+            }
+            return batch;
+          }
           if (this.ended) return undefined;
           this.waiting ??= createDeferred();
           await this.waiting.promise;
