@@ -12,7 +12,7 @@ export {
   type EndpointProfile,
 } from "./server/types.js";
 export type { NodeRequest, NodeResponse } from "./server/node-adapter.js";
-export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./shared.js";
+export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./client/node-connect.js";
 export { connectRemote, type RemoteOptions } from "./client/remote.js";
 export { MemoryCookieStore, type CookieStore } from "./shared.js";
 export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH } from "./shared.js";

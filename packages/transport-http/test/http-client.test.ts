@@ -17,10 +17,14 @@ interface Seen {
   accept: string | null;
 }
 
+/** What the test's server saw of each request: method and Cookie header. */
+const received: Array<{ method: string; cookie: string | undefined }> = [];
+
 /** An endpoint on a node:http server of the test's own, which sets an affinity cookie on the answer to initialize. */
 async function start(context: TestContext, limits: Parameters<typeof createAcpEndpoint>[0]["limits"] = {}): Promise<string> {
   const endpoint = createAcpEndpoint({ onConnection: (transport) => serveAgent(transport, testAgent), limits });
   const server: Server = createServer((request, response) => {
+    received.push({ method: request.method ?? "", cookie: request.headers.cookie });
     if (request.method === "POST" && request.headers["acp-connection-id"] === undefined) response.setHeader("Set-Cookie", ["node=a; Path=/; HttpOnly"]);
     endpoint.node(request, response);
   });
@@ -60,7 +64,19 @@ function watchingFetch() {
 }
 
 describe("connectHttp", () => {
-  it("RT17: sends the endpoint's affinity cookie back on every later request of the connection", async (context) => {
+  it("RT17: with Node's default fetch (node:http), the server sees the affinity cookie on every later request", async (context) => {
+    const url = await start(context);
+    received.length = 0;
+    const agent = await connectAgent(connectHttp(url), { protocolVersion: 1 });
+    const session = await agent.newSession({ cwd: "/tmp" });
+    await session.prompt("hello");
+    await agent.close();
+    expect(received[0]).toEqual({ method: "POST", cookie: undefined });
+    expect(received.slice(1).map((request) => request.method)).toEqual(expect.arrayContaining(["GET", "POST", "DELETE"]));
+    for (const request of received.slice(1)) expect(request.cookie, request.method).toBe("node=a");
+  });
+
+  it("RT17: sends the endpoint's affinity cookie back on every later request of the connection (a fetch of the caller's)", async (context) => {
     const url = await start(context);
     const { seen, fetcher } = watchingFetch();
     const agent = await connectAgent(connectHttp(url, { fetch: fetcher }), { protocolVersion: 1 });
@@ -119,6 +135,21 @@ describe("connectHttp", () => {
     const transport = connectHttp(`http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`);
     await expect(connectAgent(transport, { protocolVersion: 1 })).rejects.toThrow();
     expect((await transport.closed).reason).toMatch(/HTTP 401: .*missing or wrong bearer token/);
+  });
+
+  it("RT20: when the endpoint closes the connection, the transport closes with the endpoint's reason (its streams' last comment line)", async (context) => {
+    const endpoint = createAcpEndpoint({ onConnection: (transport) => serveAgent(transport, testAgent) });
+    const server = createServer(endpoint.node);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    context.onTestFinished(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const transport = connectHttp(`http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`);
+    const agent = await connectAgent(transport, { protocolVersion: 1 });
+    await agent.newSession({ cwd: "/tmp" });
+    await endpoint.close("maintenance window");
+    expect((await transport.closed).reason).toBe("the connection stream ended: maintenance window");
   });
 
   it("refuses what it cannot carry: a URL that is not http(s), a first message that is not initialize, a batch", async () => {

@@ -306,7 +306,11 @@ export async function driveAgent(options: DriveOptions): Promise<DriveResult> {
     printer?.finish();
     await terminalHost?.closeAll();
     if (unexpectedClose !== undefined && result.failures.length === 0) {
-      fail(`the agent closed the connection: ${unexpectedClose.reason}`);
+      // Every prompt of a fixed list had its turn: the agent (or a server shutting down) closing
+      // the connection afterwards took nothing the user asked for, whichever came first.
+      if (session !== undefined && options.prompts.remaining?.() === 0)
+        printer?.note(`the agent closed the connection after the last turn: ${unexpectedClose.reason}`);
+      else fail(`the agent closed the connection: ${unexpectedClose.reason}`);
     }
     closingOnPurpose = true;
     await agent.close("the client is done");

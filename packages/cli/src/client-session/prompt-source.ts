@@ -4,6 +4,8 @@ import type { LineSource } from "./line-source.js";
 export interface PromptSource {
   /** The next prompt, or undefined when there are no more (or `signal` aborted the wait). */
   next(signal: AbortSignal): Promise<string | undefined>;
+  /** How many prompts are left, when that is known (a fixed list); undefined for a stream of lines. */
+  remaining?(): number;
 }
 
 /** The given prompts, in order. */
@@ -11,6 +13,7 @@ export function listPrompts(prompts: readonly string[]): PromptSource {
   let index = 0;
   return {
     next: async (signal) => (signal.aborted ? undefined : prompts[index++]),
+    remaining: () => Math.max(0, prompts.length - index),
   };
 }
 

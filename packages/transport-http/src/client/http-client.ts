@@ -16,7 +16,7 @@ export interface HttpClientOptions {
   token?: string;
   /** Extra headers for every request. */
   headers?: Record<string, string>;
-  /** The fetch to use. Default: the global one. */
+  /** The fetch to use. Default: node:http(s) on a keep-alive agent in Node, the global fetch in browsers. */
   fetch?: typeof globalThis.fetch;
   /**
    * Where cookies are kept (RT17). Default: a MemoryCookieStore of this transport. In a browser,
@@ -206,23 +206,28 @@ export class HttpClientTransport implements Transport {
       async (response) => {
         if (!response.ok || response.body === null) {
           const body = await errorBody(response);
-          this.streams.delete(key);
           if (sessionId === undefined || CONNECTION_GONE.has(response.status))
             this.fail(`the ${sessionId === undefined ? "connection" : "session"} stream was refused with HTTP ${response.status}: ${body}`);
           else
             this.receiver?.onTransportError(
               new AcpError("ProtocolViolation", `the stream of session ${sessionId} was refused with HTTP ${response.status}: ${body}`),
             );
+          this.streamEnded(key, sessionId, `refused with HTTP ${response.status}`);
           return;
         }
-        void readSse(response.body, this.maxMessageSize, (data) => this.onStreamMessage(data, sessionId), this.abort.signal).then(
-          () => this.streamEnded(key, sessionId, "the endpoint ended it"),
+        // The endpoint names why it ends a stream in a last comment line (`: closed: <reason>`).
+        let closedBecause: string | undefined;
+        const onComment = (comment: string) => {
+          if (comment.startsWith("closed: ")) closedBecause = comment.slice("closed: ".length);
+        };
+        void readSse(response.body, this.maxMessageSize, (data) => this.onStreamMessage(data, sessionId), this.abort.signal, onComment).then(
+          () => this.streamEnded(key, sessionId, closedBecause ?? "the endpoint ended it"),
           (error: unknown) => this.streamEnded(key, sessionId, (error as Error).message),
         );
       },
       (error: unknown) => {
-        this.streams.delete(key);
         this.networkFailure(error);
+        this.streamEnded(key, sessionId, (error as Error).message);
       },
     );
   }

@@ -2,7 +2,8 @@
 // (http/https: HTTP+SSE; ws/wss: WebSocket), as the RFD asks of clients (support both).
 import { AcpError, type Transport } from "@acpkit/core";
 import { connect as connectWebSocket } from "@acpkit/transport-websocket";
-import { connectHttp, type HttpClientOptions } from "../shared.js";
+import type { HttpClientOptions } from "../shared.js";
+import { connectHttp } from "./node-connect.js";
 
 /** Options of `connectRemote`: the HTTP client's; `token`, `headers` and `cookies` apply to both profiles. */
 export type RemoteOptions = HttpClientOptions;

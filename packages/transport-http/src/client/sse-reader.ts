@@ -10,6 +10,7 @@ export async function readSse(
   maxEventChars: number,
   onData: (data: string, id: string | undefined) => void,
   signal: AbortSignal,
+  onComment?: (comment: string) => void,
 ): Promise<void> {
   let failure: Error | undefined;
   const parser = createParser({
@@ -17,6 +18,7 @@ export async function readSse(
     onEvent: (event) => {
       if (event.event === undefined || event.event === "message") onData(event.data, event.id);
     },
+    onComment: (comment) => onComment?.(comment.trim()),
     onError: (error) => {
       failure = new Error(`the event stream broke the SSE format: ${error.message}`);
     },

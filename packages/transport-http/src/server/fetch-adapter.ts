@@ -43,8 +43,11 @@ export function toFetchResponse(reply: EndpointReply): Response {
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const batch = await reader.nextBatch(256 * 1024);
-      if (batch === undefined) controller.close();
-      else controller.enqueue(encoder.encode(`data: ${batch.join("\n\ndata: ")}\n\n`));
+      if (batch === undefined) {
+        const reason = reader.endReason;
+        if (reason !== undefined) controller.enqueue(encoder.encode(`: closed: ${reason.replace(/[\r\n]+/g, " ")}\n\n`));
+        controller.close();
+      } else controller.enqueue(encoder.encode(`data: ${batch.join("\n\ndata: ")}\n\n`));
     },
     cancel() {
       reader.release();

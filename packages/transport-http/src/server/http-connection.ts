@@ -119,8 +119,8 @@ export class HttpConnection implements Transport {
     if (this.isClosed) return;
     this.isClosed = true;
     clearTimeout(this.stallTimer);
-    this.connectionStream.end();
-    for (const outbox of this.sessions.values()) outbox.end();
+    this.connectionStream.end(info.reason);
+    for (const outbox of this.sessions.values()) outbox.end(info.reason);
     this.drained?.resolve();
     this.resolveClosed(info);
   }

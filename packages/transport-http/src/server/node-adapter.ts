@@ -53,7 +53,7 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
   // The two response types share the calls used here; typed as one so their overloads do not clash.
   const response = given as ServerResponse;
   if (!("stream" in reply)) {
-    const headers = reply.body === undefined ? reply.headers : { ...reply.headers, "Content-Length": String(Buffer.byteLength(reply.body)) };
+    const headers = { ...reply.headers, "Content-Length": reply.body === undefined ? "0" : String(Buffer.byteLength(reply.body)) };
     response.writeHead(reply.status, headers);
     response.end(reply.body ?? "");
     return;
@@ -87,7 +87,10 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
     }
   } finally {
     clearInterval(keepalive);
+    // A stream that ends because its connection closed says why, in a comment line every SSE
+    // parser skips (acpkit's client reports it: RT20).
+    const reason = reader.endReason;
     reader.release();
-    if (!gone) response.end();
+    if (!gone) response.end(reason === undefined ? undefined : `: closed: ${reason.replace(/[\r\n]+/g, " ")}\n\n`);
   }
 }

@@ -17,6 +17,8 @@ export interface OutboxReader {
   nextBatch(maxChars: number): Promise<string[] | undefined>;
   /** Give up the outbox (the HTTP response closed) so another reader may take it. Idempotent. */
   release(): void;
+  /** Why the outbox ended (its connection's close reason), once it has. */
+  readonly endReason: string | undefined;
 }
 
 export class Outbox {
@@ -25,6 +27,7 @@ export class Outbox {
   private reader: object | undefined;
   private waiting: Deferred | undefined;
   private ended = false;
+  private reason: string | undefined;
   /** Characters of message text waiting here. */
   size = 0;
 
@@ -52,6 +55,7 @@ export class Outbox {
     if (this.reader !== undefined || this.ended) return undefined;
     const token = {};
     this.reader = token;
+    const outbox = this;
     const attached = () => this.reader === token;
     return {
       nextBatch: async (maxChars) => {
@@ -77,12 +81,16 @@ export class Outbox {
         this.reader = undefined;
         this.wake();
       },
+      get endReason() {
+        return outbox.reason;
+      },
     };
   }
 
   /** No more messages: a waiting reader gets undefined once the queue is read; what is queued stays readable. */
-  end(): void {
+  end(reason?: string): void {
     this.ended = true;
+    this.reason ??= reason;
     this.wake();
   }
 
