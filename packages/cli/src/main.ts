@@ -27,7 +27,7 @@ const commands: Record<string, CommandEntry> = {
     },
   },
   run: {
-    summary: "drive any ACP agent over stdio or WebSocket",
+    summary: "drive any ACP agent over stdio, WebSocket or a remote endpoint",
     startsProcesses: true,
     load: async () => {
       const m = await import("./commands/run.js");
