@@ -7,7 +7,7 @@ import { connectHttp, type HttpClientOptions } from "./shared.js";
 
 export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./shared.js";
 export { MemoryCookieStore, type CookieStore } from "./shared.js";
-export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH } from "./shared.js";
+export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./shared.js";
 
 /** Options of `connectRemote` in a browser. A browser WebSocket cannot send headers: `token` goes in the URL's `access_token`. */
 export type RemoteOptions = HttpClientOptions;

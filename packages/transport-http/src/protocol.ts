@@ -10,6 +10,10 @@ export const SESSION_HEADER = "Acp-Session-Id";
 export const DEFAULT_ENDPOINT_PATH = "/acp";
 /** The media type of an SSE stream. */
 export const EVENT_STREAM = "text/event-stream";
+/** The `_meta` key under which an initialize result advertises resumable streams (RT26): `{ maxEvents, maxChars }`. */
+export const RESUME_META_KEY = "acpkit.dev/streamResume";
+/** The SSE event type of a gap notice (RT27): its data is `{"from": N, "to": M}`, the event ids that are lost. */
+export const GAP_EVENT = "acpkit-gap";
 
 /**
  * Methods the client sends with `Acp-Session-Id` even when their params would not say so. Any other

@@ -6,6 +6,8 @@ export {
   SESSION_HEADER,
   DEFAULT_ENDPOINT_PATH,
   EVENT_STREAM,
+  GAP_EVENT,
+  RESUME_META_KEY,
   idKey,
   isSessionScoped,
   sessionIdOfParams,

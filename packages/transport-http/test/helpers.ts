@@ -7,7 +7,7 @@ import { type EndpointServer, type ServeEndpointOptions, serveEndpoint } from ".
 
 /**
  * The prompt text picks the turn: "permission" asks the client (allow → "allowed", else "refused"),
- * "wait" runs until session/cancel, "stream N" sends N chunks; anything else is echoed.
+ * "wait" runs until session/cancel, "stream N" sends N chunks at once, "trickle N" one per turn of the event loop; anything else is echoed.
  */
 export const testAgent: AgentDefinition = {
   info: { name: "http-test-agent", version: "1.0.0" },
@@ -29,9 +29,13 @@ export const testAgent: AgentDefinition = {
       await new Promise<void>((resolve) => turn.signal.addEventListener("abort", () => resolve(), { once: true }));
       return "cancelled";
     }
-    const stream = /^stream (\d+)$/.exec(text);
+    const stream = /^(stream|trickle) (\d+)$/.exec(text);
     if (stream) {
-      for (let index = 0; index < Number(stream[1]); index++) turn.message(`chunk ${index} `);
+      for (let index = 0; index < Number(stream[2]); index++) {
+        turn.message(`chunk ${index} `);
+        // "trickle" lets the event loop turn between chunks, so they reach the stream a few at a time.
+        if (stream[1] === "trickle") await new Promise((resolve) => setImmediate(resolve));
+      }
       return "end_turn";
     }
     turn.message(`echo: ${text}`);

@@ -19,7 +19,7 @@ export const SHUTDOWN_TURN_GRACE_MS = 10_000;
 export const SERVE_TOKEN_ENV = "ACPKIT_SERVE_TOKEN";
 
 export const serveUsage = `usage: acpkit serve --listen HOST:PORT [--token-file FILE | --token T] [--tls-cert FILE --tls-key FILE]
-                    [--max-connections N] [--allow-origin ORIGIN]… -- <agent command…>
+                    [--max-connections N] [--allow-origin ORIGIN]… [--resume] -- <agent command…>
 
 Serves a stdio agent at http://HOST:PORT/acp, the remote endpoint of ACP's transport RFD: the
 HTTP+SSE profile and the WebSocket profile (ws://HOST:PORT/acp) on one path, one agent process per
@@ -32,6 +32,8 @@ With --tls-cert and --tls-key (PEM files) it serves HTTP/2 over TLS, HTTP/1.1 by
 requires HTTP/2 for the SSE profile); without them, plain HTTP/1.1 for loopback development.
 Browser pages may connect from their own origin and from loopback origins; --allow-origin adds one.
 At most --max-connections connections (default ${DEFAULT_SERVE_CONNECTIONS}) run at once; more get HTTP 503.
+With --resume, SSE streams resume: events carry ids, the last 1,000 of each stream are kept, and a
+client that lost a stream gets what it missed with Last-Event-ID (acpkit's client does this itself).
 SIGINT or SIGTERM stops it gracefully and it exits 0: running turns are cancelled (session/cancel)
 and their answers delivered (at most ${SHUTDOWN_TURN_GRACE_MS / 1000} s), then every connection is closed (its streams end, a WebSocket
 gets close code 1001) and the agents are stopped. A second signal stops everything at once.`;
@@ -49,6 +51,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
     "tls-key": { value: true },
     "max-connections": { value: true },
     "allow-origin": { value: true, repeat: true },
+    resume: {},
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);
   const listenFlag = flagValue(args, "listen");
@@ -78,6 +81,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
       ...(tls === undefined ? {} : { tls }),
       allowedOrigins: args.flags.get("allow-origin") ?? [],
       limits: { maxConnections },
+      resume: args.flags.has("resume"),
       onConnection(transport, info) {
         const number = ++connections;
         const log = (message: string) => io.stderr.write(io.err.dim(`acpkit serve: connection ${number}: ${message}`) + "\n");

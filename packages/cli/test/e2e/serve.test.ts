@@ -87,6 +87,21 @@ describe.concurrent("acpkit serve", () => {
     expect(report.results.filter((result: { status: string }) => result.status === "fail")).toEqual([]);
   });
 
+  it("--resume advertises streams that resume in the initialize result (RT26), and a turn runs over them", async (context) => {
+    const { url } = await startServe(context, ["--listen", "127.0.0.1:0", "--resume"]);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }),
+    });
+    const answer = (await response.json()) as { result: { _meta?: Record<string, unknown> } };
+    expect(answer.result._meta?.["acpkit.dev/streamResume"]).toEqual({ maxEvents: 1000, maxChars: 4 * 1024 * 1024 });
+    await fetch(url, { method: "DELETE", headers: { "Acp-Connection-Id": response.headers.get("acp-connection-id")! } });
+    const { code, state, stderr } = await runJson(["--url", url, "--prompt", "/stream 30"]);
+    expect(code, stderr).toBe(0);
+    expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
+  });
+
   it("requires the token when one is set (401 without it), read from --token-file", async (context) => {
     const dir = await mkdtemp(join(tmpdir(), "acpkit-serve-"));
     context.onTestFinished(() => rm(dir, { recursive: true, force: true }));

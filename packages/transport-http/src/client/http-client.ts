@@ -4,7 +4,7 @@
 // connection stream and on one stream per session, opened before the first message that needs it
 // and when an answer names a new session. All streams feed the one receiver.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
-import { CONNECTION_HEADER, EVENT_STREAM, SESSION_HEADER, idKey, sessionIdOfParams, sessionIdOfResult } from "../protocol.js";
+import { CONNECTION_HEADER, EVENT_STREAM, GAP_EVENT, RESUME_META_KEY, SESSION_HEADER, idKey, sessionIdOfParams, sessionIdOfResult } from "../protocol.js";
 import { type CookieStore, MemoryCookieStore } from "./cookie-jar.js";
 import { readSse } from "./sse-reader.js";
 
@@ -31,6 +31,10 @@ export interface HttpClientOptions {
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
 /** How much of an error body is kept in the error that reports it. */
 const ERROR_BODY_CHARS = 8 * 1024;
+/** How often in a row a broken stream of a resumable connection is opened again before the transport gives up (RT28). */
+const MAX_RESUME_ATTEMPTS = 5;
+/** The first wait before opening a broken stream again; it doubles with each attempt. */
+const RESUME_BACKOFF_MS = 50;
 
 /**
  * The HTTP+SSE profile's client as a Transport (made by `connectHttp`). Closing it sends DELETE for
@@ -52,6 +56,14 @@ export class HttpClientTransport implements Transport {
   private isClosed = false;
   /** Why the connection stream ended, while session streams are still being read to their end. */
   private connectionEnded: string | undefined;
+  /** The endpoint advertised streams that resume (RT26): a broken stream is opened again from its last event id. */
+  private resumable = false;
+  /** The id of the last event read on each stream, by stream key. */
+  private readonly lastEventIds = new Map<string, number>();
+  /** Attempts in a row to open each broken stream again, by stream key. */
+  private readonly resumeAttempts = new Map<string, number>();
+  /** Requests sent with a session's header and not answered yet: id key → [session, id]. */
+  private readonly awaiting = new Map<string, [string, unknown]>();
   private resolveClosed!: (info: CloseInfo) => void;
   private readonly maxMessageSize: number;
 
@@ -124,6 +136,9 @@ export class HttpClientTransport implements Transport {
     const headers: Record<string, string> = { "Content-Type": "application/json", [CONNECTION_HEADER]: this.connectionId };
     if (sessionId !== undefined) {
       headers[SESSION_HEADER] = sessionId;
+      // (session/load's and session/resume's answers come on the connection stream: RT10.)
+      const key = isRequest && message.method !== "session/load" && message.method !== "session/resume" ? idKey(message.id) : undefined;
+      if (key !== undefined) this.awaiting.set(key, [sessionId, message.id]);
       await this.openStream(sessionId);
     }
     const response = await this.request("POST", headers, text, this.abort.signal).catch((error: unknown) => this.networkFailure(error));
@@ -168,6 +183,8 @@ export class HttpClientTransport implements Transport {
     // A refused initialize (an error answer) opens no connection; the next initialize is a new try.
     if (connectionId !== null && typeof answer === "object" && answer !== null && "result" in answer) {
       this.connectionId = connectionId;
+      const meta = (answer as { result?: { _meta?: Record<string, unknown> } }).result?._meta;
+      this.resumable = typeof meta === "object" && meta !== null && typeof meta[RESUME_META_KEY] === "object";
       this.openConnectionStream();
     }
     this.deliver(answer);
@@ -202,6 +219,9 @@ export class HttpClientTransport implements Transport {
     const headers: Record<string, string> = { Accept: EVENT_STREAM, [CONNECTION_HEADER]: this.connectionId as string };
     if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
     const key = sessionId === undefined ? "" : `s:${sessionId}`;
+    // Opening a broken stream again: from the last event read, or from the start (0) when none was.
+    const lastEventId = this.resumable ? (this.lastEventIds.get(key) ?? (this.resumeAttempts.has(key) ? 0 : undefined)) : undefined;
+    if (lastEventId !== undefined) headers["Last-Event-ID"] = String(lastEventId);
     return this.request("GET", headers, undefined, this.abort.signal).then(
       async (response) => {
         if (!response.ok || response.body === null) {
@@ -217,24 +237,84 @@ export class HttpClientTransport implements Transport {
         }
         // The endpoint names why it ends a stream in a last comment line (`: closed: <reason>`).
         let closedBecause: string | undefined;
-        const onComment = (comment: string) => {
-          if (comment.startsWith("closed: ")) closedBecause = comment.slice("closed: ".length);
+        const events = {
+          onData: (data: string, id: string | undefined) => {
+            if (id !== undefined && this.resumable && /^\d+$/.test(id)) {
+              this.lastEventIds.set(key, Number(id));
+              this.resumeAttempts.delete(key);
+            }
+            this.onStreamMessage(data, sessionId);
+          },
+          onComment: (comment: string) => {
+            if (comment.startsWith("closed: ")) closedBecause = comment.slice("closed: ".length);
+          },
+          onEvent: (type: string, data: string) => {
+            if (type === GAP_EVENT) this.reportGap(data, sessionId);
+          },
         };
-        void readSse(response.body, this.maxMessageSize, (data) => this.onStreamMessage(data, sessionId), this.abort.signal, onComment).then(
-          () => this.streamEnded(key, sessionId, closedBecause ?? "the endpoint ended it"),
-          (error: unknown) => this.streamEnded(key, sessionId, (error as Error).message),
+        void readSse(response.body, this.maxMessageSize, this.abort.signal, events).then(
+          () => (closedBecause !== undefined ? this.streamEnded(key, sessionId, closedBecause) : this.streamBroke(key, sessionId, "the endpoint ended it")),
+          (error: unknown) => this.streamBroke(key, sessionId, (error as Error).message),
         );
       },
       (error: unknown) => {
+        // Opening a broken stream again may meet the endpoint briefly away: that is one more attempt.
+        if (this.resumable && this.resumeAttempts.has(key)) return this.streamBroke(key, sessionId, (error as Error).message);
         this.networkFailure(error);
         this.streamEnded(key, sessionId, (error as Error).message);
       },
     );
   }
 
+  /**
+   * A stream ended without the endpoint saying why (a network failure, a proxy that cut it). With
+   * resume (RT28) it is opened again from its last event id, a few times in a row with a growing
+   * wait; otherwise, or after the last attempt, it has ended.
+   */
+  private streamBroke(key: string, sessionId: string | undefined, why: string): void {
+    const attempts = this.resumeAttempts.get(key) ?? 0;
+    if (this.isClosed || !this.resumable || attempts >= MAX_RESUME_ATTEMPTS) {
+      this.streamEnded(key, sessionId, attempts >= MAX_RESUME_ATTEMPTS ? `${why} (after ${attempts} attempts to resume it)` : why);
+      return;
+    }
+    this.resumeAttempts.set(key, attempts + 1);
+    const again = new Promise<void>((resolve) => setTimeout(resolve, RESUME_BACKOFF_MS * 2 ** attempts)).then(() =>
+      this.isClosed ? undefined : this.readStream(sessionId),
+    );
+    this.streams.set(key, again);
+  }
+
+  /** A gap notice (RT27): events the endpoint no longer holds. Reported, never skipped silently. */
+  private reportGap(data: string, sessionId: string | undefined): void {
+    let gap: { from?: unknown; to?: unknown } = {};
+    try {
+      gap = JSON.parse(data) as typeof gap;
+    } catch {}
+    const stream = sessionId === undefined ? "the connection stream" : `the stream of session ${sessionId}`;
+    this.receiver?.onTransportError(
+      new AcpError(
+        "UpdatesDropped",
+        `the endpoint no longer holds events ${String(gap.from)}–${String(gap.to)} of ${stream}: they were sent while this client was away and are lost`,
+        {
+          data: gap,
+        },
+      ),
+    );
+  }
+
   private streamEnded(key: string, sessionId: string | undefined, why: string): void {
     this.streams.delete(key);
+    this.resumeAttempts.delete(key);
     if (this.isClosed) return;
+    // Every request gets one answer: those whose answer was to come on this session's stream fail
+    // now, with why, instead of waiting for a stream nobody reads.
+    if (sessionId !== undefined && this.connectionEnded === undefined) {
+      for (const [answerKey, [session, id]] of [...this.awaiting]) {
+        if (session !== sessionId) continue;
+        this.awaiting.delete(answerKey);
+        this.deliver({ jsonrpc: "2.0", id, error: { code: -32603, message: `the stream of session ${sessionId} ended before the answer came: ${why}` } });
+      }
+    }
     // The connection stream is the connection: without it nothing more can arrive (RT20). A
     // session's stream is opened again by the next message for that session. A server that shuts
     // down ends all streams at once; what the session streams still carry (the answers of turns it
@@ -253,6 +333,10 @@ export class HttpClientTransport implements Transport {
     }
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       const message = value as Record<string, unknown>;
+      if (!("method" in message)) {
+        const answered = idKey(message.id);
+        if (answered !== undefined) this.awaiting.delete(answered);
+      }
       if (sessionId !== undefined && typeof message.method === "string" && "id" in message) {
         const key = idKey(message.id);
         if (key !== undefined) this.agentRequestSessions.set(key, sessionId);

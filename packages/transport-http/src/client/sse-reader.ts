@@ -4,21 +4,26 @@
 // line cannot grow this process's memory.
 import { createParser } from "eventsource-parser";
 
+/** What a stream's reader hears, in order. */
+export interface SseEvents {
+  /** A message event's data and id. */
+  onData(data: string, id: string | undefined): void;
+  /** A comment line (without its leading colon), trimmed. */
+  onComment?(comment: string): void;
+  /** An event of another type (`event: <type>`), with its data. */
+  onEvent?(type: string, data: string): void;
+}
+
 /** Read `body` to its end (or until `signal` aborts); rejects on a network error or an event over `maxEventChars`. */
-export async function readSse(
-  body: ReadableStream<Uint8Array>,
-  maxEventChars: number,
-  onData: (data: string, id: string | undefined) => void,
-  signal: AbortSignal,
-  onComment?: (comment: string) => void,
-): Promise<void> {
+export async function readSse(body: ReadableStream<Uint8Array>, maxEventChars: number, signal: AbortSignal, events: SseEvents): Promise<void> {
   let failure: Error | undefined;
   const parser = createParser({
     maxBufferSize: maxEventChars,
     onEvent: (event) => {
-      if (event.event === undefined || event.event === "message") onData(event.data, event.id);
+      if (event.event === undefined || event.event === "message") events.onData(event.data, event.id);
+      else events.onEvent?.(event.event, event.data);
     },
-    onComment: (comment) => onComment?.(comment.trim()),
+    onComment: (comment) => events.onComment?.(comment.trim()),
     onError: (error) => {
       failure = new Error(`the event stream broke the SSE format: ${error.message}`);
     },

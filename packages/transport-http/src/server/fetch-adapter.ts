@@ -1,6 +1,7 @@
 // The endpoint for fetch-style runtimes (Deno, Bun, Cloudflare-style workers, Node's own Request):
 // a Request becomes an EndpointRequest and a reply a Response whose SSE body is pulled message by
 // message, so a client that reads slowly is read for slowly.
+import { sseClosing, sseEvents, sseOpening } from "./sse-format.js";
 import type { EndpointReply, EndpointRequest } from "./types.js";
 
 const encoder = new TextEncoder();
@@ -41,13 +42,17 @@ export function toFetchResponse(reply: EndpointReply): Response {
   if (!("stream" in reply)) return new Response(reply.body ?? null, { status: reply.status, headers: reply.headers });
   const reader = reply.stream;
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const opening = sseOpening(reader);
+      if (opening !== "") controller.enqueue(encoder.encode(opening));
+    },
     async pull(controller) {
       const batch = await reader.nextBatch(256 * 1024);
       if (batch === undefined) {
-        const reason = reader.endReason;
-        if (reason !== undefined) controller.enqueue(encoder.encode(`: closed: ${reason.replace(/[\r\n]+/g, " ")}\n\n`));
+        const closing = sseClosing(reader);
+        if (closing !== undefined) controller.enqueue(encoder.encode(closing));
         controller.close();
-      } else controller.enqueue(encoder.encode(`data: ${batch.join("\n\ndata: ")}\n\n`));
+      } else controller.enqueue(encoder.encode(sseEvents(batch, reader.resumable)));
     },
     cancel() {
       reader.release();

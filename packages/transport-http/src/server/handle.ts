@@ -2,9 +2,10 @@
 // from: node:http, HTTP/2 and fetch runtimes each adapt to EndpointRequest/EndpointReply. It owns
 // the registry of open connections of both profiles and their limits.
 import { type Transport, __transportKit } from "@acpkit/core";
-import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, SESSION_HEADER, isSessionScoped, sessionIdOfParams } from "../shared.js";
+import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, RESUME_META_KEY, SESSION_HEADER, isSessionScoped, sessionIdOfParams } from "../shared.js";
 import { Guard } from "./guard.js";
 import { HttpConnection, type Route } from "./http-connection.js";
+import type { Retention } from "./outbox.js";
 import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits, type EndpointOptions, type EndpointReply, type EndpointRequest } from "./types.js";
 
 const { parseRequestTarget } = __transportKit;
@@ -28,6 +29,8 @@ export class EndpointCore {
   readonly path: string;
   readonly limits: Readonly<EndpointLimits>;
   readonly guard: Guard;
+  /** The retention window of resumable streams, when resume is on. */
+  readonly retention: Retention | undefined;
   private readonly http = new Map<string, HttpConnection>();
   /** WebSocket connections, counted against maxConnections with the HTTP ones. */
   readonly sockets = new Set<Transport>();
@@ -40,6 +43,7 @@ export class EndpointCore {
     if (!this.path.startsWith("/")) throw new TypeError(`options.path must start with "/", got ${JSON.stringify(this.path)}`);
     this.limits = resolveLimits(options.limits);
     this.guard = new Guard(options);
+    this.retention = resolveRetention(options.resume);
     // Connections whose client went away without DELETE: nothing else would ever free them.
     this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.floor(this.limits.idleTimeoutMs / 4)));
     this.sweeper.unref?.();
@@ -188,6 +192,7 @@ export class EndpointCore {
       maxBufferedChars: this.limits.maxBufferedChars,
       maxOutputStallMs: this.limits.maxOutputStallMs,
       maxSessionStreams: this.limits.maxSessionStreams,
+      ...(this.retention === undefined ? {} : { retention: this.retention }),
     });
     this.http.set(connection.id, connection);
     void connection.closed.then(() => this.http.delete(connection.id));
@@ -212,7 +217,7 @@ export class EndpointCore {
         connection.finish({ reason: "the agent refused initialize" });
         return { status: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(answer) };
       }
-      return { status: 200, headers: { "Content-Type": "application/json", [CONNECTION_HEADER]: connection.id }, body: JSON.stringify(answer) };
+      return { status: 200, headers: { "Content-Type": "application/json", [CONNECTION_HEADER]: connection.id }, body: JSON.stringify(this.advertise(answer)) };
     } catch (error) {
       connection.finish({ reason: "initialize failed" });
       return refusal(502, (error as Error).message, body.id, {}, INTERNAL_ERROR);
@@ -233,7 +238,8 @@ export class EndpointCore {
     if (sessionId !== undefined && sessionId.length > this.limits.maxIdLength)
       return refusal(400, `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
     const outbox = sessionId === undefined ? connection.connectionStream : connection.sessionStream(sessionId);
-    const reader = outbox?.acquire();
+    const last = request.header("last-event-id");
+    const reader = outbox?.acquire(last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : undefined);
     if (reader === undefined) return refusal(409, `the ${sessionId === undefined ? "connection" : "session"} stream already has a reader`);
     return { status: 200, headers: { "Content-Type": EVENT_STREAM, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" }, stream: reader };
   }
@@ -246,6 +252,15 @@ export class EndpointCore {
     connection.finish({ reason: "the client ended the connection (DELETE)" });
     connection.discard();
     return { status: 202, headers: {} };
+  }
+
+  /** With resume on, the initialize result says so in its `_meta` (RT26), keeping what the agent put there. */
+  private advertise(answer: Record<string, unknown>): Record<string, unknown> {
+    const result = answer.result;
+    if (this.retention === undefined || typeof result !== "object" || result === null || Array.isArray(result)) return answer;
+    const meta = (result as { _meta?: unknown })._meta;
+    const merged = { ...(typeof meta === "object" && meta !== null && !Array.isArray(meta) ? meta : {}), [RESUME_META_KEY]: { ...this.retention } };
+    return { ...answer, result: { ...result, _meta: merged } };
   }
 
   private connection(id: string): HttpConnection | undefined {
@@ -274,4 +289,20 @@ function resolveLimits(given: Partial<EndpointLimits> | undefined): Readonly<End
     (limits as Record<string, number>)[name] = value;
   }
   return Object.freeze(limits);
+}
+
+/** The retention window `options.resume` asks for, checked; undefined when resume is off. */
+function resolveRetention(given: EndpointOptions["resume"]): Retention | undefined {
+  if (given === undefined || given === false) return undefined;
+  const retention = { maxEvents: 1000, maxChars: 4 * 1024 * 1024 };
+  if (given === true) return retention;
+  if (typeof given !== "object" || given === null) throw new TypeError(`options.resume must be true, false or { maxEvents?, maxChars? }, got ${String(given)}`);
+  for (const [name, value] of Object.entries(given)) {
+    if (name !== "maxEvents" && name !== "maxChars") throw new TypeError(`options.resume.${name} is not a setting (maxEvents, maxChars)`);
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+      throw new TypeError(`options.resume.${name} must be a whole number of at least 1, got ${String(value)}`);
+    retention[name] = value;
+  }
+  return retention;
 }

@@ -10,7 +10,7 @@
 // - at most `maxSessionStreams` session outboxes exist without a reader.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
 import { idKey, sessionIdOfParams } from "../shared.js";
-import { Outbox } from "./outbox.js";
+import { Outbox, type Retention } from "./outbox.js";
 
 const { createDeferred, encodeMessage, SEND_ACCEPTED } = __transportKit;
 type Deferred = ReturnType<typeof createDeferred>;
@@ -20,6 +20,8 @@ export interface ConnectionLimits {
   maxBufferedChars: number;
   maxOutputStallMs: number;
   maxSessionStreams: number;
+  /** Kept events per stream for readers that come back (resume on), or undefined. */
+  retention?: Retention;
 }
 
 /** Where an answer goes: the connection stream, or the stream of a session. */
@@ -46,7 +48,7 @@ export class HttpConnection implements Transport {
     readonly id: string,
     private readonly limits: ConnectionLimits,
   ) {
-    this.connectionStream = new Outbox(this.count);
+    this.connectionStream = new Outbox(this.count, limits.retention);
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
 
@@ -163,7 +165,7 @@ export class HttpConnection implements Transport {
       this.finish({ reason: `more than ${this.limits.maxSessionStreams} session streams wait for a reader` });
       return undefined;
     }
-    const outbox = new Outbox(this.count);
+    const outbox = new Outbox(this.count, this.limits.retention);
     this.sessions.set(sessionId, outbox);
     return outbox;
   }

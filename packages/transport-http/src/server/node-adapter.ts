@@ -3,6 +3,7 @@
 // and an SSE stream is written one event per message with the response's backpressure.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { sseClosing, sseEvents, sseOpening } from "./sse-format.js";
 import type { EndpointReply, EndpointRequest } from "./types.js";
 
 /** A request of node:http or of node:http2's compatibility API. */
@@ -68,6 +69,8 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
   };
   response.once("close", onGone);
   response.writeHead(200, reply.headers);
+  const opening = sseOpening(reader);
+  if (opening !== "") response.write(opening);
   response.flushHeaders?.();
   const keepalive = setInterval(() => {
     if (!gone) response.write(": keepalive\n\n");
@@ -77,7 +80,7 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
     for (;;) {
       const batch = await reader.nextBatch(SSE_BATCH_CHARS);
       if (batch === undefined || gone) break;
-      if (!response.write(batch.length === 1 ? `data: ${batch[0]}\n\n` : `data: ${batch.join("\n\ndata: ")}\n\n`)) {
+      if (!response.write(sseEvents(batch, reader.resumable))) {
         await new Promise<void>((resolve) => {
           wake = resolve;
           response.once("drain", resolve);
@@ -89,8 +92,8 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
     clearInterval(keepalive);
     // A stream that ends because its connection closed says why, in a comment line every SSE
     // parser skips (acpkit's client reports it: RT20).
-    const reason = reader.endReason;
+    const closing = sseClosing(reader);
     reader.release();
-    if (!gone) response.end(reason === undefined ? undefined : `: closed: ${reason.replace(/[\r\n]+/g, " ")}\n\n`);
+    if (!gone) response.end(closing);
   }
 }

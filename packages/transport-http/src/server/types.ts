@@ -94,4 +94,12 @@ export interface EndpointOptions {
   allowedOrigins?: readonly string[] | "any";
   /** Override some limits; the rest keep DEFAULT_ENDPOINT_LIMITS. */
   limits?: Partial<EndpointLimits>;
+  /**
+   * Streams that resume (RT26–RT28; beyond the RFD, opt-in): every SSE event carries an id, the
+   * last events handed out are kept (at most `maxEvents`, default 1000, and `maxChars`, default
+   * 4 Mi characters, per stream), and a reader that comes back with `Last-Event-ID` gets what it
+   * missed, in order, once; past the window, a gap notice. Advertised to clients in the
+   * initialize result's `_meta` (`RESUME_META_KEY`). `true` takes the defaults.
+   */
+  resume?: boolean | { maxEvents?: number; maxChars?: number };
 }
