@@ -47,6 +47,8 @@ async function startServe(
   return { url: line.slice("serving: ".length), serve, stdout: () => stdout, stderr: () => stderr };
 }
 
+// Concurrent: each test waits on its own serve process. A poll goes through the test's own
+// context.expect, which knows its test while others run (the global expect.poll does not).
 describe.concurrent("acpkit serve", () => {
   it.for([
     ["http", 1],
@@ -148,7 +150,7 @@ describe.concurrent("acpkit serve", () => {
       client.stderr!.setEncoding("utf8").on("data", (text: string) => (clientErr += text));
       client.stdin!.end();
       // The turn runs once the client printed /wait's first chunk; it then waits for session/cancel.
-      await expect.poll(() => clientOut, { timeout: 20_000 }).toContain("Waiting until the turn is cancelled");
+      await context.expect.poll(() => clientOut, { timeout: 20_000 }).toContain("Waiting until the turn is cancelled");
       const agentPid = Number(await readFile(pidFile, "utf8"));
       const serveExit = once(serve, "exit");
       serve.kill("SIGTERM");
@@ -158,7 +160,7 @@ describe.concurrent("acpkit serve", () => {
       const [clientCode] = await clientExit;
       expect(clientOut, clientErr).toMatch(/■ cancelled/);
       expect(clientCode, clientErr).toBe(0);
-      await expect.poll(() => isRunning(agentPid), { timeout: 20_000 }).toBe(false);
+      await context.expect.poll(() => isRunning(agentPid), { timeout: 20_000 }).toBe(false);
     },
   );
 
