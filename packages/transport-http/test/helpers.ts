@@ -1,9 +1,12 @@
 // What the transport-http tests share: a small acpkit agent to serve, an endpoint on a free
 // loopback port, raw requests (what no client library would send), and an SSE reader that waits for
 // a message matching a predicate.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type AgentDefinition, serveAgent } from "@acpkit/agent";
 import type { Transport } from "@acpkit/core";
-import { type EndpointServer, type ServeEndpointOptions, serveEndpoint } from "../src/index.js";
+import type { TestContext } from "vitest";
+import { createAcpEndpoint, type EndpointOptions, type EndpointServer, type ServeEndpointOptions, serveEndpoint } from "../src/index.js";
 
 /**
  * The prompt text picks the turn: "permission" asks the client (allow → "allowed", else "refused"),
@@ -153,4 +156,45 @@ export async function until(condition: () => boolean, ms = 10_000, what = "the c
     if (Date.now() > deadline) throw new Error(`${what} did not hold within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/**
+ * createAcpEndpoint (testAgent behind it) on a node:http server of the test's own, so that
+ * `intercept` sees (and may change) each request and response before the endpoint does. Stopped
+ * when the test finishes.
+ */
+export async function startOwnServer(
+  context: TestContext,
+  options: Partial<EndpointOptions> = {},
+  intercept: (request: IncomingMessage, response: ServerResponse) => void = () => {},
+): Promise<string> {
+  const endpoint = createAcpEndpoint({ onConnection: (transport) => serveAgent(transport, testAgent), ...options });
+  const server = createServer((request, response) => {
+    intercept(request, response);
+    endpoint.node(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  context.onTestFinished(async () => {
+    await endpoint.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
+}
+
+/** Cut the socket under `response` (as a network failure would) right after the first write for which `when(written so far)` holds. */
+export function cutWhen(response: ServerResponse, when: (writtenSoFar: string) => boolean, onCut: () => void): void {
+  let written = "";
+  let cut = false;
+  const write = response.write.bind(response) as (chunk: unknown) => boolean;
+  response.write = ((chunk: unknown) => {
+    const accepted = write(chunk);
+    written += String(chunk);
+    if (!cut && when(written)) {
+      cut = true;
+      onCut();
+      response.socket?.destroy();
+    }
+    return accepted;
+  }) as typeof response.write;
 }

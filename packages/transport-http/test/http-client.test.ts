@@ -1,12 +1,12 @@
 // The HTTP+SSE client (docs/remote.md RT17, RT21, RT22), watched through the fetch it is given:
 // which requests it makes, in what order, with which headers, and what it does with refusals.
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serveAgent } from "@acpkit/agent";
 import { connectAgent } from "@acpkit/client";
 import { describe, expect, it, type TestContext } from "vitest";
-import { connectHttp, createAcpEndpoint, MemoryCookieStore } from "../src/index.js";
-import { testAgent } from "./helpers.js";
+import { connectHttp, createAcpEndpoint, type EndpointOptions, MemoryCookieStore } from "../src/index.js";
+import { startOwnServer, testAgent } from "./helpers.js";
 
 interface Seen {
   method: string;
@@ -20,21 +20,12 @@ interface Seen {
 /** What the test's server saw of each request: method and Cookie header. */
 const received: Array<{ method: string; cookie: string | undefined }> = [];
 
-/** An endpoint on a node:http server of the test's own, which sets an affinity cookie on the answer to initialize. */
-async function start(context: TestContext, limits: Parameters<typeof createAcpEndpoint>[0]["limits"] = {}): Promise<string> {
-  const endpoint = createAcpEndpoint({ onConnection: (transport) => serveAgent(transport, testAgent), limits });
-  const server: Server = createServer((request, response) => {
+/** An endpoint on a server of the test's own, which sets an affinity cookie on the answer to initialize and records each request. */
+function start(context: TestContext, limits: EndpointOptions["limits"] = {}): Promise<string> {
+  return startOwnServer(context, { limits }, (request, response) => {
     received.push({ method: request.method ?? "", cookie: request.headers.cookie });
     if (request.method === "POST" && request.headers["acp-connection-id"] === undefined) response.setHeader("Set-Cookie", ["node=a; Path=/; HttpOnly"]);
-    endpoint.node(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  context.onTestFinished(async () => {
-    await endpoint.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
 }
 
 /** A fetch that records every request the client makes, and how many POSTs were in flight at most. */

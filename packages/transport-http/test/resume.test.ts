@@ -1,33 +1,9 @@
-// Streams that resume (docs/remote.md RT26–RT28): opt-in event ids and a retention window on the
-// endpoint; a reader that comes back with Last-Event-ID gets what it missed, in order, once; past
-// the window a gap notice; acpkit's client reopens a broken stream from its last event id.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serveAgent } from "@acpkit/agent";
 import { connectAgent } from "@acpkit/client";
-import { describe, expect, it, type TestContext } from "vitest";
-import { connectHttp, createAcpEndpoint, type EndpointOptions, RESUME_META_KEY } from "../src/index.js";
-import { openConnection, openStream, post, testAgent } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { connectHttp, createAcpEndpoint, RESUME_META_KEY } from "../src/index.js";
+import { cutWhen, openConnection, openStream, post, startOwnServer } from "./helpers.js";
 
-/** An endpoint on a server of the test's own; `intercept` sees each request first. */
-async function start(
-  context: TestContext,
-  options: Partial<EndpointOptions>,
-  intercept: (request: IncomingMessage, response: ServerResponse) => void = () => {},
-): Promise<string> {
-  const endpoint = createAcpEndpoint({ onConnection: (transport) => serveAgent(transport, testAgent), ...options });
-  const server = createServer((request, response) => {
-    intercept(request, response);
-    endpoint.node(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  context.onTestFinished(async () => {
-    await endpoint.close();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
-}
+const start = startOwnServer;
 
 /** Open a connection and a session; the session's id and headers. */
 async function session(url: string) {
@@ -117,17 +93,11 @@ describe("streams that resume", () => {
       if (request.headers["last-event-id"] !== undefined) lastEventIds.push(String(request.headers["last-event-id"]));
       if (broken) return;
       // The first session stream breaks once it has carried 20 events: the socket is cut under it.
-      let events = 0;
-      const write = response.write.bind(response) as (chunk: unknown) => boolean;
-      response.write = ((chunk: unknown) => {
-        const written = write(chunk);
-        events += (String(chunk).match(/^data: /gm) ?? []).length;
-        if (!broken && events >= 20) {
-          broken = true;
-          response.socket?.destroy();
-        }
-        return written;
-      }) as typeof response.write;
+      cutWhen(
+        response,
+        (written) => (written.match(/^data: /gm) ?? []).length >= 20,
+        () => (broken = true),
+      );
     });
     const agent = await connectAgent(connectHttp(url), { protocolVersion: 1 });
     const client = await agent.newSession({ cwd: "/tmp" });
@@ -149,15 +119,11 @@ describe("streams that resume", () => {
     let broken = false;
     const url = await start(context, {}, (request, response) => {
       if (broken || request.method !== "GET" || request.headers["acp-session-id"] === undefined) return;
-      const write = response.write.bind(response) as (chunk: unknown) => boolean;
-      response.write = ((chunk: unknown) => {
-        const written = write(chunk);
-        if (!broken && String(chunk).includes("waiting")) {
-          broken = true;
-          response.socket?.destroy();
-        }
-        return written;
-      }) as typeof response.write;
+      cutWhen(
+        response,
+        (written) => written.includes("waiting"),
+        () => (broken = true),
+      );
     });
     const agent = await connectAgent(connectHttp(url), { protocolVersion: 1 });
     const client = await agent.newSession({ cwd: "/tmp" });
