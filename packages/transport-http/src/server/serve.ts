@@ -53,6 +53,21 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Endp
       ? process.getBuiltinModule("node:http").createServer(endpoint.node)
       : process.getBuiltinModule("node:http2").createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, endpoint.node);
   server.on("upgrade", endpoint.upgrade);
+  // What Node's HTTP parser refuses (a malformed request, bytes after a body it did not expect)
+  // never reaches the endpoint; it is still answered the endpoint's way (RT19): a status and a
+  // JSON-RPC error that says so.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => {
+    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: `the request could not be read: ${error.message}`, data: { httpStatus: status } },
+    });
+    socket.end(
+      `HTTP/1.1 ${status} Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  });
   // Keep-alive and HTTP/2 sessions outlive their requests; close() ends them itself.
   const sockets = new Set<import("node:net").Socket>();
   server.on("connection", (socket: import("node:net").Socket) => {
