@@ -146,6 +146,11 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
     ),
     ...bareNodeRows(find(records, "cold-start", "raw", "bare-node")),
     versus("scale-websocket prompt p99 acpkit / official (1,000 sessions)", "scale-websocket", "official", "<=", 0.5, "prompt-p99"),
+    info(
+      "idle-http: agent RSS per idle HTTP+SSE connection, KiB, acpkit (info)",
+      find(records, "idle-http", "acpkit")?.value ?? null,
+      `official SDK: ${find(records, "idle-http", "official")?.value?.toFixed(1) ?? "—"} KiB`,
+    ),
     // The browser client's initial load (the validators are lazy chunks).
     bounded("bundle acpkit initial load, KB gzip (absolute)", find(records, "bundle", "acpkit", "gzip"), "<=", 30),
     // The bridge scenario records the ratio itself.

@@ -3,6 +3,7 @@ import { bridgeScenario } from "./bridge.js";
 import { bundleScenario } from "./bundle.js";
 import { coldStartScenario } from "./cold-start.js";
 import type { Scenario } from "./config.js";
+import { idleHttpScenario } from "./idle-http.js";
 import { latencyScenario } from "./latency.js";
 import { memoryScenario } from "./memory.js";
 import { naiveAgentScenario } from "./naive-agent.js";
@@ -33,4 +34,5 @@ export const SCENARIOS: readonly Scenario[] = [
   bundleScenario,
   naiveAgentScenario,
   scaleWebSocketScenario,
+  idleHttpScenario,
 ];
