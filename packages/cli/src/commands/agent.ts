@@ -3,20 +3,30 @@
 import { resolve } from "node:path";
 import { serveAgent } from "@acpkit/agent";
 import { NdjsonStreamTransport, stdioServer } from "@acpkit/transport-stdio";
-import { createBuiltinAgent, DEMO_READ_FILE, loadScriptFile, MAX_SLEEP_MS, MAX_STREAM_CHUNKS, type AgentScript } from "@acpkit/conformance/test-agent";
+import {
+  createBuiltinAgent,
+  DEMO_READ_FILE,
+  folderSessionStore,
+  loadScriptFile,
+  MAX_SLEEP_MS,
+  MAX_STREAM_CHUNKS,
+  type AgentScript,
+} from "@acpkit/conformance/test-agent";
 import { flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
 
 /** The longest --chunk-delay: a minute per chunk is already slower than anyone watches. */
 export const MAX_CHUNK_DELAY_MS = 60_000;
 
-export const agentUsage = `usage: acpkit agent [--max-protocol 1|2] [--script FILE] [--chunk-delay MS]
+export const agentUsage = `usage: acpkit agent [--max-protocol 1|2] [--script FILE] [--chunk-delay MS] [--store DIR]
 
 Runs the built-in test agent on stdio (for clients under test; "acpkit demo" drives it).
   --max-protocol 1|2  highest protocol version (default 2: speaks 1 and 2; 1: answers 1 to everyone)
   --script FILE       replay the turn in FILE for every prompt (format: schema/agent-script.schema.json)
   --chunk-delay MS    wait MS milliseconds after each /stream and /echo chunk (default 0), so a
                       turn can be watched and cancelled mid-way (0..${MAX_CHUNK_DELAY_MS})
+  --store DIR         keep sessions in DIR (one JSON file a session: history, title, mode, config),
+                      so a new process answers session/list and loads or resumes them
 
 An ordinary prompt plays the demo turn: plan, thought, an edit that asks permission, a read of
 ${DEMO_READ_FILE} through the client (v1 clients with fs.readTextFile only), the streamed answer,
@@ -54,7 +64,12 @@ and may add "when": "allowed" | "rejected" (the latest permission's outcome). An
 exits with code 2, naming each problem by its JSON path.`;
 
 export async function agentCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { "max-protocol": { value: true, choices: ["1", "2"] }, script: { value: true }, "chunk-delay": { value: true } });
+  const args = parseArgs(argv, {
+    "max-protocol": { value: true, choices: ["1", "2"] },
+    script: { value: true },
+    "chunk-delay": { value: true },
+    store: { value: true },
+  });
   if (args.positionals.length > 0 || args.rest.length > 0)
     throw new UsageError(`agent takes no arguments (got "${[...args.positionals, ...args.rest].join(" ")}")`);
   const maxProtocol = flagValue(args, "max-protocol", "2") === "1" ? 1 : 2;
@@ -77,7 +92,16 @@ export async function agentCommand(argv: readonly string[], io: CommandIO): Prom
   // The real process stdio gets stdioServer() (console.log moved to stderr, stdin released on
   // close); other streams (tests, embedding) get the same ndjson transport over them.
   const transport = io.stdin === process.stdin && io.stdout === process.stdout ? stdioServer() : new NdjsonStreamTransport(io.stdin, io.stdout);
-  const server = serveAgent(transport, createBuiltinAgent({ maxProtocol, chunkDelayMs, ...(script ? { script } : {}) }), {
+  const storeDir = flagValue(args, "store");
+  let store: ReturnType<typeof folderSessionStore> | undefined;
+  if (storeDir !== undefined) {
+    try {
+      store = folderSessionStore(resolve(io.cwd, storeDir), (problem) => io.stderr.write(io.err.yellow(`acpkit agent: --store: ${problem}`) + "\n"));
+    } catch (error) {
+      throw new UsageError(`--store ${storeDir}: ${(error as Error).message}`);
+    }
+  }
+  const server = serveAgent(transport, createBuiltinAgent({ maxProtocol, chunkDelayMs, ...(script ? { script } : {}), ...(store ? { store } : {}) }), {
     onDiagnostic: (diagnostic) => io.stderr.write(io.err.yellow(`acpkit agent: ${diagnostic.code}: ${diagnostic.message}`) + "\n"),
   });
   const closed = await server.closed;

@@ -10,6 +10,7 @@ import { BUILTIN_AUTH_METHODS, BUILTIN_CONFIG_OPTIONS, BUILTIN_MODES } from "./s
 import { DEMO_PACE_MS, playDemoTurn } from "./demo-turn.js";
 import type { AgentScript } from "./script.js";
 import { playScript } from "./script-runner.js";
+import { memorySessionStore, type SessionStore, type StoredSession } from "./session-store.js";
 import { promptText } from "./text.js";
 
 /** Options of `createBuiltinAgent`. */
@@ -25,6 +26,12 @@ export interface BuiltinAgentOptions {
    * watch a turn stream and cancel it mid-way.
    */
   chunkDelayMs?: number;
+  /**
+   * Where sessions are kept (default: in memory, ids sess_1, sess_2, …). `folderSessionStore(dir)`
+   * keeps them in files, so a new process answers session/list, load and resume for them
+   * (`acpkit agent --store DIR`).
+   */
+  store?: SessionStore;
 }
 
 function packageVersion(): string {
@@ -34,16 +41,6 @@ function packageVersion(): string {
   } catch {
     return "0.0.0";
   }
-}
-
-/** What the built-in agent remembers of a session, for session/list, load and resume. */
-interface StoredSession {
-  sessionId: string;
-  cwd: string;
-  title: string | null;
-  updatedAt: string;
-  /** Each turn's prompt and how it ended, replayed by session/load. */
-  turns: { prompt: string; stopReason: string }[];
 }
 
 /** Largest number of turns a session keeps for replay (older ones are let go). */
@@ -67,9 +64,20 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
   if (maxProtocol !== 1 && maxProtocol !== 2) throw new RangeError(`createBuiltinAgent: maxProtocol must be 1 or 2 (got ${String(maxProtocol)})`);
   const paceMs = options.demoPaceMs ?? DEMO_PACE_MS;
   const script = options.script;
-  const stored = new Map<string, StoredSession>();
-  let sessions = 0;
+  const stored = options.store ?? memorySessionStore();
   const setup = () => ({ availableCommands: availableCommandList() });
+  /** How a stored session starts out again (load, resume): its commands, its mode and config values. */
+  const restored = (session: StoredSession) => ({
+    ...setup(),
+    ...(session.modeId === undefined ? {} : { modes: { ...BUILTIN_MODES, currentModeId: session.modeId } }),
+    ...(session.config === undefined
+      ? {}
+      : {
+          configOptions: BUILTIN_CONFIG_OPTIONS.map((option) =>
+            option.id in session.config! ? { ...option, currentValue: session.config![option.id] } : option,
+          ) as typeof BUILTIN_CONFIG_OPTIONS,
+        }),
+  });
 
   return {
     info: { name: "acpkit-agent", title: "acpkit built-in agent", version: packageVersion() },
@@ -83,9 +91,18 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
     },
     logout() {},
     newSession(request) {
-      const sessionId = `sess_${++sessions}`;
-      stored.set(sessionId, { sessionId, cwd: request.cwd, title: null, updatedAt: new Date().toISOString(), turns: [] });
+      const sessionId = stored.newId();
+      stored.save({ sessionId, cwd: request.cwd, title: null, updatedAt: new Date().toISOString(), turns: [] });
       return { sessionId, ...setup() };
+    },
+    setMode(request) {
+      const session = stored.get(request.sessionId);
+      if (session) stored.save({ ...session, modeId: request.modeId, updatedAt: new Date().toISOString() });
+    },
+    setConfigOption(request) {
+      const session = stored.get(request.sessionId);
+      if (session)
+        stored.save({ ...session, config: { ...session.config, [request.configId]: request.value as string | boolean }, updatedAt: new Date().toISOString() });
     },
     loadSession(request, replay) {
       const session = stored.get(request.sessionId);
@@ -94,14 +111,16 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
         replay.userMessage(turn.prompt);
         replay.message(`(this turn ended with ${turn.stopReason})`);
       }
-      return setup();
+      return restored(session);
     },
     resumeSession(request) {
-      if (!stored.has(request.sessionId)) throw unknownSession(request.sessionId);
-      return setup();
+      const session = stored.get(request.sessionId);
+      if (!session) throw unknownSession(request.sessionId);
+      return restored(session);
     },
     listSessions(request) {
-      const sessions = [...stored.values()]
+      const sessions = stored
+        .all()
         .filter((session) => request.cwd === null || session.cwd === request.cwd)
         .map((session) =>
           session.title === null
@@ -125,6 +144,15 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
         session.updatedAt = new Date().toISOString();
         const title = text.match(/^\s*\/title\s+(.+)$/)?.[1];
         if (title !== undefined) session.title = title.trim();
+        // A /mode or /config command changes them inside the turn, not through setMode/setConfigOption.
+        const modeId = turn.modes?.currentModeId;
+        if (modeId !== undefined && modeId !== BUILTIN_MODES.currentModeId) session.modeId = modeId;
+        for (const option of turn.configOptions) {
+          const initial = BUILTIN_CONFIG_OPTIONS.find((builtin) => builtin.id === option.id);
+          if (initial !== undefined && option.currentValue !== initial.currentValue)
+            session.config = { ...session.config, [option.id]: option.currentValue as string | boolean };
+        }
+        stored.save(session);
       }
       return result;
     },
