@@ -6,6 +6,7 @@
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
 import { CONNECTION_HEADER, EVENT_STREAM, GAP_EVENT, RESUME_META_KEY, SESSION_HEADER, idKey, sessionIdOfParams, sessionIdOfResult } from "../protocol.js";
 import { type CookieStore, MemoryCookieStore } from "./cookie-jar.js";
+import { ERROR_BODY_CHARS, errorBody, httpError } from "./http-errors.js";
 import { readSse } from "./sse-reader.js";
 
 const { encodeMessage } = __transportKit;
@@ -29,8 +30,6 @@ export interface HttpClientOptions {
 
 /** HTTP statuses after which the connection is gone (RT21): the transport closes. */
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
-/** How much of an error body is kept in the error that reports it. */
-const ERROR_BODY_CHARS = 8 * 1024;
 /** How often in a row a broken stream of a resumable connection is opened again before the transport gives up (RT28). */
 const MAX_RESUME_ATTEMPTS = 5;
 /** The first wait before opening a broken stream again; it doubles with each attempt. */
@@ -376,21 +375,6 @@ export class HttpClientTransport implements Transport {
       return response;
     });
   }
-}
-
-function httpError(status: number, body: string) {
-  // The endpoint's own refusals carry a JSON-RPC error: keep its code and message.
-  try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-    if (typeof parsed.error?.code === "number" && typeof parsed.error.message === "string")
-      return { code: parsed.error.code, message: parsed.error.message, data: { httpStatus: status } };
-  } catch {}
-  return { code: -32603, message: `the endpoint answered HTTP ${status}`, data: { httpStatus: status, body } };
-}
-
-async function errorBody(response: Response): Promise<string> {
-  const text = await response.text().catch(() => "");
-  return text.length > ERROR_BODY_CHARS ? `${text.slice(0, ERROR_BODY_CHARS)}…` : text;
 }
 
 /**
