@@ -122,6 +122,25 @@ describe("refusals name what was wrong", () => {
     expect(status).toBe(200);
   });
 
+  it("RT12: at most maxPendingRequests unanswered requests per connection; one more is 429", async () => {
+    const { url } = await start({ limits: { maxPendingRequests: 2 } });
+    const { id } = await openConnection(url);
+    const connection = await openStream(url, id);
+    const headers = { "Acp-Connection-Id": id };
+    // Two sessions, each with a turn that waits for session/cancel: two requests without an answer.
+    for (const n of [1, 2]) {
+      await post(url, { jsonrpc: "2.0", id: n, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, headers);
+      const sessionId = (await connection.waitFor((message) => message.id === n)).result.sessionId;
+      const prompt = { jsonrpc: "2.0", id: 10 + n, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "wait" }] } };
+      expect((await post(url, prompt, { ...headers, "Acp-Session-Id": sessionId })).status).toBe(202);
+    }
+    const refused = await post(url, { jsonrpc: "2.0", id: 20, method: "session/list", params: {} }, headers);
+    expect(await refusal(refused)).toMatchObject({ status: 429, id: 20, message: expect.stringMatching(/2 requests of this connection wait/) });
+    // A notification is no request: it still goes through.
+    expect((await post(url, { jsonrpc: "2.0", method: "session/cancel", params: { sessionId: "x" } }, { ...headers, "Acp-Session-Id": "x" })).status).toBe(202);
+    connection.close();
+  });
+
   it("RT12: at most maxConnections connections; one more initialize is 503 with Retry-After", async () => {
     const { url } = await start({ limits: { maxConnections: 1 } });
     await openConnection(url);

@@ -21,7 +21,7 @@ function prng(seed: number): () => number {
   };
 }
 
-const KNOWN_STATUSES = new Set([200, 202, 204, 400, 431, 401, 403, 404, 405, 406, 409, 413, 415, 421, 426, 501, 502, 503, 504]);
+const KNOWN_STATUSES = new Set([200, 202, 204, 400, 429, 431, 401, 403, 404, 405, 406, 409, 413, 415, 421, 426, 501, 502, 503, 504]);
 const METHODS = ["initialize", "session/new", "session/prompt", "session/cancel", "session/list", "session/load", "fs/read_text_file", "_x/y", "", "__proto__"];
 
 interface Sent {

@@ -157,8 +157,13 @@ export class EndpointCore {
     if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, id);
     const route = this.routeOf(body, request);
     if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, id);
-    // A client that is behind on reading gets no new work accepted until it catches up (RT15).
-    if ("method" in body && "id" in body) await connection.whenDrained();
+    if ("method" in body && "id" in body) {
+      // The answers the endpoint waits for are bounded, whatever the agent does with the requests.
+      if (connection.pendingRequests >= this.limits.maxPendingRequests)
+        return refusal(429, `${this.limits.maxPendingRequests} requests of this connection wait for an answer already; send more once some are answered`, id);
+      // A client that is behind on reading gets no new work accepted until it catches up (RT15).
+      await connection.whenDrained();
+    }
     connection.accept(body, route);
     return { status: 202, headers: {} };
   }

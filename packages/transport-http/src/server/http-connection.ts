@@ -58,6 +58,11 @@ export class HttpConnection implements Transport {
     for (const message of this.early.splice(0)) receiver.onMessage(message as object);
   }
 
+  /** Client requests whose answers have not come yet. */
+  get pendingRequests(): number {
+    return this.routes.size;
+  }
+
   /** Whether a GET stream of this connection is being read. */
   get hasOpenStream(): boolean {
     if (this.connectionStream.hasReader) return true;

@@ -53,6 +53,8 @@ export interface EndpointLimits {
   idleTimeoutMs: number;
   /** How long the initialize POST waits for the agent's answer before 504. Default 60 000 ms. */
   initializeTimeoutMs: number;
+  /** Requests of one connection the agent has not answered yet; one more gets 429. Default 4096. */
+  maxPendingRequests: number;
 }
 
 /** The defaults of EndpointLimits. */
@@ -65,6 +67,7 @@ export const DEFAULT_ENDPOINT_LIMITS: Readonly<EndpointLimits> = Object.freeze({
   maxSessionStreams: 1024,
   idleTimeoutMs: 300_000,
   initializeTimeoutMs: 60_000,
+  maxPendingRequests: 4096,
 });
 
 /** Options of `createAcpEndpoint`. */
