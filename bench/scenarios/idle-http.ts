@@ -80,7 +80,7 @@ export const idleHttpScenario: Scenario = {
   impls: IMPLS,
   async run(config: BenchConfig): Promise<BenchRecord[]> {
     const clients = config.quick ? 50 : 999; // the first connection is opened before measuring: 1,000 in all
-    const rounds = config.quick ? 1 : 3;
+    const rounds = config.quick ? 2 : 3;
     const samples = new Map<string, number[]>(IMPLS.map((impl) => [impl, []]));
     const failed = new Map<string, string>();
     const linux = existsSync("/proc/self/status");

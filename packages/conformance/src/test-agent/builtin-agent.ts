@@ -145,13 +145,11 @@ export function createBuiltinAgent(options: BuiltinAgentOptions = {}): AgentDefi
         const title = text.match(/^\s*\/title\s+(.+)$/)?.[1];
         if (title !== undefined) session.title = title.trim();
         // A /mode or /config command changes them inside the turn, not through setMode/setConfigOption.
+        // The session's mode and values as the turn left them (back to a default value too).
         const modeId = turn.modes?.currentModeId;
-        if (modeId !== undefined && modeId !== BUILTIN_MODES.currentModeId) session.modeId = modeId;
-        for (const option of turn.configOptions) {
-          const initial = BUILTIN_CONFIG_OPTIONS.find((builtin) => builtin.id === option.id);
-          if (initial !== undefined && option.currentValue !== initial.currentValue)
-            session.config = { ...session.config, [option.id]: option.currentValue as string | boolean };
-        }
+        if (modeId !== undefined) session.modeId = modeId;
+        if (turn.configOptions.length > 0)
+          session.config = Object.fromEntries(turn.configOptions.map((option) => [option.id, option.currentValue as string | boolean]));
         stored.save(session);
       }
       return result;

@@ -14,19 +14,23 @@ export interface StoredSession {
   updatedAt: string;
   /** Each turn's prompt and how it ended, replayed by session/load. */
   turns: { prompt: string; stopReason: string }[];
-  /** The session's current mode, once it changed from the default. */
+  /** The session's current mode, once it was set (by set_mode or a turn). */
   modeId?: string;
-  /** Config option values that changed from the defaults, by option id. */
+  /** The config option values as last set, by option id. */
   config?: Record<string, string | boolean>;
 }
 
 /** The sessions of one built-in agent. */
 export interface SessionStore {
+  /** The session with this id, if the store has it. */
   get(sessionId: string): StoredSession | undefined;
+  /** Whether the store has a session with this id. */
   has(sessionId: string): boolean;
+  /** Every session, in no particular order. */
   all(): StoredSession[];
   /** Keep (or replace) a session; call again after changing one. */
   save(session: StoredSession): void;
+  /** Forget a session (and its file); false when there was none. */
   delete(sessionId: string): boolean;
   /** A session id no other session (of this store, in any process sharing its folder) has. */
   newId(): string;
