@@ -128,11 +128,15 @@ export abstract class RawConnection {
     this.wake();
   }
 
-  /** The agent went away. */
-  protected onGone(status: { code: number | null; signal: string | null }): void {
+  /** The agent went away; `reason` says why when the channel knows (a transport's close reason). */
+  protected onGone(status: { code: number | null; signal: string | null }, reason?: string): void {
     this.gone = status;
+    this.goneReason ??= reason;
     this.wake();
   }
+
+  /** Why the channel closed, when it said (the endpoint refused, could not be reached, …). */
+  goneReason: string | undefined;
 
   // A line is kept as the chunks it came in and joined once, at its newline: joining at every
   // chunk made an agent that writes without newlines cost time quadratic in what it wrote.

@@ -27,7 +27,7 @@ export class RawTransportConnection extends RawConnection {
         onMessage: (message) => this.onFrame(typeof message === "string" ? message : JSON.stringify(message)),
         onTransportError: (error) => this.onFrame(`(transport error) ${error.message}`),
       });
-      void transport.closed.then((info) => this.onGone({ code: info.exitCode ?? null, signal: info.signal ?? null }));
+      void transport.closed.then((info) => this.onGone({ code: info.exitCode ?? null, signal: info.signal ?? null }, info.reason));
       this.transport = transport;
       return undefined;
     } catch (error) {

@@ -53,7 +53,9 @@ export async function start(context: CheckContext): Promise<{ agent: RawConnecti
     await agent.kill();
     const why = answer
       ? `answered ${JSON.stringify(answer.error ?? answer)}`
-      : `no answer within ${limit} ms (an agent that is slow to start may need a longer --start-timeout)`;
+      : agent.goneReason !== undefined
+        ? `the connection closed before an answer: ${agent.goneReason}`
+        : `no answer within ${limit} ms (an agent that is slow to start may need a longer --start-timeout)`;
     throw new AgentUnavailable(`initialize failed: ${why}${agent.stderr ? `\nagent stderr:\n${agent.stderr.slice(-2000)}` : ""}`);
   }
   if (context.auth !== undefined) await agent.request("auth-1", context.later ? "auth/login" : "authenticate", { methodId: context.auth }, context.timeoutMs);
