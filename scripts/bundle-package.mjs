@@ -29,7 +29,7 @@ const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8
 const EXTRA_ENTRIES = {
   "@acpkit/schema": ["v1", "v2"].flatMap((version) => ["validators", "agent-receives", "client-receives"].map((name) => `src/generated/${version}/${name}.ts`)),
   "@acpkit/transport-websocket": ["src/frame-transport.ts"],
-  "@acpkit/transport-http": ["src/shared.ts"],
+  "@acpkit/transport-http": ["src/common.ts"],
 };
 
 // The one exception to the rule above: entries that carry their own copy of a module, cut down to

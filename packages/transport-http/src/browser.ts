@@ -3,11 +3,11 @@
 // platform's WebSocket. Cookies are the browser's own (fetch with credentials "include").
 import { AcpError, type Transport } from "@acpkit/core";
 import { connect as connectWebSocket } from "@acpkit/transport-websocket/browser";
-import { connectHttp, type HttpClientOptions } from "./shared.js";
+import { connectHttp, type HttpClientOptions } from "./common.js";
 
-export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./shared.js";
-export { MemoryCookieStore, type CookieStore } from "./shared.js";
-export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./shared.js";
+export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./common.js";
+export { MemoryCookieStore, type CookieStore } from "./common.js";
+export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./common.js";
 
 /** Options of `connectRemote` in a browser. A browser WebSocket cannot send headers: `token` goes in the URL's `access_token`. */
 export type RemoteOptions = HttpClientOptions;

@@ -14,5 +14,5 @@ export {
 export type { NodeRequest, NodeResponse } from "./server/node-adapter.js";
 export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./client/node-connect.js";
 export { connectRemote, type RemoteOptions } from "./client/remote.js";
-export { MemoryCookieStore, type CookieStore } from "./shared.js";
-export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./shared.js";
+export { MemoryCookieStore, type CookieStore } from "./common.js";
+export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./common.js";

@@ -1,8 +1,8 @@
-// The Node entry's connectHttp: the shared client with node:http(s) as its default fetch.
-import { type HttpClientOptions, HttpClientTransport } from "../shared.js";
+// The Node entry's connectHttp: the common client with node:http(s) as its default fetch.
+import { type HttpClientOptions, HttpClientTransport } from "../common.js";
 import { nodeFetch } from "./node-fetch.js";
 
-export { HttpClientTransport, type HttpClientOptions } from "../shared.js";
+export { HttpClientTransport, type HttpClientOptions } from "../common.js";
 
 /**
  * A Transport to an ACP endpoint over HTTP+SSE. Nothing is sent until the first message, which

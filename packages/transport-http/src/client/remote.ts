@@ -2,7 +2,7 @@
 // (http/https: HTTP+SSE; ws/wss: WebSocket), as the RFD asks of clients (support both).
 import { AcpError, type Transport } from "@acpkit/core";
 import { connect as connectWebSocket } from "@acpkit/transport-websocket";
-import type { HttpClientOptions } from "../shared.js";
+import type { HttpClientOptions } from "../common.js";
 import { connectHttp } from "./node-connect.js";
 
 /** Options of `connectRemote`: the HTTP client's; `token`, `headers` and `cookies` apply to both profiles. */

@@ -2,7 +2,7 @@
 // from: node:http, HTTP/2 and fetch runtimes each adapt to EndpointRequest/EndpointReply. It owns
 // the registry of open connections of both profiles and their limits.
 import { type Transport, __transportKit } from "@acpkit/core";
-import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, RESUME_META_KEY, SESSION_HEADER, isSessionScoped, sessionIdOfParams } from "../shared.js";
+import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, RESUME_META_KEY, SESSION_HEADER, isSessionScoped, sessionIdOfParams } from "../common.js";
 import { Guard } from "./guard.js";
 import { HttpConnection, type Route } from "./http-connection.js";
 import type { Retention } from "./outbox.js";

@@ -9,7 +9,7 @@
 //   `stallMs` the connection is closed with a reason instead of growing;
 // - at most `maxSessionStreams` session outboxes exist without a reader.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
-import { idKey, sessionIdOfParams } from "../shared.js";
+import { idKey, sessionIdOfParams } from "../common.js";
 import { Outbox, type Retention } from "./outbox.js";
 
 const { createDeferred, encodeMessage, SEND_ACCEPTED } = __transportKit;

@@ -1,7 +1,7 @@
 // How the endpoint writes events on an SSE stream: one JSON-RPC message per `data:` line; with
 // resume on, each with its event id (RT26); a gap notice first when a returning reader asked for
 // events no longer kept; a comment line with the close reason last.
-import { GAP_EVENT } from "../shared.js";
+import { GAP_EVENT } from "../common.js";
 import type { OutboxBatch, OutboxReader } from "./outbox.js";
 
 /** The text of a batch of events. */

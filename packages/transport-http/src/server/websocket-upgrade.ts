@@ -4,7 +4,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { wrapNodeSocket } from "@acpkit/transport-websocket";
-import { CONNECTION_HEADER } from "../shared.js";
+import { CONNECTION_HEADER } from "../common.js";
 import type { EndpointCore } from "./handle.js";
 import { fromNodeRequest } from "./node-adapter.js";
 import type { EndpointReply } from "./types.js";
