@@ -47,6 +47,8 @@ export class TurnTracker {
         });
       },
       send: (message: JsonRpcMessage | JsonRpcMessage[], inner) => {
+        // Every message the agent writes passes here: look only while a prompt waits for its answer.
+        if (tracked.prompts.size === 0) return inner.send(message);
         for (const one of Array.isArray(message) ? message : [message]) {
           const value = one as unknown as Record<string, unknown>;
           if (!("method" in value)) {

@@ -6,6 +6,7 @@ export {
   SESSION_HEADER,
   DEFAULT_ENDPOINT_PATH,
   EVENT_STREAM,
+  answersOnConnectionStream,
   GAP_EVENT,
   RESUME_META_KEY,
   idKey,

@@ -37,6 +37,14 @@ export function isSessionScoped(method: string): boolean {
   return SESSION_SCOPED_METHODS.has(method);
 }
 
+/**
+ * Whether the answer to `method` comes on the connection stream even though the request names a
+ * session (RT10): session/load's and session/resume's, since the session's stream may not be open.
+ */
+export function answersOnConnectionStream(method: string): boolean {
+  return method === "session/load" || method === "session/resume";
+}
+
 /** The `sessionId` of a message's params, when it has one that is a string. */
 export function sessionIdOfParams(params: unknown): string | undefined {
   if (typeof params !== "object" || params === null || Array.isArray(params)) return undefined;

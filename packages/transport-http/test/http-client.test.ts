@@ -143,6 +143,15 @@ describe("connectHttp", () => {
     expect((await transport.closed).reason).toBe("the connection stream ended: maintenance window");
   });
 
+  it("names its connection once initialize succeeded (the endpoint's Acp-Connection-Id), not before", async (context) => {
+    const url = await start(context);
+    const transport = connectHttp(url);
+    expect(transport.connection).toBeUndefined();
+    const agent = await connectAgent(transport, { protocolVersion: 1 });
+    expect(transport.connection).toMatch(/^[0-9a-f-]{36}$/);
+    await agent.close();
+  });
+
   it("refuses what it cannot carry: a URL that is not http(s), a first message that is not initialize, a batch", async () => {
     expect(() => connectHttp("ws://127.0.0.1/acp")).toThrow(/not an http\(s\) endpoint URL/);
     const transport = connectHttp("http://127.0.0.1:9/acp");

@@ -4,7 +4,17 @@
 // connection stream and on one stream per session, opened before the first message that needs it
 // and when an answer names a new session. All streams feed the one receiver.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
-import { CONNECTION_HEADER, EVENT_STREAM, GAP_EVENT, RESUME_META_KEY, SESSION_HEADER, idKey, sessionIdOfParams, sessionIdOfResult } from "../protocol.js";
+import {
+  answersOnConnectionStream,
+  CONNECTION_HEADER,
+  EVENT_STREAM,
+  GAP_EVENT,
+  RESUME_META_KEY,
+  SESSION_HEADER,
+  idKey,
+  sessionIdOfParams,
+  sessionIdOfResult,
+} from "../protocol.js";
 import { type CookieStore, MemoryCookieStore } from "./cookie-jar.js";
 import { ERROR_BODY_CHARS, errorBody, httpError } from "./http-errors.js";
 import { readSse } from "./sse-reader.js";
@@ -135,8 +145,7 @@ export class HttpClientTransport implements Transport {
     const headers: Record<string, string> = { "Content-Type": "application/json", [CONNECTION_HEADER]: this.connectionId };
     if (sessionId !== undefined) {
       headers[SESSION_HEADER] = sessionId;
-      // (session/load's and session/resume's answers come on the connection stream: RT10.)
-      const key = isRequest && message.method !== "session/load" && message.method !== "session/resume" ? idKey(message.id) : undefined;
+      const key = isRequest && !answersOnConnectionStream(message.method as string) ? idKey(message.id) : undefined;
       if (key !== undefined) this.awaiting.set(key, [sessionId, message.id]);
       await this.openStream(sessionId);
     }

@@ -1,12 +1,22 @@
 // The endpoint's request handling (docs/remote.md RT4–RT19), independent of where requests come
 // from: node:http, HTTP/2 and fetch runtimes each adapt to EndpointRequest/EndpointReply. It owns
 // the registry of open connections of both profiles and their limits.
-import { type Transport, __transportKit } from "@acpkit/core";
-import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, RESUME_META_KEY, SESSION_HEADER, isSessionScoped, sessionIdOfParams } from "../common.js";
+import { __transportKit } from "@acpkit/core";
+import type { WebSocketTransport } from "@acpkit/transport-websocket";
+import {
+  answersOnConnectionStream,
+  CONNECTION_HEADER,
+  DEFAULT_ENDPOINT_PATH,
+  EVENT_STREAM,
+  RESUME_META_KEY,
+  SESSION_HEADER,
+  isSessionScoped,
+  sessionIdOfParams,
+} from "../common.js";
 import { Guard } from "./guard.js";
 import { HttpConnection, type Route } from "./http-connection.js";
 import type { Retention } from "./outbox.js";
-import { DEFAULT_ENDPOINT_LIMITS, type EndpointLimits, type EndpointOptions, type EndpointReply, type EndpointRequest } from "./types.js";
+import { type ConnectionInfo, DEFAULT_ENDPOINT_LIMITS, type EndpointLimits, type EndpointOptions, type EndpointReply, type EndpointRequest } from "./types.js";
 
 const { parseRequestTarget } = __transportKit;
 
@@ -25,15 +35,18 @@ export function refusal(status: number, message: string, id: unknown = null, hea
   };
 }
 
+/** The retention window `resume: true` means (docs/remote.md RT26). */
+export const DEFAULT_RETENTION: Readonly<Retention> = Object.freeze({ maxEvents: 1000, maxChars: 4 * 1024 * 1024 });
+
 export class EndpointCore {
-  readonly path: string;
   readonly limits: Readonly<EndpointLimits>;
-  readonly guard: Guard;
+  private readonly path: string;
+  private readonly guard: Guard;
   /** The retention window of resumable streams, when resume is on. */
-  readonly retention: Retention | undefined;
+  private readonly retention: Retention | undefined;
   private readonly http = new Map<string, HttpConnection>();
   /** WebSocket connections, counted against maxConnections with the HTTP ones. */
-  readonly sockets = new Set<Transport>();
+  private readonly sockets = new Set<WebSocketTransport>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   private isClosed = false;
 
@@ -52,10 +65,6 @@ export class EndpointCore {
   /** Open connections of both profiles. */
   get connectionCount(): number {
     return this.http.size + this.sockets.size;
-  }
-
-  get accepting(): boolean {
-    return !this.isClosed;
   }
 
   /** The checks every request passes first: path, then Host, Origin and token. */
@@ -78,7 +87,7 @@ export class EndpointCore {
   }
 
   /** Register a WebSocket connection (the node adapter accepted the upgrade). */
-  addSocket(transport: Transport): void {
+  addSocket(transport: WebSocketTransport): void {
     this.sockets.add(transport);
     void transport.closed.then(() => this.sockets.delete(transport));
   }
@@ -92,7 +101,7 @@ export class EndpointCore {
     return crypto.randomUUID();
   }
 
-  notify(transport: Transport, info: Parameters<EndpointOptions["onConnection"]>[1]): void {
+  notify(transport: Parameters<EndpointOptions["onConnection"]>[0], info: ConnectionInfo): void {
     this.options.onConnection(transport, info);
   }
 
@@ -106,10 +115,7 @@ export class EndpointCore {
       all.push(connection.closed);
     }
     // A WebSocket is told with 1001 (going away), so its client knows the server left.
-    for (const socket of this.sockets) {
-      const withCode = (socket as Transport & { closeWithCode?: (code: number, reason: string) => Promise<void> }).closeWithCode;
-      all.push(withCode === undefined ? socket.close(reason) : withCode.call(socket, 1001, reason));
-    }
+    for (const socket of this.sockets) all.push(socket.closeWithCode(1001, reason));
     await Promise.all(all);
     this.http.clear();
   }
@@ -152,9 +158,8 @@ export class EndpointCore {
       if (connectionId !== undefined) return refusal(400, `initialize opens a connection; send it without ${CONNECTION_HEADER}`, id);
       return this.initialize(body, request);
     }
-    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`, id);
-    const connection = this.connection(connectionId);
-    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, id);
+    const connection = this.connectionOf(connectionId, id);
+    if (!(connection instanceof HttpConnection)) return connection;
     const route = this.routeOf(body, request);
     if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, id);
     if ("method" in body && "id" in body) {
@@ -180,7 +185,7 @@ export class EndpointCore {
     if (header !== undefined && fromParams !== undefined && header !== fromParams)
       return { refused: `${SESSION_HEADER} ${JSON.stringify(header)} does not match params.sessionId ${JSON.stringify(fromParams)}` };
     // The RFD puts the results of session/new and session/load on the connection stream.
-    if (body.method === "session/load" || body.method === "session/resume" || header === undefined) return "connection";
+    if (header === undefined || answersOnConnectionStream(body.method)) return "connection";
     return { session: header };
   }
 
@@ -193,12 +198,7 @@ export class EndpointCore {
         { "Retry-After": "5" },
         INTERNAL_ERROR,
       );
-    const connection = new HttpConnection(this.newConnectionId(), {
-      maxBufferedChars: this.limits.maxBufferedChars,
-      maxOutputStallMs: this.limits.maxOutputStallMs,
-      maxSessionStreams: this.limits.maxSessionStreams,
-      ...(this.retention === undefined ? {} : { retention: this.retention }),
-    });
+    const connection = new HttpConnection(this.newConnectionId(), { ...this.limits, retention: this.retention });
     this.http.set(connection.id, connection);
     void connection.closed.then(() => this.http.delete(connection.id));
     try {
@@ -235,10 +235,8 @@ export class EndpointCore {
     if (request.header("upgrade")?.toLowerCase() === "websocket")
       return refusal(426, "this runtime's adapter does not take WebSocket upgrades; use the Node adapter (endpoint.upgrade) or the HTTP+SSE profile");
     if (!request.header("accept")?.toLowerCase().includes(EVENT_STREAM)) return refusal(406, `a GET stream needs Accept: ${EVENT_STREAM}`);
-    const connectionId = request.header(CONNECTION_HEADER);
-    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}`);
-    const connection = this.connection(connectionId);
-    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`);
+    const connection = this.connectionOf(request.header(CONNECTION_HEADER));
+    if (!(connection instanceof HttpConnection)) return connection;
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId !== undefined && sessionId.length > this.limits.maxIdLength)
       return refusal(400, `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
@@ -250,10 +248,8 @@ export class EndpointCore {
   }
 
   private remove(request: EndpointRequest): EndpointReply {
-    const connectionId = request.header(CONNECTION_HEADER);
-    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}`);
-    const connection = this.connection(connectionId);
-    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER}`);
+    const connection = this.connectionOf(request.header(CONNECTION_HEADER));
+    if (!(connection instanceof HttpConnection)) return connection;
     connection.finish({ reason: "the client ended the connection (DELETE)" });
     connection.discard();
     return { status: 202, headers: {} };
@@ -268,9 +264,12 @@ export class EndpointCore {
     return { ...answer, result: { ...result, _meta: merged } };
   }
 
-  private connection(id: string): HttpConnection | undefined {
-    const connection = id.length > this.limits.maxIdLength ? undefined : this.http.get(id);
-    if (connection !== undefined) connection.lastSeen = Date.now();
+  /** The connection a request names (RT6, RT7), marked as seen; or the refusal: 400 without the header, 404 for an unknown id. */
+  private connectionOf(connectionId: string | undefined, requestId: unknown = null): HttpConnection | EndpointReply {
+    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`, requestId);
+    const connection = connectionId.length > this.limits.maxIdLength ? undefined : this.http.get(connectionId);
+    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, requestId);
+    connection.lastSeen = Date.now();
     return connection;
   }
 
@@ -299,7 +298,7 @@ function resolveLimits(given: Partial<EndpointLimits> | undefined): Readonly<End
 /** The retention window `options.resume` asks for, checked; undefined when resume is off. */
 function resolveRetention(given: EndpointOptions["resume"]): Retention | undefined {
   if (given === undefined || given === false) return undefined;
-  const retention = { maxEvents: 1000, maxChars: 4 * 1024 * 1024 };
+  const retention = { ...DEFAULT_RETENTION };
   if (given === true) return retention;
   if (typeof given !== "object" || given === null) throw new TypeError(`options.resume must be true, false or { maxEvents?, maxChars? }, got ${String(given)}`);
   for (const [name, value] of Object.entries(given)) {

@@ -4,9 +4,9 @@
 //
 // Invariants:
 // - every message the agent sends lands in exactly one outbox (or answers the initialize POST);
-// - the characters waiting in all outboxes are counted in `buffered`; above `highWater` the
-//   agent's sends wait (its output is paused, not dropped), and if the client does not read for
-//   `stallMs` the connection is closed with a reason instead of growing;
+// - the characters waiting in all outboxes are counted in `buffered`; above `maxBufferedChars`
+//   the agent's sends wait (its output is paused, not dropped), and if the client reads nothing
+//   for `maxOutputStallMs` the connection is closed with a reason instead of growing;
 // - at most `maxSessionStreams` session outboxes exist without a reader.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
 import { idKey, sessionIdOfParams } from "../common.js";
@@ -21,7 +21,7 @@ export interface ConnectionLimits {
   maxOutputStallMs: number;
   maxSessionStreams: number;
   /** Kept events per stream for readers that come back (resume on), or undefined. */
-  retention?: Retention;
+  retention: Retention | undefined;
 }
 
 /** Where an answer goes: the connection stream, or the stream of a session. */
@@ -40,7 +40,10 @@ export class HttpConnection implements Transport {
   private buffered = 0;
   private drained: Deferred | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
-  private initialize: { key: string; answer: Deferred & { value?: Record<string, unknown> } } | undefined;
+  /** When the client last read something while the stall timer ran (performance.now()). */
+  private lastRead = 0;
+  /** The initialize request in flight: its id key and who takes the agent's answer. */
+  private initialize: { key: string; answered(answer: Record<string, unknown>): void } | undefined;
   private isClosed = false;
   private resolveClosed!: (info: CloseInfo) => void;
 
@@ -87,11 +90,11 @@ export class HttpConnection implements Transport {
    * stream), or rejects with AcpError "ConnectionClosed" when the connection ends first.
    */
   initializeWith(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const answer = Object.assign(createDeferred(), { value: undefined as Record<string, unknown> | undefined });
-    this.initialize = { key: idKey(message.id) ?? "", answer };
-    void this.closed.then((info) => answer.reject(new AcpError("ConnectionClosed", `the agent ended before answering initialize: ${info.reason}`)));
-    this.accept(message, "connection");
-    return answer.promise.then(() => answer.value as Record<string, unknown>);
+    return new Promise((resolve, reject) => {
+      this.initialize = { key: idKey(message.id) ?? "", answered: resolve };
+      void this.closed.then((info) => reject(new AcpError("ConnectionClosed", `the agent ended before answering initialize: ${info.reason}`)));
+      this.accept(message, "connection");
+    });
   }
 
   /** A message the client POSTed: requests remember where their answer goes. */
@@ -144,8 +147,7 @@ export class HttpConnection implements Transport {
     if (!("method" in message)) {
       const key = idKey(message.id);
       if (key !== undefined && this.initialize?.key === key) {
-        this.initialize.answer.value = message;
-        this.initialize.answer.resolve();
+        this.initialize.answered(message);
         this.initialize = undefined;
         this.routes.delete(key);
         return;
@@ -178,12 +180,9 @@ export class HttpConnection implements Transport {
   private readonly count = (delta: number): void => {
     this.buffered += delta;
     if (delta >= 0) return;
-    // The client read something: it is slow, not stalled, so the stall clock starts again.
-    if (this.stallTimer !== undefined) {
-      clearTimeout(this.stallTimer);
-      this.stallTimer = undefined;
-      if (this.congested) this.startStallTimer();
-    }
+    // The client read something: it is slow, not stalled. The timer sees this when it fires (no
+    // timer is set again per message read: this runs for every message a stream hands out).
+    if (this.stallTimer !== undefined) this.lastRead = performance.now();
     if (this.drained !== undefined && this.buffered <= this.limits.maxBufferedChars / 2) {
       const drained = this.drained;
       this.drained = undefined;
@@ -193,10 +192,20 @@ export class HttpConnection implements Transport {
 
   private startStallTimer(): void {
     if (this.stallTimer !== undefined) return;
+    this.lastRead = performance.now();
+    this.armStallTimer(this.limits.maxOutputStallMs);
+  }
+
+  /** Close the connection once the client has read nothing for maxOutputStallMs while congested. */
+  private armStallTimer(ms: number): void {
     this.stallTimer = setTimeout(() => {
+      this.stallTimer = undefined;
+      if (!this.congested || this.isClosed) return;
+      const idle = performance.now() - this.lastRead;
+      if (idle < this.limits.maxOutputStallMs) return this.armStallTimer(this.limits.maxOutputStallMs - idle);
       this.finish({ reason: `the client read none of its streams for ${this.limits.maxOutputStallMs} ms with ${this.buffered} characters waiting` });
       this.discard();
-    }, this.limits.maxOutputStallMs);
+    }, ms);
     this.stallTimer.unref?.();
   }
 }

@@ -3,6 +3,7 @@
 // and an SSE stream is written one event per message with the response's backpressure.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import type { Duplex } from "node:stream";
 import { sseClosing, sseEvents, sseOpening } from "./sse-format.js";
 import type { EndpointReply, EndpointRequest } from "./types.js";
 
@@ -96,4 +97,16 @@ export async function writeNodeReply(reply: EndpointReply, given: NodeResponse):
     reader.release();
     if (!gone) response.end(closing);
   }
+}
+
+/**
+ * Answer on a bare socket, for what never becomes a request/response pair: a refused WebSocket
+ * upgrade, or a request Node's HTTP parser could not read. The connection is closed after it.
+ */
+export function writeRawReply(socket: Duplex, reply: EndpointReply): void {
+  const body = "body" in reply && reply.body !== undefined ? reply.body : "";
+  const statusText = process.getBuiltinModule("node:http").STATUS_CODES[reply.status] ?? "Error";
+  const lines = [`HTTP/1.1 ${reply.status} ${statusText}`, "Connection: close", `Content-Length: ${Buffer.byteLength(body)}`];
+  for (const [name, value] of Object.entries(reply.headers)) lines.push(`${name}: ${value}`);
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
 }

@@ -5,7 +5,11 @@
 import type { AddressInfo } from "node:net";
 import { AcpError } from "@acpkit/core";
 import { isLoopbackHost } from "@acpkit/transport-websocket";
+import type { Duplex } from "node:stream";
+import { DEFAULT_ENDPOINT_PATH } from "../common.js";
 import { type AcpEndpoint, createAcpEndpoint } from "./endpoint.js";
+import { refusal } from "./handle.js";
+import { writeRawReply } from "./node-adapter.js";
 import type { EndpointOptions } from "./types.js";
 
 /** Options of `serveEndpoint`: the endpoint's, plus where to listen. */
@@ -56,17 +60,9 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Endp
   // What Node's HTTP parser refuses (a malformed request, bytes after a body it did not expect)
   // never reaches the endpoint; it is still answered the endpoint's way (RT19): a status and a
   // JSON-RPC error that says so.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32600, message: `the request could not be read: ${error.message}`, data: { httpStatus: status } },
-    });
-    socket.end(
-      `HTTP/1.1 ${status} Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
+    writeRawReply(socket, refusal(error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400, `the request could not be read: ${error.message}`));
   });
   // Keep-alive and HTTP/2 sessions outlive their requests; close() ends them itself.
   const sockets = new Set<import("node:net").Socket>();
@@ -86,7 +82,7 @@ export async function serveEndpoint(options: ServeEndpointOptions): Promise<Endp
   return {
     host,
     port,
-    url: `${options.tls === undefined ? "http" : "https"}://${urlHost}:${port}${options.path ?? "/acp"}`,
+    url: `${options.tls === undefined ? "http" : "https"}://${urlHost}:${port}${options.path ?? DEFAULT_ENDPOINT_PATH}`,
     endpoint,
     async close(reason) {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -6,8 +6,7 @@ import type { Duplex } from "node:stream";
 import { wrapNodeSocket } from "@acpkit/transport-websocket";
 import { CONNECTION_HEADER } from "../common.js";
 import type { EndpointCore } from "./handle.js";
-import { fromNodeRequest } from "./node-adapter.js";
-import type { EndpointReply } from "./types.js";
+import { fromNodeRequest, writeRawReply } from "./node-adapter.js";
 
 type Ws = typeof import("ws");
 let loading: Promise<Ws> | undefined;
@@ -18,9 +17,9 @@ export function upgradeHandler(core: EndpointCore, secure: boolean): (request: I
     socket.on("error", () => socket.destroy());
     const endpointRequest = fromNodeRequest(request);
     const admitted = core.admit(endpointRequest, secure);
-    if ("status" in admitted) return refuseUpgrade(socket, admitted);
+    if ("status" in admitted) return writeRawReply(socket, admitted);
     if (core.full)
-      return refuseUpgrade(socket, {
+      return writeRawReply(socket, {
         status: 503,
         headers: { "Retry-After": "5" },
         body: `the server holds ${core.limits.maxConnections} connections, its limit\n`,
@@ -44,15 +43,4 @@ export function upgradeHandler(core: EndpointCore, secure: boolean): (request: I
       });
     });
   };
-}
-
-function refuseUpgrade(socket: Duplex, reply: EndpointReply): void {
-  const body = "body" in reply && reply.body !== undefined ? reply.body : "";
-  const lines = [`HTTP/1.1 ${reply.status} ${statusText(reply.status)}`, "Connection: close", `Content-Length: ${Buffer.byteLength(body)}`];
-  for (const [name, value] of Object.entries(reply.headers)) lines.push(`${name}: ${value}`);
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`);
-}
-
-function statusText(status: number): string {
-  return process.getBuiltinModule("node:http").STATUS_CODES[status] ?? "Error";
 }
