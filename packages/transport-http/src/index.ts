@@ -16,3 +16,19 @@ export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./clie
 export { connectRemote, type RemoteOptions } from "./client/remote.js";
 export { MemoryCookieStore, type CookieStore } from "./common.js";
 export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./common.js";
+export type {
+  Adoption,
+  AppendResult,
+  ConnectionRecord,
+  FleetBackend,
+  PendingRequest,
+  ReaderStart,
+  SessionRecord,
+  StreamEvent,
+  StreamRead,
+  StreamRef,
+  StreamRetention,
+} from "./fleet/backend.js";
+export { MemoryFleetBackend } from "./fleet/memory-backend.js";
+export { DEFAULT_HEARTBEAT_MS, DEFAULT_NODE_TIMEOUT_MS, type FleetOptions } from "./fleet/fleet-node.js";
+export { NODE_LOST_CODE, NODE_LOST_DATA_KEY } from "./fleet/reattach.js";

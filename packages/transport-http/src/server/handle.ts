@@ -13,6 +13,8 @@ import {
   isSessionScoped,
   sessionIdOfParams,
 } from "../common.js";
+import { FleetNode } from "../fleet/fleet-node.js";
+import type { OwnedConnection } from "../fleet/owned-connection.js";
 import { Guard } from "./guard.js";
 import { HttpConnection, type Route } from "./http-connection.js";
 import type { Retention } from "./outbox.js";
@@ -48,6 +50,8 @@ export class EndpointCore {
   /** WebSocket connections, counted against maxConnections with the HTTP ones. */
   private readonly sockets = new Set<WebSocketTransport>();
   private readonly sweeper: ReturnType<typeof setInterval>;
+  /** This endpoint's node of a fleet, when options.fleet is set: then the HTTP+SSE connections live in the fleet's backend. */
+  private readonly fleet: FleetNode | undefined;
   private isClosed = false;
 
   constructor(private readonly options: EndpointOptions) {
@@ -57,6 +61,12 @@ export class EndpointCore {
     this.limits = resolveLimits(options.limits);
     this.guard = new Guard(options);
     this.retention = resolveRetention(options.resume);
+    this.fleet =
+      options.fleet === undefined
+        ? undefined
+        : new FleetNode(options.fleet, this.limits, this.retention ?? { maxEvents: 0, maxChars: 0 }, this.retention !== undefined, (transport, info) =>
+            this.notify(transport, info),
+          );
     // Connections whose client went away without DELETE: nothing else would ever free them.
     this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.floor(this.limits.idleTimeoutMs / 4)));
     this.sweeper.unref?.();
@@ -64,7 +74,7 @@ export class EndpointCore {
 
   /** Open connections of both profiles. */
   get connectionCount(): number {
-    return this.http.size + this.sockets.size;
+    return this.http.size + this.sockets.size + (this.fleet?.ownedCount ?? 0);
   }
 
   /** The checks every request passes first: path, then Host, Origin and token. */
@@ -116,6 +126,7 @@ export class EndpointCore {
     }
     // A WebSocket is told with 1001 (going away), so its client knows the server left.
     for (const socket of this.sockets) all.push(socket.closeWithCode(1001, reason));
+    if (this.fleet !== undefined) all.push(this.fleet.close(reason));
     await Promise.all(all);
     this.http.clear();
   }
@@ -158,6 +169,7 @@ export class EndpointCore {
       if (connectionId !== undefined) return refusal(400, `initialize opens a connection; send it without ${CONNECTION_HEADER}`, id);
       return this.initialize(body, request);
     }
+    if (this.fleet !== undefined) return this.postToFleet(this.fleet, connectionId, body, request);
     const connection = this.connectionOf(connectionId, id);
     if (!(connection instanceof HttpConnection)) return connection;
     const route = this.routeOf(body, request);
@@ -171,6 +183,41 @@ export class EndpointCore {
     }
     connection.accept(body, route);
     return { status: 202, headers: {} };
+  }
+
+  /** A POST of the fleet's: handed to the connection's agent on whichever node owns it. */
+  private async postToFleet(
+    fleet: FleetNode,
+    connectionId: string | undefined,
+    body: Record<string, unknown>,
+    request: EndpointRequest,
+  ): Promise<EndpointReply> {
+    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`, body.id);
+    if (connectionId.length > this.limits.maxIdLength) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, body.id);
+    const route = this.routeOf(body, request);
+    if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, body.id);
+    const result = await fleet.post(connectionId, body, route === "connection" ? undefined : route.session);
+    return this.fleetReply(result, body.id) ?? { status: 202, headers: {} };
+  }
+
+  /** The refusal for what a fleet operation could not do, or undefined when it was done. */
+  private fleetReply(result: "sent" | "gone" | "orphaned" | "busy", id: unknown = null): EndpointReply | undefined {
+    switch (result) {
+      case "gone":
+        return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, id);
+      case "orphaned":
+        return refusal(
+          503,
+          "the server node that holds this connection stopped, and no other node took it over yet; try again",
+          id,
+          { "Retry-After": "1" },
+          INTERNAL_ERROR,
+        );
+      case "busy":
+        return refusal(429, `${this.limits.maxPendingRequests} requests of this connection wait for an answer already; send more once some are answered`, id);
+      default:
+        return undefined;
+    }
   }
 
   /** Where the answer to a POSTed message goes, or the sentence that refuses it. */
@@ -198,13 +245,10 @@ export class EndpointCore {
         { "Retry-After": "5" },
         INTERNAL_ERROR,
       );
-    const connection = new HttpConnection(this.newConnectionId(), { ...this.limits, retention: this.retention });
-    this.http.set(connection.id, connection);
-    void connection.closed.then(() => this.http.delete(connection.id));
+    let connection: HttpConnection | OwnedConnection;
     try {
-      this.notify(connection, { connectionId: connection.id, profile: "http", header: (name) => request.header(name) });
+      connection = await this.openConnection(body, request);
     } catch (error) {
-      connection.finish({ reason: "onConnection threw", error });
       return refusal(500, `the server could not start a connection: ${(error as Error).message}`, body.id, {}, INTERNAL_ERROR);
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -231,23 +275,58 @@ export class EndpointCore {
     }
   }
 
-  private get(request: EndpointRequest): EndpointReply {
+  /** A new connection of the HTTP+SSE profile, its agent started by onConnection: in this process, or owned by this node of the fleet. */
+  private async openConnection(body: Record<string, unknown>, request: EndpointRequest): Promise<HttpConnection | OwnedConnection> {
+    const info = { profile: "http" as const, header: (name: string) => request.header(name) };
+    if (this.fleet !== undefined) return this.fleet.open(body, info);
+    const connection = new HttpConnection(this.newConnectionId(), { ...this.limits, retention: this.retention });
+    this.http.set(connection.id, connection);
+    void connection.closed.then(() => this.http.delete(connection.id));
+    try {
+      this.notify(connection, { ...info, connectionId: connection.id });
+    } catch (error) {
+      connection.finish({ reason: "onConnection threw", error });
+      throw error;
+    }
+    return connection;
+  }
+
+  private async get(request: EndpointRequest): Promise<EndpointReply> {
     if (request.header("upgrade")?.toLowerCase() === "websocket")
       return refusal(426, "this runtime's adapter does not take WebSocket upgrades; use the Node adapter (endpoint.upgrade) or the HTTP+SSE profile");
     if (!request.header("accept")?.toLowerCase().includes(EVENT_STREAM)) return refusal(406, `a GET stream needs Accept: ${EVENT_STREAM}`);
+    if (this.fleet !== undefined) return this.streamOfFleet(this.fleet, request);
     const connection = this.connectionOf(request.header(CONNECTION_HEADER));
     if (!(connection instanceof HttpConnection)) return connection;
     const sessionId = request.header(SESSION_HEADER);
     if (sessionId !== undefined && sessionId.length > this.limits.maxIdLength)
       return refusal(400, `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
     const outbox = sessionId === undefined ? connection.connectionStream : connection.sessionStream(sessionId);
-    const last = request.header("last-event-id");
-    const reader = outbox?.acquire(last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : undefined);
+    const reader = outbox?.acquire(lastEventIdOf(request));
     if (reader === undefined) return refusal(409, `the ${sessionId === undefined ? "connection" : "session"} stream already has a reader`);
-    return { status: 200, headers: { "Content-Type": EVENT_STREAM, "Cache-Control": "no-cache", "X-Accel-Buffering": "no" }, stream: reader };
+    return { status: 200, headers: STREAM_HEADERS, stream: reader };
   }
 
-  private remove(request: EndpointRequest): EndpointReply {
+  /** A GET stream of the fleet's, read from the backend whichever node owns the connection. */
+  private async streamOfFleet(fleet: FleetNode, request: EndpointRequest): Promise<EndpointReply> {
+    const connectionId = request.header(CONNECTION_HEADER);
+    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`);
+    const sessionId = request.header(SESSION_HEADER);
+    if (connectionId.length > this.limits.maxIdLength || (sessionId?.length ?? 0) > this.limits.maxIdLength)
+      return refusal(400, `${CONNECTION_HEADER} or ${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
+    const reader = await fleet.stream(connectionId, sessionId, lastEventIdOf(request));
+    if (reader === "gone") return this.fleetReply(reader) as EndpointReply;
+    if (reader === "busy") return refusal(409, `the ${sessionId === undefined ? "connection" : "session"} stream already has a reader`);
+    return { status: 200, headers: STREAM_HEADERS, stream: reader };
+  }
+
+  private async remove(request: EndpointRequest): Promise<EndpointReply> {
+    if (this.fleet !== undefined) {
+      const connectionId = request.header(CONNECTION_HEADER);
+      if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`);
+      const result = await this.fleet.remove(connectionId, "the client ended the connection (DELETE)");
+      return this.fleetReply(result) ?? { status: 202, headers: {} };
+    }
     const connection = this.connectionOf(request.header(CONNECTION_HEADER));
     if (!(connection instanceof HttpConnection)) return connection;
     connection.finish({ reason: "the client ended the connection (DELETE)" });
@@ -274,6 +353,7 @@ export class EndpointCore {
   }
 
   private sweep(): void {
+    this.fleet?.sweep();
     const before = Date.now() - this.limits.idleTimeoutMs;
     for (const connection of this.http.values()) {
       if (connection.lastSeen < before && !connection.hasOpenStream) {
@@ -282,6 +362,19 @@ export class EndpointCore {
       }
     }
   }
+}
+
+/** The headers of a GET stream's response. */
+const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Content-Type": EVENT_STREAM,
+  "Cache-Control": "no-cache",
+  "X-Accel-Buffering": "no",
+});
+
+/** The Last-Event-ID a returning reader sent (RT27), when it is one of ours (a whole number). */
+function lastEventIdOf(request: EndpointRequest): number | undefined {
+  const last = request.header("last-event-id");
+  return last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : undefined;
 }
 
 function resolveLimits(given: Partial<EndpointLimits> | undefined): Readonly<EndpointLimits> {

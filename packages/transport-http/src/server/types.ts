@@ -1,6 +1,7 @@
 // The shapes the endpoint's parts share: a request as the endpoint reads it (from node:http, HTTP/2
 // or a fetch Request), and its reply (a body, or an SSE stream fed from an outbox).
 import type { Transport } from "@acpkit/core";
+import type { FleetOptions } from "../fleet/fleet-node.js";
 import type { OutboxReader } from "./outbox.js";
 
 /** A request, as the endpoint needs it: every adapter can give this. */
@@ -105,4 +106,11 @@ export interface EndpointOptions {
    * initialize result's `_meta` (`RESUME_META_KEY`). `true` takes the defaults.
    */
   resume?: boolean | { maxEvents?: number; maxChars?: number };
+  /**
+   * Serve as one node of a fleet (docs/remote.md §6): the HTTP+SSE profile's connections and streams
+   * live in `fleet.backend`, shared with the other nodes, so any node takes any request for any
+   * connection, streams resume across nodes, and a dead node's connections are adopted by a live
+   * one. WebSocket connections stay with the node that accepted them.
+   */
+  fleet?: FleetOptions;
 }

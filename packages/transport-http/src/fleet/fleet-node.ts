@@ -1,0 +1,234 @@
+// One node of a fleet (docs/remote.md §6): the HTTP+SSE profile's connections, shared with the
+// other nodes through a FleetBackend. The node that accepts a connection's initialize hosts its
+// agent and owns it; any node accepts the connection's POSTs (forwarding them to the owner's inbox)
+// and serves its GET streams (from the backend). Every node beats a heartbeat; a node whose
+// heartbeat lapsed has its connections adopted by a live one, which starts their agents again.
+import type { Transport } from "@acpkit/core";
+import { idKey } from "../common.js";
+import type { OutboxReader } from "../server/outbox.js";
+import type { ConnectionInfo, EndpointLimits } from "../server/types.js";
+import type { FleetBackend, StreamRetention } from "./backend.js";
+import { OwnedConnection } from "./owned-connection.js";
+import { reattach } from "./reattach.js";
+import { openFleetReader } from "./stream-reader.js";
+
+/** Options of a fleet node (`EndpointOptions.fleet`). */
+export interface FleetOptions {
+  /** The state the nodes share: `new MemoryFleetBackend()` in one process, or a Redis backend (`@acpkit/fleet-redis`). */
+  readonly backend: FleetBackend;
+  /** This node's id, unique in the fleet and stable for its lifetime. */
+  readonly nodeId: string;
+  /** How often this node beats its heartbeat. Default 1000 ms. */
+  readonly heartbeatMs?: number;
+  /** A node whose heartbeat is older than this is dead and its connections are adopted. Default 5000 ms. */
+  readonly nodeTimeoutMs?: number;
+}
+
+/** The fleet defaults. */
+export const DEFAULT_HEARTBEAT_MS = 1000;
+export const DEFAULT_NODE_TIMEOUT_MS = 5000;
+
+/** What a forwarded message carries: the client's message and the session its answer goes to, or an order to end. */
+type Envelope = { m: Record<string, unknown>; s?: string } | { end: string };
+
+/** How long a POST for a connection whose node died waits for another node to adopt it. */
+const ORPHAN_WAIT_STEP_MS = 100;
+
+export class FleetNode {
+  private readonly owned = new Map<string, OwnedConnection>();
+  private readonly backend: FleetBackend;
+  readonly nodeId: string;
+  private readonly heartbeatMs: number;
+  private readonly nodeTimeoutMs: number;
+  private readonly inbox: { stop(): Promise<void> };
+  private ticker: ReturnType<typeof setTimeout> | undefined;
+  /** performance.now() from which this node may judge other nodes dead: a full timeout after its own heartbeat last failed. */
+  private judgeFrom: number;
+  private readers = 0;
+  private stopped = false;
+
+  constructor(
+    options: FleetOptions,
+    private readonly limits: Readonly<EndpointLimits>,
+    private readonly retention: StreamRetention,
+    private readonly resumable: boolean,
+    private readonly notify: (transport: Transport, info: ConnectionInfo) => void,
+  ) {
+    if (typeof options.nodeId !== "string" || options.nodeId === "") throw new TypeError("options.fleet.nodeId must be a non-empty string");
+    if (typeof options.backend?.append !== "function") throw new TypeError("options.fleet.backend must be a FleetBackend");
+    this.backend = options.backend;
+    this.nodeId = options.nodeId;
+    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.nodeTimeoutMs = options.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
+    if (!(this.nodeTimeoutMs > this.heartbeatMs * 2))
+      throw new TypeError(`options.fleet.nodeTimeoutMs (${this.nodeTimeoutMs}) must be more than twice heartbeatMs (${this.heartbeatMs})`);
+    // A node that just started has seen nobody's heartbeat for a full timeout yet.
+    this.judgeFrom = performance.now() + this.nodeTimeoutMs;
+    this.inbox = this.backend.receive(this.nodeId, (connectionId, text) => this.delivered(connectionId, text));
+    void this.tick();
+  }
+
+  /** Connections this node owns. */
+  get ownedCount(): number {
+    return this.owned.size;
+  }
+
+  /** A new connection, owned by this node: its agent is started and handed the client's initialize. */
+  async open(body: Record<string, unknown>, info: Omit<ConnectionInfo, "connectionId">): Promise<OwnedConnection> {
+    const record = { connectionId: crypto.randomUUID(), owner: this.nodeId, epoch: 0, initialize: JSON.stringify(body) };
+    await this.backend.openConnection(record);
+    return this.host(new OwnedConnection({ backend: this.backend, nodeId: this.nodeId, record, retention: this.retention, ...this.limits }), info);
+  }
+
+  /** A client message for a connection: handed to its agent here, or forwarded to the node that owns it. */
+  async post(connectionId: string, message: Record<string, unknown>, sessionId: string | undefined): Promise<"sent" | "gone" | "orphaned" | "busy"> {
+    const local = this.owned.get(connectionId);
+    if (local !== undefined) {
+      local.lastSeen = Date.now();
+      if ("method" in message && "id" in message) {
+        if (local.pendingRequests >= this.limits.maxPendingRequests) return "busy";
+        // A client that is behind on reading gets no new work accepted until it catches up (RT15).
+        await local.whenDrained();
+      }
+      local.accept(message, sessionId);
+      return "sent";
+    }
+    const key = "method" in message ? idKey(message.id) : undefined;
+    const pending = key === undefined ? undefined : { key, id: message.id as string | number, ...(sessionId === undefined ? {} : { sessionId }) };
+    const envelope: Envelope = sessionId === undefined ? { m: message } : { m: message, s: sessionId };
+    return this.forward(connectionId, JSON.stringify(envelope), pending);
+  }
+
+  /** Whether the connection exists anywhere in the fleet. */
+  async exists(connectionId: string): Promise<boolean> {
+    return this.owned.has(connectionId) || (await this.backend.connection(connectionId)) !== undefined;
+  }
+
+  /** A GET stream of a connection, read from the backend whichever node owns it. */
+  async stream(connectionId: string, sessionId: string | undefined, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone"> {
+    const ref = sessionId === undefined ? { connectionId } : { connectionId, sessionId };
+    const holder = `${this.nodeId}/${++this.readers}`;
+    const lease = this.nodeTimeoutMs;
+    return openFleetReader({ backend: this.backend, ref, holder, leaseMs: lease, retention: this.retention, resumable: this.resumable }, lastEventId);
+  }
+
+  /** End a connection (DELETE), on whichever node owns it. */
+  async remove(connectionId: string, reason: string): Promise<"sent" | "gone" | "orphaned"> {
+    const local = this.owned.get(connectionId);
+    if (local !== undefined) {
+      local.finish({ reason });
+      return "sent";
+    }
+    const result = await this.forward(connectionId, JSON.stringify({ end: reason } satisfies Envelope), undefined);
+    // Nobody hosts it: end it in the backend directly.
+    if (result === "orphaned") await this.backend.endConnection(connectionId, reason);
+    return result === "orphaned" ? "sent" : result;
+  }
+
+  /** Close every connection this node owns and leave the fleet. */
+  async close(reason: string): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.ticker);
+    await this.inbox.stop();
+    const all: Promise<unknown>[] = [];
+    for (const connection of this.owned.values()) {
+      connection.finish({ reason });
+      all.push(connection.closed);
+    }
+    await Promise.all(all);
+  }
+
+  /** Close the connections this node owns that saw no client message for idleTimeoutMs and wait for no answer. */
+  sweep(): void {
+    const before = Date.now() - this.limits.idleTimeoutMs;
+    for (const connection of this.owned.values())
+      if (connection.lastSeen < before && connection.pendingRequests === 0) connection.finish({ reason: `no request for ${this.limits.idleTimeoutMs} ms` });
+  }
+
+  private host(connection: OwnedConnection, info: Omit<ConnectionInfo, "connectionId">): OwnedConnection {
+    this.owned.set(connection.id, connection);
+    void connection.closed.then(() => {
+      if (this.owned.get(connection.id) === connection) this.owned.delete(connection.id);
+    });
+    try {
+      this.notify(connection, { ...info, connectionId: connection.id });
+    } catch (error) {
+      connection.finish({ reason: "onConnection threw", error });
+      throw error;
+    }
+    return connection;
+  }
+
+  private async forward(connectionId: string, text: string, pending: Parameters<FleetBackend["forward"]>[2]): Promise<"sent" | "gone" | "orphaned"> {
+    // A dead owner's connection is adopted within a node timeout; the message waits for that.
+    const deadline = performance.now() + this.nodeTimeoutMs * 2;
+    for (;;) {
+      const result = await this.backend.forward(connectionId, text, pending);
+      if (result !== "orphaned" || performance.now() > deadline || this.stopped) return result;
+      await new Promise((resolve) => setTimeout(resolve, ORPHAN_WAIT_STEP_MS));
+    }
+  }
+
+  private delivered(connectionId: string, text: string): void {
+    const connection = this.owned.get(connectionId);
+    if (connection === undefined) return;
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch {
+      return;
+    }
+    if ("end" in envelope) return connection.finish({ reason: envelope.end });
+    connection.lastSeen = Date.now();
+    connection.accept(envelope.m, envelope.s);
+  }
+
+  /** Beat the heartbeat; then, when this node may judge, adopt what dead nodes left. */
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    const began = performance.now();
+    try {
+      await this.backend.heartbeat(this.nodeId, this.nodeTimeoutMs);
+      if (performance.now() - began > this.heartbeatMs) {
+        // The heartbeat waited on an unreachable backend: judge nobody for a full timeout, and let
+        // go of what other nodes may have adopted meanwhile.
+        this.judgeFrom = performance.now() + this.nodeTimeoutMs + this.heartbeatMs;
+        await this.verifyOwnership();
+      } else if (performance.now() >= this.judgeFrom) await this.adoptOrphans();
+    } catch {
+      // The backend was unreachable: other nodes' heartbeats may have lapsed only because of that,
+      // so nobody is judged dead until a full timeout after this node beats again.
+      this.judgeFrom = performance.now() + this.nodeTimeoutMs + this.heartbeatMs;
+    }
+    if (this.stopped) return;
+    this.ticker = setTimeout(() => void this.tick(), this.heartbeatMs);
+    this.ticker.unref?.();
+  }
+
+  /** Let go of every connection the backend says another node (or a later epoch) owns now. */
+  private async verifyOwnership(): Promise<void> {
+    for (const connection of [...this.owned.values()]) {
+      const record = await this.backend.connection(connection.id);
+      if (record === undefined || record.owner !== this.nodeId || record.epoch !== connection.epoch)
+        connection.finish({ reason: "another node took this connection over" }, false);
+    }
+  }
+
+  private async adoptOrphans(): Promise<void> {
+    for (const connectionId of await this.backend.orphans()) {
+      if (this.stopped) return;
+      const adoption = await this.backend.adopt(connectionId, this.nodeId);
+      if (adoption === undefined) continue;
+      const connection = new OwnedConnection({
+        backend: this.backend,
+        nodeId: this.nodeId,
+        record: adoption.record,
+        retention: this.retention,
+        ...this.limits,
+      });
+      connection.hold();
+      this.host(connection, { profile: "http", header: () => undefined });
+      void reattach(connection, adoption);
+    }
+  }
+}
