@@ -4,7 +4,7 @@
 // client and the agent negotiate the protocol between themselves.
 import { readFile } from "node:fs/promises";
 import { isAcpError } from "@acpkit/core";
-import { type EndpointServer, serveEndpoint } from "@acpkit/transport-http";
+import { DEFAULT_NODE_TIMEOUT_MS, type EndpointServer, type FleetOptions, serveEndpoint } from "@acpkit/transport-http";
 import { relayConnection } from "@acpkit/transport-stdio";
 import { flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
@@ -19,7 +19,8 @@ export const SHUTDOWN_TURN_GRACE_MS = 10_000;
 export const SERVE_TOKEN_ENV = "ACPKIT_SERVE_TOKEN";
 
 export const serveUsage = `usage: acpkit serve --listen HOST:PORT [--token-file FILE | --token T] [--tls-cert FILE --tls-key FILE]
-                    [--max-connections N] [--allow-origin ORIGIN]… [--resume] -- <agent command…>
+                    [--max-connections N] [--allow-origin ORIGIN]… [--resume]
+                    [--redis URL --node-id ID [--node-timeout MS]] -- <agent command…>
 
 Serves a stdio agent at http://HOST:PORT/acp, the remote endpoint of ACP's transport RFD: the
 HTTP+SSE profile and the WebSocket profile (ws://HOST:PORT/acp) on one path, one agent process per
@@ -34,6 +35,12 @@ Browser pages may connect from their own origin and from loopback origins; --all
 At most --max-connections connections (default ${DEFAULT_SERVE_CONNECTIONS}) run at once; more get HTTP 503.
 With --resume, SSE streams resume: events carry ids, the last 1,000 of each stream are kept, and a
 client that lost a stream gets what it missed with Last-Event-ID (acpkit's client does this itself).
+With --redis, it is one node of a fleet: every "acpkit serve" given the same Redis URL serves the
+same connections. Any node takes any request and any stream; the node that took a connection's
+initialize runs its agent. When a node dies, another takes its connections over within about
+--node-timeout (default ${DEFAULT_NODE_TIMEOUT_MS} ms): it starts the agent again and resumes (or loads) its sessions;
+the request that was running ends with an error. --node-id names this node (unique in the fleet).
+Run Redis with persistence (appendonly yes) for the fleet to survive a Redis restart.
 SIGINT or SIGTERM stops it gracefully and it exits 0: running turns are cancelled (session/cancel)
 and their answers delivered (at most ${SHUTDOWN_TURN_GRACE_MS / 1000} s), then every connection is closed (its streams end, a WebSocket
 gets close code 1001) and the agents are stopped. A second signal stops everything at once.`;
@@ -52,6 +59,9 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
     "max-connections": { value: true },
     "allow-origin": { value: true, repeat: true },
     resume: {},
+    redis: { value: true },
+    "node-id": { value: true },
+    "node-timeout": { value: true },
   });
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (put the agent command after --)`);
   const listenFlag = flagValue(args, "listen");
@@ -65,6 +75,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
   const tls = await readTls(flagValue(args, "tls-cert"), flagValue(args, "tls-key"));
   const [command, ...commandArgs] = args.rest;
   if (command === undefined) throw new UsageError("no agent: give the agent command after --");
+  const fleet = await fleetOptions(flagValue(args, "redis"), flagValue(args, "node-id"), flagValue(args, "node-timeout"));
 
   // Agents must not outlive this process, however it ends (the exit hook only: signals are ours).
   const { stopAgentsOnSignal, stopTrackedChildren } = await import("@acpkit/transport-stdio");
@@ -82,6 +93,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
       allowedOrigins: args.flags.get("allow-origin") ?? [],
       limits: { maxConnections },
       resume: args.flags.has("resume"),
+      ...(fleet === undefined ? {} : { fleet }),
       onConnection(transport, info) {
         const number = ++connections;
         const log = (message: string) => io.stderr.write(io.err.dim(`acpkit serve: connection ${number}: ${message}`) + "\n");
@@ -94,6 +106,7 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
   } catch (error) {
     if (isAcpError(error, "Unsupported")) throw new UsageError(error.message.replace("set options.token", `pass --token-file (or set ${SERVE_TOKEN_ENV})`));
     io.stderr.write(io.err.red(`acpkit serve: cannot listen on ${listenFlag}: ${(error as Error).message}`) + "\n");
+    await fleet?.backend.close();
     return Exit.Failed;
   }
   io.stdout.write(`serving: ${server.url}\n`);
@@ -115,7 +128,32 @@ export async function serveCommand(argv: readonly string[], io: CommandIO, until
   await server.close("the server is shutting down");
   // Each relay ends once its agent process has ended (closed stdin, then the stop grace).
   await Promise.all(relays);
+  await fleet?.backend.close();
   return Exit.Ok;
+}
+
+/** The fleet node options of --redis, --node-id and --node-timeout, checked; undefined without --redis. */
+async function fleetOptions(url: string | undefined, nodeId: string | undefined, timeout: string | undefined): Promise<FleetOptions | undefined> {
+  if (url === undefined) {
+    if (nodeId !== undefined || timeout !== undefined) throw new UsageError("--node-id and --node-timeout go with --redis");
+    return undefined;
+  }
+  if (!/^rediss?:\/\//.test(url)) throw new UsageError(`--redis must be a redis:// or rediss:// URL (got "${url}")`);
+  if (nodeId === undefined || !/^[A-Za-z0-9._-]{1,64}$/.test(nodeId))
+    throw new UsageError(`--redis needs --node-id ID: letters, digits, ".", "_" or "-", at most 64 (got ${nodeId === undefined ? "none" : `"${nodeId}"`})`);
+  const nodeTimeoutMs = timeout === undefined ? DEFAULT_NODE_TIMEOUT_MS : Number(timeout);
+  if (!Number.isInteger(nodeTimeoutMs) || nodeTimeoutMs < 500)
+    throw new UsageError(`--node-timeout must be a whole number of milliseconds, at least 500 (got "${timeout}")`);
+  const { RedisFleetBackend } = await import("@acpkit/fleet-redis");
+  const backend = new RedisFleetBackend({ url });
+  try {
+    await backend.ready();
+  } catch (error) {
+    await backend.close();
+    throw new UsageError(`--redis ${url}: ${(error as Error).message}`);
+  }
+  // Five heartbeats fit in a timeout, so one late beat never makes a live node look dead.
+  return { backend, nodeId, nodeTimeoutMs, heartbeatMs: Math.floor(nodeTimeoutMs / 5) };
 }
 
 async function readTls(certFile: string | undefined, keyFile: string | undefined): Promise<{ cert: Buffer; key: Buffer } | undefined> {

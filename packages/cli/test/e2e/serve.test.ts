@@ -2,50 +2,19 @@
 // `acpkit run --url` in both profiles, the token, TLS (HTTP/2 with HTTP/1.1 by ALPN, a
 // self-signed certificate trusted through NODE_EXTRA_CA_CERTS), and a graceful SIGTERM in the
 // middle of a turn: the turn ends cancelled on the client, serve exits 0, no agent is left.
-import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isRunning } from "@acpkit/test-support/processes";
-import { describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BUILTIN_AGENT, runCli, runJson, startCli } from "../support/cli.js";
+import { startServe } from "../support/serve.js";
 
 const CERT = fileURLToPath(new URL("../../../transport-http/test/fixtures/localhost-cert.pem", import.meta.url));
 const KEY = fileURLToPath(new URL("../../../transport-http/test/fixtures/localhost-key.pem", import.meta.url));
 const LAUNCHER = fileURLToPath(new URL("../fixtures/launcher.mjs", import.meta.url));
-
-/** Start `acpkit serve` and resolve with the URL of its one stdout line, `serving: URL`. */
-async function startServe(
-  context: TestContext,
-  flags: readonly string[],
-  agent: readonly string[] = BUILTIN_AGENT,
-  env: Record<string, string> = {},
-): Promise<{ url: string; serve: ChildProcess; stdout: () => string; stderr: () => string }> {
-  const serve = startCli(["serve", ...flags, "--", ...agent], { env });
-  context.onTestFinished(async () => {
-    if (serve.exitCode === null && serve.signalCode === null) {
-      serve.kill("SIGKILL");
-      await once(serve, "exit");
-    }
-  });
-  let stderr = "";
-  let stdout = "";
-  serve.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  serve.stdout!.setEncoding("utf8");
-  const line = await new Promise<string>((resolve, reject) => {
-    serve.stdout!.on("data", (text: string) => {
-      stdout += text;
-      const newline = stdout.indexOf("\n");
-      if (newline !== -1) resolve(stdout.slice(0, newline));
-    });
-    serve.once("exit", (code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
-  });
-  // RT24: exactly one line, once it accepts connections.
-  expect(line).toMatch(/^serving: https?:\/\/127\.0\.0\.1:\d+\/acp$/);
-  return { url: line.slice("serving: ".length), serve, stdout: () => stdout, stderr: () => stderr };
-}
 
 // Concurrent: each test waits on its own serve process. A poll goes through the test's own
 // context.expect, which knows its test while others run (the global expect.poll does not).

@@ -50,6 +50,11 @@ export class MemoryFleetBackend implements FleetBackend {
   }
 
   async isAlive(nodeId: string): Promise<boolean> {
+    return this.aliveNow(nodeId);
+  }
+
+  /** Checked without an await, so that the operations that use it stay atomic. */
+  private aliveNow(nodeId: string): boolean {
     return (this.alive.get(nodeId) ?? 0) > Date.now();
   }
 
@@ -110,7 +115,7 @@ export class MemoryFleetBackend implements FleetBackend {
     if (connection === undefined) return "gone";
     const owner = connection.record.owner;
     const inbox = this.inboxes.get(owner);
-    if (!(await this.isAlive(owner)) || inbox === undefined) return "orphaned";
+    if (!this.aliveNow(owner) || inbox === undefined) return "orphaned";
     if (pending !== undefined) connection.pending.set(pending.key, pending);
     queueMicrotask(() => inbox(connectionId, message));
     return "sent";
@@ -222,13 +227,13 @@ export class MemoryFleetBackend implements FleetBackend {
 
   async orphans(): Promise<string[]> {
     const orphaned: string[] = [];
-    for (const [id, connection] of this.connections) if (!(await this.isAlive(connection.record.owner))) orphaned.push(id);
+    for (const [id, connection] of this.connections) if (!this.aliveNow(connection.record.owner)) orphaned.push(id);
     return orphaned;
   }
 
   async adopt(connectionId: string, nodeId: string): Promise<Adoption | undefined> {
     const connection = this.connections.get(connectionId);
-    if (connection === undefined || (await this.isAlive(connection.record.owner))) return undefined;
+    if (connection === undefined || this.aliveNow(connection.record.owner)) return undefined;
     connection.record = { ...connection.record, owner: nodeId, epoch: connection.record.epoch + 1 };
     const pending = [...connection.pending.values()];
     connection.pending.clear();

@@ -8,6 +8,8 @@ import type { FleetBackend, ReaderStart, StreamRef, StreamRetention } from "./ba
 
 /** A reader that waits for events also looks again this often, in case a wake-up was lost. */
 const RECHECK_MS = 1000;
+/** The pause before a read or cursor move that failed (the backend unreachable) is tried again. */
+const RETRY_MS = 100;
 
 export interface FleetReaderOptions {
   readonly backend: FleetBackend;
@@ -57,15 +59,22 @@ class FleetStreamReader implements OutboxReader {
     this.renewal.unref?.();
   }
 
+  /**
+   * The next events after this reader's position. While the backend is unreachable the stream stays
+   * open and the read is tried again; the cursor is moved before the events are handed out, so the
+   * next reader never gets them a second time.
+   */
   async nextBatch(maxChars: number): Promise<OutboxBatch | undefined> {
     const { backend, ref } = this.options;
     while (!this.released.signal.aborted) {
-      const read = await backend.read(ref, this.position, maxChars);
+      const read = await this.retrying(() => backend.read(ref, this.position, maxChars));
+      if (read === undefined) return undefined;
       if (read.events.length > 0) {
         const first = read.events[0]!;
         const last = read.events[read.events.length - 1]!;
         this.position = last.id;
-        await backend.advance(ref, this.options.holder, last.id, this.options.retention);
+        const moved = await this.retrying(() => backend.advance(ref, this.options.holder, last.id, this.options.retention).then(() => true));
+        if (moved === undefined) return undefined;
         return { firstId: first.id, texts: read.events.map((event) => event.text) };
       }
       if (read.ended !== undefined) {
@@ -73,7 +82,19 @@ class FleetStreamReader implements OutboxReader {
         return undefined;
       }
       const recheck = AbortSignal.any([this.released.signal, AbortSignal.timeout(RECHECK_MS)]);
-      await backend.waitForEvents(ref, this.position, recheck);
+      await backend.waitForEvents(ref, this.position, recheck).catch(() => new Promise((resolve) => setTimeout(resolve, RETRY_MS)));
+    }
+    return undefined;
+  }
+
+  /** `operation`'s result, tried again after each failure until it succeeds or the reader is released (then undefined). */
+  private async retrying<T>(operation: () => Promise<T>): Promise<T | undefined> {
+    while (!this.released.signal.aborted) {
+      try {
+        return await operation();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
     }
     return undefined;
   }

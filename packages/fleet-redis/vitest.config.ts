@@ -1,0 +1,3 @@
+import { acpkitVitestConfig } from "../../vitest.shared.ts";
+
+export default acpkitVitestConfig(import.meta.dirname);
