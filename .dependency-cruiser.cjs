@@ -4,21 +4,22 @@
 //   ties two modules' changes together);
 // - the package layering: a package imports only the packages below it. Bottom to top:
 //   schema → core → transport-memory, transport-stdio, transport-websocket, agent, client →
-//   (transport-http builds on transport-websocket for its WebSocket profile) →
+//   (transport-http builds on transport-websocket for its WebSocket profile) → fleet-redis →
 //   inspector, conformance → cli. The browser-safe packages keep their own rule in biome.jsonc.
 /** Paths of each package's files (source and build alike: a package import resolves to dist). */
 const pkg = (names) => `^packages/(${names.join("|")})/`;
 
 /** What each package may not import: every package at its level or above, except itself. */
 const LAYERS = {
-  schema: ["core", "transport-memory", "transport-stdio", "transport-websocket", "transport-http", "agent", "client", "inspector", "conformance", "cli"],
-  core: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "agent", "client", "inspector", "conformance", "cli"],
-  "transport-memory": ["transport-stdio", "transport-websocket", "transport-http", "agent", "client", "inspector", "conformance", "cli"],
-  "transport-stdio": ["transport-memory", "transport-websocket", "transport-http", "agent", "client", "inspector", "conformance", "cli"],
-  "transport-websocket": ["transport-memory", "transport-stdio", "transport-http", "agent", "client", "inspector", "conformance", "cli"],
-  "transport-http": ["transport-memory", "transport-stdio", "agent", "client", "inspector", "conformance", "cli"],
-  agent: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "client", "inspector", "conformance", "cli"],
-  client: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "agent", "inspector", "conformance", "cli"],
+  schema: ["core", "transport-memory", "transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  core: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  "transport-memory": ["transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  "transport-stdio": ["transport-memory", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  "transport-websocket": ["transport-memory", "transport-stdio", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  "transport-http": ["transport-memory", "transport-stdio", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  "fleet-redis": ["transport-memory", "transport-stdio", "agent", "client", "inspector", "conformance", "cli"],
+  agent: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "client", "inspector", "conformance", "cli"],
+  client: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "inspector", "conformance", "cli"],
   inspector: ["conformance", "cli"],
   conformance: ["client", "inspector", "cli"],
 };

@@ -54,7 +54,7 @@ type ScriptName = keyof typeof SCRIPTS;
 /** Reads one batch of at most this many events per round trip. */
 const READ_COUNT = 512;
 
-/** A FleetBackend on one Redis server (docs/remote.md §6). */
+/** A FleetBackend on one Redis server (docs/remote.md §7). */
 export class RedisFleetBackend implements FleetBackend {
   private readonly redis: Redis;
   private readonly keys: FleetKeys;

@@ -1,4 +1,4 @@
-// The FleetBackend contract, on the in-memory backend (the Redis one runs the same suite in @acpkit/fleet-redis).
+// RT32 and the rest of the FleetBackend contract, on the in-memory backend (the Redis one runs the same suite in @acpkit/fleet-redis).
 import { fleetBackendSuite } from "@acpkit/test-support/fleet-backend-suite";
 import { MemoryFleetBackend } from "../src/index.js";
 

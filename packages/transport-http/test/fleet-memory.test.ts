@@ -1,4 +1,4 @@
-// A fleet of endpoint nodes in one process, sharing a MemoryFleetBackend (docs/remote.md §6): any
+// A fleet of endpoint nodes in one process, sharing a MemoryFleetBackend (docs/remote.md §7): any
 // node takes any request, streams are read from any node and resume across nodes, and a node cut
 // off from the backend has its connections adopted by another, which takes the sessions up again.
 import { createServer } from "node:http";

@@ -1,4 +1,4 @@
-// `acpkit serve --redis` processes forming one fleet on a real redis-server (docs/remote.md §6):
+// `acpkit serve --redis` processes forming one fleet on a real redis-server (docs/remote.md §7):
 // a client whose requests and streams go to different nodes; the node that runs the agent killed
 // with SIGKILL in the middle of a turn; Redis stopped and started in the middle of a stream. The
 // agent is the built-in one with a session store all nodes share, as a real agent's session files
@@ -93,7 +93,7 @@ describe.skipIf(!hasRedisServer)("acpkit serve --redis: a fleet", () => {
     expect(textOf(session)).toContain("after the move");
   });
 
-  it("Redis stopped and started during a streamed turn: every chunk arrives once, in order", async (context) => {
+  it("RT37: Redis stopped and started during a streamed turn: every chunk arrives once, in order", async (context) => {
     const [owner, other] = await startFleet(context, 2, ["--chunk-delay", "10"]);
     const agent = await connectAgent(connectHttp(other!.url, { fetch: spread(owner!.url, other!.url, other!.url) }));
     context.onTestFinished(() => agent.close());

@@ -1,4 +1,4 @@
-// The backend a fleet of endpoint nodes shares (docs/remote.md §6): which node owns each
+// The backend a fleet of endpoint nodes shares (docs/remote.md §7): which node owns each
 // connection, the messages each node is sent for the connections it owns, the streams of every
 // connection with their readers' cursors, and the heartbeats that tell a live node from a dead one.
 // Every operation is atomic on its own; the node logic (fleet/fleet-node.ts) is written against this

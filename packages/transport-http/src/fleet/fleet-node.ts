@@ -1,4 +1,4 @@
-// One node of a fleet (docs/remote.md §6): the HTTP+SSE profile's connections, shared with the
+// One node of a fleet (docs/remote.md §7): the HTTP+SSE profile's connections, shared with the
 // other nodes through a FleetBackend. The node that accepts a connection's initialize hosts its
 // agent and owns it; any node accepts the connection's POSTs (forwarding them to the owner's inbox)
 // and serves its GET streams (from the backend). Every node beats a heartbeat; a node whose

@@ -38,7 +38,7 @@ interface MemoryConnection {
   streams: Map<string, MemoryStream>;
 }
 
-/** A FleetBackend in this process's memory (docs/remote.md §6). */
+/** A FleetBackend in this process's memory (docs/remote.md §7). */
 export class MemoryFleetBackend implements FleetBackend {
   private readonly alive = new Map<string, number>();
   private readonly connections = new Map<string, MemoryConnection>();

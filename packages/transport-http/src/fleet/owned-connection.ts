@@ -1,5 +1,5 @@
 // One HTTP+SSE connection on the fleet node that owns it, seen from the agent's side as a
-// Transport (docs/remote.md §6). What the client sends reaches it from this node's POSTs or,
+// Transport (docs/remote.md §7). What the client sends reaches it from this node's POSTs or,
 // forwarded, from any other node; what the agent sends is appended to the connection's streams in
 // the backend, where a reader on any node takes it.
 //

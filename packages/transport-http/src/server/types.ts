@@ -107,7 +107,7 @@ export interface EndpointOptions {
    */
   resume?: boolean | { maxEvents?: number; maxChars?: number };
   /**
-   * Serve as one node of a fleet (docs/remote.md §6): the HTTP+SSE profile's connections and streams
+   * Serve as one node of a fleet (docs/remote.md §7): the HTTP+SSE profile's connections and streams
    * live in `fleet.backend`, shared with the other nodes, so any node takes any request for any
    * connection, streams resume across nodes, and a dead node's connections are adopted by a live
    * one. WebSocket connections stay with the node that accepted them.
