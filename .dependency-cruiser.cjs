@@ -11,7 +11,19 @@ const pkg = (names) => `^packages/(${names.join("|")})/`;
 
 /** What each package may not import: every package at its level or above, except itself. */
 const LAYERS = {
-  schema: ["core", "transport-memory", "transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
+  schema: [
+    "core",
+    "transport-memory",
+    "transport-stdio",
+    "transport-websocket",
+    "transport-http",
+    "fleet-redis",
+    "agent",
+    "client",
+    "inspector",
+    "conformance",
+    "cli",
+  ],
   core: ["transport-memory", "transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
   "transport-memory": ["transport-stdio", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],
   "transport-stdio": ["transport-memory", "transport-websocket", "transport-http", "fleet-redis", "agent", "client", "inspector", "conformance", "cli"],

@@ -1,7 +1,9 @@
 // The promises every FleetBackend keeps (the invariants at the top of transport-http's
 // fleet/backend.ts), run against each backend: the in-memory one and the Redis one. Each test gets
 // a fresh backend from `create`, which the suite closes afterwards.
-import type { FleetBackend, StreamRef } from "@acpkit/transport-http";
+// The types by path to the build, type-only: transport-http's tests use this package, so a package dependency
+// back would be a cycle.
+import type { FleetBackend, StreamRef } from "../packages/transport-http/dist/index.js";
 import { describe, expect, it } from "vitest";
 
 const KEEP_NONE = { maxEvents: 0, maxChars: 0 };

@@ -13,6 +13,7 @@ import type {
   AppendResult,
   ConnectionRecord,
   FleetBackend,
+  InboxSubscription,
   PendingRequest,
   ReaderStart,
   SessionRecord,
@@ -149,7 +150,7 @@ export class RedisFleetBackend implements FleetBackend {
     return result as "sent" | "orphaned" | "gone";
   }
 
-  receive(nodeId: string, onMessage: (connectionId: string, message: string) => void): { stop(): Promise<void> } {
+  receive(nodeId: string, onMessage: (connectionId: string, message: string) => void): InboxSubscription {
     const connection = this.connect();
     this.blocking.add(connection);
     const stop = readInbox(connection, this.keys.inbox(nodeId), onMessage);

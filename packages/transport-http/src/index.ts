@@ -21,6 +21,8 @@ export type {
   AppendResult,
   ConnectionRecord,
   FleetBackend,
+  FleetOptions,
+  InboxSubscription,
   PendingRequest,
   ReaderStart,
   SessionRecord,
@@ -30,5 +32,5 @@ export type {
   StreamRetention,
 } from "./fleet/backend.js";
 export { MemoryFleetBackend } from "./fleet/memory-backend.js";
-export { DEFAULT_HEARTBEAT_MS, DEFAULT_NODE_TIMEOUT_MS, type FleetOptions } from "./fleet/fleet-node.js";
+export { DEFAULT_HEARTBEAT_MS, DEFAULT_NODE_TIMEOUT_MS } from "./fleet/fleet-node.js";
 export { NODE_LOST_CODE, NODE_LOST_DATA_KEY } from "./fleet/reattach.js";

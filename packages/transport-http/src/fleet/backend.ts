@@ -95,6 +95,12 @@ export interface StreamRead {
   readonly ended?: string;
 }
 
+/** A node's hold on its inbox (FleetBackend.receive). */
+export interface InboxSubscription {
+  /** Stop taking messages; resolves once no more will be handed over. */
+  stop(): Promise<void>;
+}
+
 /** The state a fleet of endpoint nodes shares. */
 export interface FleetBackend {
   /** Say that `nodeId` is alive for `ttlMs` more. */
@@ -120,7 +126,7 @@ export interface FleetBackend {
    */
   forward(connectionId: string, message: string, pending: PendingRequest | undefined): Promise<"sent" | "orphaned" | "gone">;
   /** Take the messages forwarded to `nodeId`, in order, until `stop()`. */
-  receive(nodeId: string, onMessage: (connectionId: string, message: string) => void): { stop(): Promise<void> };
+  receive(nodeId: string, onMessage: (connectionId: string, message: string) => void): InboxSubscription;
   /**
    * Append the owner's messages to a stream, each with the next event id, and forget the pending
    * requests they answer. Nothing is written when `owner`/`epoch` no longer hold the connection
@@ -159,4 +165,16 @@ export interface FleetBackend {
   adopt(connectionId: string, nodeId: string): Promise<Adoption | undefined>;
   /** Let go of what this backend holds open (connections to a server). */
   close(): Promise<void>;
+}
+
+/** Options of a fleet node (`EndpointOptions.fleet`). */
+export interface FleetOptions {
+  /** The state the nodes share: `new MemoryFleetBackend()` in one process, or a Redis backend (`@acpkit/fleet-redis`). */
+  readonly backend: FleetBackend;
+  /** This node's id, unique in the fleet and stable for its lifetime. */
+  readonly nodeId: string;
+  /** How often this node beats its heartbeat. Default 1000 ms. */
+  readonly heartbeatMs?: number;
+  /** A node whose heartbeat is older than this is dead and its connections are adopted. Default 5000 ms. */
+  readonly nodeTimeoutMs?: number;
 }

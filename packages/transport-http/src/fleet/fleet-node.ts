@@ -7,25 +7,14 @@ import type { Transport } from "@acpkit/core";
 import { idKey } from "../common.js";
 import type { OutboxReader } from "../server/outbox.js";
 import type { ConnectionInfo, EndpointLimits } from "../server/types.js";
-import type { FleetBackend, StreamRetention } from "./backend.js";
+import type { FleetBackend, FleetOptions, InboxSubscription, StreamRetention } from "./backend.js";
 import { OwnedConnection } from "./owned-connection.js";
 import { reattach } from "./reattach.js";
 import { openFleetReader } from "./stream-reader.js";
 
-/** Options of a fleet node (`EndpointOptions.fleet`). */
-export interface FleetOptions {
-  /** The state the nodes share: `new MemoryFleetBackend()` in one process, or a Redis backend (`@acpkit/fleet-redis`). */
-  readonly backend: FleetBackend;
-  /** This node's id, unique in the fleet and stable for its lifetime. */
-  readonly nodeId: string;
-  /** How often this node beats its heartbeat. Default 1000 ms. */
-  readonly heartbeatMs?: number;
-  /** A node whose heartbeat is older than this is dead and its connections are adopted. Default 5000 ms. */
-  readonly nodeTimeoutMs?: number;
-}
-
-/** The fleet defaults. */
+/** How often a fleet node beats its heartbeat unless told otherwise (FleetOptions.heartbeatMs). */
 export const DEFAULT_HEARTBEAT_MS = 1000;
+/** How old a node's heartbeat may get before the node counts as dead, unless told otherwise (FleetOptions.nodeTimeoutMs). */
 export const DEFAULT_NODE_TIMEOUT_MS = 5000;
 
 /** What a forwarded message carries: the client's message and the session its answer goes to, or an order to end. */
@@ -40,7 +29,7 @@ export class FleetNode {
   readonly nodeId: string;
   private readonly heartbeatMs: number;
   private readonly nodeTimeoutMs: number;
-  private readonly inbox: { stop(): Promise<void> };
+  private readonly inbox: InboxSubscription;
   private ticker: ReturnType<typeof setTimeout> | undefined;
   /** performance.now() from which this node may judge other nodes dead: a full timeout after its own heartbeat last failed. */
   private judgeFrom: number;

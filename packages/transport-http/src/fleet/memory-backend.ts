@@ -6,6 +6,7 @@ import type {
   AppendResult,
   ConnectionRecord,
   FleetBackend,
+  InboxSubscription,
   PendingRequest,
   ReaderStart,
   StreamEvent,
@@ -121,7 +122,7 @@ export class MemoryFleetBackend implements FleetBackend {
     return "sent";
   }
 
-  receive(nodeId: string, onMessage: (connectionId: string, message: string) => void): { stop(): Promise<void> } {
+  receive(nodeId: string, onMessage: (connectionId: string, message: string) => void): InboxSubscription {
     this.inboxes.set(nodeId, onMessage);
     return {
       stop: async () => {

@@ -4,7 +4,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { fromFetchRequest, toFetchResponse } from "./fetch-adapter.js";
-import { EndpointCore, refusal } from "./handle.js";
+import { EndpointCore } from "./handle.js";
+import { refusal } from "./replies.js";
 import { fromNodeRequest, type NodeRequest, type NodeResponse, writeNodeReply } from "./node-adapter.js";
 import type { EndpointLimits, EndpointOptions } from "./types.js";
 import { upgradeHandler } from "./websocket-upgrade.js";

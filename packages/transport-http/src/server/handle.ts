@@ -3,39 +3,28 @@
 // the registry of open connections of both profiles and their limits.
 import { __transportKit } from "@acpkit/core";
 import type { WebSocketTransport } from "@acpkit/transport-websocket";
-import {
-  answersOnConnectionStream,
-  CONNECTION_HEADER,
-  DEFAULT_ENDPOINT_PATH,
-  EVENT_STREAM,
-  RESUME_META_KEY,
-  SESSION_HEADER,
-  isSessionScoped,
-  sessionIdOfParams,
-} from "../common.js";
+import { CONNECTION_HEADER, DEFAULT_ENDPOINT_PATH, EVENT_STREAM, RESUME_META_KEY, SESSION_HEADER } from "../common.js";
 import { FleetNode } from "../fleet/fleet-node.js";
 import type { OwnedConnection } from "../fleet/owned-connection.js";
+import { postToFleet, removeFromFleet, streamOfFleet } from "./fleet-requests.js";
 import { Guard } from "./guard.js";
-import { HttpConnection, type Route } from "./http-connection.js";
+import { HttpConnection } from "./http-connection.js";
 import type { Retention } from "./outbox.js";
+import {
+  INTERNAL_ERROR,
+  lastEventIdOf,
+  missingConnection,
+  PARSE_ERROR,
+  refusal,
+  routeOf,
+  STREAM_HEADERS,
+  streamTaken,
+  tooManyPending,
+  unknownConnection,
+} from "./replies.js";
 import { type ConnectionInfo, DEFAULT_ENDPOINT_LIMITS, type EndpointLimits, type EndpointOptions, type EndpointReply, type EndpointRequest } from "./types.js";
 
 const { parseRequestTarget } = __transportKit;
-
-/** JSON-RPC codes the endpoint answers with (with the HTTP status that carries them). */
-const INVALID_REQUEST = -32600;
-const PARSE_ERROR = -32700;
-const INTERNAL_ERROR = -32603;
-
-/** A refusal with a JSON-RPC error body that names the request (when it had an id) and the HTTP status. */
-export function refusal(status: number, message: string, id: unknown = null, headers: Record<string, string> = {}, code = INVALID_REQUEST): EndpointReply {
-  const error = { code, message, data: { httpStatus: status } };
-  return {
-    status,
-    headers: { "Content-Type": "application/json", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error }),
-  };
-}
 
 /** The retention window `resume: true` means (docs/remote.md RT26). */
 export const DEFAULT_RETENTION: Readonly<Retention> = Object.freeze({ maxEvents: 1000, maxChars: 4 * 1024 * 1024 });
@@ -169,71 +158,19 @@ export class EndpointCore {
       if (connectionId !== undefined) return refusal(400, `initialize opens a connection; send it without ${CONNECTION_HEADER}`, id);
       return this.initialize(body, request);
     }
-    if (this.fleet !== undefined) return this.postToFleet(this.fleet, connectionId, body, request);
+    if (this.fleet !== undefined) return postToFleet(this.fleet, this.limits, connectionId, body, request);
     const connection = this.connectionOf(connectionId, id);
     if (!(connection instanceof HttpConnection)) return connection;
-    const route = this.routeOf(body, request);
+    const route = routeOf(body, request, this.limits.maxIdLength);
     if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, id);
     if ("method" in body && "id" in body) {
       // The answers the endpoint waits for are bounded, whatever the agent does with the requests.
-      if (connection.pendingRequests >= this.limits.maxPendingRequests)
-        return refusal(429, `${this.limits.maxPendingRequests} requests of this connection wait for an answer already; send more once some are answered`, id);
+      if (connection.pendingRequests >= this.limits.maxPendingRequests) return tooManyPending(this.limits.maxPendingRequests, id);
       // A client that is behind on reading gets no new work accepted until it catches up (RT15).
       await connection.whenDrained();
     }
     connection.accept(body, route);
     return { status: 202, headers: {} };
-  }
-
-  /** A POST of the fleet's: handed to the connection's agent on whichever node owns it. */
-  private async postToFleet(
-    fleet: FleetNode,
-    connectionId: string | undefined,
-    body: Record<string, unknown>,
-    request: EndpointRequest,
-  ): Promise<EndpointReply> {
-    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`, body.id);
-    if (connectionId.length > this.limits.maxIdLength) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, body.id);
-    const route = this.routeOf(body, request);
-    if (typeof route === "object" && "refused" in route) return refusal(400, route.refused, body.id);
-    const result = await fleet.post(connectionId, body, route === "connection" ? undefined : route.session);
-    return this.fleetReply(result, body.id) ?? { status: 202, headers: {} };
-  }
-
-  /** The refusal for what a fleet operation could not do, or undefined when it was done. */
-  private fleetReply(result: "sent" | "gone" | "orphaned" | "busy", id: unknown = null): EndpointReply | undefined {
-    switch (result) {
-      case "gone":
-        return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, id);
-      case "orphaned":
-        return refusal(
-          503,
-          "the server node that holds this connection stopped, and no other node took it over yet; try again",
-          id,
-          { "Retry-After": "1" },
-          INTERNAL_ERROR,
-        );
-      case "busy":
-        return refusal(429, `${this.limits.maxPendingRequests} requests of this connection wait for an answer already; send more once some are answered`, id);
-      default:
-        return undefined;
-    }
-  }
-
-  /** Where the answer to a POSTed message goes, or the sentence that refuses it. */
-  private routeOf(body: Record<string, unknown>, request: EndpointRequest): Route | { refused: string } {
-    const header = request.header(SESSION_HEADER);
-    if (header !== undefined && header.length > this.limits.maxIdLength)
-      return { refused: `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters` };
-    if (typeof body.method !== "string") return header === undefined ? "connection" : { session: header };
-    const fromParams = sessionIdOfParams(body.params);
-    if ((isSessionScoped(body.method) || fromParams !== undefined) && header === undefined)
-      return { refused: `missing ${SESSION_HEADER}: ${body.method} is scoped to a session` };
-    if (header !== undefined && fromParams !== undefined && header !== fromParams)
-      return { refused: `${SESSION_HEADER} ${JSON.stringify(header)} does not match params.sessionId ${JSON.stringify(fromParams)}` };
-    // The RFD puts the results of session/new and session/load on the connection stream.
-    if (header === undefined || answersOnConnectionStream(body.method)) return "connection";
-    return { session: header };
   }
 
   private async initialize(body: Record<string, unknown>, request: EndpointRequest): Promise<EndpointReply> {
@@ -295,7 +232,7 @@ export class EndpointCore {
     if (request.header("upgrade")?.toLowerCase() === "websocket")
       return refusal(426, "this runtime's adapter does not take WebSocket upgrades; use the Node adapter (endpoint.upgrade) or the HTTP+SSE profile");
     if (!request.header("accept")?.toLowerCase().includes(EVENT_STREAM)) return refusal(406, `a GET stream needs Accept: ${EVENT_STREAM}`);
-    if (this.fleet !== undefined) return this.streamOfFleet(this.fleet, request);
+    if (this.fleet !== undefined) return streamOfFleet(this.fleet, this.limits, request);
     const connection = this.connectionOf(request.header(CONNECTION_HEADER));
     if (!(connection instanceof HttpConnection)) return connection;
     const sessionId = request.header(SESSION_HEADER);
@@ -303,30 +240,12 @@ export class EndpointCore {
       return refusal(400, `${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
     const outbox = sessionId === undefined ? connection.connectionStream : connection.sessionStream(sessionId);
     const reader = outbox?.acquire(lastEventIdOf(request));
-    if (reader === undefined) return refusal(409, `the ${sessionId === undefined ? "connection" : "session"} stream already has a reader`);
-    return { status: 200, headers: STREAM_HEADERS, stream: reader };
-  }
-
-  /** A GET stream of the fleet's, read from the backend whichever node owns the connection. */
-  private async streamOfFleet(fleet: FleetNode, request: EndpointRequest): Promise<EndpointReply> {
-    const connectionId = request.header(CONNECTION_HEADER);
-    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`);
-    const sessionId = request.header(SESSION_HEADER);
-    if (connectionId.length > this.limits.maxIdLength || (sessionId?.length ?? 0) > this.limits.maxIdLength)
-      return refusal(400, `${CONNECTION_HEADER} or ${SESSION_HEADER} is longer than ${this.limits.maxIdLength} characters`);
-    const reader = await fleet.stream(connectionId, sessionId, lastEventIdOf(request));
-    if (reader === "gone") return this.fleetReply(reader) as EndpointReply;
-    if (reader === "busy") return refusal(409, `the ${sessionId === undefined ? "connection" : "session"} stream already has a reader`);
+    if (reader === undefined) return streamTaken(sessionId);
     return { status: 200, headers: STREAM_HEADERS, stream: reader };
   }
 
   private async remove(request: EndpointRequest): Promise<EndpointReply> {
-    if (this.fleet !== undefined) {
-      const connectionId = request.header(CONNECTION_HEADER);
-      if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`);
-      const result = await this.fleet.remove(connectionId, "the client ended the connection (DELETE)");
-      return this.fleetReply(result) ?? { status: 202, headers: {} };
-    }
+    if (this.fleet !== undefined) return removeFromFleet(this.fleet, request);
     const connection = this.connectionOf(request.header(CONNECTION_HEADER));
     if (!(connection instanceof HttpConnection)) return connection;
     connection.finish({ reason: "the client ended the connection (DELETE)" });
@@ -345,9 +264,9 @@ export class EndpointCore {
 
   /** The connection a request names (RT6, RT7), marked as seen; or the refusal: 400 without the header, 404 for an unknown id. */
   private connectionOf(connectionId: string | undefined, requestId: unknown = null): HttpConnection | EndpointReply {
-    if (connectionId === undefined) return refusal(400, `missing ${CONNECTION_HEADER}: POST initialize first to open a connection`, requestId);
+    if (connectionId === undefined) return missingConnection(requestId);
     const connection = connectionId.length > this.limits.maxIdLength ? undefined : this.http.get(connectionId);
-    if (connection === undefined) return refusal(404, `unknown ${CONNECTION_HEADER} (the connection ended or never existed)`, requestId);
+    if (connection === undefined) return unknownConnection(requestId);
     connection.lastSeen = Date.now();
     return connection;
   }
@@ -362,19 +281,6 @@ export class EndpointCore {
       }
     }
   }
-}
-
-/** The headers of a GET stream's response. */
-const STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  "Content-Type": EVENT_STREAM,
-  "Cache-Control": "no-cache",
-  "X-Accel-Buffering": "no",
-});
-
-/** The Last-Event-ID a returning reader sent (RT27), when it is one of ours (a whole number). */
-function lastEventIdOf(request: EndpointRequest): number | undefined {
-  const last = request.header("last-event-id");
-  return last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : undefined;
 }
 
 function resolveLimits(given: Partial<EndpointLimits> | undefined): Readonly<EndpointLimits> {

@@ -8,7 +8,7 @@ import { isLoopbackHost } from "@acpkit/transport-websocket";
 import type { Duplex } from "node:stream";
 import { DEFAULT_ENDPOINT_PATH } from "../common.js";
 import { type AcpEndpoint, createAcpEndpoint } from "./endpoint.js";
-import { refusal } from "./handle.js";
+import { refusal } from "./replies.js";
 import { writeRawReply } from "./node-adapter.js";
 import type { EndpointOptions } from "./types.js";
 

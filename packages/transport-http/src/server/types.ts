@@ -1,7 +1,7 @@
 // The shapes the endpoint's parts share: a request as the endpoint reads it (from node:http, HTTP/2
 // or a fetch Request), and its reply (a body, or an SSE stream fed from an outbox).
 import type { Transport } from "@acpkit/core";
-import type { FleetOptions } from "../fleet/fleet-node.js";
+import type { FleetOptions } from "../fleet/backend.js";
 import type { OutboxReader } from "./outbox.js";
 
 /** A request, as the endpoint needs it: every adapter can give this. */
