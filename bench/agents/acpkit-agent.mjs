@@ -2,6 +2,8 @@
 // Usage: node acpkit-agent.mjs stdio [v2-only|plain-v1]   — ACP over this process's stdio
 //        node acpkit-agent.mjs ws                         — @acpkit/transport-websocket; prints `port <n>`
 //        node acpkit-agent.mjs http                       — @acpkit/transport-http's endpoint (/acp); prints `port <n>`
+//        node acpkit-agent.mjs fleet memory|REDIS_URL     — the same endpoint as a fleet node, its state in a
+//                                                           MemoryFleetBackend or on Redis; prints `port <n>`
 import { stdioServer } from "@acpkit/transport-stdio";
 import { serveAcpkitAgent, servePlainV1Agent } from "./acpkit-app.mjs";
 
@@ -16,6 +18,19 @@ if (mode === "stdio") {
   // The RFD's remote endpoint, both profiles on /acp (@acpkit/transport-http).
   const { serveEndpoint } = await import("@acpkit/transport-http");
   const server = await serveEndpoint({ port: 0, onConnection: (transport) => serveAcpkitAgent(transport) });
+  process.stdout.write(`port ${server.port}\n`);
+  process.stdin.on("end", () => process.exit(0));
+  process.stdin.resume();
+} else if (mode === "fleet") {
+  const { serveEndpoint, MemoryFleetBackend } = await import("@acpkit/transport-http");
+  let backend;
+  if (variant === "memory") backend = new MemoryFleetBackend();
+  else {
+    const { RedisFleetBackend } = await import("@acpkit/fleet-redis");
+    backend = new RedisFleetBackend({ url: variant, prefix: `bench-${process.pid}:` });
+    await backend.ready();
+  }
+  const server = await serveEndpoint({ port: 0, fleet: { backend, nodeId: `bench-${process.pid}` }, onConnection: (transport) => serveAcpkitAgent(transport) });
   process.stdout.write(`port ${server.port}\n`);
   process.stdin.on("end", () => process.exit(0));
   process.stdin.resume();

@@ -10,7 +10,7 @@ import { connect } from "@acpkit/transport-websocket";
 import { VALIDATE_OUTGOING, serveAcpkitAgent } from "../agents/acpkit-app.mjs";
 import { CHUNK_LENGTH, chunkText, streamPrompt } from "../lib/fixtures.mjs";
 import { agentNodeArgs, agentScript, spawnAgent as spawnPlainChild, stopAgent, waitForPort } from "../lib/child.js";
-import type { BenchSession, Channel, ClientImpl } from "../lib/impl.js";
+import { type BenchSession, type Channel, type ClientImpl, REDIS_URL_ENV } from "../lib/impl.js";
 
 /** Every chunk the fixture agents send is CHUNK_LENGTH characters, so text length counts chunks. */
 function appliedChunks(state: SessionState): number {
@@ -40,6 +40,16 @@ async function openTransport(channel: Channel, variant: AgentVariant = "default"
     const { connectHttp } = await import("@acpkit/transport-http");
     const transport = channel === "http" ? connectHttp(`http://127.0.0.1:${port}/acp`) : await connect(`ws://127.0.0.1:${port}/acp`);
     return { transport, stop: () => stopAgent(child) };
+  }
+  if (channel === "fleet-memory" || channel === "fleet-redis") {
+    // One fleet node, its state in the backend: every message the agent sends is an append, every
+    // stream read a backend read (RT30–RT32). The Redis URL comes from the scenario (REDIS_URL_ENV).
+    const backend = channel === "fleet-memory" ? "memory" : process.env[REDIS_URL_ENV];
+    if (backend === undefined) throw new Error(`${channel} needs ${REDIS_URL_ENV}`);
+    const child = spawnPlainChild(agentScript("acpkit-agent.mjs"), ["fleet", backend]);
+    const port = await waitForPort(child);
+    const { connectHttp } = await import("@acpkit/transport-http");
+    return { transport: connectHttp(`http://127.0.0.1:${port}/acp`), stop: () => stopAgent(child) };
   }
   const child = spawnPlainChild(agentScript("acpkit-agent.mjs"), ["ws"]);
   const port = await waitForPort(child);

@@ -6,7 +6,10 @@ export type ImplName = "acpkit" | "official" | "raw" | "raw-naive";
  * Where the agent is: in-process, a child over stdio, a WebSocket server, or behind the RFD's remote
  * endpoint over its HTTP+SSE profile ("http") or its WebSocket profile ("endpoint-ws").
  */
-export type Channel = "memory" | "stdio" | "websocket" | "http" | "endpoint-ws";
+export type Channel = "memory" | "stdio" | "websocket" | "http" | "endpoint-ws" | "fleet-memory" | "fleet-redis";
+
+/** The environment variable that hands the fleet-redis channel its Redis URL (the scenario starts the server). */
+export const REDIS_URL_ENV = "ACPKIT_BENCH_REDIS_URL";
 
 /** One client connection with one session, already initialized. */
 export interface BenchSession {

@@ -92,6 +92,20 @@ export function checkTargets(records: readonly BenchRecord[]): TargetCheck[] {
     versus("stream-endpoint-ws acpkit / official (the endpoint's WebSocket)", "stream-endpoint-ws", "official", ">=", 2),
     versus("latency-http p99 acpkit / official", "latency-http", "official", "<=", 0.5, "p99"),
     versus("latency-endpoint-ws p99 acpkit / official", "latency-endpoint-ws", "official", "<=", 0.5, "p99"),
+    // The fleet (docs/remote.md §7): one node's throughput with its state on Redis against the in-memory backend.
+    check(
+      "stream-fleet-redis / stream-fleet-memory (the Redis backend against the in-memory one)",
+      find(records, "stream-fleet-redis", "acpkit"),
+      find(records, "stream-fleet-memory", "acpkit"),
+      ">=",
+      0.5,
+    ),
+    info(
+      "failover: SIGKILL of the agent's node → the next turn done on another node, p50 (ms)",
+      find(records, "failover", "acpkit", "next-turn-p50")?.value ?? null,
+      "node timeout 1,000 ms",
+    ),
+    info("failover: the same, p99 (ms)", find(records, "failover", "acpkit", "next-turn-p99")?.value ?? null, "node timeout 1,000 ms"),
   ];
   for (const target of ["message", "toolcall"]) {
     const sizes = records.filter((r) => r.scenario === "reducer" && r.metric.startsWith(`${target}@`)).sort((a, b) => a.n - b.n);

@@ -3,6 +3,7 @@ import { bridgeScenario } from "./bridge.js";
 import { bundleScenario } from "./bundle.js";
 import { coldStartScenario } from "./cold-start.js";
 import type { Scenario } from "./config.js";
+import { failoverScenario, streamFleetScenario } from "./fleet.js";
 import { idleHttpScenario } from "./idle-http.js";
 import { latencyScenario } from "./latency.js";
 import { memoryScenario } from "./memory.js";
@@ -35,4 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   naiveAgentScenario,
   scaleWebSocketScenario,
   idleHttpScenario,
+  streamFleetScenario("memory"),
+  streamFleetScenario("redis"),
+  failoverScenario,
 ];

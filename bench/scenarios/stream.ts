@@ -11,6 +11,7 @@ import type { BenchConfig, Scenario } from "./config.js";
 /** Over stdio the first round's raw pair (one write per message) runs too, for comparison. */
 function implsFor(channel: Channel): readonly ImplName[] {
   if (channel === "http" || channel === "endpoint-ws") return ["acpkit", "official"]; // the raw pair has no HTTP endpoint
+  if (channel === "fleet-memory" || channel === "fleet-redis") return ["acpkit"]; // only acpkit has a fleet
   return channel === "stdio" ? ["acpkit", "official", "raw", "raw-naive"] : ["acpkit", "official", "raw"];
 }
 

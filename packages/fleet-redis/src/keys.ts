@@ -3,6 +3,7 @@
 //   node:ID            a node's heartbeat (expires)          inbox:ID        a node's inbox (stream)
 //   conns              every open connection id (set)        conn:CID        owner, epoch, init (hash)
 //   sessions:CID       session id → params (hash)            pending:CID     request key → JSON (hash)
+//   adopted:CID        the last adoption's result, for a minute (so a resent ADOPT gets it again)
 //   streams:CID        the stream names of a connection      s:CID:NAME      a stream's events
 //   m:CID:NAME         a stream's meta (hash)                r:CID:NAME      its reader lease
 //   w:CID:NAME         the pub/sub channel that wakes its readers
@@ -29,6 +30,9 @@ export class FleetKeys {
   }
   pending(connectionId: string): string {
     return `${this.prefix}pending:${connectionId}`;
+  }
+  adopted(connectionId: string): string {
+    return `${this.prefix}adopted:${connectionId}`;
   }
   streams(connectionId: string): string {
     return `${this.prefix}streams:${connectionId}`;

@@ -5,8 +5,8 @@
 //
 // Outages: commands fail instead of waiting forever (the callers retry: the owner's writes with
 // the same (epoch, seq), which the scripts ignore when applied; readers after a pause), and the
-// connection comes back on its own. A forwarded message carries a fresh id that the script records,
-// so a retry after a lost reply is not delivered twice. For the fleet to survive a Redis restart,
+// connection comes back on its own, sending again what was in flight. A forwarded message carries a
+// fresh id that the script records, so one sent twice is delivered once. For the fleet to survive a Redis restart,
 // run Redis with persistence (appendonly yes): without it, a restart forgets every connection.
 import type {
   Adoption,
@@ -47,7 +47,7 @@ const SCRIPTS = {
   acpReleaseReader: { keys: 1, lua: RELEASE_READER },
   acpAdvance: { keys: 3, lua: ADVANCE },
   acpOrphans: { keys: 1, lua: ORPHANS },
-  acpAdopt: { keys: 3, lua: ADOPT },
+  acpAdopt: { keys: 4, lua: ADOPT },
   acpEndConnection: { keys: 5, lua: END_CONNECTION },
 } as const;
 type ScriptName = keyof typeof SCRIPTS;
@@ -242,9 +242,8 @@ export class RedisFleetBackend implements FleetBackend {
 
   async adopt(connectionId: string, nodeId: string): Promise<Adoption | undefined> {
     const k = this.keys;
-    const reply = (await this.script("acpAdopt", [k.conn(connectionId), k.pending(connectionId), k.sessions(connectionId)], [k.prefix, nodeId])) as
-      | string[]
-      | null;
+    const keys = [k.conn(connectionId), k.pending(connectionId), k.sessions(connectionId), k.adopted(connectionId)];
+    const reply = (await this.script("acpAdopt", keys, [k.prefix, nodeId])) as string[] | null;
     if (reply === null) return undefined;
     const [owner, epoch, initialize] = reply as [string, string, string];
     const rest = reply.slice(3);
@@ -263,11 +262,16 @@ export class RedisFleetBackend implements FleetBackend {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  /** A new connection to the server: commands fail after two reconnect attempts instead of queueing without bound. */
+  /**
+   * A new connection to the server. Commands queued while it is down fail after two reconnect
+   * attempts instead of queueing without bound; a command whose reply was lost to a disconnect is
+   * sent again after the reconnect (every operation here may run twice with the same effect: that
+   * is what the sequence numbers, the forward ids and the adoption memo are for). Turning that
+   * resend off would leave such a command's promise unsettled for good.
+   */
   private connect(): Redis {
     const connection = new Redis(this.options.url, {
       maxRetriesPerRequest: 2,
-      autoResendUnfulfilledCommands: false,
       retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 1000),
       ...this.options.redis,
     });

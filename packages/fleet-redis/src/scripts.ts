@@ -122,10 +122,23 @@ end
 return orphaned
 `;
 
-/** KEYS: conn, pending, sessions. ARGV: prefix, new owner. Returns {owner, epoch, init, pending…, '', sessions…} or nil. */
+/**
+ * KEYS: conn, pending, sessions, adoption memo. ARGV: prefix, new owner. Returns {owner, epoch,
+ * init, pending…, '', sessions…} or nil. The result is kept for a minute, so the same call sent
+ * again (the client resends a command whose reply was lost) gets it again instead of nil.
+ */
 export const ADOPT = `
 local owner = redis.call('HGET', KEYS[1], 'owner')
-if not owner or redis.call('EXISTS', ARGV[1] .. 'node:' .. owner) == 1 then return nil end
+if not owner then return nil end
+if owner == ARGV[2] then
+  local memo = redis.call('GET', KEYS[4])
+  if memo then
+    local kept = cjson.decode(memo)
+    if kept[2] == redis.call('HGET', KEYS[1], 'epoch') then return kept end
+  end
+  return nil
+end
+if redis.call('EXISTS', ARGV[1] .. 'node:' .. owner) == 1 then return nil end
 local epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
 redis.call('HSET', KEYS[1], 'owner', ARGV[2])
 local result = {ARGV[2], tostring(epoch), redis.call('HGET', KEYS[1], 'init')}
@@ -134,6 +147,7 @@ redis.call('DEL', KEYS[2])
 table.insert(result, '')
 local sessions = redis.call('HGETALL', KEYS[3])
 for _, value in ipairs(sessions) do table.insert(result, value) end
+redis.call('SET', KEYS[4], cjson.encode(result), 'PX', 60000)
 return result
 `;
 

@@ -33,6 +33,8 @@ export class FleetNode {
   private ticker: ReturnType<typeof setTimeout> | undefined;
   /** performance.now() from which this node may judge other nodes dead: a full timeout after its own heartbeat last failed. */
   private judgeFrom: number;
+  /** performance.now() of this node's last heartbeat that reached the backend. */
+  private lastBeat = performance.now();
   private readers = 0;
   private stopped = false;
 
@@ -175,15 +177,18 @@ export class FleetNode {
   /** Beat the heartbeat; then, when this node may judge, adopt what dead nodes left. */
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    const began = performance.now();
     try {
       await this.backend.heartbeat(this.nodeId, this.nodeTimeoutMs);
-      if (performance.now() - began > this.heartbeatMs) {
-        // The heartbeat waited on an unreachable backend: judge nobody for a full timeout, and let
-        // go of what other nodes may have adopted meanwhile.
-        this.judgeFrom = performance.now() + this.nodeTimeoutMs + this.heartbeatMs;
+      const now = performance.now();
+      const missed = now - this.lastBeat > this.heartbeatMs * 2;
+      this.lastBeat = now;
+      if (missed) {
+        // This node missed beats (the backend was unreachable, or the process stalled): other
+        // nodes' heartbeats may have lapsed for the same reason, so it judges nobody for a full
+        // timeout, and it lets go of what other nodes may have adopted meanwhile.
+        this.judgeFrom = now + this.nodeTimeoutMs + this.heartbeatMs;
         await this.verifyOwnership();
-      } else if (performance.now() >= this.judgeFrom) await this.adoptOrphans();
+      } else if (now >= this.judgeFrom) await this.adoptOrphans();
     } catch {
       // The backend was unreachable: other nodes' heartbeats may have lapsed only because of that,
       // so nobody is judged dead until a full timeout after this node beats again.
