@@ -6,6 +6,7 @@
 //   adopted:CID        the last adoption's result, for a minute (so a resent ADOPT gets it again)
 //   streams:CID        the stream names of a connection      s:CID:NAME      a stream's events
 //   m:CID:NAME         a stream's meta (hash)                r:CID:NAME      its reader lease
+//   z:CID:NAME         "first:count:chars" of each entry of the stream, oldest first (list)
 //   w:CID:NAME         the pub/sub channel that wakes its readers
 // NAME is the session id, or "" for the connection stream.
 import type { StreamRef } from "@acpkit/transport-http";
@@ -43,6 +44,9 @@ export class FleetKeys {
   }
   stream(ref: StreamRef): string {
     return `${this.prefix}s:${ref.connectionId}:${this.name(ref)}`;
+  }
+  sizes(ref: StreamRef): string {
+    return `${this.prefix}z:${ref.connectionId}:${this.name(ref)}`;
   }
   meta(ref: StreamRef): string {
     return `${this.prefix}m:${ref.connectionId}:${this.name(ref)}`;

@@ -23,7 +23,7 @@ import type {
 } from "@acpkit/transport-http";
 import { Redis, type RedisOptions } from "ioredis";
 import { FleetKeys } from "./keys.js";
-import { ADOPT, ADVANCE, APPEND, END_CONNECTION, FORWARD, OPEN_READER, ORPHANS, RELEASE_READER, RENEW_READER } from "./scripts.js";
+import { ADOPT, ADVANCE, APPEND, END_CONNECTION, FORWARD, OPEN_READER, ORPHANS, READ, RELEASE_READER, RENEW_READER } from "./scripts.js";
 import { Wakeups } from "./wakeups.js";
 import { readInbox } from "./inbox.js";
 
@@ -41,19 +41,20 @@ export interface RedisFleetOptions {
 
 const SCRIPTS = {
   acpForward: { keys: 2, lua: FORWARD },
-  acpAppend: { keys: 5, lua: APPEND },
+  acpAppend: { keys: 6, lua: APPEND },
   acpOpenReader: { keys: 4, lua: OPEN_READER },
   acpRenewReader: { keys: 1, lua: RENEW_READER },
   acpReleaseReader: { keys: 1, lua: RELEASE_READER },
-  acpAdvance: { keys: 3, lua: ADVANCE },
+  acpAdvance: { keys: 4, lua: ADVANCE },
+  acpRead: { keys: 2, lua: READ },
   acpOrphans: { keys: 1, lua: ORPHANS },
   acpAdopt: { keys: 4, lua: ADOPT },
   acpEndConnection: { keys: 5, lua: END_CONNECTION },
 } as const;
 type ScriptName = keyof typeof SCRIPTS;
 
-/** Reads one batch of at most this many events per round trip. */
-const READ_COUNT = 512;
+/** One read takes at most this many entries (each one append of up to 512 messages). */
+const READ_ENTRIES = 8;
 
 /** A FleetBackend on one Redis server (docs/remote.md §7). */
 export class RedisFleetBackend implements FleetBackend {
@@ -173,10 +174,12 @@ export class RedisFleetBackend implements FleetBackend {
     _retention: StreamRetention,
   ): Promise<AppendResult> {
     const k = this.keys;
+    let chars = 0;
+    for (const text of texts) chars += text.length;
     const [fenced, unread] = (await this.script(
       "acpAppend",
-      [k.conn(ref.connectionId), k.stream(ref), k.meta(ref), k.pending(ref.connectionId), k.streams(ref.connectionId)],
-      [owner, String(epoch), String(seq), k.name(ref), k.channel(ref), String(texts.length), ...texts, ...answered],
+      [k.conn(ref.connectionId), k.stream(ref), k.meta(ref), k.pending(ref.connectionId), k.streams(ref.connectionId), k.sizes(ref)],
+      [owner, String(epoch), String(seq), k.name(ref), k.channel(ref), String(texts.length), String(chars), texts.join("\n"), ...answered],
     )) as [number, number];
     return { fenced: fenced === 1, unreadChars: unread };
   }
@@ -206,27 +209,30 @@ export class RedisFleetBackend implements FleetBackend {
   }
 
   async read(ref: StreamRef, after: number, maxChars: number): Promise<StreamRead> {
-    const replies = await this.redis
-      .multi()
-      .xrange(this.keys.stream(ref), `${after + 1}-1`, "+", "COUNT", READ_COUNT)
-      .hget(this.keys.meta(ref), "ended")
-      .exec();
-    const entries = (replies?.[0]?.[1] ?? []) as Array<[string, string[]]>;
-    const ended = replies?.[1]?.[1] as string | null | undefined;
+    const [entries, ended] = (await this.script("acpRead", [this.keys.stream(ref), this.keys.meta(ref)], [String(after), String(READ_ENTRIES)])) as [
+      Array<[string, string[]]>,
+      string | null,
+    ];
     const events: { id: number; text: string }[] = [];
     let chars = 0;
-    for (const [id, fields] of entries) {
-      const text = fields[1] ?? "";
-      if (events.length > 0 && chars + text.length > maxChars) break;
-      events.push({ id: Number.parseInt(id, 10), text });
-      chars += text.length;
+    read: for (const [entryId, fields] of entries) {
+      // Fields: n, count, c, characters, t, the messages joined by "\n" (scripts.ts).
+      const first = Number.parseInt(entryId, 10);
+      const texts = (fields[5] ?? "").split("\n");
+      for (let index = Math.max(0, after + 1 - first); index < texts.length; index++) {
+        const text = texts[index]!;
+        if (events.length > 0 && chars + text.length > maxChars) break read;
+        events.push({ id: first + index, text });
+        chars += text.length;
+      }
     }
     return events.length === 0 && typeof ended === "string" ? { events, ended } : { events };
   }
 
-  async advance(ref: StreamRef, holder: string, id: number, retention: StreamRetention): Promise<void> {
+  async advance(ref: StreamRef, holder: string, id: number, handedChars: number, retention: StreamRetention): Promise<void> {
     const k = this.keys;
-    await this.script("acpAdvance", [k.stream(ref), k.meta(ref), k.reader(ref)], [holder, String(id), String(retention.maxEvents), String(retention.maxChars)]);
+    const args = [holder, String(id), String(handedChars), String(retention.maxEvents), String(retention.maxChars)];
+    await this.script("acpAdvance", [k.stream(ref), k.meta(ref), k.reader(ref), k.sizes(ref)], args);
   }
 
   async waitForEvents(ref: StreamRef, after: number, signal: AbortSignal): Promise<void> {

@@ -3,10 +3,15 @@
 // derives from stored values (a node's heartbeat and inbox, named by the connection's owner) are
 // built from the prefix in ARGV, which is why the backend needs one Redis server, not a Cluster.
 //
-// Stream entries have the ids "N-1" for event N (1, 2, …), so an event id is a Redis stream id
-// without a lookup table; a stream's meta hash keeps: next (last id appended), cursor (last id
-// handed to a reader), first (oldest id kept), unread and kept (bytes after and up to the cursor),
-// aepoch/aseq (the last append applied), ended (the reason, once ended).
+// One Redis stream entry holds one append: the messages of a batch joined by "\n" (a message is
+// compact JSON, which never holds a raw newline), under the id "F-1" where F is the event id of
+// its first message (events are numbered 1, 2, … per stream), with fields n (how many) and c (their
+// characters, as JavaScript counts them). So an append is one XADD however many messages it
+// carries, and an event id finds its entry without a lookup table. A list beside the stream keeps
+// "F:n:c" per entry, for trimming without reading texts back. A stream's meta hash keeps: next
+// (last event id appended), cursor (last id handed to a reader), first (oldest event id kept),
+// unread and kept (characters after and up to the cursor), aepoch/aseq (the last append applied),
+// ended (the reason, once ended).
 
 /** ARGV: prefix, connectionId, message, dedupe key, pending key ('' for none), pending JSON. KEYS: conn, pending. */
 export const FORWARD = `
@@ -20,8 +25,9 @@ return 'sent'
 `;
 
 /**
- * KEYS: conn, stream, meta, pending, streams set. ARGV: owner, epoch, seq, stream name (for the
- * streams set), wake channel, count of texts, texts…, answered keys…. Returns {fenced, unread}.
+ * KEYS: conn, stream, meta, pending, streams set, entry sizes. ARGV: owner, epoch, seq, stream name
+ * (for the streams set), wake channel, message count, their characters, the messages joined by
+ * "\n", answered keys…. Returns {fenced, unread}.
  */
 export const APPEND = `
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[2] then return {1, 0} end
@@ -31,20 +37,31 @@ local applied = tonumber(redis.call('HGET', KEYS[3], 'aepoch') or '-1')
 local appliedSeq = tonumber(redis.call('HGET', KEYS[3], 'aseq') or '-1')
 if not (applied == epoch and seq <= appliedSeq) then
   local count = tonumber(ARGV[6])
-  local nextId = tonumber(redis.call('HGET', KEYS[3], 'next') or '0')
-  local bytes = 0
-  for i = 1, count do
-    nextId = nextId + 1
-    redis.call('XADD', KEYS[2], nextId .. '-1', 't', ARGV[6 + i])
-    bytes = bytes + string.len(ARGV[6 + i])
-  end
-  for i = 7 + count, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
-  redis.call('HSET', KEYS[3], 'next', nextId, 'aepoch', epoch, 'aseq', seq)
-  redis.call('HINCRBY', KEYS[3], 'unread', bytes)
+  local first = tonumber(redis.call('HGET', KEYS[3], 'next') or '0') + 1
+  redis.call('XADD', KEYS[2], first .. '-1', 'n', ARGV[6], 'c', ARGV[7], 't', ARGV[8])
+  redis.call('RPUSH', KEYS[6], first .. ':' .. ARGV[6] .. ':' .. ARGV[7])
+  for i = 9, #ARGV do redis.call('HDEL', KEYS[4], ARGV[i]) end
+  redis.call('HSET', KEYS[3], 'next', first + count - 1, 'aepoch', epoch, 'aseq', seq)
+  redis.call('HINCRBY', KEYS[3], 'unread', ARGV[7])
   redis.call('SADD', KEYS[5], ARGV[4])
-  redis.call('PUBLISH', ARGV[5], nextId)
+  redis.call('PUBLISH', ARGV[5], first + count - 1)
 end
 return {0, tonumber(redis.call('HGET', KEYS[3], 'unread') or '0')}
+`;
+
+/**
+ * KEYS: stream, meta. ARGV: after, most entries. Returns {entries from the one holding event
+ * after+1 on, ended or false}.
+ */
+export const READ = `
+local want = tonumber(ARGV[1]) + 1
+local start = want .. '-1'
+local holder = redis.call('XREVRANGE', KEYS[1], want .. '-1', '-', 'COUNT', 1)[1]
+if holder then
+  local first = tonumber(string.match(holder[1], '^(%d+)'))
+  if first + tonumber(holder[2][2]) - 1 >= want then start = holder[1] end
+end
+return {redis.call('XRANGE', KEYS[1], start, '+', 'COUNT', ARGV[2]), redis.call('HGET', KEYS[2], 'ended')}
 `;
 
 /** KEYS: conn, meta, reader, streams set. ARGV: holder, lease ms, last event id ('' for none), stream name. */
@@ -77,37 +94,36 @@ return 1
 `;
 
 /**
- * KEYS: stream, meta, reader. ARGV: holder, id, max events kept, max bytes kept. Moves the cursor
- * to id, then trims what is kept behind it to the retention window (unread events are never trimmed).
+ * KEYS: stream, meta, reader, entry sizes. ARGV: holder, id, characters handed, max events kept,
+ * max characters kept. Moves the cursor to id, then drops whole entries from the front while they
+ * were handed out and what stays still holds the window (at least maxEvents events, or all of them
+ * while within maxChars); unread events are never dropped.
  */
 export const ADVANCE = `
 if redis.call('GET', KEYS[3]) ~= ARGV[1] then return 0 end
 local cursor = tonumber(redis.call('HGET', KEYS[2], 'cursor') or '0')
 local id = math.min(tonumber(ARGV[2]), tonumber(redis.call('HGET', KEYS[2], 'next') or '0'))
 if id <= cursor then return 0 end
+redis.call('HINCRBY', KEYS[2], 'unread', -tonumber(ARGV[3]))
+local kept = tonumber(redis.call('HINCRBY', KEYS[2], 'kept', ARGV[3]))
 local first = tonumber(redis.call('HGET', KEYS[2], 'first') or '1')
-local kept = redis.call('XRANGE', KEYS[1], first .. '-1', id .. '-1')
-local handed = 0
-local bytes = 0
-for _, entry in ipairs(kept) do
-  local size = string.len(entry[2][2])
-  bytes = bytes + size
-  if tonumber(string.match(entry[1], '^(%d+)')) > cursor then handed = handed + size end
+local maxEvents = tonumber(ARGV[4])
+local maxChars = tonumber(ARGV[5])
+local dropped = first
+while true do
+  local head = redis.call('LINDEX', KEYS[4], 0)
+  if not head then break end
+  local f, n, c = string.match(head, '^(%d+):(%d+):(%d+)$')
+  f = tonumber(f) n = tonumber(n) c = tonumber(c)
+  if f + n - 1 > id then break end
+  local after = id - dropped + 1 - n
+  if not (after >= maxEvents or (kept > maxChars and after >= 1)) then break end
+  redis.call('LPOP', KEYS[4])
+  kept = kept - c
+  dropped = f + n
 end
-local maxEvents = tonumber(ARGV[3])
-local maxBytes = tonumber(ARGV[4])
-local count = #kept
-local index = 1
-while index <= #kept and (count > maxEvents or (bytes > maxBytes and count > 1)) do
-  bytes = bytes - string.len(kept[index][2][2])
-  count = count - 1
-  index = index + 1
-end
-local newFirst = first
-if index <= #kept then newFirst = tonumber(string.match(kept[index][1], '^(%d+)')) else newFirst = id + 1 end
-if newFirst > first then redis.call('XTRIM', KEYS[1], 'MINID', newFirst .. '-1') end
-redis.call('HINCRBY', KEYS[2], 'unread', -handed)
-redis.call('HSET', KEYS[2], 'cursor', id, 'first', newFirst)
+if dropped > first then redis.call('XTRIM', KEYS[1], 'MINID', dropped .. '-1') end
+redis.call('HSET', KEYS[2], 'cursor', id, 'first', dropped, 'kept', kept)
 return 1
 `;
 
@@ -161,6 +177,7 @@ for _, name in ipairs(redis.call('SMEMBERS', KEYS[4])) do
   redis.call('HSETNX', ARGV[1] .. 'm:' .. base, 'ended', ARGV[3])
   redis.call('PEXPIRE', ARGV[1] .. 'm:' .. base, ARGV[4])
   redis.call('PEXPIRE', ARGV[1] .. 's:' .. base, ARGV[4])
+  redis.call('PEXPIRE', ARGV[1] .. 'z:' .. base, ARGV[4])
   redis.call('PEXPIRE', ARGV[1] .. 'r:' .. base, ARGV[4])
   redis.call('PUBLISH', ARGV[1] .. 'w:' .. base, 'end')
 end

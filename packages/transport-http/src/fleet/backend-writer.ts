@@ -11,9 +11,12 @@ import type { FleetBackend, PendingRequest, StreamRef, StreamRetention } from ".
 /** How long the writer waits before retrying a failed write, at first and at most. */
 const RETRY_FIRST_MS = 50;
 const RETRY_MAX_MS = 2000;
+/** One append carries at most this many messages and about this many characters (one backend call stays bounded). */
+const MAX_BATCH_MESSAGES = 512;
+const MAX_BATCH_CHARS = 1024 * 1024;
 
 type Write =
-  | { kind: "append"; ref: StreamRef; texts: string[]; answered: string[] }
+  | { kind: "append"; ref: StreamRef; texts: string[]; chars: number; answered: string[] }
   | { kind: "pending"; request: PendingRequest }
   | { kind: "session"; sessionId: string; params: string | undefined }
   | { kind: "end-stream"; ref: StreamRef; reason: string };
@@ -44,11 +47,18 @@ export class BackendWriter {
   /** Queue a message for a stream; joins the append before it when that is for the same stream. */
   append(ref: StreamRef, text: string, answered?: string): void {
     const last = this.queue[this.queue.length - 1];
-    if (last?.kind === "append" && last.ref.sessionId === ref.sessionId && last !== this.inFlight) {
+    if (
+      last?.kind === "append" &&
+      last.ref.sessionId === ref.sessionId &&
+      last !== this.inFlight &&
+      last.texts.length < MAX_BATCH_MESSAGES &&
+      last.chars < MAX_BATCH_CHARS
+    ) {
       last.texts.push(text);
+      last.chars += text.length;
       if (answered !== undefined) last.answered.push(answered);
     } else {
-      this.queue.push({ kind: "append", ref, texts: [text], answered: answered === undefined ? [] : [answered] });
+      this.queue.push({ kind: "append", ref, texts: [text], chars: text.length, answered: answered === undefined ? [] : [answered] });
     }
     this.queuedChars += text.length;
     this.run();

@@ -155,8 +155,12 @@ export interface FleetBackend {
   releaseReader(stream: StreamRef, holder: string): Promise<void>;
   /** Events after `after`, at most about `maxChars` characters (at least one). */
   read(stream: StreamRef, after: number, maxChars: number): Promise<StreamRead>;
-  /** Mark events up to `id` as handed out (the cursor only moves forward); retention applies. */
-  advance(stream: StreamRef, holder: string, id: number, retention: StreamRetention): Promise<void>;
+  /**
+   * Mark events up to `id` as handed out (the cursor only moves forward); retention applies.
+   * `handedChars` is the characters of the events handed since the reader's last advance (a
+   * backend that keeps each event's size may count for itself).
+   */
+  advance(stream: StreamRef, holder: string, id: number, handedChars: number, retention: StreamRetention): Promise<void>;
   /** Resolves when the stream has an event after `after` or ended, or when `signal` aborts. */
   waitForEvents(stream: StreamRef, after: number, signal: AbortSignal): Promise<void>;
   /** Connections whose owner's heartbeat lapsed. */

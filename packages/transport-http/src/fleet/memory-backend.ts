@@ -202,7 +202,7 @@ export class MemoryFleetBackend implements FleetBackend {
     return events.length === 0 && stream.ended !== undefined ? { events, ended: stream.ended } : { events };
   }
 
-  async advance(ref: StreamRef, holder: string, id: number, retention: StreamRetention): Promise<void> {
+  async advance(ref: StreamRef, holder: string, id: number, _handedChars: number, retention: StreamRetention): Promise<void> {
     const stream = this.existing(ref);
     if (stream === undefined || stream.reader?.holder !== holder || id <= stream.cursor) return;
     const oldest = stream.events[0]?.id ?? stream.nextId;

@@ -73,7 +73,9 @@ class FleetStreamReader implements OutboxReader {
         const first = read.events[0]!;
         const last = read.events[read.events.length - 1]!;
         this.position = last.id;
-        const moved = await this.retrying(() => backend.advance(ref, this.options.holder, last.id, this.options.retention).then(() => true));
+        let chars = 0;
+        for (const event of read.events) chars += event.text.length;
+        const moved = await this.retrying(() => backend.advance(ref, this.options.holder, last.id, chars, this.options.retention).then(() => true));
         if (moved === undefined) return undefined;
         return { firstId: first.id, texts: read.events.map((event) => event.text) };
       }
