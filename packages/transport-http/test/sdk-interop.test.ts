@@ -16,7 +16,7 @@ import type { JsonRpcMessage, Transport, TransportReceiver } from "@acpkit/core"
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket, { WebSocketServer } from "ws";
 import { officialV1ParamsDefinition, officialV1Problem, officialV1ResultDefinition } from "../../agent/test/official-v1-oracle.js";
-import { connectRemote, serveEndpoint } from "../src/index.js";
+import { connectRemote, type EndpointServer, MemoryFleetBackend, serveEndpoint } from "../src/index.js";
 import { testAgent } from "./helpers.js";
 
 type Json = any;
@@ -121,6 +121,53 @@ describe("the official SDK's remote clients drive acpkit's endpoint", () => {
     expect(wires).toHaveLength(1);
     expect(officialProblems(wires[0]!)).toEqual([]);
     expect(wires[0]!.filter(([, message]) => message.method === "session/request_permission")).toHaveLength(1);
+  });
+});
+
+describe("RT30: the official SDK's HTTP client through a fleet of two nodes", () => {
+  it("initialize on node A (it runs the agent), everything else on node B: the same turn, cancel, list and close; every message valid v1", async () => {
+    const backend = new MemoryFleetBackend();
+    const wires: Wire[] = [];
+    const hosts: string[] = [];
+    const nodes = await Promise.all(
+      ["a", "b"].map((nodeId) =>
+        serveEndpoint({
+          fleet: { backend, nodeId },
+          onConnection(transport) {
+            const wire: Wire = [];
+            wires.push(wire);
+            hosts.push(nodeId);
+            serveAgent(recorded(transport, wire), testAgent);
+          },
+        }),
+      ),
+    );
+    for (const node of nodes) closers.push(() => node.close());
+    const [a, b] = nodes as [EndpointServer, EndpointServer];
+    const spread: typeof fetch = (_input, init) => fetch(typeof init?.body === "string" && init.body.includes('"method":"initialize"') ? a.url : b.url, init);
+    const updates: Json[] = [];
+    const app = acp
+      .client({ name: "sdk-remote-client" })
+      .onRequest("session/request_permission", ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options[0]!.optionId } }))
+      .onNotification("session/update", ({ params }) => {
+        updates.push(params.update);
+      });
+    const connection = app.connect(createHttpStream(b.url, { fetch: spread }));
+    closers.push(() => connection.close());
+    const { agent } = connection;
+    await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await agent.request("session/new", { cwd: "/tmp", mcpServers: [] });
+    expect((await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "permission" }] })).stopReason).toBe("end_turn");
+    const waiting = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+    await expect.poll(() => updates.some((update) => update.content?.text === "waiting"), { timeout: 10_000 }).toBe(true);
+    await agent.notify("session/cancel", { sessionId });
+    expect((await waiting).stopReason).toBe("cancelled");
+    expect(await agent.request("session/list", {})).toEqual({ sessions: [] });
+    expect(await agent.request("session/close", { sessionId })).toEqual({});
+    connection.close();
+    // One agent, on node A; every message it exchanged valid v1.
+    expect(hosts).toEqual(["a"]);
+    expect(officialProblems(wires[0]!)).toEqual([]);
   });
 });
 
