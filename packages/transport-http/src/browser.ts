@@ -5,7 +5,7 @@ import { AcpError, type Transport } from "@acpkit/core";
 import { connect as connectWebSocket } from "@acpkit/transport-websocket/browser";
 import { connectHttp, type HttpClientOptions } from "./common.js";
 
-export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./common.js";
+export { connectHttp, HttpClientTransport, type HttpClientOptions, RECONNECTED_DATA_KEY } from "./common.js";
 export { MemoryCookieStore, type CookieStore } from "./common.js";
 export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./common.js";
 

@@ -14,5 +14,6 @@ export {
   sessionIdOfParams,
   sessionIdOfResult,
 } from "./protocol.js";
-export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./client/http-client.js";
+export { SessionLedger, type LedgerSession } from "./session-ledger.js";
+export { connectHttp, HttpClientTransport, type HttpClientOptions, RECONNECTED_DATA_KEY } from "./client/http-client.js";
 export { MemoryCookieStore, type CookieStore } from "./client/cookie-jar.js";

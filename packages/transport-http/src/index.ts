@@ -14,7 +14,7 @@ export {
 export type { NodeRequest, NodeResponse } from "./server/node-adapter.js";
 export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./client/node-connect.js";
 export { connectRemote, type RemoteOptions } from "./client/remote.js";
-export { MemoryCookieStore, type CookieStore } from "./common.js";
+export { MemoryCookieStore, type CookieStore, RECONNECTED_DATA_KEY } from "./common.js";
 export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./common.js";
 export type {
   Adoption,

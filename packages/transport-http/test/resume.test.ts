@@ -115,7 +115,7 @@ describe("streams that resume", () => {
     await agent.close();
   });
 
-  it("RT29: without resume, a session stream that breaks fails the request waiting on it with why, instead of leaving it unanswered", async (context) => {
+  it("RT29: without resume or reconnect, a session stream that breaks fails the request waiting on it with why, instead of leaving it unanswered", async (context) => {
     let broken = false;
     const url = await start(context, {}, (request, response) => {
       if (broken || request.method !== "GET" || request.headers["acp-session-id"] === undefined) return;
@@ -125,7 +125,7 @@ describe("streams that resume", () => {
         () => (broken = true),
       );
     });
-    const agent = await connectAgent(connectHttp(url), { protocolVersion: 1 });
+    const agent = await connectAgent(connectHttp(url, { reconnect: false }), { protocolVersion: 1 });
     const client = await agent.newSession({ cwd: "/tmp" });
     const failure = await client.prompt("wait").then(
       () => undefined,

@@ -4,20 +4,12 @@
 // connection stream and on one stream per session, opened before the first message that needs it
 // and when an answer names a new session. All streams feed the one receiver.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
-import {
-  answersOnConnectionStream,
-  CONNECTION_HEADER,
-  EVENT_STREAM,
-  GAP_EVENT,
-  RESUME_META_KEY,
-  SESSION_HEADER,
-  idKey,
-  sessionIdOfParams,
-  sessionIdOfResult,
-} from "../protocol.js";
+import { answersOnConnectionStream, CONNECTION_HEADER, RESUME_META_KEY, SESSION_HEADER, idKey, sessionIdOfParams, sessionIdOfResult } from "../protocol.js";
 import { type CookieStore, MemoryCookieStore } from "./cookie-jar.js";
 import { ERROR_BODY_CHARS, errorBody, httpError } from "./http-errors.js";
-import { readSse } from "./sse-reader.js";
+import { lostAnswer, NOT_ALLOWED, Reconnector } from "./reconnect.js";
+import { type StreamHost, StreamSet } from "./stream-set.js";
+import { SessionLedger } from "../session-ledger.js";
 
 const { encodeMessage } = __transportKit;
 
@@ -36,14 +28,18 @@ export interface HttpClientOptions {
   cookies?: CookieStore;
   /** Largest message accepted on a stream, in characters. Default 64 Mi. */
   maxMessageSize?: number;
+  /**
+   * When the connection is lost (its stream broke and cannot be resumed, the endpoint forgot it, or
+   * could not be reached), open a new one and take its sessions up again with session/resume or
+   * session/load (RT38); requests in flight get an error answer. Default true; false closes the
+   * transport instead.
+   */
+  reconnect?: boolean;
 }
 
-/** HTTP statuses after which the connection is gone (RT21): the transport closes. */
+/** HTTP statuses after which the connection is gone (RT21): the transport reconnects (RT38) or closes. */
 const CONNECTION_GONE = new Set([401, 403, 404, 410]);
-/** How often in a row a broken stream of a resumable connection is opened again before the transport gives up (RT28). */
-const MAX_RESUME_ATTEMPTS = 5;
-/** The first wait before opening a broken stream again; it doubles with each attempt. */
-const RESUME_BACKOFF_MS = 50;
+export { RECONNECTED_DATA_KEY } from "./reconnect.js";
 
 /**
  * The HTTP+SSE profile's client as a Transport (made by `connectHttp`). Closing it sends DELETE for
@@ -54,27 +50,35 @@ export class HttpClientTransport implements Transport {
   /** Resolves once, when the transport closed for any reason, with the reason. */
   readonly closed: Promise<CloseInfo>;
   private receiver: TransportReceiver | undefined;
-  private connectionId: string | undefined;
+  /** The connection's id once initialize succeeded. */
+  connectionId: string | undefined;
   private readonly fetch: typeof globalThis.fetch;
   private readonly cookies: CookieStore;
-  private readonly abort = new AbortController();
-  private readonly streams = new Map<string, Promise<void>>();
+  /** The connection's GET streams, and the signal that aborts its requests. */
+  private readonly streams: StreamSet;
   /** The session of each request the agent sent on a session stream, so its answer goes back with that session's header. */
   private readonly agentRequestSessions = new Map<string, string>();
   private writing: Promise<unknown> = Promise.resolve();
-  private isClosed = false;
+  /** Whether the transport closed (read by its streams). */
+  isClosed = false;
   /** Why the connection stream ended, while session streams are still being read to their end. */
   private connectionEnded: string | undefined;
   /** The endpoint advertised streams that resume (RT26): a broken stream is opened again from its last event id. */
-  private resumable = false;
-  /** The id of the last event read on each stream, by stream key. */
-  private readonly lastEventIds = new Map<string, number>();
-  /** Attempts in a row to open each broken stream again, by stream key. */
-  private readonly resumeAttempts = new Map<string, number>();
+  resumable = false;
   /** Requests sent with a session's header and not answered yet: id key → [session, id]. */
   private readonly awaiting = new Map<string, [string, unknown]>();
   private resolveClosed!: (info: CloseInfo) => void;
-  private readonly maxMessageSize: number;
+  /** Largest message accepted on a stream, in characters. */
+  readonly maxMessageSize: number;
+  /** The client's initialize params, for a new connection after a loss (RT38). */
+  private initializeParams: unknown;
+  /** Requests sent and not answered yet, on any stream: id key → id. */
+  private readonly inFlight = new Map<string, unknown>();
+  /** The sessions the connection holds, to take up again after a loss. */
+  private readonly ledger = new SessionLedger();
+  private readonly reconnector: Reconnector;
+  /** A reconnect in progress: sends wait for it. */
+  private recovery: Promise<void> | undefined;
 
   /** `url` is the endpoint (`http(s)://…/acp`); an AcpError "InvalidArgument" for anything else. */
   constructor(
@@ -92,6 +96,17 @@ export class HttpClientTransport implements Transport {
     this.cookies = options.cookies ?? new MemoryCookieStore();
     this.maxMessageSize = options.maxMessageSize ?? 64 * 1024 * 1024;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.streams = new StreamSet(this.streamHost());
+    const transport = this;
+    this.reconnector = new Reconnector({
+      get connectionId() {
+        return transport.connectionId;
+      },
+      request: (method, headers, body) => this.request(method, headers, body, this.streams.signal),
+      attach: (connectionId, answer) => this.attach(connectionId, answer),
+      openSessionStream: (sessionId) => void this.streams.openSession(sessionId),
+      report: (error) => this.receiver?.onTransportError(error),
+    });
   }
 
   /** The connection's id once initialize succeeded. */
@@ -122,7 +137,7 @@ export class HttpClientTransport implements Transport {
   async close(reason = "closed by the client"): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.abort.abort();
+    this.streams.stop();
     const connectionId = this.connectionId;
     if (connectionId !== undefined) {
       await this.request("DELETE", { [CONNECTION_HEADER]: connectionId }, undefined, AbortSignal.timeout(5000)).catch(() => {});
@@ -131,14 +146,21 @@ export class HttpClientTransport implements Transport {
   }
 
   private async post(message: Record<string, unknown>, text: string): Promise<void> {
+    if (this.recovery !== undefined) await this.recovery;
     if (this.isClosed) throw new AcpError("ConnectionClosed", "the HTTP transport is closed");
     const isRequest = typeof message.method === "string" && "id" in message;
+    if (isRequest) {
+      const key = idKey(message.id);
+      if (key !== undefined) this.inFlight.set(key, message.id);
+      this.ledger.request(message);
+    }
     if (this.connectionId === undefined) {
       if (message.method !== "initialize" || !isRequest)
         throw new AcpError(
           "NotInitialized",
           `the first message on an HTTP endpoint must be the initialize request, not ${JSON.stringify(message.method ?? "an answer")}`,
         );
+      this.initializeParams = message.params;
       return this.postInitialize(message, text);
     }
     const sessionId = this.sessionOf(message);
@@ -147,9 +169,9 @@ export class HttpClientTransport implements Transport {
       headers[SESSION_HEADER] = sessionId;
       const key = isRequest && !answersOnConnectionStream(message.method as string) ? idKey(message.id) : undefined;
       if (key !== undefined) this.awaiting.set(key, [sessionId, message.id]);
-      await this.openStream(sessionId);
+      await this.streams.openSession(sessionId);
     }
-    const response = await this.request("POST", headers, text, this.abort.signal).catch((error: unknown) => this.networkFailure(error));
+    const response = await this.request("POST", headers, text, this.streams.signal).catch((error: unknown) => this.networkFailure(error, true));
     if (response === undefined) return;
     if (response.ok) {
       void response.body?.cancel().catch(() => {});
@@ -157,7 +179,7 @@ export class HttpClientTransport implements Transport {
     }
     const body = await errorBody(response);
     if (CONNECTION_GONE.has(response.status)) {
-      this.fail(`the endpoint answered HTTP ${response.status}: ${body}`);
+      this.lost(`the endpoint answered HTTP ${response.status}: ${body}`, response.status);
       return;
     }
     // Any other refusal fails only this message: a request gets it as its answer.
@@ -169,7 +191,7 @@ export class HttpClientTransport implements Transport {
   }
 
   private async postInitialize(message: Record<string, unknown>, text: string): Promise<void> {
-    const response = await this.request("POST", { "Content-Type": "application/json" }, text, this.abort.signal).catch((error: unknown) =>
+    const response = await this.request("POST", { "Content-Type": "application/json" }, text, this.streams.signal).catch((error: unknown) =>
       this.networkFailure(error),
     );
     if (response === undefined) return;
@@ -189,12 +211,8 @@ export class HttpClientTransport implements Transport {
     }
     const connectionId = response.headers.get(CONNECTION_HEADER);
     // A refused initialize (an error answer) opens no connection; the next initialize is a new try.
-    if (connectionId !== null && typeof answer === "object" && answer !== null && "result" in answer) {
-      this.connectionId = connectionId;
-      const meta = (answer as { result?: { _meta?: Record<string, unknown> } }).result?._meta;
-      this.resumable = typeof meta === "object" && meta !== null && typeof meta[RESUME_META_KEY] === "object";
-      this.openConnectionStream();
-    }
+    if (connectionId !== null && typeof answer === "object" && answer !== null && "result" in answer)
+      this.attach(connectionId, answer as Record<string, unknown>);
     this.deliver(answer);
   }
 
@@ -208,118 +226,50 @@ export class HttpClientTransport implements Transport {
     return sessionId;
   }
 
-  private openConnectionStream(): void {
-    const opened = this.readStream(undefined);
-    this.streams.set("", opened);
-  }
-
-  /** Open a session's stream unless it is open; resolves once the endpoint accepted it (or refused it). */
-  private openStream(sessionId: string): Promise<void> {
-    const existing = this.streams.get(`s:${sessionId}`);
-    if (existing !== undefined) return existing;
-    const opened = this.readStream(sessionId);
-    this.streams.set(`s:${sessionId}`, opened);
-    return opened;
-  }
-
-  /** GET one stream; resolves when its response arrived, and reads it in the background. */
-  private readStream(sessionId: string | undefined): Promise<void> {
-    const headers: Record<string, string> = { Accept: EVENT_STREAM, [CONNECTION_HEADER]: this.connectionId as string };
-    if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
-    const key = sessionId === undefined ? "" : `s:${sessionId}`;
-    // Opening a broken stream again: from the last event read, or from the start (0) when none was.
-    const lastEventId = this.resumable ? (this.lastEventIds.get(key) ?? (this.resumeAttempts.has(key) ? 0 : undefined)) : undefined;
-    if (lastEventId !== undefined) headers["Last-Event-ID"] = String(lastEventId);
-    return this.request("GET", headers, undefined, this.abort.signal).then(
-      async (response) => {
-        if (!response.ok || response.body === null) {
-          const body = await errorBody(response);
-          if (sessionId === undefined || CONNECTION_GONE.has(response.status))
-            this.fail(`the ${sessionId === undefined ? "connection" : "session"} stream was refused with HTTP ${response.status}: ${body}`);
-          else
-            this.receiver?.onTransportError(
-              new AcpError("ProtocolViolation", `the stream of session ${sessionId} was refused with HTTP ${response.status}: ${body}`),
-            );
-          this.streamEnded(key, sessionId, `refused with HTTP ${response.status}`);
-          return;
-        }
-        // The endpoint names why it ends a stream in a last comment line (`: closed: <reason>`).
-        let closedBecause: string | undefined;
-        const events = {
-          onData: (data: string, id: string | undefined) => {
-            if (id !== undefined && this.resumable && /^\d+$/.test(id)) {
-              this.lastEventIds.set(key, Number(id));
-              this.resumeAttempts.delete(key);
-            }
-            this.onStreamMessage(data, sessionId);
-          },
-          onComment: (comment: string) => {
-            if (comment.startsWith("closed: ")) closedBecause = comment.slice("closed: ".length);
-          },
-          onEvent: (type: string, data: string) => {
-            if (type === GAP_EVENT) this.reportGap(data, sessionId);
-          },
-        };
-        void readSse(response.body, this.maxMessageSize, this.abort.signal, events).then(
-          () => (closedBecause !== undefined ? this.streamEnded(key, sessionId, closedBecause) : this.streamBroke(key, sessionId, "the endpoint ended it")),
-          (error: unknown) => this.streamBroke(key, sessionId, (error as Error).message),
-        );
+  /** What the streams report, and what they need. */
+  private streamHost(): StreamHost {
+    const transport = this;
+    return {
+      get connectionId() {
+        return transport.connectionId;
       },
-      (error: unknown) => {
-        // Opening a broken stream again may meet the endpoint briefly away: that is one more attempt.
-        if (this.resumable && this.resumeAttempts.has(key)) return this.streamBroke(key, sessionId, (error as Error).message);
-        this.networkFailure(error);
-        this.streamEnded(key, sessionId, (error as Error).message);
+      get resumable() {
+        return transport.resumable;
       },
-    );
+      get isClosed() {
+        return transport.isClosed;
+      },
+      maxMessageSize: this.maxMessageSize,
+      request: (method, headers, body, signal) => this.request(method, headers, body, signal),
+      onData: (data, sessionId) => this.onStreamMessage(data, sessionId),
+      onRefused: (sessionId, status, body) => {
+        const why = `the ${sessionId === undefined ? "connection" : "session"} stream was refused with HTTP ${status}: ${body}`;
+        if (sessionId === undefined || CONNECTION_GONE.has(status)) this.lost(why, status);
+        else this.receiver?.onTransportError(new AcpError("ProtocolViolation", `the stream of session ${sessionId} was refused with HTTP ${status}: ${body}`));
+      },
+      onEnded: (sessionId, why) => this.streamEnded(sessionId, why),
+      onBroken: (sessionId, why) => {
+        // A stream broke for good: what it carried since is lost, so the connection is (RT38).
+        if (this.isClosed) return;
+        if (sessionId === undefined || this.options.reconnect !== false)
+          this.lost(`the ${sessionId === undefined ? "connection stream" : `stream of session ${sessionId}`} broke: ${why}`);
+        else this.streamEnded(sessionId, why);
+      },
+      // The endpoint out of reach for any stream is the connection lost (RT38).
+      onUnreachable: (_sessionId, error) => this.networkFailure(error, true),
+      report: (error) => this.receiver?.onTransportError(error),
+    };
   }
 
-  /**
-   * A stream ended without the endpoint saying why (a network failure, a proxy that cut it). With
-   * resume (RT28) it is opened again from its last event id, a few times in a row with a growing
-   * wait; otherwise, or after the last attempt, it has ended.
-   */
-  private streamBroke(key: string, sessionId: string | undefined, why: string): void {
-    const attempts = this.resumeAttempts.get(key) ?? 0;
-    if (this.isClosed || !this.resumable || attempts >= MAX_RESUME_ATTEMPTS) {
-      this.streamEnded(key, sessionId, attempts >= MAX_RESUME_ATTEMPTS ? `${why} (after ${attempts} attempts to resume it)` : why);
-      return;
-    }
-    this.resumeAttempts.set(key, attempts + 1);
-    const again = new Promise<void>((resolve) => setTimeout(resolve, RESUME_BACKOFF_MS * 2 ** attempts)).then(() =>
-      this.isClosed ? undefined : this.readStream(sessionId),
-    );
-    this.streams.set(key, again);
-  }
-
-  /** A gap notice (RT27): events the endpoint no longer holds. Reported, never skipped silently. */
-  private reportGap(data: string, sessionId: string | undefined): void {
-    let gap: { from?: unknown; to?: unknown } = {};
-    try {
-      gap = JSON.parse(data) as typeof gap;
-    } catch {}
-    const stream = sessionId === undefined ? "the connection stream" : `the stream of session ${sessionId}`;
-    this.receiver?.onTransportError(
-      new AcpError(
-        "UpdatesDropped",
-        `the endpoint no longer holds events ${String(gap.from)}–${String(gap.to)} of ${stream}: they were sent while this client was away and are lost`,
-        {
-          data: gap,
-        },
-      ),
-    );
-  }
-
-  private streamEnded(key: string, sessionId: string | undefined, why: string): void {
-    this.streams.delete(key);
-    this.resumeAttempts.delete(key);
-    if (this.isClosed) return;
+  private streamEnded(sessionId: string | undefined, why: string): void {
+    if (this.isClosed || this.recovery !== undefined) return;
     // Every request gets one answer: those whose answer was to come on this session's stream fail
-    // now, with why, instead of waiting for a stream nobody reads.
+    // now, with why, instead of waiting for a stream nobody reads (RT29).
     if (sessionId !== undefined && this.connectionEnded === undefined) {
       for (const [answerKey, [session, id]] of [...this.awaiting]) {
         if (session !== sessionId) continue;
         this.awaiting.delete(answerKey);
+        this.inFlight.delete(answerKey);
         this.deliver({ jsonrpc: "2.0", id, error: { code: -32603, message: `the stream of session ${sessionId} ended before the answer came: ${why}` } });
       }
     }
@@ -328,7 +278,7 @@ export class HttpClientTransport implements Transport {
     // down ends all streams at once; what the session streams still carry (the answers of turns it
     // cancelled) is read before the transport closes.
     if (sessionId === undefined) this.connectionEnded = `the connection stream ended: ${why}`;
-    if (this.connectionEnded !== undefined && [...this.streams.keys()].every((open) => open === "")) this.fail(this.connectionEnded);
+    if (this.connectionEnded !== undefined && this.streams.onlyConnectionStream) this.fail(this.connectionEnded);
   }
 
   private onStreamMessage(data: string, sessionId: string | undefined): void {
@@ -342,8 +292,15 @@ export class HttpClientTransport implements Transport {
     if (typeof value === "object" && value !== null && !Array.isArray(value)) {
       const message = value as Record<string, unknown>;
       if (!("method" in message)) {
+        if (this.reconnector.take(message)) return;
         const answered = idKey(message.id);
-        if (answered !== undefined) this.awaiting.delete(answered);
+        if (answered !== undefined) {
+          this.awaiting.delete(answered);
+          this.inFlight.delete(answered);
+        }
+        this.ledger.answer(message);
+      } else if (sessionId !== undefined && this.reconnector.replaying.has(sessionId) && !("id" in message)) {
+        return; // history a session/load after a reconnect replays: the application has it
       }
       if (sessionId !== undefined && typeof message.method === "string" && "id" in message) {
         const key = idKey(message.id);
@@ -351,7 +308,7 @@ export class HttpClientTransport implements Transport {
       }
       // A new session's updates wait on its stream until someone reads it: open it now.
       const created = sessionIdOfResult(message);
-      if (created !== undefined && !this.isClosed) void this.openStream(created);
+      if (created !== undefined && !this.isClosed) void this.streams.openSession(created);
     }
     this.deliver(value);
   }
@@ -361,15 +318,54 @@ export class HttpClientTransport implements Transport {
     this.receiver?.onMessage(message as object);
   }
 
-  private networkFailure(error: unknown): undefined {
-    if (!this.isClosed) this.fail(`the endpoint could not be reached: ${(error as Error).message}`);
+  /** The endpoint could not be reached: the connection is lost (RT38) when `connectionLost`, else the transport closes. */
+  private networkFailure(error: unknown, connectionLost = false): undefined {
+    const why = `the endpoint could not be reached: ${(error as Error).message}`;
+    if (connectionLost && this.connectionId !== undefined) this.lost(why);
+    else if (!this.isClosed && this.recovery === undefined) this.fail(why);
     return undefined;
+  }
+
+  /**
+   * The connection is gone without the endpoint ending it: open a new one and take the sessions up
+   * again (RT38), unless reconnecting is off, the client is not allowed in (401, 403), or a
+   * reconnect is under way already.
+   */
+  private lost(why: string, status?: number): void {
+    if (this.isClosed || this.recovery !== undefined) return;
+    if (this.options.reconnect === false || this.connectionId === undefined || (status !== undefined && NOT_ALLOWED.has(status))) return this.fail(why);
+    this.recovery = this.recover(why).finally(() => {
+      this.recovery = undefined;
+    });
+  }
+
+  private async recover(why: string): Promise<void> {
+    // Everything of the old connection stops here; what its streams still report is ignored.
+    this.streams.reset();
+    this.agentRequestSessions.clear();
+    this.awaiting.clear();
+    this.connectionEnded = undefined;
+    this.connectionId = undefined;
+    // Every request gets one answer: those in flight were lost with the connection.
+    for (const id of this.inFlight.values()) this.deliver(lostAnswer(id, why));
+    this.inFlight.clear();
+    this.ledger.forgetRequests();
+    const problem = await this.reconnector.run(this.initializeParams, this.ledger.sessions(), (sessionId) => this.ledger.drop(sessionId));
+    if (problem !== undefined) this.fail(`the connection to the endpoint was lost (${why}) and ${problem}`);
+  }
+
+  /** Take a connection the endpoint opened: its id, whether its streams resume, its connection stream. */
+  private attach(connectionId: string, answer: Record<string, unknown>): void {
+    this.connectionId = connectionId;
+    const meta = (answer as { result?: { _meta?: Record<string, unknown> } }).result?._meta;
+    this.resumable = typeof meta === "object" && meta !== null && typeof meta[RESUME_META_KEY] === "object";
+    this.streams.openConnectionStream();
   }
 
   private fail(reason: string): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    this.abort.abort();
+    this.streams.stop();
     this.resolveClosed({ reason });
   }
 

@@ -14,7 +14,7 @@
 // - once the backend says another node owns the connection (fenced), this node writes nothing more
 //   and lets its agent go.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
-import { idKey, sessionIdOfParams, sessionIdOfResult } from "../common.js";
+import { idKey, SessionLedger, sessionIdOfParams } from "../common.js";
 import type { ConnectionRecord, FleetBackend, StreamRef, StreamRetention } from "./backend.js";
 import { BackendWriter } from "./backend-writer.js";
 import { toAgentId, toClientId } from "./request-ids.js";
@@ -37,13 +37,6 @@ export interface OwnedConnectionOptions {
   readonly maxOutputStallMs: number;
 }
 
-/** What the node remembers of a client request until its answer: where the answer goes, and what it asked. */
-interface Route {
-  readonly sessionId: string | undefined;
-  readonly method: string;
-  readonly params: unknown;
-}
-
 export class OwnedConnection implements Transport {
   readonly closed: Promise<CloseInfo>;
   readonly id: string;
@@ -51,7 +44,10 @@ export class OwnedConnection implements Transport {
   lastSeen = Date.now();
   readonly epoch: number;
   private readonly writer: BackendWriter;
-  private readonly routes = new Map<string, Route>();
+  /** Where the answer to each client request goes (its session's stream, or the connection stream), by idKey. */
+  private readonly routes = new Map<string, string | undefined>();
+  /** The agent's sessions, recorded in the backend as they come and go, for an adopting node (RT35). */
+  private readonly ledger = new SessionLedger((sessionId, setup) => this.writer.session(sessionId, setup === undefined ? undefined : JSON.stringify(setup)));
   private readonly own = new Map<string, (answer: Record<string, unknown>) => void>();
   /** Sessions being loaded after an adoption: the history the agent replays is not sent again. */
   readonly replaying = new Set<string>();
@@ -114,7 +110,8 @@ export class OwnedConnection implements Transport {
     } else if ("id" in message) {
       const key = idKey(message.id);
       if (key !== undefined) {
-        this.routes.set(key, { sessionId, method: message.method as string, params: message.params });
+        this.routes.set(key, sessionId);
+        this.ledger.request(message);
         this.writer.pending({ key, id: message.id as string | number, ...(sessionId === undefined ? {} : { sessionId }) });
       }
     }
@@ -216,9 +213,9 @@ export class OwnedConnection implements Transport {
         this.own.delete(key as string);
         return own(message);
       }
-      const route = key === undefined ? undefined : this.routes.get(key);
+      const route = key === undefined || !this.routes.has(key) ? undefined : { sessionId: this.routes.get(key) };
       if (key !== undefined) this.routes.delete(key);
-      if (route !== undefined) this.remember(route, message);
+      if (route !== undefined) this.ledger.answer(message);
       this.writer.append(this.streamOf(route?.sessionId), encodeMessage(message), route === undefined ? undefined : key);
       return;
     }
@@ -227,21 +224,6 @@ export class OwnedConnection implements Transport {
     if (sessionId !== undefined && this.replaying.has(sessionId) && !("id" in message)) return;
     if ("id" in message && this.epoch > 0) message = { ...message, id: toClientId(message.id as string | number, this.epoch) };
     this.writer.append(this.streamOf(sessionId), encodeMessage(message));
-  }
-
-  /** Keep the fleet's record of the agent's sessions, so a new agent process can take them up. */
-  private remember(route: Route, answer: Record<string, unknown>): void {
-    if ("error" in answer) return;
-    const params = (route.params ?? {}) as { cwd?: unknown; mcpServers?: unknown; sessionId?: unknown };
-    const setup = JSON.stringify({ cwd: params.cwd, mcpServers: params.mcpServers ?? [] });
-    if (route.method === "session/new" || route.method === "session/fork") {
-      const sessionId = sessionIdOfResult(answer);
-      if (sessionId !== undefined) this.writer.session(sessionId, setup);
-    } else if (route.method === "session/load" || route.method === "session/resume") {
-      if (typeof params.sessionId === "string") this.writer.session(params.sessionId, setup);
-    } else if (route.method === "session/close" || route.method === "session/delete") {
-      if (typeof params.sessionId === "string") this.writer.session(params.sessionId, undefined);
-    }
   }
 
   private streamOf(sessionId: string | undefined): StreamRef {
