@@ -73,6 +73,22 @@ function officialProblems(wire: Wire): string[] {
   return problems;
 }
 
+/** The SDK client's script: initialize, a turn with a permission request, a cancelled turn, list and close. */
+async function sdkSession(agent: Json, updates: Json[]): Promise<Json> {
+  const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const { sessionId } = await agent.request("session/new", { cwd: "/tmp", mcpServers: [] });
+  const allowed = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "permission" }] });
+  expect(allowed.stopReason).toBe("end_turn");
+  expect(updates.filter((update) => update.sessionUpdate === "agent_message_chunk").map((update) => update.content.text)).toEqual(["allowed"]);
+  const waiting = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
+  await expect.poll(() => updates.some((update) => update.content?.text === "waiting"), { timeout: 10_000 }).toBe(true);
+  await agent.notify("session/cancel", { sessionId });
+  expect((await waiting).stopReason).toBe("cancelled");
+  expect(await agent.request("session/list", {})).toEqual({ sessions: [] });
+  expect(await agent.request("session/close", { sessionId })).toEqual({});
+  return init;
+}
+
 const closers: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
@@ -102,21 +118,8 @@ describe("the official SDK's remote clients drive acpkit's endpoint", () => {
     const connection = app.connect(stream(server.url));
     closers.push(() => connection.close());
     const { agent } = connection;
-    const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const init = await sdkSession(agent, updates);
     expect(init.agentInfo?.name).toBe("http-test-agent");
-    const { sessionId } = await agent.request("session/new", { cwd: "/tmp", mcpServers: [] });
-
-    const allowed = await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "permission" }] });
-    expect(allowed.stopReason).toBe("end_turn");
-    expect(updates.filter((update) => update.sessionUpdate === "agent_message_chunk").map((update) => update.content.text)).toEqual(["allowed"]);
-
-    const waiting = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
-    await expect.poll(() => updates.some((update) => update.content?.text === "waiting"), { timeout: 10_000 }).toBe(true);
-    await agent.notify("session/cancel", { sessionId });
-    expect((await waiting).stopReason).toBe("cancelled");
-
-    expect(await agent.request("session/list", {})).toEqual({ sessions: [] });
-    expect(await agent.request("session/close", { sessionId })).toEqual({});
     connection.close();
     expect(wires).toHaveLength(1);
     expect(officialProblems(wires[0]!)).toEqual([]);
@@ -155,15 +158,7 @@ describe("RT30: the official SDK's HTTP client through a fleet of two nodes", ()
     const connection = app.connect(createHttpStream(b.url, { fetch: spread }));
     closers.push(() => connection.close());
     const { agent } = connection;
-    await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const { sessionId } = await agent.request("session/new", { cwd: "/tmp", mcpServers: [] });
-    expect((await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "permission" }] })).stopReason).toBe("end_turn");
-    const waiting = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "wait" }] });
-    await expect.poll(() => updates.some((update) => update.content?.text === "waiting"), { timeout: 10_000 }).toBe(true);
-    await agent.notify("session/cancel", { sessionId });
-    expect((await waiting).stopReason).toBe("cancelled");
-    expect(await agent.request("session/list", {})).toEqual({ sessions: [] });
-    expect(await agent.request("session/close", { sessionId })).toEqual({});
+    await sdkSession(agent, updates);
     connection.close();
     // One agent, on node A; every message it exchanged valid v1.
     expect(hosts).toEqual(["a"]);

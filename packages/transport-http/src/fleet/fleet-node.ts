@@ -5,6 +5,7 @@
 // heartbeat lapsed has its connections adopted by a live one, which starts their agents again.
 import type { Transport } from "@acpkit/core";
 import { idKey } from "../common.js";
+import { hostConnection } from "../server/host-connection.js";
 import type { OutboxReader } from "../server/outbox.js";
 import type { ConnectionInfo, EndpointLimits } from "../server/types.js";
 import type { FleetBackend, FleetOptions, InboxSubscription, StreamRetention } from "./backend.js";
@@ -137,17 +138,7 @@ export class FleetNode {
   }
 
   private host(connection: OwnedConnection, info: Omit<ConnectionInfo, "connectionId">): OwnedConnection {
-    this.owned.set(connection.id, connection);
-    void connection.closed.then(() => {
-      if (this.owned.get(connection.id) === connection) this.owned.delete(connection.id);
-    });
-    try {
-      this.notify(connection, { ...info, connectionId: connection.id });
-    } catch (error) {
-      connection.finish({ reason: "onConnection threw", error });
-      throw error;
-    }
-    return connection;
+    return hostConnection(this.owned, connection, info, this.notify);
   }
 
   private async forward(connectionId: string, text: string, pending: Parameters<FleetBackend["forward"]>[2]): Promise<"sent" | "gone" | "orphaned"> {

@@ -8,6 +8,7 @@ import { FleetNode } from "../fleet/fleet-node.js";
 import type { OwnedConnection } from "../fleet/owned-connection.js";
 import { postToFleet, removeFromFleet, streamOfFleet } from "./fleet-requests.js";
 import { Guard } from "./guard.js";
+import { hostConnection } from "./host-connection.js";
 import { HttpConnection } from "./http-connection.js";
 import type { Retention } from "./outbox.js";
 import {
@@ -217,15 +218,7 @@ export class EndpointCore {
     const info = { profile: "http" as const, header: (name: string) => request.header(name) };
     if (this.fleet !== undefined) return this.fleet.open(body, info);
     const connection = new HttpConnection(this.newConnectionId(), { ...this.limits, retention: this.retention });
-    this.http.set(connection.id, connection);
-    void connection.closed.then(() => this.http.delete(connection.id));
-    try {
-      this.notify(connection, { ...info, connectionId: connection.id });
-    } catch (error) {
-      connection.finish({ reason: "onConnection threw", error });
-      throw error;
-    }
-    return connection;
+    return hostConnection(this.http, connection, info, (transport, full) => this.notify(transport, full));
   }
 
   private async get(request: EndpointRequest): Promise<EndpointReply> {
