@@ -70,28 +70,33 @@ describe.skipIf(!hasRedisServer)("acpkit serve --redis: a fleet", () => {
     expect(three!.stderr()).not.toMatch(/starting /);
   });
 
-  it("RT34–RT35: the node running the agent is killed (SIGKILL) mid-turn: the turn ends with a clear error, and the session goes on on another node", async (context) => {
-    const [owner, other] = await startFleet(context, 2);
-    const agent = await connectAgent(connectHttp(other!.url, { fetch: spread(owner!.url, other!.url, other!.url) }));
-    context.onTestFinished(() => agent.close());
-    const session = await agent.newSession({ cwd: store });
-    expect((await session.prompt("/echo before")).stopReason).toBe("end_turn");
-    const running = session.prompt("/wait");
-    const failed = running.then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    await context.expect.poll(() => textOf(session), { timeout: 20_000 }).toContain("Waiting until the turn is cancelled");
-    owner!.serve.kill("SIGKILL");
-    const error = await failed;
-    expect(isRpcError(error)).toBe(true);
-    expect((error as { data?: Record<string, unknown> }).data?.[NODE_LOST_DATA_KEY]).toBe(true);
-    expect((error as Error).message).toMatch(/stopped before answering/);
-    // The other node adopted the connection: its agent process resumed the session from the store.
-    await context.expect.poll(() => other!.stderr(), { timeout: 20_000 }).toMatch(/starting /);
-    expect((await session.prompt("/echo after the move")).stopReason).toBe("end_turn");
-    expect(textOf(session)).toContain("after the move");
-  });
+  // Ten times in a row in every run: a failover that works nine times in ten is a defect (the issue
+  // asks for ten runs without a flake).
+  it.for(Array.from({ length: 10 }, (_, index) => index + 1))(
+    "RT34–RT35 (kill %i of 10): the node running the agent is killed (SIGKILL) mid-turn: the turn ends with a clear error, and the session goes on on another node",
+    async (_kill, context) => {
+      const [owner, other] = await startFleet(context, 2);
+      const agent = await connectAgent(connectHttp(other!.url, { fetch: spread(owner!.url, other!.url, other!.url) }));
+      context.onTestFinished(() => agent.close());
+      const session = await agent.newSession({ cwd: store });
+      expect((await session.prompt("/echo before")).stopReason).toBe("end_turn");
+      const running = session.prompt("/wait");
+      const failed = running.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await context.expect.poll(() => textOf(session), { timeout: 20_000 }).toContain("Waiting until the turn is cancelled");
+      owner!.serve.kill("SIGKILL");
+      const error = await failed;
+      expect(isRpcError(error)).toBe(true);
+      expect((error as { data?: Record<string, unknown> }).data?.[NODE_LOST_DATA_KEY]).toBe(true);
+      expect((error as Error).message).toMatch(/stopped before answering/);
+      // The other node adopted the connection: its agent process resumed the session from the store.
+      await context.expect.poll(() => other!.stderr(), { timeout: 20_000 }).toMatch(/starting /);
+      expect((await session.prompt("/echo after the move")).stopReason).toBe("end_turn");
+      expect(textOf(session)).toContain("after the move");
+    },
+  );
 
   it("RT37: Redis stopped and started during a streamed turn: every chunk arrives once, in order", async (context) => {
     const [owner, other] = await startFleet(context, 2, ["--chunk-delay", "10"]);
