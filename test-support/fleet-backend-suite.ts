@@ -89,6 +89,11 @@ export function fleetBackendSuite(name: string, create: () => Promise<FleetBacke
         await backend.releaseReader(ref, "r1");
         expect(await backend.openReader(ref, "r2", 10_000, undefined)).toEqual({ after: 0 });
         expect(await backend.openReader({ connectionId: "no-such-connection" }, "r3", 10_000, undefined)).toBe("gone");
+        // At most maxStreams streams per connection: a new one past it is refused, existing ones stay open.
+        expect(await backend.openReader({ ...ref, sessionId: "s1" }, "r4", 10_000, undefined, 2)).toEqual({ after: 0 });
+        expect(await backend.openReader({ ...ref, sessionId: "s2" }, "r5", 10_000, undefined, 2)).toBe("full");
+        await backend.releaseReader(ref, "r2");
+        expect(await backend.openReader(ref, "r6", 10_000, undefined, 2)).toEqual({ after: 0 });
       }),
     );
 

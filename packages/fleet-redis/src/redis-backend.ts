@@ -188,14 +188,20 @@ export class RedisFleetBackend implements FleetBackend {
     return Number((await this.redis.hget(this.keys.meta(ref), "unread")) ?? 0);
   }
 
-  async openReader(ref: StreamRef, holder: string, leaseMs: number, lastEventId: number | undefined): Promise<ReaderStart | "busy" | "gone"> {
+  async openReader(
+    ref: StreamRef,
+    holder: string,
+    leaseMs: number,
+    lastEventId: number | undefined,
+    maxStreams = Number.MAX_SAFE_INTEGER,
+  ): Promise<ReaderStart | "busy" | "gone" | "full"> {
     const k = this.keys;
     const reply = (await this.script(
       "acpOpenReader",
       [k.conn(ref.connectionId), k.meta(ref), k.reader(ref), k.streams(ref.connectionId)],
-      [holder, String(Math.round(leaseMs)), lastEventId === undefined ? "" : String(lastEventId), k.name(ref)],
+      [holder, String(Math.round(leaseMs)), lastEventId === undefined ? "" : String(lastEventId), k.name(ref), String(maxStreams)],
     )) as [string, number?, number?, number?];
-    if (reply[0] !== "ok") return reply[0] as "busy" | "gone";
+    if (reply[0] !== "ok") return reply[0] as "busy" | "gone" | "full";
     const after = Number(reply[1]);
     return reply[2] === undefined ? { after } : { after, gap: { from: Number(reply[2]), to: Number(reply[3]) } };
   }

@@ -64,9 +64,10 @@ end
 return {redis.call('XRANGE', KEYS[1], start, '+', 'COUNT', ARGV[2]), redis.call('HGET', KEYS[2], 'ended')}
 `;
 
-/** KEYS: conn, meta, reader, streams set. ARGV: holder, lease ms, last event id ('' for none), stream name. */
+/** KEYS: conn, meta, reader, streams set. ARGV: holder, lease ms, last event id ('' for none), stream name, most streams. */
 export const OPEN_READER = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
+if redis.call('SISMEMBER', KEYS[4], ARGV[4]) == 0 and redis.call('SCARD', KEYS[4]) >= tonumber(ARGV[5]) then return {'full'} end
 local holder = redis.call('GET', KEYS[3])
 if holder and holder ~= ARGV[1] then return {'busy'} end
 redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])

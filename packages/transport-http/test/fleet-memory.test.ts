@@ -7,7 +7,7 @@ import { type AgentDefinition, serveAgent } from "@acpkit/agent";
 import { connectAgent } from "@acpkit/client";
 import type { TestContext } from "vitest";
 import { describe, expect, it } from "vitest";
-import { connectHttp, createAcpEndpoint, type FleetBackend, MemoryFleetBackend, NODE_LOST_DATA_KEY } from "../src/index.js";
+import { connectHttp, createAcpEndpoint, type EndpointLimits, type FleetBackend, MemoryFleetBackend, NODE_LOST_DATA_KEY } from "../src/index.js";
 import { openConnection, openStream, post, testAgent, until } from "./helpers.js";
 
 /** testAgent, able to take a session up again in a new process (session/resume). */
@@ -47,7 +47,14 @@ interface Node {
 }
 
 /** One node on a free loopback port, serving `agent` for the connections it owns. */
-async function startNode(context: TestContext, backend: FleetBackend, nodeId: string, agent: AgentDefinition = resumingAgent, resume = false): Promise<Node> {
+async function startNode(
+  context: TestContext,
+  backend: FleetBackend,
+  nodeId: string,
+  agent: AgentDefinition = resumingAgent,
+  resume = false,
+  limits: Partial<EndpointLimits> = {},
+): Promise<Node> {
   const node: Node = { url: "", agents: 0, closed: 0 };
   const endpoint = createAcpEndpoint({
     onConnection: (transport) => {
@@ -57,6 +64,7 @@ async function startNode(context: TestContext, backend: FleetBackend, nodeId: st
     },
     fleet: { backend, nodeId, heartbeatMs: 50, nodeTimeoutMs: 400 },
     resume,
+    limits,
   });
   const server = createServer(endpoint.node);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -125,6 +133,26 @@ describe("a fleet on the in-memory backend", () => {
     expect(turn.stopReason).toBe("end_turn");
     expect(JSON.stringify(session.state.toJSON())).toContain('"text":"allowed"');
     expect([a.agents, b.agents]).toEqual([1, 0]);
+  });
+
+  it("RT30: a request forwarded from another node is held to the owner's bound on unanswered requests", async (context) => {
+    const backend = new MemoryFleetBackend();
+    const a = await startNode(context, backend, "a", resumingAgent, false, { maxPendingRequests: 1 });
+    const b = await startNode(context, backend, "b", resumingAgent, false, { maxPendingRequests: 1 });
+    const { id } = await openConnection(a.url);
+    const connection = await openStream(b.url, id);
+    await post(b.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
+    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
+    const headers = { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId };
+    const session = await openStream(b.url, id, sessionId);
+    await post(b.url, prompt(2, sessionId, "wait"), headers);
+    await session.waitFor((message) => message.method === "session/update");
+    expect((await post(b.url, prompt(3, sessionId, "wait"), headers)).status).toBe(202);
+    const refused = await session.waitFor((message) => message.id === 3);
+    expect(refused.error.data.httpStatus).toBe(429);
+    expect(refused.error.message).toMatch(/1 requests of this connection wait for an answer/);
+    connection.close();
+    session.close();
   });
 
   it("RT31: a reader that lost its stream on one node resumes it on another with Last-Event-ID", async (context) => {

@@ -6,7 +6,7 @@
 import { request as httpRequest } from "node:http";
 import { connectAgent } from "@acpkit/client";
 import { describe, expect, it } from "vitest";
-import { connectHttp } from "../src/index.js";
+import { connectHttp, MemoryFleetBackend } from "../src/index.js";
 import { startEndpoint } from "./helpers.js";
 
 /** mulberry32: a small seeded PRNG, so a failing case can be run again. */
@@ -85,48 +85,58 @@ function send(port: number, sent: Sent): Promise<{ status: number; body: string;
 }
 
 describe("the endpoint under hostile input", () => {
-  it("answers 600 seeded random requests with known statuses and JSON-RPC refusals, stays within its limits, and still serves a turn", async () => {
-    const seed = Number(process.env.ACPKIT_HOSTILE_SEED ?? 20261128);
-    const random = prng(seed);
-    const server = await startEndpoint({ limits: { maxConnections: 8, maxBodyBytes: 32 * 1024, maxIdLength: 1024 } });
-    try {
-      const connectionIds: string[] = [];
-      const statuses = new Map<number, number>();
-      for (let index = 0; index < 600; index++) {
-        const sent = randomCase(random, connectionIds);
-        const where = `seed ${seed}, case ${index}: ${sent.method} ${JSON.stringify(sent.headers)} ${sent.body?.subarray(0, 80).toString("latin1")}`;
-        const answer = await send(server.port, sent).catch((error: Error) => {
-          throw new Error(`${where}: no answer (${error.message})`);
-        });
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        expect(KNOWN_STATUSES.has(answer.status), `${where}: status ${answer.status}`).toBe(true);
-        if (answer.status >= 400) {
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(answer.body);
-          } catch {
-            throw new Error(`${where}: status ${answer.status} with a body that is not JSON: ${JSON.stringify(answer.body.slice(0, 200))}`);
+  // The same cases against a node of a fleet (RT30): its requests go through the backend (forwarded
+  // POSTs, streams read from it, DELETE by the owner), which must refuse just as well.
+  it.for([
+    ["alone", false],
+    ["as a fleet node", true],
+  ] as const)(
+    "%s: answers 600 seeded random requests with known statuses and JSON-RPC refusals, stays within its limits, and still serves a turn",
+    { timeout: 120_000 },
+    async ([, fleet]) => {
+      const seed = Number(process.env.ACPKIT_HOSTILE_SEED ?? 20261128);
+      const random = prng(seed);
+      const limits = { maxConnections: 8, maxBodyBytes: 32 * 1024, maxIdLength: 1024 };
+      const server = await startEndpoint(fleet ? { limits, fleet: { backend: new MemoryFleetBackend(), nodeId: "hostile" } } : { limits });
+      try {
+        const connectionIds: string[] = [];
+        const statuses = new Map<number, number>();
+        for (let index = 0; index < 600; index++) {
+          const sent = randomCase(random, connectionIds);
+          const where = `seed ${seed}, case ${index}: ${sent.method} ${JSON.stringify(sent.headers)} ${sent.body?.subarray(0, 80).toString("latin1")}`;
+          const answer = await send(server.port, sent).catch((error: Error) => {
+            throw new Error(`${where}: no answer (${error.message})`);
+          });
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          expect(KNOWN_STATUSES.has(answer.status), `${where}: status ${answer.status}`).toBe(true);
+          if (answer.status >= 400) {
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(answer.body);
+            } catch {
+              throw new Error(`${where}: status ${answer.status} with a body that is not JSON: ${JSON.stringify(answer.body.slice(0, 200))}`);
+            }
+            const refusal = parsed as { jsonrpc: string; error: { code: number; message: string; data: { httpStatus: number } } };
+            expect(refusal.jsonrpc, where).toBe("2.0");
+            expect(refusal.error.data.httpStatus, where).toBe(answer.status);
+            expect(refusal.error.message.length, where).toBeGreaterThan(0);
           }
-          const refusal = parsed as { jsonrpc: string; error: { code: number; message: string; data: { httpStatus: number } } };
-          expect(refusal.jsonrpc, where).toBe("2.0");
-          expect(refusal.error.data.httpStatus, where).toBe(answer.status);
-          expect(refusal.error.message.length, where).toBeGreaterThan(0);
+          const opened = answer.headers["acp-connection-id"];
+          if (typeof opened === "string") connectionIds.push(opened);
+          expect(server.endpoint.connectionCount, where).toBeLessThanOrEqual(8);
         }
-        const opened = answer.headers["acp-connection-id"];
-        if (typeof opened === "string") connectionIds.push(opened);
-        expect(server.endpoint.connectionCount, where).toBeLessThanOrEqual(8);
+        // The random requests reached every kind of answer that matters.
+        for (const status of [200, 202, 400, 404, 405, 415, 503])
+          expect(statuses.get(status) ?? 0, `status ${status} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
+        // Free the connections the cases opened, then a well-behaved client runs a turn.
+        for (const id of connectionIds) await send(server.port, { method: "DELETE", headers: { "Acp-Connection-Id": id }, body: undefined });
+        const agent = await connectAgent(connectHttp(server.url), { protocolVersion: 1 });
+        const session = await agent.newSession({ cwd: "/tmp" });
+        expect((await session.prompt("still here")).stopReason).toBe("end_turn");
+        await agent.close();
+      } finally {
+        await server.close();
       }
-      // The random requests reached every kind of answer that matters.
-      for (const status of [200, 202, 400, 404, 405, 415, 503])
-        expect(statuses.get(status) ?? 0, `status ${status} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
-      // Free the connections the cases opened, then a well-behaved client runs a turn.
-      for (const id of connectionIds) await send(server.port, { method: "DELETE", headers: { "Acp-Connection-Id": id }, body: undefined });
-      const agent = await connectAgent(connectHttp(server.url), { protocolVersion: 1 });
-      const session = await agent.newSession({ cwd: "/tmp" });
-      expect((await session.prompt("still here")).stopReason).toBe("end_turn");
-      await agent.close();
-    } finally {
-      await server.close();
-    }
-  }, 120_000);
+    },
+  );
 });

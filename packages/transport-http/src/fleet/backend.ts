@@ -146,9 +146,17 @@ export interface FleetBackend {
   /**
    * Become the stream's one reader for `leaseMs` (renewed by `renewReader`); "busy" when another
    * holds it, "gone" when the connection does not exist. `lastEventId` (a returning reader's)
-   * replays what came after it, within the retention window.
+   * replays what came after it, within the retention window. A stream that does not exist yet is not
+   * made when its connection has `maxStreams` streams already ("full"): a client cannot make the
+   * backend hold streams without bound by naming sessions.
    */
-  openReader(stream: StreamRef, holder: string, leaseMs: number, lastEventId: number | undefined): Promise<ReaderStart | "busy" | "gone">;
+  openReader(
+    stream: StreamRef,
+    holder: string,
+    leaseMs: number,
+    lastEventId: number | undefined,
+    maxStreams?: number,
+  ): Promise<ReaderStart | "busy" | "gone" | "full">;
   /** Keep the lease; false when it was lost (another reader took the stream). */
   renewReader(stream: StreamRef, holder: string, leaseMs: number): Promise<boolean>;
   /** Give the stream up. */

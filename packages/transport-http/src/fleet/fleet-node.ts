@@ -97,11 +97,22 @@ export class FleetNode {
   }
 
   /** A GET stream of a connection, read from the backend whichever node owns it. */
-  async stream(connectionId: string, sessionId: string | undefined, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone"> {
+  async stream(connectionId: string, sessionId: string | undefined, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone" | "full"> {
     const ref = sessionId === undefined ? { connectionId } : { connectionId, sessionId };
     const holder = `${this.nodeId}/${++this.readers}`;
     const lease = this.nodeTimeoutMs;
-    return openFleetReader({ backend: this.backend, ref, holder, leaseMs: lease, retention: this.retention, resumable: this.resumable }, lastEventId);
+    return openFleetReader(
+      {
+        backend: this.backend,
+        ref,
+        holder,
+        leaseMs: lease,
+        retention: this.retention,
+        resumable: this.resumable,
+        maxStreams: this.limits.maxSessionStreams + 1,
+      },
+      lastEventId,
+    );
   }
 
   /** End a connection (DELETE), on whichever node owns it. */
@@ -162,7 +173,19 @@ export class FleetNode {
     }
     if ("end" in envelope) return connection.finish({ reason: envelope.end });
     connection.lastSeen = Date.now();
-    connection.accept(envelope.m, envelope.s);
+    const message = envelope.m;
+    // A forwarded request is held to the same bound as one POSTed here: past it, it is answered
+    // with the refusal instead of reaching the agent.
+    if ("method" in message && "id" in message && connection.pendingRequests >= this.limits.maxPendingRequests) {
+      const ref = envelope.s === undefined ? { connectionId } : { connectionId, sessionId: envelope.s };
+      const error = {
+        code: -32600,
+        message: `${this.limits.maxPendingRequests} requests of this connection wait for an answer already; send more once some are answered`,
+        data: { httpStatus: 429 },
+      };
+      return connection.write(ref, { jsonrpc: "2.0", id: message.id, error }, idKey(message.id));
+    }
+    connection.accept(message, envelope.s);
   }
 
   /** Beat the heartbeat; then, when this node may judge, adopt what dead nodes left. */

@@ -161,9 +161,16 @@ export class MemoryFleetBackend implements FleetBackend {
     return this.existing(ref)?.unreadChars ?? 0;
   }
 
-  async openReader(ref: StreamRef, holder: string, leaseMs: number, lastEventId: number | undefined): Promise<ReaderStart | "busy" | "gone"> {
+  async openReader(
+    ref: StreamRef,
+    holder: string,
+    leaseMs: number,
+    lastEventId: number | undefined,
+    maxStreams = Number.POSITIVE_INFINITY,
+  ): Promise<ReaderStart | "busy" | "gone" | "full"> {
     const connection = this.connections.get(ref.connectionId);
     if (connection === undefined) return "gone";
+    if (!connection.streams.has(ref.sessionId ?? "") && connection.streams.size >= maxStreams) return "full";
     const stream = this.stream(connection, ref);
     const now = Date.now();
     if (stream.reader !== undefined && stream.reader.holder !== holder && stream.reader.expires > now) return "busy";

@@ -20,12 +20,15 @@ export interface FleetReaderOptions {
   readonly retention: StreamRetention;
   /** Whether events carry ids (resume is on). */
   readonly resumable: boolean;
+  /** Streams one connection may have (the connection stream and its session streams). */
+  readonly maxStreams: number;
 }
 
 /** Open a reader on a backend stream; "busy" or "gone" when it cannot be had. */
-export async function openFleetReader(options: FleetReaderOptions, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone"> {
-  const start = await options.backend.openReader(options.ref, options.holder, options.leaseMs, options.resumable ? lastEventId : undefined);
-  if (start === "busy" || start === "gone") return start;
+export async function openFleetReader(options: FleetReaderOptions, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone" | "full"> {
+  const { backend, ref, holder, leaseMs, maxStreams } = options;
+  const start = await backend.openReader(ref, holder, leaseMs, options.resumable ? lastEventId : undefined, maxStreams);
+  if (typeof start === "string") return start;
   return new FleetStreamReader(options, start);
 }
 

@@ -50,6 +50,7 @@ export async function streamOfFleet(fleet: FleetNode, limits: Readonly<EndpointL
   const reader = await fleet.stream(connectionId, sessionId, lastEventIdOf(request));
   if (reader === "gone") return unknownConnection();
   if (reader === "busy") return streamTaken(sessionId);
+  if (reader === "full") return refusal(429, `this connection has ${limits.maxSessionStreams} session streams, its limit`);
   return { status: 200, headers: STREAM_HEADERS, stream: reader };
 }
 
