@@ -101,6 +101,10 @@ export class RedisFleetBackend implements FleetBackend {
     await this.redis.set(this.keys.node(nodeId), "1", "PX", Math.max(1, Math.round(ttlMs)));
   }
 
+  async leave(nodeId: string): Promise<void> {
+    await this.redis.del(this.keys.node(nodeId));
+  }
+
   async isAlive(nodeId: string): Promise<boolean> {
     return (await this.redis.exists(this.keys.node(nodeId))) === 1;
   }

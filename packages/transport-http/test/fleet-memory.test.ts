@@ -54,7 +54,8 @@ async function startNode(
   agent: AgentDefinition = resumingAgent,
   resume = false,
   limits: Partial<EndpointLimits> = {},
-): Promise<Node> {
+  nodeTimeoutMs = 400,
+): Promise<Node & { close(): Promise<void> }> {
   const node: Node = { url: "", agents: 0, closed: 0 };
   const endpoint = createAcpEndpoint({
     onConnection: (transport) => {
@@ -62,7 +63,7 @@ async function startNode(
       void transport.closed?.then(() => node.closed++);
       serveAgent(transport, agent);
     },
-    fleet: { backend, nodeId, heartbeatMs: 50, nodeTimeoutMs: 400 },
+    fleet: { backend, nodeId, heartbeatMs: 50, nodeTimeoutMs },
     resume,
     limits,
   });
@@ -74,7 +75,7 @@ async function startNode(
     await new Promise((resolve) => server.close(resolve));
   });
   node.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/acp`;
-  return node;
+  return Object.assign(node, { close: () => endpoint.close() });
 }
 
 const prompt = (id: number, sessionId: string, text: string) => ({
@@ -204,6 +205,27 @@ describe("a fleet on the in-memory backend", () => {
     cutOff.heal();
     expect((await shared.connection(id))?.owner).toBe("b");
     await until(() => a.closed === 1, 10_000, "node a to let its agent go");
+    connection.close();
+    session.close();
+  });
+
+  it("RT39: a node that closes hands its connections over: another adopts them at once (not after the node timeout), and the session goes on", async (context) => {
+    const backend = new MemoryFleetBackend();
+    // A node timeout far beyond the test's waits: only the hand-over can move the connection in time.
+    const a = await startNode(context, backend, "a", resumingAgent, false, {}, 600_000);
+    const b = await startNode(context, backend, "b", resumingAgent, false, {}, 600_000);
+    const { id } = await openConnection(a.url);
+    const connection = await openStream(b.url, id);
+    await post(b.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
+    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
+    const headers = { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId };
+    const session = await openStream(b.url, id, sessionId);
+    await a.close();
+    expect(a.closed).toBe(1);
+    await until(() => b.agents === 1, 10_000, "node b to adopt the connection");
+    expect((await post(b.url, prompt(2, sessionId, "after the hand-over"), headers)).status).toBe(202);
+    expect((await session.waitFor((message) => message.id === 2)).result.stopReason).toBe("end_turn");
+    expect((await backend.connection(id))?.owner).toBe("b");
     connection.close();
     session.close();
   });

@@ -39,7 +39,8 @@ With --redis, it is one node of a fleet: every "acpkit serve" given the same Red
 same connections. Any node takes any request and any stream; the node that took a connection's
 initialize runs its agent. When a node dies, another takes its connections over within about
 --node-timeout (default ${DEFAULT_NODE_TIMEOUT_MS} ms): it starts the agent again and resumes (or loads) its sessions;
-the request that was running ends with an error. --node-id names this node (unique in the fleet).
+the request that was running ends with an error. On SIGINT or SIGTERM a fleet node hands its
+connections over to the others instead of ending them. --node-id names this node (unique in the fleet).
 Run Redis with persistence (appendonly yes) for the fleet to survive a Redis restart.
 SIGINT or SIGTERM stops it gracefully and it exits 0: running turns are cancelled (session/cancel)
 and their answers delivered (at most ${SHUTDOWN_TURN_GRACE_MS / 1000} s), then every connection is closed (its streams end, a WebSocket

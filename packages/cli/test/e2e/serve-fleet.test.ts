@@ -3,6 +3,7 @@
 // with SIGKILL in the middle of a turn; Redis stopped and started in the middle of a stream. The
 // agent is the built-in one with a session store all nodes share, as a real agent's session files
 // would be.
+import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,12 +19,12 @@ let redis: RedisServer;
 let store: string;
 
 /** Start `count` nodes of one fleet (a Redis key prefix of their own is not needed: each test has its own nodes and connections). */
-async function startFleet(context: TestContext, count: number, agentFlags: readonly string[] = []) {
+async function startFleet(context: TestContext, count: number, agentFlags: readonly string[] = [], nodeTimeout = "1000") {
   return Promise.all(
     Array.from({ length: count }, (_, index) =>
       startServe(
         context,
-        ["--listen", "127.0.0.1:0", "--redis", redis.url, "--node-id", `node-${context.task.id}-${index}`, "--node-timeout", "1000"],
+        ["--listen", "127.0.0.1:0", "--redis", redis.url, "--node-id", `node-${context.task.id}-${index}`, "--node-timeout", nodeTimeout],
         [...BUILTIN_AGENT, "--store", store, ...agentFlags],
       ),
     ),
@@ -97,6 +98,21 @@ describe.skipIf(!hasRedisServer)("acpkit serve --redis: a fleet", () => {
       expect(textOf(session)).toContain("after the move");
     },
   );
+
+  it("RT39: SIGTERM on the node running the agent hands the connection over: serve exits 0, and the session goes on on another node", async (context) => {
+    // A node timeout far beyond the test's waits: only the hand-over can move the connection in time.
+    const [owner, other] = await startFleet(context, 2, [], "600000");
+    const agent = await connectAgent(connectHttp(other!.url, { fetch: spread(owner!.url, other!.url, other!.url) }));
+    context.onTestFinished(() => agent.close());
+    const session = await agent.newSession({ cwd: store });
+    expect((await session.prompt("/echo before")).stopReason).toBe("end_turn");
+    owner!.serve.kill("SIGTERM");
+    const [code] = await once(owner!.serve, "exit");
+    expect(code).toBe(0);
+    await context.expect.poll(() => other!.stderr(), { timeout: 20_000 }).toMatch(/starting /);
+    expect((await session.prompt("/echo after the hand-over")).stopReason).toBe("end_turn");
+    expect(textOf(session)).toContain("after the hand-over");
+  });
 
   it("RT37: Redis stopped and started during a streamed turn: every chunk arrives once, in order", async (context) => {
     const [owner, other] = await startFleet(context, 2, ["--chunk-delay", "10"]);

@@ -105,6 +105,8 @@ export interface InboxSubscription {
 export interface FleetBackend {
   /** Say that `nodeId` is alive for `ttlMs` more. */
   heartbeat(nodeId: string, ttlMs: number): Promise<void>;
+  /** End `nodeId`'s heartbeat now: the node leaves, and its connections are adopted at the next look. */
+  leave(nodeId: string): Promise<void>;
   /** Whether `nodeId`'s last heartbeat has not lapsed. */
   isAlive(nodeId: string): Promise<boolean>;
   /** Record a new connection (its owner is the node that accepted initialize). */
@@ -185,8 +187,15 @@ export interface FleetOptions {
   readonly backend: FleetBackend;
   /** This node's id, unique in the fleet and stable for its lifetime. */
   readonly nodeId: string;
-  /** How often this node beats its heartbeat. Default 1000 ms. */
+  /** How often this node beats its heartbeat and looks for connections to adopt. Default and most 1000 ms. */
   readonly heartbeatMs?: number;
   /** A node whose heartbeat is older than this is dead and its connections are adopted. Default 5000 ms. */
   readonly nodeTimeoutMs?: number;
+  /**
+   * What closing this node's endpoint does to the connections it hosts: true (default) hands them
+   * over to the other nodes (what was written reaches the backend, the agents stop, the node leaves,
+   * and a live node adopts them at once, as after a death but without waiting for the timeout);
+   * false ends them, as a lone endpoint does.
+   */
+  readonly handOverOnClose?: boolean;
 }

@@ -13,6 +13,8 @@ import { OwnedConnection } from "./owned-connection.js";
 import { reattach } from "./reattach.js";
 import { openFleetReader } from "./stream-reader.js";
 
+/** The longest time between two heartbeats (and looks for orphaned connections) of a node. */
+const MAX_HEARTBEAT_MS = 1000;
 /** How often a fleet node beats its heartbeat unless told otherwise (FleetOptions.heartbeatMs). */
 export const DEFAULT_HEARTBEAT_MS = 1000;
 /** How old a node's heartbeat may get before the node counts as dead, unless told otherwise (FleetOptions.nodeTimeoutMs). */
@@ -30,6 +32,7 @@ export class FleetNode {
   readonly nodeId: string;
   private readonly heartbeatMs: number;
   private readonly nodeTimeoutMs: number;
+  private readonly handOverOnClose: boolean;
   private readonly inbox: InboxSubscription;
   private ticker: ReturnType<typeof setTimeout> | undefined;
   /** performance.now() from which this node may judge other nodes dead: a full timeout after its own heartbeat last failed. */
@@ -37,6 +40,8 @@ export class FleetNode {
   /** performance.now() of this node's last heartbeat that reached the backend. */
   private lastBeat = performance.now();
   private readers = 0;
+  /** The GET streams this node serves now: a node that leaves breaks them, so their clients resume elsewhere. */
+  private readonly reading = new Set<OutboxReader>();
   private stopped = false;
 
   constructor(
@@ -50,12 +55,15 @@ export class FleetNode {
     if (typeof options.backend?.append !== "function") throw new TypeError("options.fleet.backend must be a FleetBackend");
     this.backend = options.backend;
     this.nodeId = options.nodeId;
-    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    // At most a second apart, whatever the timeout: the same tick looks for connections to adopt,
+    // and a node that hands its connections over (RT39) wants them taken at once.
+    this.heartbeatMs = Math.min(options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, MAX_HEARTBEAT_MS);
     this.nodeTimeoutMs = options.nodeTimeoutMs ?? DEFAULT_NODE_TIMEOUT_MS;
+    this.handOverOnClose = options.handOverOnClose ?? true;
     if (!(this.nodeTimeoutMs > this.heartbeatMs * 2))
       throw new TypeError(`options.fleet.nodeTimeoutMs (${this.nodeTimeoutMs}) must be more than twice heartbeatMs (${this.heartbeatMs})`);
-    // A node that just started has seen nobody's heartbeat for a full timeout yet.
-    this.judgeFrom = performance.now() + this.nodeTimeoutMs;
+    // The heartbeats in the backend say who is alive; a node judges once its own first beat landed.
+    this.judgeFrom = performance.now();
     this.inbox = this.backend.receive(this.nodeId, (connectionId, text) => this.delivered(connectionId, text));
     void this.tick();
   }
@@ -100,19 +108,22 @@ export class FleetNode {
   async stream(connectionId: string, sessionId: string | undefined, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone" | "full"> {
     const ref = sessionId === undefined ? { connectionId } : { connectionId, sessionId };
     const holder = `${this.nodeId}/${++this.readers}`;
-    const lease = this.nodeTimeoutMs;
-    return openFleetReader(
-      {
-        backend: this.backend,
-        ref,
-        holder,
-        leaseMs: lease,
-        retention: this.retention,
-        resumable: this.resumable,
-        maxStreams: this.limits.maxSessionStreams + 1,
-      },
-      lastEventId,
-    );
+    let reader: OutboxReader | undefined;
+    const options = {
+      backend: this.backend,
+      ref,
+      holder,
+      leaseMs: this.nodeTimeoutMs,
+      retention: this.retention,
+      resumable: this.resumable,
+      maxStreams: this.limits.maxSessionStreams + 1,
+      onRelease: () => void (reader !== undefined && this.reading.delete(reader)),
+    };
+    const opened = await openFleetReader(options, lastEventId);
+    if (typeof opened === "string") return opened;
+    reader = opened;
+    this.reading.add(reader);
+    return reader;
   }
 
   /** End a connection (DELETE), on whichever node owns it. */
@@ -128,17 +139,29 @@ export class FleetNode {
     return result === "orphaned" ? "sent" : result;
   }
 
-  /** Close every connection this node owns and leave the fleet. */
+  /**
+   * Leave the fleet: the connections this node owns are handed over to the other nodes (RT39), or
+   * ended when `handOverOnClose` is false.
+   */
   async close(reason: string): Promise<void> {
     this.stopped = true;
     clearTimeout(this.ticker);
     await this.inbox.stop();
-    const all: Promise<unknown>[] = [];
-    for (const connection of this.owned.values()) {
-      connection.finish({ reason });
-      all.push(connection.closed);
+    // Without a closed: line, so that clients take it as a break and resume (or reconnect) through
+    // another node, rather than as the end of their connection.
+    for (const reader of [...this.reading]) reader.release();
+    const owned = [...this.owned.values()];
+    if (this.handOverOnClose) {
+      await Promise.all(owned.map((connection) => connection.handOver(reason, this.nodeTimeoutMs)));
+      // Only now: an adopter must find everything this node wrote. An unreachable backend must not
+      // hold the shutdown: the heartbeat then lapses by itself within the node timeout.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.backend.leave(this.nodeId).catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, this.nodeTimeoutMs)))]);
+      clearTimeout(timer);
+      return;
     }
-    await Promise.all(all);
+    for (const connection of owned) connection.finish({ reason });
+    await Promise.all(owned.map((connection) => connection.closed));
   }
 
   /** Close the connections this node owns that saw no client message for idleTimeoutMs and wait for no answer. */

@@ -50,6 +50,10 @@ export class MemoryFleetBackend implements FleetBackend {
     this.alive.set(nodeId, Date.now() + ttlMs);
   }
 
+  async leave(nodeId: string): Promise<void> {
+    this.alive.delete(nodeId);
+  }
+
   async isAlive(nodeId: string): Promise<boolean> {
     return this.aliveNow(nodeId);
   }

@@ -205,6 +205,23 @@ export class OwnedConnection implements Transport {
     void this.writer.flushed().then(() => this.options.backend.endConnection(this.id, info.reason).catch(() => {}));
   }
 
+  /**
+   * Let the connection go to another node (this one is leaving the fleet): what the agent wrote
+   * reaches the backend (within `flushLimitMs`), then the agent hears the close; the records stay
+   * for the node that adopts the connection.
+   */
+  async handOver(reason: string, flushLimitMs: number): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    clearTimeout(this.congestionTimer);
+    this.drained?.resolve();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.writer.flushed(), new Promise((resolve) => (timer = setTimeout(resolve, flushLimitMs)))]);
+    clearTimeout(timer);
+    this.writer.stop();
+    this.resolveClosed({ reason });
+  }
+
   private route(message: Record<string, unknown>): void {
     if (!("method" in message)) {
       const key = idKey(message.id);

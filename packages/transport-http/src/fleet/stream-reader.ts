@@ -22,6 +22,8 @@ export interface FleetReaderOptions {
   readonly resumable: boolean;
   /** Streams one connection may have (the connection stream and its session streams). */
   readonly maxStreams: number;
+  /** Called once, when the reader is released. */
+  readonly onRelease?: () => void;
 }
 
 /** Open a reader on a backend stream; "busy" or "gone" when it cannot be had. */
@@ -107,6 +109,7 @@ class FleetStreamReader implements OutboxReader {
   release(): void {
     if (this.released.signal.aborted) return;
     this.released.abort();
+    this.options.onRelease?.();
     clearInterval(this.renewal);
     void this.options.backend.releaseReader(this.options.ref, this.options.holder).catch(() => {});
   }
