@@ -8,6 +8,9 @@ export {
   EVENT_STREAM,
   answersOnConnectionStream,
   GAP_EVENT,
+  GAP_METHOD,
+  RESUMED_METHOD,
+  RESUME_QUERY,
   RESUME_META_KEY,
   idKey,
   isSessionScoped,
@@ -15,5 +18,6 @@ export {
   sessionIdOfResult,
 } from "./protocol.js";
 export { SessionLedger, type LedgerSession } from "./session-ledger.js";
+export { ResumingWebSocket } from "./client/resuming-websocket.js";
 export { connectHttp, HttpClientTransport, type HttpClientOptions, RECONNECTED_DATA_KEY } from "./client/http-client.js";
 export { MemoryCookieStore, type CookieStore } from "./client/cookie-jar.js";

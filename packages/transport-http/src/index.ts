@@ -15,7 +15,7 @@ export type { NodeRequest, NodeResponse } from "./server/node-adapter.js";
 export { connectHttp, HttpClientTransport, type HttpClientOptions } from "./client/node-connect.js";
 export { connectRemote, type RemoteOptions } from "./client/remote.js";
 export { MemoryCookieStore, type CookieStore, RECONNECTED_DATA_KEY } from "./common.js";
-export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT } from "./common.js";
+export { CONNECTION_HEADER, SESSION_HEADER, DEFAULT_ENDPOINT_PATH, RESUME_META_KEY, GAP_EVENT, GAP_METHOD, RESUMED_METHOD, RESUME_QUERY } from "./common.js";
 export type {
   Adoption,
   AppendResult,

@@ -14,6 +14,15 @@ export const EVENT_STREAM = "text/event-stream";
 export const RESUME_META_KEY = "acpkit.dev/streamResume";
 /** The SSE event type of a gap notice (RT27): its data is `{"from": N, "to": M}`, the event ids that are lost. */
 export const GAP_EVENT = "acpkit-gap";
+/**
+ * The first frame on a resumed WebSocket (RT40), an extension notification: how many of the
+ * client's frames arrived (`{"received": N}`), so the client sends the rest again.
+ */
+export const RESUMED_METHOD = "_acpkit.dev/resumed";
+/** The query parameters a resuming WebSocket upgrade may name its connection and last frame with (a browser cannot set headers). */
+export const RESUME_QUERY = Object.freeze({ connection: "acp_connection", lastEventId: "acp_last_event" });
+/** The WebSocket profile's gap notice when it resumes (RT40): the frames lost (`{"from": N, "to": M}`). */
+export const GAP_METHOD = "_acpkit.dev/gap";
 
 /**
  * Methods the client sends with `Acp-Session-Id` even when their params would not say so. Any other

@@ -33,8 +33,9 @@ With --tls-cert and --tls-key (PEM files) it serves HTTP/2 over TLS, HTTP/1.1 by
 requires HTTP/2 for the SSE profile); without them, plain HTTP/1.1 for loopback development.
 Browser pages may connect from their own origin and from loopback origins; --allow-origin adds one.
 At most --max-connections connections (default ${DEFAULT_SERVE_CONNECTIONS}) run at once; more get HTTP 503.
-With --resume, SSE streams resume: events carry ids, the last 1,000 of each stream are kept, and a
-client that lost a stream gets what it missed with Last-Event-ID (acpkit's client does this itself).
+With --resume, streams resume: SSE events carry ids, the last 1,000 of each stream are kept, and a
+client that lost a stream gets what it missed with Last-Event-ID; a WebSocket that dropped is
+carried on by a new upgrade naming the connection (acpkit's client does both itself).
 With --redis, it is one node of a fleet: every "acpkit serve" given the same Redis URL serves the
 same connections. Any node takes any request and any stream; the node that took a connection's
 initialize runs its agent. When a node dies, another takes its connections over within about

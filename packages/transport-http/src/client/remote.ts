@@ -4,6 +4,7 @@ import { AcpError, type Transport } from "@acpkit/core";
 import { connect as connectWebSocket } from "@acpkit/transport-websocket";
 import type { HttpClientOptions } from "../common.js";
 import { connectHttp } from "./node-connect.js";
+import { ResumingWebSocket } from "../common.js";
 
 /** Options of `connectRemote`: the HTTP client's; `token`, `headers` and `cookies` apply to both profiles. */
 export type RemoteOptions = HttpClientOptions;
@@ -24,7 +25,9 @@ export async function connectRemote(url: string, options: RemoteOptions = {}): P
     const headers: Record<string, string> = { ...options.headers };
     const cookie = options.cookies?.header();
     if (cookie !== undefined) headers.Cookie = cookie;
-    return connectWebSocket(url, { token: options.token, headers, maxMessageSize: options.maxMessageSize });
+    const open = (target: string) => connectWebSocket(target, { token: options.token, headers, maxMessageSize: options.maxMessageSize });
+    // Resumes dropped sockets when the endpoint offers it (RT40); a pass-through otherwise.
+    return new ResumingWebSocket(url, open, await open(url));
   }
   throw new AcpError("InvalidArgument", `an ACP endpoint URL starts with http://, https://, ws:// or wss://, not ${JSON.stringify(url)}`);
 }

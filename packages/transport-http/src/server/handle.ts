@@ -8,6 +8,7 @@ import { FleetNode } from "../fleet/fleet-node.js";
 import type { OwnedConnection } from "../fleet/owned-connection.js";
 import { postToFleet, removeFromFleet, streamOfFleet } from "./fleet-requests.js";
 import { Guard } from "./guard.js";
+import { ResumableSocket } from "./resumable-socket.js";
 import { hostConnection } from "./host-connection.js";
 import { HttpConnection } from "./http-connection.js";
 import type { Retention } from "./outbox.js";
@@ -39,6 +40,8 @@ export class EndpointCore {
   private readonly http = new Map<string, HttpConnection>();
   /** WebSocket connections, counted against maxConnections with the HTTP ones. */
   private readonly sockets = new Set<WebSocketTransport>();
+  /** WebSocket connections that resume (RT40), by connection id; each outlives its sockets. */
+  private readonly resumableSockets = new Map<string, ResumableSocket>();
   private readonly sweeper: ReturnType<typeof setInterval>;
   /** This endpoint's node of a fleet, when options.fleet is set: then the HTTP+SSE connections live in the fleet's backend. */
   private readonly fleet: FleetNode | undefined;
@@ -64,7 +67,7 @@ export class EndpointCore {
 
   /** Open connections of both profiles. */
   get connectionCount(): number {
-    return this.http.size + this.sockets.size + (this.fleet?.ownedCount ?? 0);
+    return this.http.size + this.sockets.size + this.resumableSockets.size + (this.fleet?.ownedCount ?? 0);
   }
 
   /** The checks every request passes first: path, then Host, Origin and token. */
@@ -92,6 +95,23 @@ export class EndpointCore {
     void transport.closed.then(() => this.sockets.delete(transport));
   }
 
+  /**
+   * A new WebSocket connection that resumes (RT40), when resume is on: the agent is served on it, and
+   * it outlives its sockets. Undefined when resume is off (the socket is the connection).
+   */
+  openResumableSocket(connectionId: string): ResumableSocket | undefined {
+    if (this.retention === undefined) return undefined;
+    const connection = new ResumableSocket(connectionId, this.retention, this.limits.idleTimeoutMs, this.limits.maxBufferedChars);
+    this.resumableSockets.set(connectionId, connection);
+    void connection.closed.then(() => this.resumableSockets.delete(connectionId));
+    return connection;
+  }
+
+  /** The WebSocket connection a resuming upgrade names, if it still waits for its client. */
+  resumableSocket(connectionId: string): ResumableSocket | undefined {
+    return this.resumableSockets.get(connectionId);
+  }
+
   /** Whether one more connection may open. */
   get full(): boolean {
     return this.connectionCount >= this.limits.maxConnections;
@@ -116,6 +136,7 @@ export class EndpointCore {
     }
     // A WebSocket is told with 1001 (going away), so its client knows the server left.
     for (const socket of this.sockets) all.push(socket.closeWithCode(1001, reason));
+    for (const socket of this.resumableSockets.values()) all.push(socket.closeWithCode(1001, reason));
     if (this.fleet !== undefined) all.push(this.fleet.close(reason));
     await Promise.all(all);
     this.http.clear();
