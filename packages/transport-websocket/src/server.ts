@@ -77,7 +77,7 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
   const maxMessageSize = options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
   const { WebSocketServer } = await loadWs();
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? maxMessageSize * 2, perMessageDeflate: false });
-  const expectedToken = options.token === undefined ? undefined : digest(options.token);
+  const tokenMatches = options.token === undefined ? undefined : bearerTokenCheck(options.token);
   const originAllowed = makeOriginCheck(options.allowedOrigins);
   const open = new Set<WebSocketTransport>();
 
@@ -92,7 +92,7 @@ export async function listen(options: ListenOptions): Promise<WebSocketListener>
     const url = parseRequestTarget(request.url);
     if (url === undefined) return refuse(socket, 400, "Bad Request", "the request target is not a valid path");
     if (url.pathname !== path) return refuse(socket, 404, "Not Found", `no ACP endpoint at ${url.pathname}`);
-    if (expectedToken !== undefined && !tokenMatches(request, url, expectedToken)) {
+    if (tokenMatches !== undefined && !tokenMatches(request.headers.authorization, url.searchParams)) {
       return refuse(socket, 401, "Unauthorized", "missing or wrong bearer token", { "WWW-Authenticate": 'Bearer realm="acp"' });
     }
     const origin = request.headers.origin;
@@ -152,14 +152,18 @@ function digest(value: string): Buffer {
   return process.getBuiltinModule("node:crypto").createHash("sha256").update(value, "utf8").digest();
 }
 
-/** Compare digests, which always have equal length, so timingSafeEqual never leaks the token's length. */
-function tokenMatches(request: IncomingMessage, url: URL, expected: Buffer): boolean {
-  const header = request.headers.authorization;
-  let given: string | null = null;
-  if (header !== undefined && /^bearer /i.test(header)) given = header.slice(7).trim();
-  else given = url.searchParams.get("access_token");
-  if (given === null) return false;
-  return process.getBuiltinModule("node:crypto").timingSafeEqual(digest(given), expected);
+/**
+ * The bearer-token check both ACP endpoints use (this package's `listen` and @acpkit/transport-http's):
+ * the token from `Authorization: Bearer …`, or for browsers, which cannot set headers, from the
+ * `access_token` query parameter, compared as SHA-256 digests, which always have equal length, so
+ * timingSafeEqual says nothing about the token's length or where it differs.
+ */
+export function bearerTokenCheck(token: string): (authorization: string | undefined, query: URLSearchParams | undefined) => boolean {
+  const expected = digest(token);
+  return (authorization, query) => {
+    const given = authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : (query?.get("access_token") ?? undefined);
+    return given !== undefined && process.getBuiltinModule("node:crypto").timingSafeEqual(digest(given), expected);
+  };
 }
 
 function refuse(socket: Duplex, status: number, statusText: string, body: string, headers: Record<string, string> = {}): void {

@@ -3,7 +3,7 @@
 // mark of DNS rebinding) and the browser Origin (a page on another origin may POST and open
 // WebSockets; only this check stops it). Answers a refusal, or the CORS headers an allowed
 // cross-origin page needs.
-import { isLoopbackHost } from "@acpkit/transport-websocket";
+import { bearerTokenCheck, isLoopbackHost } from "@acpkit/transport-websocket";
 import type { EndpointOptions } from "./types.js";
 
 /** A refusal: HTTP status and the sentence that says why. */
@@ -20,17 +20,17 @@ const EXPOSED = "Acp-Connection-Id";
 const ALLOWED_REQUEST_HEADERS = "Authorization, Content-Type, Accept, Acp-Connection-Id, Acp-Session-Id, Last-Event-ID";
 
 export class Guard {
-  private readonly token: string | undefined;
+  private readonly tokenMatches: ReturnType<typeof bearerTokenCheck> | undefined;
   private readonly hosts: ReadonlySet<string> | "any" | "loopback";
   private readonly origins: ReadonlySet<string> | "any";
 
   constructor(options: Pick<EndpointOptions, "token" | "allowedHosts" | "allowedOrigins">) {
     if (options.token !== undefined && (typeof options.token !== "string" || options.token.length === 0))
       throw new TypeError("options.token must be a non-empty string");
-    this.token = options.token;
+    this.tokenMatches = options.token === undefined ? undefined : bearerTokenCheck(options.token);
     const hosts = options.allowedHosts;
     this.hosts =
-      hosts === "any" ? "any" : hosts !== undefined ? new Set(hosts.map((host) => host.toLowerCase())) : this.token === undefined ? "loopback" : "any";
+      hosts === "any" ? "any" : hosts !== undefined ? new Set(hosts.map((host) => host.toLowerCase())) : options.token === undefined ? "loopback" : "any";
     const origins = options.allowedOrigins;
     this.origins = origins === "any" ? "any" : new Set((origins ?? []).map((origin) => origin.toLowerCase()));
   }
@@ -53,12 +53,8 @@ export class Guard {
         };
       }
     }
-    if (this.token !== undefined) {
-      const authorization = header("authorization");
-      const given = authorization !== undefined && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : (query?.get("access_token") ?? undefined);
-      if (given === undefined || !tokensEqual(given, this.token))
-        return { status: 401, message: "missing or wrong bearer token", headers: { "WWW-Authenticate": 'Bearer realm="acp"', ...cors } };
-    }
+    if (this.tokenMatches !== undefined && !this.tokenMatches(header("authorization"), query))
+      return { status: 401, message: "missing or wrong bearer token", headers: { "WWW-Authenticate": 'Bearer realm="acp"', ...cors } };
     return { cors };
   }
 
@@ -95,11 +91,4 @@ function hostname(host: string): string {
   if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
   const colon = host.lastIndexOf(":");
   return colon === -1 ? host : host.slice(0, colon);
-}
-
-/** Compares without an early exit, so the time taken says nothing about where the strings differ. */
-function tokensEqual(given: string, expected: string): boolean {
-  let difference = given.length ^ expected.length;
-  for (let index = 0; index < expected.length; index++) difference |= expected.charCodeAt(index) ^ given.charCodeAt(index % Math.max(given.length, 1));
-  return difference === 0;
 }
