@@ -65,15 +65,17 @@ export class HttpClientTransport implements Transport {
   private connectionEnded: string | undefined;
   /** The endpoint advertised streams that resume (RT26): a broken stream is opened again from its last event id. */
   resumable = false;
-  /** Requests sent with a session's header and not answered yet: id key → [session, id]. */
-  private readonly awaiting = new Map<string, [string, unknown]>();
   private resolveClosed!: (info: CloseInfo) => void;
   /** Largest message accepted on a stream, in characters. */
   readonly maxMessageSize: number;
   /** The client's initialize params, for a new connection after a loss (RT38). */
   private initializeParams: unknown;
-  /** Requests sent and not answered yet, on any stream: id key → id. */
-  private readonly inFlight = new Map<string, unknown>();
+  /**
+   * Requests sent and not answered yet, by id key: the id, and the session whose stream carries
+   * the answer (undefined: the connection stream). A stream that ends fails its own (RT29); a lost
+   * connection fails them all (RT38).
+   */
+  private readonly inFlight = new Map<string, { readonly id: unknown; session: string | undefined }>();
   /** The sessions the connection holds, to take up again after a loss. */
   private readonly ledger = new SessionLedger();
   private readonly reconnector: Reconnector;
@@ -149,9 +151,10 @@ export class HttpClientTransport implements Transport {
     if (this.recovery !== undefined) await this.recovery;
     if (this.isClosed) throw new AcpError("ConnectionClosed", "the HTTP transport is closed");
     const isRequest = typeof message.method === "string" && "id" in message;
-    if (isRequest) {
+    const waiting = isRequest ? { id: message.id, session: undefined as string | undefined } : undefined;
+    if (waiting !== undefined) {
       const key = idKey(message.id);
-      if (key !== undefined) this.inFlight.set(key, message.id);
+      if (key !== undefined) this.inFlight.set(key, waiting);
       this.ledger.request(message);
     }
     if (this.connectionId === undefined) {
@@ -167,8 +170,7 @@ export class HttpClientTransport implements Transport {
     const headers: Record<string, string> = { "Content-Type": "application/json", [CONNECTION_HEADER]: this.connectionId };
     if (sessionId !== undefined) {
       headers[SESSION_HEADER] = sessionId;
-      const key = isRequest && !answersOnConnectionStream(message.method as string) ? idKey(message.id) : undefined;
-      if (key !== undefined) this.awaiting.set(key, [sessionId, message.id]);
+      if (waiting !== undefined && !answersOnConnectionStream(message.method as string)) waiting.session = sessionId;
       await this.streams.openSession(sessionId);
     }
     const response = await this.request("POST", headers, text, this.streams.signal).catch((error: unknown) => this.networkFailure(error, true));
@@ -266,9 +268,8 @@ export class HttpClientTransport implements Transport {
     // Every request gets one answer: those whose answer was to come on this session's stream fail
     // now, with why, instead of waiting for a stream nobody reads (RT29).
     if (sessionId !== undefined && this.connectionEnded === undefined) {
-      for (const [answerKey, [session, id]] of [...this.awaiting]) {
+      for (const [answerKey, { id, session }] of [...this.inFlight]) {
         if (session !== sessionId) continue;
-        this.awaiting.delete(answerKey);
         this.inFlight.delete(answerKey);
         this.deliver({ jsonrpc: "2.0", id, error: { code: -32603, message: `the stream of session ${sessionId} ended before the answer came: ${why}` } });
       }
@@ -294,10 +295,7 @@ export class HttpClientTransport implements Transport {
       if (!("method" in message)) {
         if (this.reconnector.take(message)) return;
         const answered = idKey(message.id);
-        if (answered !== undefined) {
-          this.awaiting.delete(answered);
-          this.inFlight.delete(answered);
-        }
+        if (answered !== undefined) this.inFlight.delete(answered);
         this.ledger.answer(message);
       } else if (sessionId !== undefined && this.reconnector.replaying.has(sessionId) && !("id" in message)) {
         return; // history a session/load after a reconnect replays: the application has it
@@ -343,11 +341,10 @@ export class HttpClientTransport implements Transport {
     // Everything of the old connection stops here; what its streams still report is ignored.
     this.streams.reset();
     this.agentRequestSessions.clear();
-    this.awaiting.clear();
     this.connectionEnded = undefined;
     this.connectionId = undefined;
     // Every request gets one answer: those in flight were lost with the connection.
-    for (const id of this.inFlight.values()) this.deliver(lostAnswer(id, why));
+    for (const { id } of this.inFlight.values()) this.deliver(lostAnswer(id, why));
     this.inFlight.clear();
     this.ledger.forgetRequests();
     const problem = await this.reconnector.run(this.initializeParams, this.ledger.sessions(), (sessionId) => this.ledger.drop(sessionId));
