@@ -12,6 +12,7 @@ export {
   RESUMED_METHOD,
   RESUME_QUERY,
   RESUME_META_KEY,
+  frameObject,
   idKey,
   isSessionScoped,
   sessionIdOfParams,

@@ -1,6 +1,7 @@
 // What both ends of the remote endpoint agree on (docs/remote.md §1): the headers, the path, which
 // methods are scoped to a session, and how a JSON-RPC id becomes a map key. One module so the
 // server's routing and the client's choice of stream cannot drift apart.
+import { isJsonObject } from "@acpkit/core";
 
 /** The header that names a connection; the server sets it on the answer to initialize (and on the WebSocket 101). */
 export const CONNECTION_HEADER = "Acp-Connection-Id";
@@ -71,4 +72,18 @@ export function idKey(id: unknown): string | undefined {
   if (typeof id === "string") return `s${id}`;
   if (typeof id === "number") return `n${id}`;
   return undefined;
+}
+
+/**
+ * A frame as an object when it is one: transports hand frames on as text (the Connection parses
+ * them), so a relay that must look into a few of them parses only those, once.
+ */
+export function frameObject(frame: unknown): Record<string, unknown> | undefined {
+  if (typeof frame !== "string") return isJsonObject(frame) ? frame : undefined;
+  try {
+    const value: unknown = JSON.parse(frame);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

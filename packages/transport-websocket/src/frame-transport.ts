@@ -88,6 +88,18 @@ export class WebSocketTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
+    return this.sendText(text);
+  }
+
+  /**
+   * Send one message that is already encoded JSON text, as one frame, with the same ordering and
+   * backpressure as `send` (for a relay that holds messages as text, so it need not parse and
+   * encode them again). The text is not checked.
+   */
+  sendText(text: string): Promise<void> {
+    if (this.closeInfo !== undefined || this.closeRequested !== undefined) {
+      return Promise.reject(this.closedError());
+    }
     if (this.drained !== undefined) {
       this.queued.push(text);
       // Answers to the peer's requests are sent without waiting: a peer that keeps sending and

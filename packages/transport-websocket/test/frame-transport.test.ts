@@ -57,6 +57,23 @@ describe("WebSocketTransport", () => {
     expect(socket.sent).toHaveLength(1);
   });
 
+  it("sendText sends encoded text as it is, in order with send() and behind the same drain; after close it rejects", async () => {
+    const socket = new ScriptedSocket();
+    const transport = new WebSocketTransport(socket);
+    const text = '{"jsonrpc":"2.0","method":"a","params":{"kept":"as written"}}';
+    await transport.sendText(text);
+    socket.congested = true;
+    await transport.send({ jsonrpc: "2.0", method: "b" });
+    const waiting = transport.sendText('{"jsonrpc":"2.0","method":"c"}');
+    await tick();
+    expect(socket.sent).toEqual([text, '{"jsonrpc":"2.0","method":"b"}']);
+    socket.drain();
+    await waiting;
+    expect(socket.sent.at(-1)).toBe('{"jsonrpc":"2.0","method":"c"}');
+    transport.handleClosed({ reason: "WebSocket closed with code 1000", closeCode: 1000 });
+    await expect(transport.sendText("{}")).rejects.toMatchObject({ code: "ConnectionClosed" });
+  });
+
   it("keeps frames that arrive before start() and delivers them in order", () => {
     const transport = new WebSocketTransport(new ScriptedSocket(), { maxMessageSize: 10 });
     transport.handleText("first");

@@ -6,11 +6,14 @@
 // many client frames arrived, and the rest are sent again, in order. Without the advertisement this
 // is a plain pass-through.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver } from "@acpkit/core";
-import { GAP_METHOD, idKey, RESUME_META_KEY, RESUME_QUERY, RESUMED_METHOD } from "../protocol.js";
+import { frameObject, GAP_METHOD, idKey, RESUME_META_KEY, RESUME_QUERY, RESUMED_METHOD } from "../protocol.js";
 
 /** How many times in a row a dropped socket is replaced before the transport gives up, and the first wait (doubling). */
 const ATTEMPTS = 5;
 const FIRST_WAIT_MS = 100;
+/** What the endpoint's notices (RESUMED_METHOD, GAP_METHOD) share, and a bound on their length. */
+const NOTICE_PREFIX = '"_acpkit.dev/';
+const NOTICE_MAX_CHARS = 256;
 /** Close codes after which the connection is over: a normal close, the server going away. */
 const FINAL_CLOSE_CODES = new Set([1000, 1001]);
 
@@ -95,13 +98,9 @@ export class ResumingWebSocket implements Transport {
   }
 
   private onFrame(message: unknown): void {
-    // Frames come as text: only the endpoint's notices and the initialize answer are looked into.
-    const value =
-      typeof message !== "string"
-        ? asObject(message)
-        : message.includes(RESUMED_METHOD) || message.includes(GAP_METHOD) || (!this.initialized && this.initializeKey !== undefined)
-          ? parseObject(message)
-          : undefined;
+    // Frames come as text, and this runs for every one: only the initialize answer and, once resume
+    // is on, the endpoint's notices (short frames that name an acpkit.dev method) are parsed.
+    const value = this.mayMatter(message) ? frameObject(message) : undefined;
     if (value?.method === RESUMED_METHOD && this.advertised !== undefined) return this.resendAfter(Number((value.params as { received?: unknown })?.received));
     if (value?.method === GAP_METHOD && this.advertised !== undefined) {
       const gap = value.params as { from?: unknown; to?: unknown };
@@ -119,6 +118,13 @@ export class ResumingWebSocket implements Transport {
     this.received++;
     if (value !== undefined && !this.initialized && !("method" in value) && idKey(value.id) === this.initializeKey) this.learn(value);
     this.receiver?.onMessage(message as object);
+  }
+
+  /** Whether a frame may be the initialize answer or one of the endpoint's notices. */
+  private mayMatter(frame: unknown): boolean {
+    if (typeof frame !== "string") return true;
+    if (!this.initialized) return this.initializeKey !== undefined;
+    return this.advertised !== undefined && frame.length <= NOTICE_MAX_CHARS && frame.includes(NOTICE_PREFIX);
   }
 
   /** The initialize answer: resume is on when it names this connection in its `_meta`. */
@@ -190,17 +196,5 @@ export class ResumingWebSocket implements Transport {
     this.isClosed = true;
     this.replacing = false;
     this.resolveClosed(info);
-  }
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return undefined;
   }
 }

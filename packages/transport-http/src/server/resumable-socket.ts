@@ -8,7 +8,7 @@
 // frames it missed.
 import { AcpError, type CloseInfo, type JsonRpcMessage, type Transport, type TransportReceiver, __transportKit } from "@acpkit/core";
 import type { WebSocketTransport } from "@acpkit/transport-websocket";
-import { GAP_METHOD, idKey, RESUME_META_KEY, RESUMED_METHOD } from "../common.js";
+import { frameObject, GAP_METHOD, idKey, RESUME_META_KEY, RESUMED_METHOD } from "../common.js";
 import { Outbox, type OutboxReader, type Retention } from "./outbox.js";
 
 const { createDeferred, encodeMessage, SEND_ACCEPTED } = __transportKit;
@@ -120,7 +120,7 @@ export class ResumableSocket implements Transport {
   private fromClient(message: unknown): void {
     // Frames come as text; only the client's first initialize is looked into (its answer advertises resume).
     if (this.initializeKey === undefined && !this.advertisedOnce) {
-      const value = typeof message === "string" ? (message.includes('"initialize"') ? parseObject(message) : undefined) : (message as Record<string, unknown>);
+      const value = typeof message !== "string" || message.includes('"initialize"') ? frameObject(message) : undefined;
       if (value?.method === "initialize") this.initializeKey = idKey(value.id);
     }
     if (this.receiver === undefined) this.early.push(message as object);
@@ -145,10 +145,10 @@ export class ResumableSocket implements Transport {
       const batch = await reader.nextBatch(64 * 1024);
       if (batch === undefined || this.socket !== socket) return;
       try {
-        // One frame per message (an array would be a batch); the last send's promise carries the
-        // socket's backpressure.
+        // One frame per message, sent as the text the outbox holds; the last send's promise carries
+        // the socket's backpressure.
         let sent: Promise<void> = SEND_ACCEPTED;
-        for (const text of batch.texts) sent = socket.send(JSON.parse(text) as never);
+        for (const text of batch.texts) sent = socket.sendText(text);
         await sent;
       } catch {
         return; // the socket went; what it did not take stays kept for the next one
@@ -179,14 +179,5 @@ export class ResumableSocket implements Transport {
     this.outbox.discard();
     this.drained?.resolve();
     this.resolveClosed(info);
-  }
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }
