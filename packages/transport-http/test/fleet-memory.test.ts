@@ -78,6 +78,15 @@ async function startNode(
   return Object.assign(node, { close: () => endpoint.close() });
 }
 
+/** A connection opened on `owner` (which then runs its agent), its stream read and a session made through `via`. */
+async function openSession(owner: Node, via: Node) {
+  const { id } = await openConnection(owner.url);
+  const connection = await openStream(via.url, id);
+  await post(via.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
+  const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
+  return { id, connection, sessionId, headers: { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId } };
+}
+
 const prompt = (id: number, sessionId: string, text: string) => ({
   jsonrpc: "2.0",
   id,
@@ -140,11 +149,7 @@ describe("a fleet on the in-memory backend", () => {
     const backend = new MemoryFleetBackend();
     const a = await startNode(context, backend, "a", resumingAgent, false, { maxPendingRequests: 1 });
     const b = await startNode(context, backend, "b", resumingAgent, false, { maxPendingRequests: 1 });
-    const { id } = await openConnection(a.url);
-    const connection = await openStream(b.url, id);
-    await post(b.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
-    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
-    const headers = { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId };
+    const { id, connection, sessionId, headers } = await openSession(a, b);
     const session = await openStream(b.url, id, sessionId);
     await post(b.url, prompt(2, sessionId, "wait"), headers);
     await session.waitFor((message) => message.method === "session/update");
@@ -160,11 +165,7 @@ describe("a fleet on the in-memory backend", () => {
     const backend = new MemoryFleetBackend();
     const a = await startNode(context, backend, "a", resumingAgent, true);
     const b = await startNode(context, backend, "b", resumingAgent, true);
-    const { id } = await openConnection(a.url);
-    const connection = await openStream(a.url, id);
-    await post(a.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
-    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
-    const headers = { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId };
+    const { id, connection, sessionId, headers } = await openSession(a, a);
     const first = await openStream(a.url, id, sessionId);
     await post(a.url, prompt(2, sessionId, "stream 10"), headers);
     await first.waitFor((message) => message.id === 2);
@@ -184,11 +185,7 @@ describe("a fleet on the in-memory backend", () => {
     const cutOff = partitionable(shared);
     const a = await startNode(context, cutOff, "a");
     const b = await startNode(context, shared, "b");
-    const { id } = await openConnection(a.url);
-    const connection = await openStream(b.url, id);
-    await post(b.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
-    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
-    const headers = { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId };
+    const { id, connection, sessionId, headers } = await openSession(a, b);
     const session = await openStream(b.url, id, sessionId);
     await post(b.url, prompt(2, sessionId, "wait"), headers);
     await session.waitFor((message) => message.method === "session/update");
@@ -214,11 +211,7 @@ describe("a fleet on the in-memory backend", () => {
     // A node timeout far beyond the test's waits: only the hand-over can move the connection in time.
     const a = await startNode(context, backend, "a", resumingAgent, false, {}, 600_000);
     const b = await startNode(context, backend, "b", resumingAgent, false, {}, 600_000);
-    const { id } = await openConnection(a.url);
-    const connection = await openStream(b.url, id);
-    await post(b.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
-    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
-    const headers = { "Acp-Connection-Id": id, "Acp-Session-Id": sessionId };
+    const { id, connection, sessionId, headers } = await openSession(a, b);
     const session = await openStream(b.url, id, sessionId);
     await a.close();
     expect(a.closed).toBe(1);
@@ -235,15 +228,11 @@ describe("a fleet on the in-memory backend", () => {
     const cutOff = partitionable(shared);
     const a = await startNode(context, cutOff, "a", testAgent);
     const b = await startNode(context, shared, "b", testAgent);
-    const { id } = await openConnection(a.url);
-    const connection = await openStream(b.url, id);
-    await post(b.url, { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "/tmp", mcpServers: [] } }, { "Acp-Connection-Id": id });
-    const sessionId = (await connection.waitFor((message) => message.id === 1)).result.sessionId as string;
+    const { id, connection, sessionId } = await openSession(a, b);
     const raw = await fetch(b.url, { headers: { Accept: "text/event-stream", "Acp-Connection-Id": id, "Acp-Session-Id": sessionId } });
     cutOff.cut();
     const text = await raw.text();
     expect(text).toMatch(/: closed: the server node that held this session stopped, and the agent can neither resume nor load sessions/);
-    void a;
     connection.close();
   });
 });

@@ -73,6 +73,16 @@ function officialProblems(wire: Wire): string[] {
   return problems;
 }
 
+/** The SDK client: it allows every permission request (the first option) and keeps every update in `updates`. */
+function sdkClientApp(updates: Json[]) {
+  return acp
+    .client({ name: "sdk-remote-client" })
+    .onRequest("session/request_permission", ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options[0]!.optionId } }))
+    .onNotification("session/update", ({ params }) => {
+      updates.push(params.update);
+    });
+}
+
 /** The SDK client's script: initialize, a turn with a permission request, a cancelled turn, list and close. */
 async function sdkSession(agent: Json, updates: Json[]): Promise<Json> {
   const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
@@ -109,12 +119,7 @@ describe("the official SDK's remote clients drive acpkit's endpoint", () => {
     });
     closers.push(() => server.close());
     const updates: Json[] = [];
-    const app = acp
-      .client({ name: "sdk-remote-client" })
-      .onRequest("session/request_permission", ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options[0]!.optionId } }))
-      .onNotification("session/update", ({ params }) => {
-        updates.push(params.update);
-      });
+    const app = sdkClientApp(updates);
     const connection = app.connect(stream(server.url));
     closers.push(() => connection.close());
     const { agent } = connection;
@@ -149,12 +154,7 @@ describe("RT30: the official SDK's HTTP client through a fleet of two nodes", ()
     const [a, b] = nodes as [EndpointServer, EndpointServer];
     const spread: typeof fetch = (_input, init) => fetch(typeof init?.body === "string" && init.body.includes('"method":"initialize"') ? a.url : b.url, init);
     const updates: Json[] = [];
-    const app = acp
-      .client({ name: "sdk-remote-client" })
-      .onRequest("session/request_permission", ({ params }) => ({ outcome: { outcome: "selected", optionId: params.options[0]!.optionId } }))
-      .onNotification("session/update", ({ params }) => {
-        updates.push(params.update);
-      });
+    const app = sdkClientApp(updates);
     const connection = app.connect(createHttpStream(b.url, { fetch: spread }));
     closers.push(() => connection.close());
     const { agent } = connection;

@@ -99,11 +99,6 @@ export class FleetNode {
     return this.forward(connectionId, JSON.stringify(envelope), pending);
   }
 
-  /** Whether the connection exists anywhere in the fleet. */
-  async exists(connectionId: string): Promise<boolean> {
-    return this.owned.has(connectionId) || (await this.backend.connection(connectionId)) !== undefined;
-  }
-
   /** A GET stream of a connection, read from the backend whichever node owns it. */
   async stream(connectionId: string, sessionId: string | undefined, lastEventId: number | undefined): Promise<OutboxReader | "busy" | "gone" | "full"> {
     const ref = sessionId === undefined ? { connectionId } : { connectionId, sessionId };

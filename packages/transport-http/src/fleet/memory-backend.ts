@@ -43,6 +43,8 @@ interface MemoryConnection {
 export class MemoryFleetBackend implements FleetBackend {
   private readonly alive = new Map<string, number>();
   private readonly connections = new Map<string, MemoryConnection>();
+  /** Ended connections whose streams a reader may still drain. */
+  private readonly ended = new Map<string, MemoryConnection>();
   private readonly inboxes = new Map<string, (connectionId: string, message: string) => void>();
   private readonly lingering = new Set<ReturnType<typeof setTimeout>>();
 
@@ -61,11 +63,6 @@ export class MemoryFleetBackend implements FleetBackend {
   /** Checked without an await, so that the operations that use it stay atomic. */
   private aliveNow(nodeId: string): boolean {
     return (this.alive.get(nodeId) ?? 0) > Date.now();
-  }
-
-  /** Forget a node's heartbeat at once, as if it had lapsed (tests kill a node this way). */
-  expire(nodeId: string): void {
-    this.alive.delete(nodeId);
   }
 
   async openConnection(record: ConnectionRecord): Promise<void> {
@@ -87,15 +84,14 @@ export class MemoryFleetBackend implements FleetBackend {
     // Readers still attached drain what their stream holds; then it is gone with the record.
     const timer = setTimeout(() => {
       this.lingering.delete(timer);
+      // Gone for good: kept, the record of every connection ever ended would grow without bound.
+      if (this.ended.get(connectionId) === connection) this.ended.delete(connectionId);
       connection.streams.clear();
     }, ENDED_STREAM_LINGER_MS);
     timer.unref?.();
     this.lingering.add(timer);
     this.ended.set(connectionId, connection);
   }
-
-  /** Ended connections whose streams a reader may still drain. */
-  private readonly ended = new Map<string, MemoryConnection>();
 
   async endStream(ref: StreamRef, reason: string): Promise<void> {
     const connection = this.connections.get(ref.connectionId);
@@ -256,6 +252,7 @@ export class MemoryFleetBackend implements FleetBackend {
   async close(): Promise<void> {
     for (const timer of this.lingering) clearTimeout(timer);
     this.lingering.clear();
+    this.ended.clear();
   }
 
   private existing(ref: StreamRef): MemoryStream | undefined {
