@@ -132,7 +132,7 @@ export class BackendWriter {
       case "append": {
         const { nodeId, epoch, retention } = this.target;
         const result = await backend.append(write.ref, nodeId, epoch, seq, write.texts, write.answered, retention);
-        for (const text of write.texts) this.queuedChars -= text.length;
+        this.queuedChars -= write.chars;
         if (result.fenced) {
           this.stop();
           this.target.onFenced();

@@ -25,6 +25,8 @@ interface MemoryStream {
   /** The last event id handed to a reader. */
   cursor: number;
   unreadChars: number;
+  /** Characters of the handed-out events still kept (those with ids up to the cursor). */
+  keptChars: number;
   reader: { holder: string; expires: number } | undefined;
   ended: string | undefined;
   /** The (epoch, seq) of the last append, so a repeated one is a no-op. */
@@ -214,7 +216,10 @@ export class MemoryFleetBackend implements FleetBackend {
     if (stream === undefined || stream.reader?.holder !== holder || id <= stream.cursor) return;
     const oldest = stream.events[0]?.id ?? stream.nextId;
     const last = Math.min(id, stream.nextId - 1);
-    for (let index = Math.max(0, stream.cursor + 1 - oldest); index <= last - oldest; index++) stream.unreadChars -= stream.events[index]!.text.length;
+    let handed = 0;
+    for (let index = Math.max(0, stream.cursor + 1 - oldest); index <= last - oldest; index++) handed += stream.events[index]!.text.length;
+    stream.unreadChars -= handed;
+    stream.keptChars += handed;
     stream.cursor = last;
     trim(stream, retention);
   }
@@ -264,7 +269,17 @@ export class MemoryFleetBackend implements FleetBackend {
     const key = ref.sessionId ?? "";
     let stream = connection.streams.get(key);
     if (stream === undefined) {
-      stream = { events: [], nextId: 1, cursor: 0, unreadChars: 0, reader: undefined, ended: undefined, applied: { epoch: -1, seq: -1 }, waiters: new Set() };
+      stream = {
+        events: [],
+        nextId: 1,
+        cursor: 0,
+        unreadChars: 0,
+        keptChars: 0,
+        reader: undefined,
+        ended: undefined,
+        applied: { epoch: -1, seq: -1 },
+        waiters: new Set(),
+      };
       connection.streams.set(key, stream);
     }
     return stream;
@@ -273,17 +288,14 @@ export class MemoryFleetBackend implements FleetBackend {
 
 /** Drop handed-out events beyond the retention window; unread ones always stay. */
 function trim(stream: MemoryStream, retention: StreamRetention): void {
-  let retained = 0;
-  let chars = 0;
-  for (const event of stream.events) {
-    if (event.id > stream.cursor) break;
-    retained++;
-    chars += event.text.length;
-  }
+  // Ids are consecutive, so how many handed-out events are kept is arithmetic, not a walk.
+  const oldest = stream.events[0]?.id ?? stream.nextId;
+  let retained = Math.max(0, stream.cursor - oldest + 1);
   let drop = 0;
-  while (retained - drop > retention.maxEvents || (chars > retention.maxChars && retained - drop > 1)) {
-    chars -= stream.events[drop]!.text.length;
+  while (retained > retention.maxEvents || (stream.keptChars > retention.maxChars && retained > 1)) {
+    stream.keptChars -= stream.events[drop]!.text.length;
     drop++;
+    retained--;
   }
   if (drop > 0) stream.events.splice(0, drop);
 }
