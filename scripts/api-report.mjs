@@ -51,6 +51,8 @@ const messages = {
 
 const problems = [];
 let written = 0;
+/** The report files this run stands for: any other in api/ belongs to an entry that is gone. */
+const reported = new Set();
 try {
   for (const dirName of readdirSync(join(root, "packages")).sort()) {
     const dir = join(root, "packages", dirName);
@@ -62,6 +64,7 @@ try {
         continue;
       }
       const reportName = `${manifest.name.replace(/^@acpkit\//, "")}${suffix}`;
+      reported.add(`${reportName}.api.md`);
       const config = ExtractorConfig.prepare({
         configObjectFullPath: undefined,
         packageJsonFullPath: join(dir, "package.json"),
@@ -101,6 +104,10 @@ try {
           `api/${reportName}.api.md is out of date: the public API of ${manifest.name}${suffix ? ` (${suffix.slice(1)})` : ""} changed. Review the change and run \`pnpm api:update\`.`,
         );
     }
+  }
+  for (const file of readdirSync(reportFolder).filter((name) => name.endsWith(".api.md") && !reported.has(name))) {
+    if (check) problems.push(`api/${file} is the report of an entry that no longer exists: run \`pnpm api:update\` to remove it.`);
+    else rmSync(join(reportFolder, file));
   }
 } finally {
   rmSync(temp, { recursive: true, force: true });

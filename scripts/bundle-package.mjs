@@ -13,10 +13,9 @@
 // code two entries share exists once and `instanceof` holds across entries. Any other module that
 // ends up in two entries fails the build with the module named: import it through an entry
 // instead. Other packages, @acpkit/* included, stay imports: each is its own bundle, loaded once
-// (one named exception, INLINED_PACKAGE_ENTRIES below).
+// (no exception: a package that needs another's data at startup gets a generated copy of its own).
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { createRequire } from "node:module";
 import { build } from "esbuild";
 
 const packageDir = process.cwd();
@@ -39,28 +38,6 @@ const EXTRA_ENTRIES = {
 const OWN_COPY_ALLOWED = {
   "@acpkit/schema": { entries: /^src\/generated\/v\d+\/(agent|client)-receives\.ts$/, module: /^src\/generated\/v\d+\/validators\.ts$/ },
 };
-
-// The one exception to "other packages stay imports": entries of other packages copied into this
-// package's bundle. @acpkit/core carries its own copy of @acpkit/schema/methods (the versions and
-// method tables: pure data and pure functions, ~6 KB), because every process that imports core
-// needs it at once, and a module file and a bare specifier fewer save a starting process about a
-// millisecond (docs/performance.md, "Import and cold start"). What the two copies share (the slot through which
-// core finds the schema's validation code) lives on a global symbol, so a copy holds no state.
-const INLINED_PACKAGE_ENTRIES = {
-  "@acpkit/core": ["@acpkit/schema/methods"],
-};
-
-/** Resolves the inlined entries of other packages (INLINED_PACKAGE_ENTRIES) to their built files, so esbuild copies them in. */
-function inlinedPackageEntries() {
-  const specifiers = new Set(INLINED_PACKAGE_ENTRIES[manifest.name] ?? []);
-  const resolveFromPackage = createRequire(join(packageDir, "package.json"));
-  return {
-    name: "inlined-package-entries",
-    setup(builder) {
-      builder.onResolve({ filter: /^@acpkit\// }, (args) => (specifiers.has(args.path) ? { path: resolveFromPackage.resolve(args.path) } : undefined));
-    },
-  };
-}
 
 /** `file` (absolute) relative to the package, with forward slashes: `src/generated/v1/validators.ts`. */
 function packagePath(file) {
@@ -132,7 +109,7 @@ for (const [entrySource, outfile] of entrySources) {
     target: "es2022",
     packages: "external",
     external: ["node:*"],
-    plugins: [entryBoundary(entrySource), inlinedPackageEntries()],
+    plugins: [entryBoundary(entrySource)],
     // Every file a starting process loads is parsed in full, so the bundles carry no whitespace
     // and simpler syntax: @acpkit/schema's generated validators (v1's file: 371 KB instead of
     // 575 KB) and, since the second performance round, the library code too (client 72 KB → 52 KB,

@@ -1,11 +1,12 @@
-// `pnpm codegen`: schema/v{1,2}/acp.schema.json → packages/schema/src/generated/.
+// `pnpm codegen`: schema/v{1,2}/acp.schema.json → packages/schema/src/generated/ (and core's copy
+// of the method tables, packages/core/src/generated/).
 // `pnpm codegen --check`: regenerate in memory, fail on any difference from the committed
 // files, then round-trip the generated types through typescript-json-schema and fail if a
 // required property or an enum/const value was lost on the way.
 
 import { relative } from "node:path";
 import { diffGenerated, writeGenerated } from "./generated-files.js";
-import { GENERATED_DIR, generateAll, REPO_ROOT } from "./pipeline.js";
+import { CORE_GENERATED_DIR, GENERATED_DIR, generateAll, REPO_ROOT } from "./pipeline.js";
 import { checkRoundTrip } from "./roundtrip.js";
 
 function main(argv: string[]): number {
@@ -16,18 +17,23 @@ function main(argv: string[]): number {
     return 2;
   }
   const started = performance.now();
-  const { files, models } = generateAll();
-  const where = relative(REPO_ROOT, GENERATED_DIR);
+  const { files, coreFiles, models } = generateAll();
+  const outputs: [Map<string, string>, string][] = [
+    [files, GENERATED_DIR],
+    [coreFiles, CORE_GENERATED_DIR],
+  ];
   if (!check) {
-    writeGenerated(files);
-    console.log(`codegen: wrote ${files.size} files to ${where} in ${Math.round(performance.now() - started)} ms`);
+    for (const [written, dir] of outputs) writeGenerated(written, dir);
+    const where = outputs.map(([written, dir]) => `${written.size} to ${relative(REPO_ROOT, dir)}`).join(", ");
+    console.log(`codegen: wrote ${where} in ${Math.round(performance.now() - started)} ms`);
     return 0;
   }
-  const { changed, missing, extra } = diffGenerated(files);
   let failed = false;
-  if (changed.length + missing.length + extra.length > 0) {
+  for (const [expected, dir] of outputs) {
+    const { changed, missing, extra } = diffGenerated(expected, dir);
+    if (changed.length + missing.length + extra.length === 0) continue;
     failed = true;
-    console.error(`codegen --check: ${where} is out of date with schema/ (run \`pnpm codegen\` and commit the result):`);
+    console.error(`codegen --check: ${relative(REPO_ROOT, dir)} is out of date with schema/ (run \`pnpm codegen\` and commit the result):`);
     for (const path of changed) console.error(`  changed: ${path}`);
     for (const path of missing) console.error(`  missing: ${path}`);
     for (const path of extra) console.error(`  not generated (stale): ${path}`);
@@ -41,7 +47,9 @@ function main(argv: string[]): number {
     }
   }
   if (failed) return 1;
-  console.log(`codegen --check: ${files.size} files up to date; round trip kept every constraint (${Math.round(performance.now() - started)} ms)`);
+  console.log(
+    `codegen --check: ${files.size + coreFiles.size} files up to date; round trip kept every constraint (${Math.round(performance.now() - started)} ms)`,
+  );
   return 0;
 }
 

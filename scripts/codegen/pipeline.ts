@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { emitMethods } from "./emit-methods.js";
 import { emitConstants } from "./emit-constants.js";
+import { emitCoreTables } from "./emit-core-tables.js";
 import { emitOpenValues } from "./emit-open-values.js";
 import { emitReceiverValidators } from "./emit-receiver-validators.js";
 import { emitTypes } from "./emit-types.js";
@@ -12,6 +13,8 @@ import { SchemaModel } from "./schema-model.js";
 
 export const REPO_ROOT = join(import.meta.dirname, "..", "..");
 export const GENERATED_DIR = join(REPO_ROOT, "packages", "schema", "src", "generated");
+/** @acpkit/core's generated folder: its own copy of the method tables and closed lists (emit-core-tables.ts). */
+export const CORE_GENERATED_DIR = join(REPO_ROOT, "packages", "core", "src", "generated");
 export const VERSIONS = ["v1", "v2"] as const;
 
 export function schemaPath(version: string): string {
@@ -31,7 +34,11 @@ export function generateVersion(model: SchemaModel, version: string): Map<string
   ]);
 }
 
-export function generateAll(): { files: Map<string, string>; models: Map<string, SchemaModel> } {
+/**
+ * Everything generated from the schemas: `files` for @acpkit/schema's generated folder,
+ * `coreFiles` for @acpkit/core's (each keyed by path relative to its folder).
+ */
+export function generateAll(): { files: Map<string, string>; coreFiles: Map<string, string>; models: Map<string, SchemaModel> } {
   const files = new Map<string, string>();
   const models = new Map<string, SchemaModel>();
   for (const version of VERSIONS) {
@@ -39,5 +46,5 @@ export function generateAll(): { files: Map<string, string>; models: Map<string,
     models.set(version, model);
     for (const [path, text] of generateVersion(model, version)) files.set(path, text);
   }
-  return { files, models };
+  return { files, coreFiles: new Map([["protocol-tables.ts", emitCoreTables(models)]]), models };
 }

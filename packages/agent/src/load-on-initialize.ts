@@ -22,7 +22,7 @@ import {
   type TransportReceiver,
 } from "@acpkit/core";
 import { composedFlow, forwardingReceiver, wrapTransport } from "@acpkit/core/transport-kit";
-import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/validation";
+import type { ProtocolVersion, ReceivingSide } from "@acpkit/schema/lazy";
 import { isV1BridgeLoaded, loadV1Bridge } from "./v1-bridge.js";
 
 type Held = { message: string | object } | { error: AcpError };

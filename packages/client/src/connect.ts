@@ -62,7 +62,7 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   let offered: ProtocolVersion = offer;
   const requestOptions = options.signal ? { signal: options.signal } : undefined;
   // The validators of the version we offer load while initialize is on its way (only the
-  // negotiated version's are ever needed; see @acpkit/schema/validation).
+  // negotiated version's are ever needed; see @acpkit/schema/lazy).
   void loadProtocolVersion(offer, side).catch(() => {});
   // Likewise the v1 bridge, which a v2 connection never needs (so a v2 client never loads it).
   if (offer === 1) void loadV1Bridge().catch(() => {});

@@ -4,7 +4,8 @@
 // Importing the runtimes loads none of the schema package's validation code either
 // (@acpkit/schema/lazy): core imports it with the first version it loads.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -16,8 +17,6 @@ async function probe(offer: number, agentVersions: string) {
   const { stdout } = await promisify(execFile)(process.execPath, [PROBE], { env: { ...process.env, OFFER: String(offer), AGENT_VERSIONS: agentVersions } });
   return JSON.parse(stdout) as {
     atStart: number[];
-    validationCodeAtStart: boolean;
-    validationCodeAfterConnect: boolean;
     handDrivenBeforeReady: boolean;
     handDrivenAfterReady: boolean;
     negotiated: number;
@@ -32,8 +31,6 @@ describe("validators load per negotiated version", () => {
     const report = await probe(2, "2");
     expect(report).toEqual({
       atStart: [],
-      validationCodeAtStart: false,
-      validationCodeAfterConnect: true,
       negotiated: 2,
       stopReason: "end_turn",
       text: ["lazy hello"],
@@ -48,8 +45,6 @@ describe("validators load per negotiated version", () => {
     const report = await probe(1, "1");
     expect(report).toMatchObject({
       atStart: [],
-      validationCodeAtStart: false,
-      validationCodeAfterConnect: true,
       negotiated: 1,
       stopReason: "end_turn",
       text: ["lazy hello"],
@@ -63,5 +58,25 @@ describe("validators load per negotiated version", () => {
     expect(report.stopReason).toBe("end_turn");
     expect(report.text).toEqual(["lazy hello"]);
     expect(report.afterTurn).toContain(1);
+  });
+});
+
+describe("a starting process loads nothing of @acpkit/schema", () => {
+  // The runtimes' built files name the schema package only in core's one dynamic import (the
+  // validation code, loaded with the first negotiated version); what core needs before that is its
+  // generated copy of the method tables. A static import here would load and compile the schema
+  // package in every process that imports @acpkit/client.
+  const packages = ["core", "agent", "client", "transport-memory", "transport-stdio", "transport-websocket"];
+
+  it.each(packages)("@acpkit/%s's built files import it only dynamically", (name) => {
+    const dist = fileURLToPath(new URL(`../../${name}/dist/`, import.meta.url));
+    const files = readdirSync(dist, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(join(dist, file), "utf8");
+      expect(text, file).not.toMatch(/(?:from|import)\s*["']@acpkit\/schema/);
+      const dynamic = text.match(/import\(\s*["']@acpkit\/schema[^"']*["']\s*\)/g) ?? [];
+      expect(dynamic, file).toEqual(name === "core" && file === "index.js" ? ['import("@acpkit/schema/lazy")'] : []);
+    }
   });
 });

@@ -1,9 +1,31 @@
 // Small facts about JSON values and prompt content shared by the agent and client runtimes (and
 // the CLI), so each is written once.
 
-// The JSON-value helpers live in @acpkit/schema (the package every other depends on); core
-// re-exports them so the runtimes have one import for all shared helpers.
-export { isJsonObject, ownEntry, setOwnField } from "@acpkit/schema/methods";
+// The JSON-value helpers of every package from core up. @acpkit/schema keeps its own
+// `isJsonObject` and `ownEntry` for its modules (it sits below core and may not import it), and core
+// does not import schema's at startup: nothing of schema is loaded before a version is negotiated
+// (registry.ts).
+
+/** A JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `table[key]` for a key a peer chose: own entries only (never `Object.prototype`'s `constructor`, …). */
+export function ownEntry<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/**
+ * `target[key] = value` for a key a peer chose. `"__proto__"` is a legal JSON key, and JSON.parse
+ * makes it an ordinary own property; assigned with `=`, it would replace the target's prototype
+ * instead, so the field would vanish from the copy (and from what is sent on) while its members
+ * showed through as inherited ones. Here it stays a field.
+ */
+export function setOwnField(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
 
 /** Which optional prompt content an agent accepts (v1 `promptCapabilities`, v2 `session.prompt`). */
 export interface PromptContentSupport {

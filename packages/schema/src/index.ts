@@ -2,8 +2,9 @@
 // for ACP v1 and v2 (docs/architecture.md §2). No Node built-ins: runs in browsers too.
 //
 // This entry loads both versions' validators when it is imported, so every function works at
-// once. `@acpkit/schema/lazy` has the same exports and loads a version's validators only when
-// `loadProtocolVersion` asks for them (what the agent and client runtimes use).
+// once, and adds the transcript tools. `@acpkit/schema/lazy` has the rest of its exports and loads
+// a version's validators only when `loadProtocolVersion` asks for them (what the agent and client
+// runtimes use).
 import * as v1Validators from "./generated/v1/validators.js";
 import * as v2Validators from "./generated/v2/validators.js";
 // From ./lazy.js, the entry that owns the registry, so both entries share one registry (each entry
@@ -14,3 +15,23 @@ provideValidators(1, v1Validators as unknown as VersionValidators);
 provideValidators(2, v2Validators as unknown as VersionValidators);
 
 export * from "./lazy.js";
+export {
+  AGENT_MARK,
+  CLIENT_MARK,
+  MAX_OPEN_REQUESTS,
+  TranscriptChecker,
+  formatProblem,
+  parseTranscriptLine,
+  type TranscriptDirection,
+  type TranscriptOptions,
+  type TranscriptProblem,
+  type TranscriptProtocol,
+  type TranscriptReport,
+} from "./transcript.js";
+export {
+  TranscriptLineValidator,
+  VERSION_LOOKAHEAD_CHARS,
+  validateTranscript,
+  type TranscriptLineOptions,
+  type TranscriptSummary,
+} from "./transcript-lines.js";

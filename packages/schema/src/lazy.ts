@@ -1,26 +1,41 @@
-// @acpkit/schema/lazy: everything the root entry has, without loading any version's validators
-// up front. Validation in a version works once `await loadProtocolVersion(version)` resolved
-// (docs/architecture.md §2). It is the `validation` entry (what the agent and client runtimes
-// load) plus the transcript checker, which only tools use. No Node built-ins: runs in browsers too.
+// @acpkit/schema/lazy: the method registry and the validation functions, without loading any
+// version's validators up front. Validation in a version works once `await
+// loadProtocolVersion(version)` resolved (docs/architecture.md §2). @acpkit/core imports this entry
+// with its first `loadProtocolVersion`, so every agent and client loads it during initialize: it
+// holds only what validating a message needs (the registry, the legacy-shape detectors that name a
+// failure, the conformance checks of outgoing messages, error wording). The root entry is this, with
+// both versions loaded, plus the transcript tools. No Node built-ins: runs in browsers too.
 
-export * from "./validation.js";
+/** Types of ACP v1 (`v1.SessionUpdate`, `v1.MethodMap`, …). */
+export type * as v1 from "./generated/v1/types.js";
+/** Types of pinned ACP v2 (`v2.SessionUpdate`, `v2.MethodMap`, …); open unions end in an `…Unknown` variant. */
+export type * as v2 from "./generated/v2/types.js";
+
+export type { ValidationError, ValidationResult } from "./validation-result.js";
+export type { AjvErrorObject, CompiledValidator, MethodDirection, MethodKind } from "./compiled-validator.js";
 export {
-  AGENT_MARK,
-  CLIENT_MARK,
-  MAX_OPEN_REQUESTS,
-  TranscriptChecker,
-  formatProblem,
-  parseTranscriptLine,
-  type TranscriptDirection,
-  type TranscriptOptions,
-  type TranscriptProblem,
-  type TranscriptProtocol,
-  type TranscriptReport,
-} from "./transcript.js";
+  PROTOCOL_VERSIONS,
+  checkOutgoing,
+  isProtocolVersionLoaded,
+  loadProtocolVersion,
+  provideValidators,
+  getMethod,
+  isProtocolVersion,
+  methods,
+  validateDefinition,
+  validateParams,
+  validateResult,
+  type MethodInfo,
+  type ProtocolVersion,
+  type ReceivingSide,
+  type VersionValidators,
+} from "./registry.js";
+export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";
 export {
-  TranscriptLineValidator,
-  VERSION_LOOKAHEAD_CHARS,
-  validateTranscript,
-  type TranscriptLineOptions,
-  type TranscriptSummary,
-} from "./transcript-lines.js";
+  isJsonObject,
+  methodTable,
+  ownEntry,
+  SESSION_UPDATE_TAGS,
+  STOP_REASONS,
+  type MethodTableEntry,
+} from "./methods.js";

@@ -15,7 +15,7 @@ import type { CompiledValidator, MethodTableEntry } from "./compiled-validator.j
 import { findReservedOpenValues, type OpenValuePlan } from "./conformance.js";
 import { openValuePlan as v2OpenValues } from "./generated/v2/open-values.js";
 import { detectLegacyMethod, detectLegacyResult, detectLegacyShape, scanLegacyEvenWhenValid } from "./legacy.js";
-import { PROTOCOL_VERSIONS, isProtocolVersion, methodTable, registerSchemaRuntime, type ProtocolVersion } from "./methods.js";
+import { PROTOCOL_VERSIONS, isProtocolVersion, methodTable, type ProtocolVersion } from "./methods.js";
 import { invalid, VALID, type ValidationError, type ValidationResult } from "./validation-result.js";
 
 export { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "./methods.js";
@@ -262,6 +262,3 @@ export function checkOutgoing(version: ProtocolVersion, method: string, part: "p
   const reserved = findReservedOpenValues(found.openValues, validatorsOf(version), typeName, value);
   return reserved.length > 0 ? invalid(reserved) : VALID;
 }
-
-// @acpkit/core finds this module's validation through the small `methods` entry, whoever loaded it.
-registerSchemaRuntime({ getMethod, checkOutgoing, detectLegacyMethod, isProtocolVersionLoaded, loadProtocolVersion });

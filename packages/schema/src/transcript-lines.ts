@@ -7,8 +7,8 @@
 // exchange, and a message can only be checked once the version is known. Lines are held until an
 // initialize response settles it (in a real transcript, line 2), or until `lookaheadChars` of
 // text have been held; then the version is what was seen so far.
-import { isJsonObject } from "./methods.js";
-import type { ProtocolVersion } from "./validation.js";
+import { isJsonObject } from "./lazy.js";
+import type { ProtocolVersion } from "./lazy.js";
 import {
   InitializeExchange,
   MAX_OPEN_REQUESTS,

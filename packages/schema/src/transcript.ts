@@ -7,10 +7,10 @@
 // docs/protocol.md's traces (`→` client to agent, `←` agent to client); with them the id spaces are
 // kept apart exactly. Without them a response is matched to the request of that id whose method
 // runs in the opposite direction to the response when that is unambiguous, else to any open one.
-import { isJsonObject } from "./methods.js";
+import { isJsonObject } from "./lazy.js";
 // Through the validation entry (not ./registry.js): a module of another entry imports that
 // entry, so the lazy entry imports its file instead of carrying a second registry.
-import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./validation.js";
+import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./lazy.js";
 import type { ValidationError } from "./validation-result.js";
 
 /** The version to check a transcript against, or `"auto"` to read it from `initialize`. */

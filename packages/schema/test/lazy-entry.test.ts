@@ -17,22 +17,17 @@ async function inFreshProcess(script: string): Promise<unknown> {
 }
 
 describe("@acpkit/schema/lazy", () => {
-  it("keeps every version's validators (and each side's part) out of its files: each is a module the validation entry imports on demand", () => {
-    // The lazy entry is the validation entry (the registry, which imports the validators) plus the
-    // transcript checker; its own file imports the validation entry's instead of copying it.
+  it("keeps every version's validators (and each side's part) out of its files: each is a module the entry imports on demand", () => {
     const lazy = readFileSync(`${DIST}lazy.js`, "utf8");
-    const validation = readFileSync(`${DIST}validation.js`, "utf8");
     const validators = readFileSync(`${DIST}generated/v1/validators.js`, "utf8");
     expect(validators.length).toBeGreaterThan(100_000);
-    expect(lazy).toContain('from"./validation.js"');
     for (const version of ["v1", "v2"])
       for (const name of ["validators", "agent-receives", "client-receives"]) {
         expect(existsSync(`${DIST}generated/${version}/${name}.js`)).toBe(true);
-        expect(validation).toContain(`import("./generated/${version}/${name}.js")`);
-        expect(lazy).not.toContain(`generated/${version}/${name}.js`);
+        expect(lazy).toContain(`import("./generated/${version}/${name}.js")`);
       }
-    // A bundled-in copy would make either entry as large as the validators themselves.
-    expect(lazy.length + validation.length).toBeLessThan(validators.length / 4);
+    // A bundled-in copy would make the entry as large as the validators themselves.
+    expect(lazy.length).toBeLessThan(validators.length / 4);
   });
 
   it("validates a version only once it is loaded, and loads each version separately", async () => {
@@ -123,32 +118,35 @@ describe("@acpkit/schema/lazy", () => {
   });
 });
 
-describe("@acpkit/schema/validation", () => {
-  it("is the lazy entry without the transcript checker: what the agent and client runtimes load", async () => {
-    const validation = readFileSync(`${DIST}validation.js`, "utf8");
-    expect(validation).toContain("registerSchemaRuntime");
-    expect(validation).not.toMatch(/TranscriptChecker|TranscriptLineValidator/);
+describe("the two entries", () => {
+  it("are the root and lazy, and nothing else", () => {
+    const manifest = JSON.parse(readFileSync(`${DIST}../package.json`, "utf8")) as { exports: Record<string, string> };
+    expect(Object.keys(manifest.exports)).toEqual([".", "./lazy", "./package.json"]);
+  });
+
+  it("lazy has no transcript tools; the root is lazy plus them, on lazy's one registry", async () => {
+    const lazyText = readFileSync(`${DIST}lazy.js`, "utf8");
+    expect(lazyText).not.toMatch(/TranscriptChecker|TranscriptLineValidator/);
     const report = await inFreshProcess(`
-      import * as validation from "./validation.js";
-      import { loadedSchemaRuntime } from "./methods.js";
-      const out = { registered: loadedSchemaRuntime()?.getMethod === validation.getMethod };
-      out.transcriptTools = ["TranscriptChecker", "TranscriptLineValidator", "validateTranscript", "parseTranscriptLine"].filter((name) => name in validation);
-      await validation.loadProtocolVersion(1, "agent");
-      out.prompt = validation.validateParams(1, "session/prompt", { sessionId: "s", prompt: [] }).valid;
-      out.legacy = validation.detectLegacyMethod("acp/prompt")?.expected ?? null;
-      // The lazy entry shares this registry: what one loaded, the other sees.
-      const lazy = await import("./lazy.js");
-      out.shared = lazy.getMethod === validation.getMethod && lazy.isProtocolVersionLoaded(1, "agent");
-      out.lazyOnly = Object.keys(lazy).filter((name) => !(name in validation)).sort();
+      import * as lazy from "./lazy.js";
+      await lazy.loadProtocolVersion(1, "agent");
+      const out = { prompt: lazy.validateParams(1, "session/prompt", { sessionId: "s", prompt: [] }).valid };
+      out.legacy = lazy.detectLegacyMethod("acp/prompt")?.expected ?? null;
+      out.tables = [lazy.methodTable(1).length > 10, lazy.methodTable(2).length > 10];
+      out.helpers = [lazy.isProtocolVersion(2), lazy.isProtocolVersion("2"), lazy.isJsonObject([]), lazy.ownEntry({}, "constructor") ?? null];
+      // The root entry imports lazy's file instead of a copy: what one loaded, the other sees.
+      const root = await import("./index.js");
+      out.shared = root.getMethod === lazy.getMethod && lazy.isProtocolVersionLoaded(2);
+      out.rootOnly = Object.keys(root).filter((name) => !(name in lazy)).sort();
       console.log(JSON.stringify(out));
     `);
     expect(report).toEqual({
-      registered: true,
-      transcriptTools: [],
       prompt: true,
       legacy: expect.stringContaining("session/prompt"),
+      tables: [true, true],
+      helpers: [true, false, false, null],
       shared: true,
-      lazyOnly: [
+      rootOnly: [
         "AGENT_MARK",
         "CLIENT_MARK",
         "MAX_OPEN_REQUESTS",
@@ -159,40 +157,6 @@ describe("@acpkit/schema/validation", () => {
         "parseTranscriptLine",
         "validateTranscript",
       ],
-    });
-  });
-});
-
-describe("@acpkit/schema/methods", () => {
-  it("is small, holds no validation code, and learns of the validation code from whichever entry loads it", async () => {
-    const methods = readFileSync(`${DIST}methods.js`, "utf8");
-    // The method tables of both versions and a few helpers: a few KB, no import of the lazy entry.
-    expect(methods.length).toBeLessThan(12_000);
-    expect(methods).not.toMatch(/lazy\.js|validators\.js/);
-    const report = await inFreshProcess(`
-      import * as methods from "./methods.js";
-      const out = { before: methods.loadedSchemaRuntime() === undefined };
-      out.entry = methods.methodTableEntry(1, "session/prompt");
-      out.unknown = methods.methodTableEntry(2, "session/set_mode") ?? null;
-      out.notification = methods.methodTableEntry(2, "session/update").kind;
-      out.tables = [methods.methodTable(1).length > 10, methods.methodTable(2).length > 10];
-      out.helpers = [methods.isProtocolVersion(2), methods.isProtocolVersion("2"), methods.isJsonObject([]), methods.ownEntry({}, "constructor") ?? null];
-      const viaRoot = await import("./index.js");
-      const runtime = methods.loadedSchemaRuntime();
-      out.after = runtime !== undefined && runtime.getMethod === viaRoot.getMethod && runtime.isProtocolVersionLoaded(1);
-      const lazy = await import("./lazy.js");
-      out.oneModule = lazy.isJsonObject === methods.isJsonObject && lazy.PROTOCOL_VERSIONS === methods.PROTOCOL_VERSIONS;
-      console.log(JSON.stringify(out));
-    `);
-    expect(report).toEqual({
-      before: true,
-      entry: { method: "session/prompt", direction: "client_to_agent", kind: "request", paramsType: "PromptRequest", resultType: "PromptResponse" },
-      unknown: null,
-      notification: "notification",
-      tables: [true, true],
-      helpers: [true, false, false, null],
-      after: true,
-      oneModule: true,
     });
   });
 });

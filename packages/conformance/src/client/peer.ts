@@ -268,7 +268,7 @@ export function createClientPeer(scenario: ClientScenario, channel: PeerChannel,
 
 /** The schema check of a message's params, once its validators are loaded (only past the budget). */
 async function loadParamsCheck(): Promise<ParamsCheck> {
-  const schema = await import("@acpkit/schema/validation");
+  const schema = await import("@acpkit/schema/lazy");
   await Promise.all([schema.loadProtocolVersion(1, "agent"), schema.loadProtocolVersion(2, "agent")]);
   return (version, method, params) => {
     const info = schema.getMethod(version, method);
