@@ -6,7 +6,7 @@
 import { isJsonObject } from "@acpkit/core";
 import { MAX_AGENT_TERMINAL_OUTPUT, MAX_STATE_AGENT_TERMINALS, type SessionState } from "./session-state.js";
 import type { ActivityJSON, AgentTerminalJSON, BackgroundWorkJSON } from "./state-json.js";
-import { next, withDiagnostic } from "./state-copy.js";
+import { withColdFields, withDiagnostic } from "./state-copy.js";
 
 type Json = Record<string, unknown>;
 
@@ -15,9 +15,9 @@ const NO_ACTIVITY: ActivityJSON = Object.freeze({ background: null, agentTermina
 /** A `state_update`: the state replaces the last one; `background` too, when reported (omitted or `null`: not reported). */
 export function applyStateUpdate(state: SessionState, update: Json): SessionState {
   if (typeof update.state !== "string") return withDiagnostic(state, "invalid_update", "state_update: state must be a string", update);
-  const previous = state.data.activity ?? NO_ACTIVITY;
+  const previous = state.data.cold.activity ?? NO_ACTIVITY;
   const background = Array.isArray(update.background) ? (update.background.filter(isJsonObject) as BackgroundWorkJSON[]) : null;
-  return next(state, { activity: Object.freeze({ ...previous, state: update.state, background }) });
+  return withColdFields(state, { activity: Object.freeze({ ...previous, state: update.state, background }) });
 }
 
 /** A `terminal_update`: upsert by id; absent fields stay, `null` clears. */
@@ -59,7 +59,7 @@ function bounded(output: string, dropped: number): { output: string; outputDropp
 
 /** The terminal `terminalId` changed by `change` (created empty when new; the oldest ended terminal goes when over the bound). */
 function withTerminal(state: SessionState, terminalId: string, change: (terminal: AgentTerminalJSON) => AgentTerminalJSON): SessionState {
-  const previous = state.data.activity ?? NO_ACTIVITY;
+  const previous = state.data.cold.activity ?? NO_ACTIVITY;
   const terminals = previous.agentTerminals;
   const index = terminals.findIndex((terminal) => terminal.terminalId === terminalId);
   const current: AgentTerminalJSON = index >= 0 ? terminals[index]! : { terminalId, output: "", outputDropped: 0 };
@@ -69,7 +69,7 @@ function withTerminal(state: SessionState, terminalId: string, change: (terminal
     const ended = list.findIndex((terminal) => terminal.exitStatus !== undefined);
     list = list.filter((_, i) => i !== (ended >= 0 ? ended : 0));
   }
-  return next(state, { activity: Object.freeze({ ...previous, agentTerminals: list }) });
+  return withColdFields(state, { activity: Object.freeze({ ...previous, agentTerminals: list }) });
 }
 
 const utf8 = new TextDecoder();

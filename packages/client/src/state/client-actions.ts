@@ -11,11 +11,12 @@ import {
   type ModesJSON,
   type PermissionJSON,
   type SessionState,
+  type ColdStateData,
   type StateData,
   type TerminalJSON,
   type TurnJSON,
 } from "./session-state.js";
-import { next, withHotFields } from "./state-copy.js";
+import { withColdFields, withHotFields, withToolCalls } from "./state-copy.js";
 
 // ── client actions ─────────────────────────────────────────────────────────────────────────
 
@@ -51,7 +52,7 @@ export function markTurnCancelled(state: SessionState): SessionState {
     if (record.cancelledLocally || (record.status !== undefined && !UNFINISHED.has(record.status))) continue;
     toolCalls = keyedSet(toolCalls, position, { ...record, cancelledLocally: true });
   }
-  return toolCalls === state.data.toolCalls ? state : next(state, { toolCalls });
+  return toolCalls === state.data.toolCalls ? state : withToolCalls(state, toolCalls);
 }
 
 /** The `session/prompt` response arrived with `stopReason`: the turn is over. */
@@ -84,16 +85,16 @@ export function recordPermission(
   const applied = applyToolCallPatch(state, permission.toolCall);
   const entry: PermissionJSON = { toolCallId: permission.toolCall.toolCallId, options: permission.options.slice() };
   if (permission.outcome !== undefined) entry.outcome = permission.outcome;
-  return next(applied, { permissions: vectorPush(applied.data.permissions, entry) });
+  return withColdFields(applied, { permissions: vectorPush(applied.data.cold.permissions, entry) });
 }
 
 /** Set the outcome of the most recent unanswered permission request for `toolCallId`. */
 export function recordPermissionOutcome(state: SessionState, toolCallId: string, outcome: v2.RequestPermissionOutcome): SessionState {
-  const permissions = state.data.permissions;
+  const permissions = state.data.cold.permissions;
   for (let position = permissions.size - 1; position >= 0; position--) {
     const entry = vectorGet(permissions, position)!;
     if (entry.toolCallId === toolCallId && entry.outcome === undefined) {
-      return next(state, { permissions: vectorSet(permissions, position, { ...entry, outcome }) });
+      return withColdFields(state, { permissions: vectorSet(permissions, position, { ...entry, outcome }) });
     }
   }
   return state;
@@ -107,24 +108,24 @@ export interface SessionSetupFields {
 
 /** Seed or replace the session's modes and config options from a setup result (absent fields stay). */
 export function applySessionSetup(state: SessionState, setup: SessionSetupFields): SessionState {
-  const changes: Partial<Mutable<StateData>> = {};
+  const changes: Partial<Mutable<ColdStateData>> = {};
   if (setup.modes) {
     changes.currentModeId = setup.modes.currentModeId;
     changes.availableModes = setup.modes.availableModes.map((mode) => ({ ...mode }));
   }
   if (setup.configOptions) changes.configOptions = [...setup.configOptions];
-  return next(state, changes);
+  return withColdFields(state, changes);
 }
 
 /** The client switched the mode (`session/set_mode` succeeded). */
 export function recordModeChange(state: SessionState, modeId: string): SessionState {
-  return next(state, { currentModeId: modeId });
+  return withColdFields(state, { currentModeId: modeId });
 }
 
 /** Add or replace the record of one client terminal (by `terminalId`). */
 export function recordTerminal(state: SessionState, terminal: TerminalJSON): SessionState {
-  const terminals = state.data.terminals;
+  const terminals = state.data.cold.terminals;
   const index = terminals.findIndex((existing) => existing.terminalId === terminal.terminalId);
   const copy = index < 0 ? [...terminals, terminal] : terminals.map((existing, i) => (i === index ? terminal : existing));
-  return next(state, { terminals: copy });
+  return withColdFields(state, { terminals: copy });
 }

@@ -39,7 +39,7 @@ import {
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-import { next, withDiagnostic, withMessages, withToolCalls } from "./state-copy.js";
+import { withColdFields, withDiagnostic, withHotFields, withMessages, withToolCalls } from "./state-copy.js";
 
 /** Prefix of the ids given to the prompts the client sent (M11: an echo attaches to them). */
 export const PROMPT_MESSAGE_ID_PREFIX = "acpkit-prompt-";
@@ -77,17 +77,17 @@ export function applyUpdate(state: SessionState, update: v2.SessionUpdate): Sess
       return applyPlanUpdate(state, update as v2.SessionUpdatePlanUpdate);
     case "usage_update": {
       const { used, size, cost } = update as v2.SessionUpdateUsageUpdate;
-      return next(state, { usage: cost === undefined || cost === null ? { used, size } : { used, size, cost } });
+      return withColdFields(state, { usage: cost === undefined || cost === null ? { used, size } : { used, size, cost } });
     }
     case "session_info_update":
       return applySessionInfo(state, update as v2.SessionUpdateSessionInfoUpdate);
     case "available_commands_update":
-      return next(state, { availableCommands: (update as v2.SessionUpdateAvailableCommandsUpdate).availableCommands });
+      return withColdFields(state, { availableCommands: (update as v2.SessionUpdateAvailableCommandsUpdate).availableCommands });
     case "config_option_update":
-      return next(state, { configOptions: (update as v2.SessionUpdateConfigOptionUpdate).configOptions });
+      return withColdFields(state, { configOptions: (update as v2.SessionUpdateConfigOptionUpdate).configOptions });
     case CURRENT_MODE_UPDATE: {
       const modeId = (update as { currentModeId?: unknown }).currentModeId;
-      if (typeof modeId === "string") return next(state, { currentModeId: modeId });
+      if (typeof modeId === "string") return withColdFields(state, { currentModeId: modeId });
       return withDiagnostic(state, "unknown_update", `${CURRENT_MODE_UPDATE} without a string currentModeId was ignored`, update);
     }
     case NOTICE_UPDATE:
@@ -192,7 +192,7 @@ function applyMessageChunk(state: SessionState, kind: MessageKind, update: v2.Co
     if (echo !== undefined) return applyMessageChunk(echo, kind, update);
     // M3: an unseen id creates the message; chunk `_meta` never becomes message meta (M8, X7).
     const record: MessageRecord = { messageId, kind, content: listOf([block]), meta: undefined, echoCursor: -1 };
-    return next(state, { messages: keyedAdd(messages, messageId, record) });
+    return withMessages(state, keyedAdd(messages, messageId, record));
   }
   const record = vectorGet(messages.records, position)!;
   if (record.kind !== kind) return kindMismatch(state, messageId, record.kind, kind, update);
@@ -201,7 +201,7 @@ function applyMessageChunk(state: SessionState, kind: MessageKind, update: v2.Co
     const expected = record.content.items[record.echoCursor];
     if (record.echoCursor < record.content.length && jsonEqual(expected, block)) {
       const cursor = record.echoCursor + 1;
-      return next(state, { messages: keyedSet(messages, position, { ...record, echoCursor: cursor < record.content.length ? cursor : -1 }) });
+      return withMessages(state, keyedSet(messages, position, { ...record, echoCursor: cursor < record.content.length ? cursor : -1 }));
     }
   }
   const updated: MessageRecord = { messageId, kind, content: append(record.content, block), meta: record.meta, echoCursor: -1 };
@@ -223,7 +223,7 @@ function applyMessageUpdate(state: SessionState, kind: MessageKind, update: v2.M
       meta: isJsonObject(update._meta) ? update._meta : undefined,
       echoCursor: -1,
     };
-    return next(state, { messages: keyedAdd(messages, messageId, record) });
+    return withMessages(state, keyedAdd(messages, messageId, record));
   }
   const record = vectorGet(messages.records, position)!;
   if (record.kind !== kind) return kindMismatch(state, messageId, record.kind, kind, update);
@@ -234,7 +234,7 @@ function applyMessageUpdate(state: SessionState, kind: MessageKind, update: v2.M
   let meta = record.meta;
   if (update._meta !== undefined) meta = update._meta === null ? undefined : (update._meta as Meta);
   const echoCursor = update.content !== undefined ? -1 : record.echoCursor;
-  return next(state, { messages: keyedSet(messages, position, { messageId, kind, content, meta, echoCursor }) });
+  return withMessages(state, keyedSet(messages, position, { messageId, kind, content, meta, echoCursor }));
 }
 
 /**
@@ -248,7 +248,16 @@ function attachEcho(state: SessionState, messageId: string, kind: MessageKind): 
   const messages = state.data.messages;
   const prompt = vectorGet(messages.records, position)!;
   const renamed: MessageRecord = { ...prompt, messageId, echoCursor: prompt.content.length > 0 ? 0 : -1 };
-  return next(state, { messages: keyedAlias(keyedSet(messages, position, renamed), messageId, position), promptMessage: undefined });
+  return withHotFields(
+    state,
+    keyedAlias(keyedSet(messages, position, renamed), messageId, position),
+    state.data.toolCalls,
+    state.data.turns,
+    state.data.turnInProgress,
+    state.data.turnFirstToolCall,
+    state.data.promptsSent,
+    undefined,
+  );
 }
 
 // ── tool calls (T1–T8, C2, C4) ─────────────────────────────────────────────────────────────
@@ -276,7 +285,7 @@ export function applyToolCallPatch(state: SessionState, patch: v2.ToolCallUpdate
   if (patch.content !== undefined) record.content = listOf(patch.content === null ? [] : patch.content.slice());
   // C4: a later wire status that finishes the call (completed, failed, …) replaces the local mark.
   if (record.cancelledLocally && typeof patch.status === "string" && !UNFINISHED.has(patch.status)) record.cancelledLocally = false;
-  return next(state, { toolCalls: position === undefined ? keyedAdd(toolCalls, patch.toolCallId, record) : keyedSet(toolCalls, position, record) });
+  return withToolCalls(state, position === undefined ? keyedAdd(toolCalls, patch.toolCallId, record) : keyedSet(toolCalls, position, record));
 }
 
 function applyToolCallContentChunk(state: SessionState, update: v2.ToolCallContentChunk): SessionState {
@@ -285,7 +294,7 @@ function applyToolCallContentChunk(state: SessionState, update: v2.ToolCallConte
   if (position === undefined) {
     // T4 [acpkit]: a chunk for an unseen id creates the tool call with defaults, then appends.
     const record: ToolCallRecord = { toolCallId: update.toolCallId, content: listOf([update.content]), cancelledLocally: false };
-    return next(state, { toolCalls: keyedAdd(toolCalls, update.toolCallId, record) });
+    return withToolCalls(state, keyedAdd(toolCalls, update.toolCallId, record));
   }
   const previous = vectorGet(toolCalls.records, position)!;
   return withToolCalls(state, keyedSet(toolCalls, position, { ...previous, content: append(previous.content, update.content) }));
@@ -296,20 +305,20 @@ function applyToolCallContentChunk(state: SessionState, update: v2.ToolCallConte
 function applyPlanUpdate(state: SessionState, update: v2.PlanUpdate): SessionState {
   // P1–P3: the plan with that id is replaced (created when new); unknown types are kept raw.
   const plan = update.plan;
-  const plans = state.data.plans;
+  const plans = state.data.cold.plans;
   const record: PlanRecord = { id: plan.id, plan };
   const position = keyedFind(plans, plan.id, planIdOf);
-  return next(state, { plans: position === undefined ? keyedAdd(plans, plan.id, record) : keyedSet(plans, position, record) });
+  return withColdFields(state, { plans: position === undefined ? keyedAdd(plans, plan.id, record) : keyedSet(plans, position, record) });
 }
 
 function applySessionInfo(state: SessionState, update: v2.SessionInfoUpdate): SessionState {
-  const info: { title?: string; updatedAt?: string } = { ...state.data.sessionInfo };
+  const info: { title?: string; updatedAt?: string } = { ...state.data.cold.sessionInfo };
   for (const field of ["title", "updatedAt"] as const) {
     const value = update[field];
     if (value === null) delete info[field];
     else if (value !== undefined) info[field] = value;
   }
-  return next(state, { sessionInfo: info });
+  return withColdFields(state, { sessionInfo: info });
 }
 
 /**
@@ -347,14 +356,14 @@ function applyNotice(state: SessionState, update: Record<string, unknown>): Sess
   }
   const notice: NoticeJSON = { severity: update.severity, title: update.title };
   if (typeof update.message === "string") notice.message = update.message;
-  return next(state, { notices: boundedAppend(state.data.notices, notice, MAX_STATE_NOTICES) });
+  return withColdFields(state, { notices: boundedAppend(state.data.cold.notices, notice, MAX_STATE_NOTICES) });
 }
 
 /** compaction_update sets status/summary/error; compaction_summary_chunk appends to the summary. */
 function applyCompaction(state: SessionState, update: Record<string, unknown>): SessionState {
   const id = update.compactionId;
   if (typeof id !== "string") return withDiagnostic(state, "invalid_update", "a compaction update without a string compactionId was ignored", update);
-  const list = state.data.compactions;
+  const list = state.data.cold.compactions;
   const index = list.findIndex((entry) => entry.compactionId === id);
   const current: CompactionJSON = index < 0 ? { compactionId: id, status: "in_progress", summary: [] } : list[index]!;
   const changed: CompactionJSON = { ...current };
@@ -366,5 +375,5 @@ function applyCompaction(state: SessionState, update: Record<string, unknown>): 
     if (typeof update.error === "string") changed.error = update.error;
   }
   const compactions = index < 0 ? boundedAppend(list, changed, MAX_STATE_COMPACTIONS) : list.map((entry, i) => (i === index ? changed : entry));
-  return next(state, { compactions });
+  return withColdFields(state, { compactions });
 }

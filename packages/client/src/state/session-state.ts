@@ -98,20 +98,18 @@ export interface PlanRecord {
   readonly plan: v2.PlanUpdateContent;
 }
 
-/** @internal Everything a state holds. Replaced, never mutated, by the reducer. */
+/**
+ * @internal Everything a state holds. Replaced, never mutated, by the reducer. The fields a
+ * streamed chunk or a turn's start and end change are its own ("hot": state-copy.ts's
+ * `withHotFields` names each once); the rest sit in `cold`, copied as one object when one of them
+ * changes.
+ */
 export interface StateData {
   readonly sessionId: string;
   readonly protocolVersion: ProtocolVersion;
   readonly messages: Keyed<MessageRecord>;
   readonly toolCalls: Keyed<ToolCallRecord>;
-  readonly plans: Keyed<PlanRecord>;
-  readonly usage: UsageJSON | null;
-  readonly permissions: PVector<PermissionJSON>;
   readonly turns: AppendList<TurnJSON>;
-  /** The most recent MAX_STATE_DIAGNOSTICS diagnostics, oldest first. */
-  readonly diagnostics: readonly StateDiagnostic[];
-  /** How many older diagnostics were let go to keep the list bounded. */
-  readonly diagnosticsDropped: number;
   readonly turnInProgress: boolean;
   /** Index of the first tool call created in the current (or last) turn. */
   readonly turnFirstToolCall: number;
@@ -119,6 +117,19 @@ export interface StateData {
   readonly promptsSent: number;
   /** Position of the current turn's prompt message while an echo may still attach to it (M11). */
   readonly promptMessage: number | undefined;
+  /** The fields that change once per turn or less. */
+  readonly cold: ColdStateData;
+}
+
+/** @internal The fields of a state that change once per turn or less. */
+export interface ColdStateData {
+  readonly plans: Keyed<PlanRecord>;
+  readonly usage: UsageJSON | null;
+  readonly permissions: PVector<PermissionJSON>;
+  /** The most recent MAX_STATE_DIAGNOSTICS diagnostics, oldest first. */
+  readonly diagnostics: readonly StateDiagnostic[];
+  /** How many older diagnostics were let go to keep the list bounded. */
+  readonly diagnosticsDropped: number;
   /** Undefined until the first `session_info_update`. */
   readonly sessionInfo: SessionInfoJSON | undefined;
   readonly currentModeId: string | undefined;
@@ -224,18 +235,18 @@ export class SessionState {
   }
 
   get plans(): readonly PlanJSON[] {
-    return collect(this.data.plans, planView);
+    return collect(this.data.cold.plans, planView);
   }
 
   /** `null` until the first `usage_update`. */
   get usage(): UsageJSON | null {
-    return this.data.usage;
+    return this.data.cold.usage;
   }
 
   /** Permission requests in arrival order. */
   get permissions(): readonly PermissionJSON[] {
     const out: PermissionJSON[] = [];
-    vectorForEach(this.data.permissions, (entry) => out.push(entry));
+    vectorForEach(this.data.cold.permissions, (entry) => out.push(entry));
     return out;
   }
 
@@ -254,44 +265,44 @@ export class SessionState {
    * at most MAX_STATE_DIAGNOSTICS, since a peer controls how many there are.
    */
   get diagnostics(): readonly StateDiagnostic[] {
-    return this.data.diagnostics;
+    return this.data.cold.diagnostics;
   }
 
   /** How many diagnostics older than `diagnostics` were let go. */
   get diagnosticsDropped(): number {
-    return this.data.diagnosticsDropped;
+    return this.data.cold.diagnosticsDropped;
   }
 
   /** From `session_info_update` (patch semantics: `null` clears); `{}` until the first one. */
   get sessionInfo(): { readonly title?: string; readonly updatedAt?: string } {
-    return this.data.sessionInfo ?? NO_SESSION_INFO;
+    return this.data.cold.sessionInfo ?? NO_SESSION_INFO;
   }
 
   /** The current mode: from the session/new, load or resume result, then `session/set_mode` and `current_mode_update` (v1). */
   get currentModeId(): string | undefined {
-    return this.data.currentModeId;
+    return this.data.cold.currentModeId;
   }
 
   /** The modes, or undefined when the agent reported none. */
   get modes(): ModesJSON | undefined {
     const d = this.data;
-    if (d.currentModeId === undefined && d.availableModes === undefined) return undefined;
-    return { currentModeId: d.currentModeId ?? "", availableModes: [...(d.availableModes ?? [])] };
+    if (d.cold.currentModeId === undefined && d.cold.availableModes === undefined) return undefined;
+    return { currentModeId: d.cold.currentModeId ?? "", availableModes: [...(d.cold.availableModes ?? [])] };
   }
 
   /** Commands the agent ran in this client's terminals, in creation order. */
   get terminals(): readonly TerminalJSON[] {
-    return this.data.terminals;
+    return this.data.cold.terminals;
   }
 
   /** The most recent notices (at most MAX_STATE_NOTICES), oldest first. */
   get notices(): readonly NoticeJSON[] {
-    return this.data.notices;
+    return this.data.cold.notices;
   }
 
   /** The most recent compactions (at most MAX_STATE_COMPACTIONS), by first appearance. */
   get compactions(): readonly CompactionJSON[] {
-    return this.data.compactions;
+    return this.data.cold.compactions;
   }
 
   /**
@@ -299,30 +310,30 @@ export class SessionState {
    * undefined when it reported none (v1 and pinned-v2 agents never do: their turn is the prompt).
    */
   get turnState(): string | undefined {
-    return this.data.activity?.state;
+    return this.data.cold.activity?.state;
   }
 
   /** The background work of the agent's latest state report; `null` when it did not report any (or is not a later-v2 agent). */
   get background(): readonly BackgroundWorkJSON[] | null {
-    return this.data.activity?.background ?? null;
+    return this.data.cold.activity?.background ?? null;
   }
 
   /** The terminals a later-v2 agent runs itself and shows (at most MAX_STATE_AGENT_TERMINALS, by first appearance). */
   get agentTerminals(): readonly AgentTerminalJSON[] {
-    return this.data.activity?.agentTerminals ?? NO_AGENT_TERMINALS;
+    return this.data.cold.activity?.agentTerminals ?? NO_AGENT_TERMINALS;
   }
 
   /** One agent terminal by id. */
   agentTerminal(terminalId: string): AgentTerminalJSON | undefined {
-    return this.data.activity?.agentTerminals.find((terminal) => terminal.terminalId === terminalId);
+    return this.data.cold.activity?.agentTerminals.find((terminal) => terminal.terminalId === terminalId);
   }
 
   get availableCommands(): readonly v2.AvailableCommand[] {
-    return this.data.availableCommands;
+    return this.data.cold.availableCommands;
   }
 
   get configOptions(): readonly v2.SessionConfigOption[] {
-    return this.data.configOptions;
+    return this.data.cold.configOptions;
   }
 
   /** One message by id. */
@@ -358,25 +369,27 @@ export function createSessionState(sessionId: string, protocolVersion: ProtocolV
     protocolVersion,
     messages: emptyKeyed(),
     toolCalls: emptyKeyed(),
-    plans: emptyKeyed(),
-    usage: null,
-    permissions: emptyVector(),
     turns: emptyList(),
-    diagnostics: [],
-    diagnosticsDropped: 0,
     turnInProgress: false,
     turnFirstToolCall: 0,
     promptsSent: 0,
     promptMessage: undefined,
-    sessionInfo: undefined,
-    currentModeId: undefined,
-    availableModes: undefined,
-    availableCommands: [],
-    configOptions: [],
-    terminals: [],
-    notices: [],
-    compactions: [],
-    activity: undefined,
+    cold: {
+      plans: emptyKeyed(),
+      usage: null,
+      permissions: emptyVector(),
+      diagnostics: [],
+      diagnosticsDropped: 0,
+      sessionInfo: undefined,
+      currentModeId: undefined,
+      availableModes: undefined,
+      availableCommands: [],
+      configOptions: [],
+      terminals: [],
+      notices: [],
+      compactions: [],
+      activity: undefined,
+    },
   });
 }
 
@@ -398,15 +411,15 @@ export function sessionStateToJSON(state: SessionState): SessionStateJSON {
     usage: state.usage,
     permissions: state.permissions.slice(),
     turns: state.turns.slice(),
-    configOptions: d.configOptions.slice(),
-    availableCommands: d.availableCommands.slice(),
-    terminals: d.terminals.slice(),
-    notices: d.notices.slice(),
-    compactions: d.compactions.slice(),
+    configOptions: d.cold.configOptions.slice(),
+    availableCommands: d.cold.availableCommands.slice(),
+    terminals: d.cold.terminals.slice(),
+    notices: d.cold.notices.slice(),
+    compactions: d.cold.compactions.slice(),
   };
   const modes = state.modes;
   if (modes !== undefined) json.modes = modes;
-  if (d.activity !== undefined) json.activity = d.activity;
-  if (d.sessionInfo !== undefined) json.sessionInfo = d.sessionInfo;
+  if (d.cold.activity !== undefined) json.activity = d.cold.activity;
+  if (d.cold.sessionInfo !== undefined) json.sessionInfo = d.cold.sessionInfo;
   return json;
 }
