@@ -81,6 +81,25 @@ describe("the checker's line framing", () => {
     expect(connection.unterminatedTail).toEqual({ bytes: 150 + (3 << 20), start: expectedStart });
   });
 
+  it("keeps an empty line as a line that is not JSON (a transport would skip it; a judge sees it), and a CRLF line without its \\r", () => {
+    const connection = new FedConnection();
+    connection.feed(`${message(6)}\r\n\n${message(7)}\n`);
+    expect(connection.lines.map((l) => [l.text, l.value === undefined, l.seq])).toEqual([
+      [message(6), false, 0],
+      ["", true, 1],
+      [message(7), false, 2],
+    ]);
+  });
+
+  it("flags bytes that are not UTF-8 and still records their line with U+FFFD", () => {
+    const connection = new FedConnection();
+    connection.feed(`${message(8)}\n`);
+    expect(connection.invalidUtf8).toBe(false);
+    connection.feed(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"_x","params":{"t":"'), Buffer.from([0xc3]), Buffer.from('"}}\n')]));
+    expect(connection.invalidUtf8).toBe(true);
+    expect(connection.lines.at(-1)?.value).toEqual({ jsonrpc: "2.0", method: "_x", params: { t: "\uFFFD" } });
+  });
+
   it("holds nothing against the agent when the checker's own kill ended the output mid-line", async () => {
     const connection = new FedConnection();
     connection.feed(`${message(5)}\n{"jsonrpc":"2.0","me`);

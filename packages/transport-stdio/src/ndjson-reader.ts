@@ -26,7 +26,7 @@ const CARRIAGE_RETURN = 13;
 
 /** Where an `NdjsonReader` reports what it read. */
 export interface NdjsonReaderEvents {
-  /** One complete line, decoded, without its `\n` and without one trailing `\r`. Never empty. */
+  /** One complete line, decoded, without its `\n` and without one trailing `\r`. Never empty, unless `keepEmptyLines`. */
   onLine(text: string): void;
   /** A line longer than the limit; its bytes were (or will be, up to its newline) discarded. */
   onOversizedLine(lineNumber: number, bytesSeen: number, limit: number): void;
@@ -41,11 +41,29 @@ export interface NdjsonReaderEvents {
    */
   onOversizedRequest?(lineNumber: number, id: string | number): void;
   /**
-   * The stream ended inside line `lineNumber`: `bytes` came after the last newline. The line is
-   * still delivered (see `end()`); this says it was never framed (S3), for a caller that judges it.
+   * The stream ended inside line `lineNumber`: `bytes` came after the last newline, beginning with
+   * `head` (at most its first 200 bytes, decoded). The line is still delivered (see `end()`) unless
+   * `deliverUnterminatedLine` is false; this says it was never framed (S3), for a caller that judges it.
    */
-  onUnterminatedLine?(lineNumber: number, bytes: number): void;
+  onUnterminatedLine?(lineNumber: number, bytes: number, head: string): void;
 }
+
+/**
+ * How an `NdjsonReader` reads, for a caller that judges the stream rather than serves it (a
+ * conformance checker). The defaults are a transport's.
+ */
+export interface NdjsonReaderOptions {
+  /** Deliver empty lines (`""`, also a lone `\r`) instead of skipping them. Default false. */
+  keepEmptyLines?: boolean;
+  /**
+   * Deliver a last line that has no newline when the stream ends (default true). With false it is
+   * only reported, through `onUnterminatedLine`.
+   */
+  deliverUnterminatedLine?: boolean;
+}
+
+/** How many bytes of an unterminated last line `onUnterminatedLine` shows (decoded). */
+const UNTERMINATED_HEAD_BYTES = 200;
 
 /** Splits a byte stream into UTF-8 lines without re-concatenating chunks: feed it with `push(chunk)` and `end()`. */
 export class NdjsonReader {
@@ -57,11 +75,17 @@ export class NdjsonReader {
   private lineNumber = 1;
   /** Looks for the request id of the oversized line being discarded (only with onOversizedRequest). */
   private idScanner: Scanner | undefined;
+  private readonly keepEmptyLines: boolean;
+  private readonly deliverUnterminated: boolean;
 
   constructor(
     private readonly maxLineBytes: number,
     private readonly events: NdjsonReaderEvents,
-  ) {}
+    options: NdjsonReaderOptions = {},
+  ) {
+    this.keepEmptyLines = options.keepEmptyLines === true;
+    this.deliverUnterminated = options.deliverUnterminatedLine !== false;
+  }
 
   /** Feed one chunk as it came off the stream. */
   push(chunk: Buffer): void {
@@ -126,12 +150,20 @@ export class NdjsonReader {
     if (this.pendingSize > 0) {
       const lineNumber = this.lineNumber;
       const bytes = this.pendingSize;
-      this.deliver(this.joinPending(undefined, 0, 0));
-      this.events.onUnterminatedLine?.(lineNumber, bytes);
+      const head = this.events.onUnterminatedLine === undefined ? "" : this.pendingHead();
+      if (this.deliverUnterminated) this.deliver(this.joinPending(undefined, 0, 0));
+      this.events.onUnterminatedLine?.(lineNumber, bytes, head);
     }
     this.dropPending();
     if (this.discarding) this.reportOversizedRequest();
     this.discarding = false;
+  }
+
+  /** The first UNTERMINATED_HEAD_BYTES of the pending line, decoded: only the chunks that hold them are joined. */
+  private pendingHead(): string {
+    const head: Buffer[] = [];
+    for (let size = 0; size < UNTERMINATED_HEAD_BYTES && head.length < this.pending.length; size += head.at(-1)!.length) head.push(this.pending[head.length]!);
+    return Buffer.concat(head).toString("utf8", 0, UNTERMINATED_HEAD_BYTES);
   }
 
   // One native validity check per decoded run (isUtf8 is a single fast pass) so that bad bytes
@@ -145,11 +177,11 @@ export class NdjsonReader {
   private deliverRun(run: string): void {
     let start = 0;
     for (let end = run.indexOf(NEWLINE_CHAR); end >= 0; end = run.indexOf(NEWLINE_CHAR, start)) {
-      if (end > start) this.deliver(run.slice(start, end));
+      if (end > start || this.keepEmptyLines) this.deliver(run.slice(start, end));
       start = end + 1;
       this.lineNumber++;
     }
-    if (run.length > start) this.deliver(start === 0 ? run : run.slice(start));
+    if (run.length > start || this.keepEmptyLines) this.deliver(start === 0 ? run : run.slice(start));
     this.lineNumber++;
   }
 
@@ -161,7 +193,7 @@ export class NdjsonReader {
       this.reportOversizedRequest();
     } else if (this.pendingSize === 0) {
       // The whole line sits in this chunk; decode straight from it.
-      if (end > start) this.deliver(this.decode(chunk, start, end));
+      if (end > start || this.keepEmptyLines) this.deliver(this.decode(chunk, start, end));
     } else {
       this.deliver(this.joinPending(chunk, start, end));
     }
@@ -179,7 +211,7 @@ export class NdjsonReader {
   private deliver(text: string): void {
     const length = text.length;
     if (length > 0 && text.charCodeAt(length - 1) === CARRIAGE_RETURN) text = text.slice(0, length - 1);
-    if (text.length > 0) this.events.onLine(text);
+    if (text.length > 0 || this.keepEmptyLines) this.events.onLine(text);
   }
 
   // An oversized line's bytes so far: the pending ones and chunk[start, end).

@@ -76,6 +76,37 @@ describe("NdjsonReader", () => {
     expect(unterminated).toEqual([[2, 7]]);
   });
 
+  it("keepEmptyLines delivers empty lines (a lone \\r too) where they are, in every path", () => {
+    const input = Buffer.from('{"a":1}\n\n\r\n{"b":2}\n\n');
+    // Whole chunk (the fast path), byte by byte (pending lines) and a run after a pending line.
+    for (const cuts of [[], [...Array(input.length).keys()].slice(1), [3]]) {
+      const lines: string[] = [];
+      const reader = new NdjsonReader(1024, { onLine: (text) => lines.push(text), onOversizedLine() {} }, { keepEmptyLines: true });
+      let from = 0;
+      for (const cut of [...cuts, input.length]) {
+        reader.push(input.subarray(from, cut));
+        from = cut;
+      }
+      reader.end();
+      expect(lines, `cut at ${cuts.length} places`).toEqual(['{"a":1}', "", "", '{"b":2}', ""]);
+    }
+  });
+
+  it("deliverUnterminatedLine: false reports the unframed tail with its first 200 bytes and delivers nothing of it", () => {
+    const lines: string[] = [];
+    const unterminated: [number, number, string][] = [];
+    const reader = new NdjsonReader(
+      1 << 20,
+      { onLine: (text) => lines.push(text), onOversizedLine() {}, onUnterminatedLine: (...args) => unterminated.push(args) },
+      { deliverUnterminatedLine: false },
+    );
+    reader.push(Buffer.from('{"a":1}\n{"b":"'));
+    reader.push(Buffer.from("é".repeat(150)));
+    reader.end();
+    expect(lines).toEqual(['{"a":1}']);
+    expect(unterminated).toEqual([[2, 6 + 300, `{"b":"${"é".repeat(97)}`]]);
+  });
+
   it("reports no unterminated line when the stream ends after a newline, or inside a discarded oversized line", () => {
     const unterminated: number[] = [];
     const events = { onLine() {}, onOversizedLine() {}, onUnterminatedLine: (lineNumber: number) => unterminated.push(lineNumber) };

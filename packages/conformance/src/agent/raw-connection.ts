@@ -1,6 +1,9 @@
 // The checker's own minimal client: it starts the agent, writes whatever it is told (malformed
 // lines included), and records every byte the agent writes, line by line with the time it came.
-// It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here.
+// It shares no code path with acpkit's client runtime, so a bug there cannot hide a bug here; the
+// one shared piece is the line framing (NdjsonReader, read in its judging mode: every line kept,
+// empty ones too, an unframed tail reported and not taken as a line), whose own tests pin it byte by byte.
+import { NdjsonReader } from "@acpkit/transport-stdio";
 import { RequestCount } from "../answer-count.js";
 import { turnUpdateSession } from "./turn-updates.js";
 
@@ -79,11 +82,22 @@ export abstract class RawConnection {
   protected readonly started = Date.now();
   /** Set once the agent is gone (process exit, socket closed). */
   protected gone: { code: number | null; signal: string | null } | undefined;
-  /** The bytes of the line being read, as they came (joined once, at its newline). */
-  private pending: Buffer[] = [];
-  private pendingSize = 0;
-  /** Skipping an oversized line up to its newline. */
-  private discarding = false;
+  /** Frames the agent's output into lines (process connections; a WebSocket moves whole frames). */
+  private readonly lineReader = new NdjsonReader(
+    MAX_LINE_BYTES,
+    {
+      onLine: (text) => this.record(text),
+      onInvalidUtf8: () => {
+        this.invalidUtf8 = true;
+      },
+      onOversizedLine: (_lineNumber, bytesSeen) => this.giveUpLine(bytesSeen),
+      onUnterminatedLine: (_lineNumber, bytes, head) => {
+        this.unterminatedTail = { bytes, start: head };
+        this.note(`← [${bytes} bytes after the last newline when the output ended]`);
+      },
+    },
+    { keepEmptyLines: true, deliverUnterminatedLine: false },
+  );
   /** Lines read so far (the next line's `seq`). */
   private seen = 0;
   private recordedChars = 0;
@@ -124,7 +138,7 @@ export abstract class RawConnection {
 
   /** A text frame (WebSocket): one whole message. */
   protected onFrame(text: string): void {
-    this.record(text, false);
+    this.record(text);
     this.wake();
   }
 
@@ -138,62 +152,15 @@ export abstract class RawConnection {
   /** Why the channel closed, when it said (the endpoint refused, could not be reached, …). */
   goneReason: string | undefined;
 
-  // A line is kept as the chunks it came in and joined once, at its newline: joining at every
-  // chunk made an agent that writes without newlines cost time quadratic in what it wrote.
   protected onData(chunk: Buffer): void {
-    let start = 0;
-    let newline: number;
-    while ((newline = chunk.indexOf(0x0a, start)) >= 0) {
-      if (this.discarding) this.discarding = false;
-      else if (this.pendingSize + (newline - start) > MAX_LINE_BYTES) this.giveUpLine(this.pendingSize + (newline - start));
-      else {
-        this.pending.push(chunk.subarray(start, newline));
-        this.recordBytes(this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending));
-      }
-      this.dropPending();
-      start = newline + 1;
-    }
-    if (start < chunk.length && !this.discarding) {
-      const tail = chunk.length - start;
-      if (this.pendingSize + tail > MAX_LINE_BYTES) {
-        this.giveUpLine(this.pendingSize + tail);
-        this.dropPending();
-        this.discarding = true;
-      } else {
-        this.pending.push(chunk.subarray(start));
-        this.pendingSize += tail;
-      }
-    }
+    this.lineReader.push(chunk);
     this.wake();
   }
 
   /** The agent's output ended; what is left after the last newline was never a whole line. */
   protected onOutputEnd(): void {
-    if (this.killRequested || this.pendingSize === 0 || this.discarding) return;
-    // Up to 64 MiB may be pending: only the chunks that hold its first 200 bytes are joined.
-    const head: Buffer[] = [];
-    for (let size = 0; size < 200 && head.length < this.pending.length; size += head.at(-1)!.length) head.push(this.pending[head.length]!);
-    const start = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(head).subarray(0, 200));
-    this.unterminatedTail = { bytes: this.pendingSize, start };
-    this.note(`← [${this.pendingSize} bytes after the last newline when the output ended]`);
-    this.dropPending();
-  }
-
-  /** Forget the line being read (it was recorded, given up, or judged at the output's end). */
-  private dropPending(): void {
-    this.pending = [];
-    this.pendingSize = 0;
-  }
-
-  private recordBytes(bytes: Buffer): void {
-    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\r$/, "");
-    let invalid = false;
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      invalid = true;
-    }
-    this.record(text, invalid);
+    // Killed by the checker, the output may stop inside any line: that is not the agent's fault.
+    if (!this.killRequested) this.lineReader.end();
   }
 
   private giveUpLine(bytesSeen: number): void {
@@ -201,8 +168,7 @@ export abstract class RawConnection {
     this.note(`← [a line of more than ${MAX_LINE_BYTES} bytes (${bytesSeen} seen without a newline): not held, its bytes skipped up to its newline]`);
   }
 
-  private record(text: string, invalidUtf8: boolean): void {
-    if (invalidUtf8) this.invalidUtf8 = true;
+  private record(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
