@@ -11,7 +11,7 @@ export {
 } from "./stop-on-signal.js";
 export { stdioServer, ProcessStdioTransport, DEFAULT_INPUT_END_GRACE_MS, type StdioServerOptions } from "./stdio-server.js";
 export { NdjsonStreamTransport, DEFAULT_MAX_MESSAGE_SIZE, type NdjsonTransportOptions } from "./stream-transport.js";
-export { NdjsonReader, type NdjsonReaderEvents } from "./ndjson-reader.js";
+export { NdjsonReader, type NdjsonReaderEvents, type NdjsonReaderOptions } from "./ndjson-reader.js";
 export { NdjsonWriter, MAX_WRITE_CHARS, type WriterCongestion } from "./ndjson-writer.js";
 export {
   relayConnection,
