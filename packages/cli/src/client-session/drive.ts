@@ -27,6 +27,7 @@ import { elicitationHandlers, type ElicitPolicy } from "./elicitation-policy.js"
 import type { LineSource } from "./line-source.js";
 import { askOnTerminal, automaticOutcome, type PermissionPolicy } from "./permission-policy.js";
 import type { PromptSource } from "./prompt-source.js";
+import { printedTerminals } from "./printed-terminals.js";
 import { isProtocolViolation } from "./violations.js";
 import { authHelp, listedMethodIds, terminalLogin } from "./auth-methods.js";
 
@@ -353,31 +354,6 @@ function failedStep(step: string, error: unknown): FailedStep {
 /** A vendor's own notification or request (`_…`), valid in every protocol version and ignored by acpkit. */
 function isExtensionMessage(diagnostic: Diagnostic): boolean {
   return (diagnostic.code === "unknown_notification" || diagnostic.code === "unknown_method") && (diagnostic.method ?? "").startsWith("_");
-}
-
-/** A terminal host that also tells the printer when a command starts and ends. */
-function printedTerminals(host: TerminalHost & { closeAll(): Promise<void> }, printer: TurnPrinter | undefined): TerminalHost & { closeAll(): Promise<void> } {
-  if (printer === undefined) return host;
-  const commands = new Map<string, string>();
-  return {
-    async create(request, context) {
-      const created = await host.create(request, context);
-      const line = [request.command, ...request.args].join(" ");
-      commands.set(created.terminalId, line);
-      printer.terminalStarted(created.terminalId, line);
-      return created;
-    },
-    output: (terminalId) => host.output(terminalId),
-    async waitForExit(terminalId) {
-      const status = await host.waitForExit(terminalId);
-      const output = await host.output(terminalId);
-      printer.terminalExited(commands.get(terminalId) ?? terminalId, status, output.output);
-      return status;
-    },
-    kill: (terminalId) => host.kill(terminalId),
-    release: (terminalId) => host.release(terminalId),
-    closeAll: () => host.closeAll(),
-  };
 }
 
 /** An error's `data` as a short one-line JSON suffix (often the only useful text an agent sends). */

@@ -12,7 +12,6 @@ import {
   type PermissionJSON,
   type SessionState,
   type ColdStateData,
-  type StateData,
   type TerminalJSON,
   type TurnJSON,
 } from "./session-state.js";

@@ -5,7 +5,6 @@
 // (persistent.ts) so that each update costs O(1) amortized (O(log32 n) to replace one record);
 // the plain-array views (`state.messages`, `sessionStateToJSON`) are built on first read and
 // cached on that state object.
-import type { Meta } from "@acpkit/core";
 import type { ProtocolVersion, v2 } from "@acpkit/schema";
 import {
   type AppendList,
@@ -20,9 +19,14 @@ import {
   vectorGet,
 } from "./persistent.js";
 
+import { messageIdOf, toolCallIdOf, type MessageRecord, type PlanRecord, type ToolCallRecord } from "./records.js";
+import { collect, messageView, planView, toolCallView } from "./state-views.js";
+
+// The internal records live in records.ts; the reducer's modules keep finding them here.
+export { messageIdOf, planIdOf, toolCallIdOf, type MessageRecord, type PlanRecord, type ToolCallRecord } from "./records.js";
+
 /** Which kind of message (the variant of the updates that built it). */
 export type { MessageKind } from "@acpkit/core";
-import type { MessageKind } from "@acpkit/core";
 
 // The contract JSON types live in state-json.ts; importers of this module keep finding them here.
 export type * from "./state-json.js";
@@ -42,7 +46,6 @@ import type {
   ActivityJSON,
   AgentTerminalJSON,
   BackgroundWorkJSON,
-  ToolCallCapabilitiesJSON,
 } from "./state-json.js";
 
 /** How many reducer diagnostics a state keeps (the most recent ones); older ones are only counted. */
@@ -59,43 +62,6 @@ export interface StateDiagnostic {
   code: "unknown_update" | "message_kind_mismatch" | "invalid_update" | "unadvertised_update";
   message: string;
   update: unknown;
-}
-
-// ── internal records ───────────────────────────────────────────────────────────────────────
-
-/** @internal */
-export interface MessageRecord {
-  readonly messageId: string;
-  readonly kind: MessageKind;
-  readonly content: AppendList<v2.ContentBlock>;
-  readonly meta: Meta | undefined;
-  /** How many leading blocks an echo of the prompt has matched so far (docs/protocol.md M11), or -1. */
-  readonly echoCursor: number;
-}
-
-/** @internal */
-export interface ToolCallRecord {
-  readonly toolCallId: string;
-  readonly title?: string;
-  readonly kind?: v2.ToolKind;
-  readonly status?: v2.ToolCallStatus;
-  readonly content: AppendList<v2.ToolCallContent>;
-  readonly locations?: v2.ToolCallLocation[];
-  readonly rawInput?: unknown;
-  readonly rawOutput?: unknown;
-  /** The later v2 draft's programmatic tool name. */
-  readonly name?: string;
-  /** The later v2 draft's client controls (`cancel`: the call may be cancelled with `cancelToolCall`). */
-  readonly capabilities?: ToolCallCapabilitiesJSON;
-  readonly meta?: Meta;
-  /** Marked cancelled by the client (C2) and not finished on the wire since (C4). */
-  readonly cancelledLocally: boolean;
-}
-
-/** @internal */
-export interface PlanRecord {
-  readonly id: string;
-  readonly plan: v2.PlanUpdateContent;
 }
 
 /**
@@ -142,63 +108,6 @@ export interface ColdStateData {
   readonly compactions: readonly CompactionJSON[];
   /** What a later-v2 agent reported of its activity (turn state, background work, its terminals); undefined until it reports any. */
   readonly activity: ActivityJSON | undefined;
-}
-
-/** @internal The key of a message record (for the reducer's keyed lookups). */
-export const messageIdOf = (record: MessageRecord): string => record.messageId;
-/** @internal The key of a tool call record. */
-export const toolCallIdOf = (record: ToolCallRecord): string => record.toolCallId;
-/** @internal The key of a plan record. */
-export const planIdOf = (record: PlanRecord): string => record.id;
-
-// Views are immutable once built, so one per record is enough across every state sharing it.
-const messageViews = new WeakMap<MessageRecord, MessageJSON>();
-const toolCallViews = new WeakMap<ToolCallRecord, ToolCallJSON>();
-
-function messageView(record: MessageRecord): MessageJSON {
-  let view = messageViews.get(record);
-  if (view === undefined) {
-    view = { messageId: record.messageId, kind: record.kind, content: listToArray(record.content) };
-    if (record.meta !== undefined) view._meta = record.meta;
-    Object.freeze(view.content);
-    messageViews.set(record, Object.freeze(view));
-  }
-  return view;
-}
-
-function toolCallView(record: ToolCallRecord): ToolCallJSON {
-  let view = toolCallViews.get(record);
-  if (view === undefined) {
-    // Keys are added in the contract's order so the printed JSON reads the same every time.
-    const out = { toolCallId: record.toolCallId } as ToolCallJSON;
-    if (record.title !== undefined) out.title = record.title;
-    if (record.kind !== undefined) out.kind = record.kind;
-    if (record.cancelledLocally) out.status = "cancelled";
-    else if (record.status !== undefined) out.status = record.status;
-    out.content = Object.freeze(listToArray(record.content)) as v2.ToolCallContent[];
-    if (record.locations !== undefined) out.locations = record.locations;
-    if ("rawInput" in record) out.rawInput = record.rawInput;
-    if ("rawOutput" in record) out.rawOutput = record.rawOutput;
-    if (record.name !== undefined) out.name = record.name;
-    if (record.capabilities !== undefined) out.capabilities = record.capabilities;
-    if (record.meta !== undefined) out._meta = record.meta;
-    view = Object.freeze(out) as ToolCallJSON;
-    toolCallViews.set(record, view);
-  }
-  return view;
-}
-
-function planView(record: PlanRecord): PlanJSON {
-  const plan = record.plan;
-  return plan.type === "items"
-    ? { id: record.id, entries: (plan as v2.PlanUpdateContentItems).entries }
-    : { id: record.id, type: String(plan.type), raw: plan };
-}
-
-function collect<R, V>(keyed: Keyed<R>, view: (record: R) => V): V[] {
-  const out: V[] = [];
-  vectorForEach(keyed.records, (record) => out.push(view(record)));
-  return out;
 }
 
 /**
