@@ -31,7 +31,9 @@ export interface Diagnostic<Code extends string = string> {
 export type DiagnosticCode = ConnectionDiagnosticCode | BridgeDiagnosticCode;
 
 /** The codes of the v1 bridge: each lossy conversion (`lossy_<LossyCode>`), and a v1 agent's ordering slip. */
-export type BridgeDiagnosticCode = `lossy_${LossyCode}` | "v1_tool_call_missing";
+export type BridgeDiagnosticCode =
+  | `lossy_${LossyCode}` // something a conversion between dialects lost or approximated; the rest of the code says what (LossyCode)
+  | "v1_tool_call_missing"; // a v1 agent updated a tool call it never announced; the call was created with defaults
 
 /** The codes a `Connection` itself raises. */
 export type ConnectionDiagnosticCode =

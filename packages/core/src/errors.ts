@@ -5,13 +5,21 @@
 
 /** JSON-RPC and ACP error codes used on the wire (docs/protocol.md §4.11). */
 export const ErrorCode = {
+  /** A message that is not JSON (answered with a null id). */
   ParseError: -32700,
+  /** JSON that is not a JSON-RPC 2.0 request (a batch too, where the dialect forbids them). */
   InvalidRequest: -32600,
+  /** A method the peer does not serve in the negotiated version. */
   MethodNotFound: -32601,
+  /** Params that fail the method's schema; `data` names the JSON paths. */
   InvalidParams: -32602,
+  /** The handler failed, or a limit refused the request; the message says which. */
   InternalError: -32603,
+  /** A request the caller cancelled before it was answered. */
   RequestCancelled: -32800,
+  /** The agent needs `authenticate` (later v2: `auth/login`) before this request. */
   AuthRequired: -32000,
+  /** A session, terminal or file the request names does not exist. */
   ResourceNotFound: -32002,
   /** The later v2 draft's `initialize` refusal when no supported version is at or below the requested one (`data: {requested, supported}`). */
   UnsupportedProtocolVersion: -32022,
