@@ -41,9 +41,9 @@ function tree(packages: Record<string, Suite[] | "no report">): string {
   return root;
 }
 
-function summarize(root: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function summarize(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, root], (error, stdout, stderr) => {
+    execFile(process.execPath, [script, ...args], (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
@@ -100,6 +100,28 @@ describe("scripts/ci-summary.mjs", () => {
     const root = tree({ empty: [] });
     const { code, stdout } = await summarize(root);
     expect(stdout.trim()).toBe("0 passed, 0 failed");
+    expect(code).toBe(1);
+  });
+
+  it("sums labelled runs (one per Node version), with a line for each, and names a missing report with its run", async () => {
+    const node24 = tree({
+      a: [{ name: "test/a.test.ts", status: "passed", assertionResults: [pass("one"), pass("two")] }],
+      b: [{ name: "test/b.test.ts", status: "passed", assertionResults: [pass("three")] }],
+    });
+    const node22 = tree({ a: [{ name: "test/a.test.ts", status: "passed", assertionResults: [pass("one"), { ...pass("skip"), status: "skipped" }] }] });
+    const node20 = tree({ a: [{ name: "test/a.test.ts", status: "passed", assertionResults: [pass("one")] }], b: "no report" });
+    const { code, stdout, stderr } = await summarize(
+      `Node 24=${node24}:packages/a,packages/b`,
+      `Node 22=${node22}:packages/a`,
+      `Node 20=${node20}:packages/a,packages/b`,
+    );
+    expect(stdout.trim().split("\n")).toEqual([
+      "Node 24: 3 passed, 0 failed (packages/a, packages/b)",
+      "Node 22: 1 passed, 0 failed, 1 skipped (packages/a)",
+      "Node 20: 1 passed, 1 failed (packages/a, packages/b)",
+      "5 passed, 1 failed, 1 skipped",
+    ]);
+    expect(stderr).toContain("no vitest report for [Node 20] packages/b");
     expect(code).toBe(1);
   });
 });
