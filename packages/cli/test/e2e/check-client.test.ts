@@ -148,6 +148,46 @@ describe.concurrent("acpkit check client", () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it("acpkit run --dialect later: the checking agent speaks the later v2 draft to it (receipt, idle), and every MUST passes", async () => {
+    const { code, report, status } = await check([
+      process.execPath,
+      BIN,
+      "run",
+      "--protocol",
+      "2",
+      "--dialect",
+      "later",
+      "--prompt",
+      "hi",
+      "--cancel-after",
+      "300",
+      "--",
+      "{agent}",
+    ]);
+    expect(report.results.find((r: any) => r.id === "ACPKIT-CLIENT-INIT-001").message).toBe("offered protocol 2 in the later v2 draft (info)");
+    expect(status("ACPKIT-CLIENT-CANCEL-001")).toBe("pass");
+    expect(report.results.filter((r: any) => r.tier === "MUST" && r.status === "fail")).toEqual([]);
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it("a client built with the official SDK's later v2 draft: a verdict with no harness error, every MUST but the cancel duty its app must do", async () => {
+    const sdkClient = fileURLToPath(new URL("../fixtures/sdk-v2-client.mjs", import.meta.url));
+    const { code, report, status } = await check([process.execPath, sdkClient, "--", "{agent}"]);
+    expect(report.protocolVersion).toBe(2);
+    expect(report.client).toEqual({ name: "sdk-v2-client", version: "2.4.0" });
+    // As with its v1 client: the SDK hands permission questions to the application, and this one
+    // still allows after its cancel (docs/conformance.md records the wire lines).
+    expect(status("ACPKIT-CLIENT-CANCEL-001")).toBe("fail");
+    expect(report.results.filter((r: any) => r.status === "fail" && r.id !== "ACPKIT-CLIENT-CANCEL-001")).toEqual([]);
+    expect(code).toBe(1);
+    // The later draft's initialize is judged by what it requires: an info without a version fails.
+    const laterInfoClient = fileURLToPath(new URL("../fixtures/later-info-client.mjs", import.meta.url));
+    const broken = await check([process.execPath, laterInfoClient, "--", "{agent}"]);
+    const init = broken.report.results.find((r: any) => r.id === "ACPKIT-CLIENT-INIT-001");
+    expect(init.status).toBe("fail");
+    expect(init.message).toBe("initialize params are not valid v2 (the later draft): /info/version must be a string, got null");
+  }, 90_000);
+
   it("--protocol 1: a checking agent that speaks only v1 answers acpkit run's v2 offer with 1, and it goes on in v1", async () => {
     const result = await runCli([
       "check",

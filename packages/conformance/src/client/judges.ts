@@ -117,30 +117,36 @@ export function judgeBasic(
   const params = isObject(init.params) ? init.params : {};
   const offered = params.protocolVersion;
   const shape: ProtocolVersion = offered === 2 ? 2 : 1;
+  // `info` is the later v2 draft's (docs/protocol.md §12). acpkit has no schema of that draft yet,
+  // so its initialize is judged by its own required parts: an integer version and `info` naming
+  // the client; the other dialects' by their schemas.
+  const later = shape === 2 && isObject(params.info);
   const invalid = inits
     .map((request) => (isObject(request.params) ? request.params : {}))
+    .filter((each) => !isObject(each.info))
     .map((each) => validateParams(each.protocolVersion === 2 ? 2 : 1, "initialize", each))
     .find((result) => !result.valid);
-  const valid = invalid ?? validateParams(shape, "initialize", params);
+  const valid = invalid ?? (later ? laterInitializeProblems(params) : validateParams(shape, "initialize", params));
   if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, evidence(run));
   else if (!valid.valid)
     results.set(
       "ACPKIT-CLIENT-INIT-001",
       "fail",
-      `initialize params are not valid v${shape}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`,
+      `initialize params are not valid v${shape}${later ? " (the later draft)" : ""}: ${valid.errors[0]?.path} ${valid.errors[0]?.message}`,
       evidence(run),
     );
-  else results.pass("ACPKIT-CLIENT-INIT-001", `offered protocol ${offered}`);
-  const info = isObject(params.clientInfo) ? { name: String(params.clientInfo.name), version: String(params.clientInfo.version) } : null;
+  else results.pass("ACPKIT-CLIENT-INIT-001", `offered protocol ${offered}${later ? " in the later v2 draft (info)" : ""}`);
+  const named = later ? params.info : params.clientInfo;
+  const info = isObject(named) ? { name: String(named.name), version: String(named.version) } : null;
   // What was advertised is in the offered version's shape; what follows is in the agreed version's.
   const caps = (shape === 1 ? params.clientCapabilities : params.capabilities) ?? {};
   const agreed: ProtocolVersion = shape === 2 && maxProtocol === 2 ? 2 : 1;
-  results.set("ACPKIT-CLIENT-INFO", "pass", `clientInfo ${JSON.stringify(params.clientInfo ?? null)}; capabilities ${JSON.stringify(caps)}`);
+  results.set("ACPKIT-CLIENT-INFO", "pass", `${later ? "info" : "clientInfo"} ${JSON.stringify(named ?? null)}; capabilities ${JSON.stringify(caps)}`);
 
   const sessionNew = requestsOf(run, "session/new")[0];
   if (!sessionNew) results.set("ACPKIT-CLIENT-SESSION-001", "fail", "the client never sent session/new", evidence(run));
   else {
-    const check = validateParams(agreed, "session/new", sessionNew.params);
+    const check = later && agreed === 2 ? laterSessionNewProblems(sessionNew.params) : validateParams(agreed, "session/new", sessionNew.params);
     const cwd = isObject(sessionNew.params) ? sessionNew.params.cwd : undefined;
     if (!check.valid)
       results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, evidence(run));
@@ -197,6 +203,26 @@ export function judgeBasic(
       evidence(run),
     );
   return { version: agreed, client: info };
+}
+
+type Verdict = { valid: true } | { valid: false; errors: { path: string; message: string }[] };
+const problem = (path: string, message: string): Verdict => ({ valid: false, errors: [{ path, message }] });
+
+/** The later draft's `initialize` params, by what the draft requires of them: `info` with a name and a version. */
+function laterInitializeProblems(params: Json): Verdict {
+  const info = params.info as Json;
+  for (const field of ["name", "version"] as const)
+    if (typeof info[field] !== "string") return problem(`/info/${field}`, `must be a string, got ${JSON.stringify(info[field] ?? null)}`);
+  if (params.capabilities !== undefined && !isObject(params.capabilities)) return problem("/capabilities", "must be an object");
+  return { valid: true };
+}
+
+/** The later draft's `session/new` params: a `cwd` string and, when present, a list of MCP servers. */
+function laterSessionNewProblems(params: unknown): Verdict {
+  if (!isObject(params)) return problem("", "must be an object");
+  if (typeof params.cwd !== "string") return problem("/cwd", "must be a string");
+  if (params.mcpServers !== undefined && !Array.isArray(params.mcpServers)) return problem("/mcpServers", "must be an array");
+  return { valid: true };
 }
 
 export function judgeLowerVersion(run: Run, all: Results<ClientRequirementId>): void {

@@ -136,6 +136,11 @@ export function createClientPeer(scenario: ClientScenario, channel: PeerChannel,
     channel.write(text);
   };
   let version = 1;
+  // A client that sends `info` in initialize speaks the later v2 draft (docs/protocol.md §12): the
+  // turn is a receipt, then updates, then a `state_update` `idle` with the stop reason, and a
+  // permission request names its subject.
+  let later = false;
+  let prompts = 0;
   let clientCaps: Json = {};
   let sessionId = "check-session-1";
   let cancelled = false;
@@ -151,8 +156,23 @@ export function createClientPeer(scenario: ClientScenario, channel: PeerChannel,
       ? { sessionUpdate: "agent_message_chunk", content: { type: "text", text } }
       : { sessionUpdate: "agent_message_chunk", messageId: "check-m1", content: { type: "text", text } };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** A permission question about tool call `toolCallId`, in the dialect spoken. */
+  const permission = (toolCallId: string): Json =>
+    later
+      ? { sessionId, title: "May the check go on?", subject: { type: "tool_call", toolCall: { toolCallId, title: "Check" } }, options: PERMISSION_OPTIONS }
+      : { sessionId, toolCall: { toolCallId }, options: PERMISSION_OPTIONS };
+  /** The end of the turn: the prompt's answer, or in the later draft its `idle` state. */
+  const finish = (id: unknown, stopReason: string) =>
+    later ? update({ sessionUpdate: "state_update", state: "idle", stopReason }) : send({ jsonrpc: "2.0", id, result: { stopReason } });
 
-  async function prompt(id: unknown): Promise<void> {
+  async function prompt(id: unknown, blocks: unknown): Promise<void> {
+    if (later) {
+      // The insertion receipt at once, the echo of the prompt, and the turn running.
+      const messageId = `check-user-${++prompts}`;
+      send({ jsonrpc: "2.0", id, result: { messageId } });
+      update({ sessionUpdate: "user_message", messageId, content: Array.isArray(blocks) ? blocks : [] });
+      update({ sessionUpdate: "state_update", state: "running" });
+    }
     switch (scenario) {
       case "basic":
       case "lower-version": {
@@ -164,40 +184,32 @@ export function createClientPeer(scenario: ClientScenario, channel: PeerChannel,
           await request(PEER_IDS.fsRead, "fs/read_text_file", { sessionId, path: "/acpkit-check/nonexistent.txt" });
           await request(PEER_IDS.terminal, "terminal/create", { sessionId, command: "true" });
         }
-        await request(PEER_IDS.permission, "session/request_permission", { sessionId, toolCall: { toolCallId: "check-tool" }, options: PERMISSION_OPTIONS });
+        await request(PEER_IDS.permission, "session/request_permission", permission("check-tool"));
         update(chunk("Done."));
-        send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
+        finish(id, "end_turn");
         return;
       }
       case "cancel": {
         update(chunk("Working until you cancel… "));
         // A question the client may still be holding when it cancels: then it must answer "cancelled".
-        void request(PEER_IDS.permissionPending, "session/request_permission", {
-          sessionId,
-          toolCall: { toolCallId: "check-tool-pending" },
-          options: PERMISSION_OPTIONS,
-        });
+        void request(PEER_IDS.permissionPending, "session/request_permission", permission("check-tool-pending"));
         // Up to 5 s for the client's cancel; a client that never cancels gets the cancel checks skipped.
         for (let i = 0; i < 100 && !cancelled; i++) await sleep(50);
         if (!cancelled) {
-          send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
+          finish(id, "end_turn");
           return;
         }
         // After the cancel: more updates (the client must take them) and a permission question
         // (it must be answered cancelled), then the cancelled response.
         update(chunk("still finishing up"));
-        await request(PEER_IDS.permissionAfterCancel, "session/request_permission", {
-          sessionId,
-          toolCall: { toolCallId: "check-tool-2" },
-          options: PERMISSION_OPTIONS,
-        });
-        send({ jsonrpc: "2.0", id, result: { stopReason: "cancelled" } });
+        await request(PEER_IDS.permissionAfterCancel, "session/request_permission", permission("check-tool-2"));
+        finish(id, "cancelled");
         return;
       }
       case "slow":
         await sleep(slowMs);
         update(chunk("Sorry for the wait."));
-        send({ jsonrpc: "2.0", id, result: { stopReason: "end_turn" } });
+        finish(id, "end_turn");
         return;
       case "agent-exit":
         update(chunk("Going away now."));
@@ -230,11 +242,13 @@ export function createClientPeer(scenario: ClientScenario, channel: PeerChannel,
       case "initialize": {
         const offered = params.protocolVersion;
         version = scenario === "lower-version" || maxProtocol === 1 ? 1 : offered === 2 ? 2 : 1;
+        later = version === 2 && typeof params.info === "object" && params.info !== null;
         clientCaps = (version === 1 ? params.clientCapabilities : params.capabilities) as Json;
         void clientCaps;
         const agentInfo = { name: "acpkit-check-agent", version: "0.1.0" };
-        const result =
-          version === 1
+        const result = later
+          ? { protocolVersion: 2, info: agentInfo, capabilities: { session: {} }, authMethods: [] }
+          : version === 1
             ? {
                 protocolVersion: 1,
                 agentCapabilities: { loadSession: false, promptCapabilities: { image: false, audio: false, embeddedContext: false } },
@@ -250,7 +264,7 @@ export function createClientPeer(scenario: ClientScenario, channel: PeerChannel,
         send({ jsonrpc: "2.0", id: message.id, result: { sessionId } });
         return;
       case "session/prompt":
-        void prompt(message.id);
+        void prompt(message.id, params.prompt);
         return;
       case "session/cancel":
         cancelled = true;
