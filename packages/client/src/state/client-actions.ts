@@ -5,16 +5,8 @@ import { STOP_REASONS } from "@acpkit/core";
 import type { v2 } from "@acpkit/schema";
 import { append, keyedAdd, keyedFind, keyedSet, listOf, vectorGet, vectorPush, vectorSet } from "./persistent.js";
 import { applyToolCallPatch, type Mutable, PROMPT_MESSAGE_ID_PREFIX, UNFINISHED } from "./reducer.js";
-import {
-  type MessageRecord,
-  messageIdOf,
-  type ModesJSON,
-  type PermissionJSON,
-  type SessionState,
-  type ColdStateData,
-  type TerminalJSON,
-  type TurnJSON,
-} from "./session-state.js";
+import { type MessageRecord, messageIdOf } from "./records.js";
+import type { ModesJSON, PermissionJSON, SessionState, ColdStateData, TerminalJSON, TurnJSON } from "./session-state.js";
 import { withColdFields, withHotFields, withToolCalls } from "./state-copy.js";
 
 // ── client actions ─────────────────────────────────────────────────────────────────────────

@@ -22,20 +22,8 @@ import {
 import { applyAgentTerminalOutput, applyAgentTerminalUpdate, applyStateUpdate } from "./activity.js";
 import type { v2 } from "@acpkit/schema";
 import { append, appendTarget, emptyList, keyedAdd, keyedAlias, keyedFind, keyedSet, listOf, vectorGet } from "./persistent.js";
-import {
-  type CompactionJSON,
-  MAX_STATE_COMPACTIONS,
-  MAX_STATE_NOTICES,
-  type NoticeJSON,
-  type MessageKind,
-  type MessageRecord,
-  type PlanRecord,
-  type SessionState,
-  type ToolCallRecord,
-  messageIdOf,
-  planIdOf,
-  toolCallIdOf,
-} from "./session-state.js";
+import { type CompactionJSON, MAX_STATE_COMPACTIONS, MAX_STATE_NOTICES, type NoticeJSON, type MessageKind, type SessionState } from "./session-state.js";
+import { type MessageRecord, type PlanRecord, type ToolCallRecord, messageIdOf, planIdOf, toolCallIdOf } from "./records.js";
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -22,9 +22,6 @@ import {
 import { messageIdOf, toolCallIdOf, type MessageRecord, type PlanRecord, type ToolCallRecord } from "./records.js";
 import { collect, messageView, planView, toolCallView } from "./state-views.js";
 
-// The internal records live in records.ts; the reducer's modules keep finding them here.
-export { messageIdOf, planIdOf, toolCallIdOf, type MessageRecord, type PlanRecord, type ToolCallRecord } from "./records.js";
-
 /** Which kind of message (the variant of the updates that built it). */
 export type { MessageKind } from "@acpkit/core";
 
