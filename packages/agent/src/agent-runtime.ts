@@ -221,6 +221,8 @@ export class AgentRuntime implements RuntimeScope {
     } catch (error) {
       failure = { error };
     }
+    // What of the turn runs on in the background goes out with the turn, before its response.
+    session.background.beforeAnswer(turn);
     // Every update of the turn is written before the response (O1, C6).
     const writing = turn.close();
     if (writing !== undefined) await writing;

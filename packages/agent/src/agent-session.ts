@@ -3,6 +3,7 @@
 import { ErrorCode, RpcError } from "@acpkit/core";
 import type { AgentDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { v1, v2 } from "@acpkit/schema";
+import { BackgroundWork } from "./background-work.js";
 import { CancellableWork } from "./cancellable-work.js";
 import { SessionSettings } from "./session-settings.js";
 import type { AgentSideConnection, SessionWire } from "./session-wire.js";
@@ -13,6 +14,8 @@ import { SessionIds, type UpdateWriter, type WriterScope } from "./writer.js";
 export class AgentSession implements WriterScope {
   readonly ids = new SessionIds();
   readonly work = new CancellableWork();
+  /** Tool calls that outlive their turn, and the snapshot of them the later v2 draft reports. */
+  readonly background: BackgroundWork = new BackgroundWork(this, () => this.busy !== undefined);
   readonly settings: SessionSettings;
   /** The running turn, or a session/load replay in progress. */
   busy: TurnImpl | UpdateWriter | undefined;

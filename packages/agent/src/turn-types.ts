@@ -57,6 +57,15 @@ export interface ToolCallStart extends Omit<ToolCallFields, "title"> {
    * simply not cancellable on its own (session/cancel still ends the turn).
    */
   cancellable?: boolean;
+  /**
+   * Let the call outlive its turn: the turn may end while it runs, and its handle keeps writing
+   * until `complete()`, `fail()` or `cancelled()` (a `session/cancel` does not abort it; the draft
+   * cancels only the foreground). The later v2 draft reports it in the `background` of the turn's
+   * `idle` state and of a state update when it ends; other dialects get its updates after the turn
+   * without that snapshot (reported once per session as `lossy_session_update`). Such a call
+   * cannot ask for permission: ask from the turn.
+   */
+  background?: boolean;
 }
 
 /**

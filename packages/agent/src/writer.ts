@@ -85,6 +85,8 @@ export interface WriterScope {
   readonly settings: SessionSettings;
   /** The session's work the client may cancel on its own (cancellable tool calls, agent terminals). */
   readonly work: CancellableWork;
+  /** Where tool calls started `background` live once their turn is over (background-work.ts). */
+  readonly background: { toolCall(start: ToolCallStart): ToolCallHandle };
   report(diagnostic: Diagnostic): void;
 }
 
@@ -236,7 +238,8 @@ export class UpdateWriter implements SessionWriter {
 
   toolCall(start: ToolCallStart): ToolCallHandle {
     if (!isJsonObject(start)) throw new TypeError(`turn.toolCall: start must be an object with the tool call's title and fields, got ${valueKind(start)}`);
-    const { toolCallId: requested, cancellable, ...fields } = start;
+    if (start.background === true) return this.scope.background.toolCall(start);
+    const { toolCallId: requested, cancellable, background: _background, ...fields } = start;
     const toolCallId = this.scope.ids.claimToolCallId(requested);
     const work = cancellable === true ? this.scope.work : undefined;
     const own = work?.add("tool_call", toolCallId);

@@ -7,7 +7,7 @@ import { stopReasonProblem } from "./stop-reasons.js";
 import { splitWords } from "./text.js";
 import { editWithPermission, readThroughClient } from "./tools.js";
 import { elicit, playPlan, runTerminal, setConfig, setMode, setTitle, showNotice } from "./session-commands.js";
-import { agentTerminalCommand, cancellableWork, commandPermission, diffCommand, stopWithError } from "./work-commands.js";
+import { agentTerminalCommand, backgroundWork, cancellableWork, commandPermission, diffCommand, stopWithError } from "./work-commands.js";
 
 /** What a command runs with. */
 export interface CommandContext {
@@ -179,6 +179,11 @@ const commands: Record<string, Command> = {
     description: "A tool call you can cancel on its own (tool_call/cancel), running up to SECONDS",
     synopsis: "/cancellable SECONDS",
     run: ({ turn }, argument) => cancellableWork(turn, argument),
+  },
+  background: {
+    description: "A tool call that runs on after the turn ends and completes SECONDS later (later v2: background work)",
+    synopsis: "/background SECONDS",
+    run: ({ turn }, argument) => backgroundWork(turn, argument),
   },
   "agent-terminal": {
     description: "Run CMD in an agent-owned terminal: streamed output and exit status (later v2)",

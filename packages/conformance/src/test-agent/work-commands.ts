@@ -52,6 +52,29 @@ export async function cancellableWork(turn: AgentTurn, argument: string): Promis
 }
 
 /**
+ * `/background SECONDS`: a tool call that keeps running after the turn ends (the turn ends at once,
+ * `end_turn`) and completes SECONDS later, or ends `cancelled` when the client cancels it on its own
+ * (it is cancellable). The later v2 draft sees it in the `background` of the turn's `idle` and of
+ * the state update when it ends; v1 gets its updates after the turn (docs/compatibility.md).
+ */
+export function backgroundWork(turn: AgentTurn, argument: string): PromptResult {
+  const limit = seconds("/background", argument);
+  const tool = turn.toolCall({ title: `Background work for ${limit} s`, kind: "execute", status: "in_progress", background: true, cancellable: true });
+  const timer = setTimeout(
+    () => tool.complete({ content: [{ type: "content", content: { type: "text", text: `Worked for ${limit} s in the background.` } }] }),
+    limit * 1000,
+  );
+  // The work holds no process open: an agent whose client went away may exit meanwhile.
+  timer.unref();
+  tool.signal.addEventListener("abort", () => {
+    clearTimeout(timer);
+    tool.cancelled();
+  });
+  turn.message(`Started ${tool.toolCallId} in the background; it completes in ${limit} s.`);
+  return "end_turn";
+}
+
+/**
  * `/agent-terminal CMD [ARGS…]`: runs CMD in the session's directory (no shell) as an agent-owned
  * terminal shown in a tool call: output streamed, exit status reported; `terminal/cancel` or a
  * cancelled turn stops it. The client chose the command: this is a test agent run by its user.

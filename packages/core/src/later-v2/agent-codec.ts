@@ -21,6 +21,7 @@ import {
   ErrorCode,
   isJsonObject,
   isWellFormedMessage as isWellFormed,
+  STATE_UPDATE,
 } from "../index.js";
 import { initializeParamsFromLater, initializeResultToLater, sessionParamsFromLater, sessionResultToLater, setConfigOptionFromLater } from "./handshake.js";
 import type { Inbound } from "../dialect-transport.js";
@@ -63,6 +64,8 @@ export class LaterV2AgentCodec {
   /** Open prompt turns by request id, and the one each session is running. */
   readonly #prompts = new Map<RequestId, PromptTurn>();
   readonly #turnOfSession = new Map<string, PromptTurn>();
+  /** The background snapshot the runtime reported during a session's live turn, for that turn's `idle` (gone with the turn). */
+  readonly #background = new Map<string, unknown[]>();
   /** Session ids of the resumes under way, for the state snapshot the draft wants before their answer. */
   readonly #resumedSession = new Map<RequestId, string>();
   /**
@@ -202,6 +205,12 @@ export class LaterV2AgentCodec {
     const params = message.params as { sessionId: string; update: Json };
     const out = this.#receiptIfDue(params.sessionId);
     const tag = params.update.sessionUpdate;
+    // During a turn the model's state report is kept for the turn's `idle` (one `running` and one
+    // `idle` per prompt): its background snapshot goes out there.
+    if (tag === STATE_UPDATE && this.#turnOfSession.has(params.sessionId)) {
+      if (Array.isArray(params.update.background)) this.#background.set(params.sessionId, params.update.background);
+      return out;
+    }
     if (tag === "tool_call_update") this.#noteToolCall(params.sessionId, params.update);
     else if (tag === AGENT_TERMINAL_UPDATE) this.#noteTerminal(params.sessionId, params.update);
     const update = sessionUpdateToLater(params.update, this.#lossy);
@@ -283,6 +292,8 @@ export class LaterV2AgentCodec {
     if (error !== undefined && turn.messageId === undefined) return [message];
     const out = turn.messageId === undefined ? this.#receipt(turn) : [];
     const idle: Json = { sessionUpdate: "state_update", state: "idle" };
+    const background = this.#background.get(turn.sessionId);
+    this.#background.delete(turn.sessionId);
     if (error !== undefined) {
       idle.stopReason = "error";
       idle.error = error;
@@ -290,6 +301,7 @@ export class LaterV2AgentCodec {
       idle.stopReason = message.result.stopReason;
       if (message.result._meta !== undefined) idle._meta = message.result._meta;
     }
+    if (background !== undefined) idle.background = background;
     out.push(sessionUpdate(turn.sessionId, idle));
     return out;
   }
