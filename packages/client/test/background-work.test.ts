@@ -1,16 +1,17 @@
-// Tool calls started `background` outlive their turn: the turn ends while they run, their handles
+// An agent's tool calls started `background` (@acpkit/agent) as acpkit's client sees them in each
+// dialect. They outlive their turn: the turn ends while they run, their handles
 // keep writing, and the later v2 draft gets the snapshot of what runs (`background` on the turn's
 // `idle`, then a state update when a call ends), every line valid against the official SDK's v2
 // schema. The pinned v2 gets the snapshot as acpkit's state update; v1 gets the calls' updates
 // after the turn and one lossy_session_update per session. A session/cancel does not stop them;
 // their own cancel does.
-import { LaterV2Oracle } from "@acpkit/test-support/later-v2-oracle";
-import { connectAgent } from "@acpkit/client";
+import { serveAgent, type AgentDefinition, type ToolCallHandle } from "@acpkit/agent";
 import { isAcpError, type Transport } from "@acpkit/core";
 import { forwardingReceiver, wrapTransport } from "@acpkit/core/transport-kit";
 import { createMemoryPair } from "@acpkit/transport-memory";
+import { LaterV2Oracle } from "@acpkit/test-support/later-v2-oracle";
 import { describe, expect, it } from "vitest";
-import { serveAgent, type AgentDefinition, type ToolCallHandle } from "../src/index.js";
+import { connectAgent } from "../src/index.js";
 
 /** An agent whose prompt "bg N" starts N background tool calls and ends the turn at once. */
 function backgroundAgent() {
