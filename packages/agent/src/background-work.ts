@@ -6,14 +6,16 @@
 // before a turn's answer and again whenever one of them ends. Invariant: the snapshot lists exactly
 // the background calls started and not yet ended with a final status.
 import { AcpError, STATE_UPDATE } from "@acpkit/core";
-import type { PermissionOutcome, SessionUpdate, ToolCallFields, ToolCallHandle, ToolCallStart } from "./types.js";
+import type { PermissionOutcome, SessionUpdate, ToolCallHandle, ToolCallStart } from "./types.js";
 import { UpdateWriter, type WriterScope } from "./writer.js";
-
-/** Statuses after which a tool call is no longer running. */
-const FINAL: ReadonlySet<unknown> = new Set(["completed", "failed", "cancelled"]);
 
 /** The session's writer for work outside any turn: it stays open for as long as the session. */
 class SessionWriter extends UpdateWriter {
+  /** A tool call of this writer whose end runs `onEnd`. */
+  backgroundToolCall(start: ToolCallStart, onEnd: () => void): ToolCallHandle {
+    return this.startToolCall(start, onEnd);
+  }
+
   protected override askPermission(): Promise<PermissionOutcome> {
     return Promise.reject(
       new AcpError("Unsupported", "A background tool call cannot ask for permission: ask from the turn (turn.requestPermission) before handing the work over"),
@@ -35,37 +37,17 @@ export class BackgroundWork {
   /** Start a background tool call; its handle writes through the session's writer. */
   toolCall(start: ToolCallStart): ToolCallHandle {
     this.#writer ??= new SessionWriter(this.scope, false);
-    const inner = this.#writer.toolCall({ ...start, background: false });
-    const id = inner.toolCallId;
-    this.#running.add(id);
+    const writer = this.#writer;
+    // A call started with a final status ends inside backgroundToolCall, before it was added.
+    let ended = false;
+    let handle: ToolCallHandle | undefined;
+    handle = writer.backgroundToolCall(start, () => {
+      ended = true;
+      if (handle !== undefined && this.#running.delete(handle.toolCallId)) this.#sendSnapshot(writer);
+    });
+    if (!ended) this.#running.add(handle.toolCallId);
     this.#reportLossOnce();
-    const ended = (): void => {
-      if (this.#running.delete(id)) this.#sendSnapshot(this.#writer!);
-    };
-    return {
-      toolCallId: id,
-      get signal() {
-        return inner.signal;
-      },
-      update(fields: ToolCallFields) {
-        inner.update(fields);
-        if (FINAL.has(fields.status)) ended();
-      },
-      appendContent: (item) => inner.appendContent(item),
-      complete(fields) {
-        inner.complete(fields);
-        ended();
-      },
-      fail(fields) {
-        inner.fail(fields);
-        ended();
-      },
-      cancelled(fields) {
-        inner.cancelled(fields);
-        ended();
-      },
-      requestPermission: (options, fields) => inner.requestPermission(options, fields),
-    };
+    return handle;
   }
 
   /**

@@ -107,6 +107,8 @@ export interface ToolCallContext {
   laterDialect: boolean;
   /** Set for a `cancellable` call: where its cancel is registered until it ends. */
   work: CancellableWork | undefined;
+  /** Called once the call reaches a final status (a background call leaves the session's snapshot). */
+  onEnd?: () => void;
 }
 
 /** Statuses after which a tool call does nothing more (and can no longer be cancelled). */
@@ -133,8 +135,10 @@ export class ToolCallHandleImpl implements ToolCallHandle {
       );
     }
     checkToolCallPaths(this.toolCallId, fields);
-    if (this.context.work !== undefined && FINAL_STATUSES.has(fields.status)) this.context.work.end("tool_call", this.toolCallId);
+    const final = FINAL_STATUSES.has(fields.status);
+    if (final) this.context.work?.end("tool_call", this.toolCallId);
     this.writer.send({ ...fields, sessionUpdate: "tool_call_update", toolCallId: this.toolCallId } as SessionUpdate);
+    if (final) this.context.onEnd?.();
   }
   cancelled(fields?: Omit<ToolCallFields, "status">): void {
     // The capability goes with the call's end (the draft: stop advertising cancel once final).

@@ -239,6 +239,11 @@ export class UpdateWriter implements SessionWriter {
   toolCall(start: ToolCallStart): ToolCallHandle {
     if (!isJsonObject(start)) throw new TypeError(`turn.toolCall: start must be an object with the tool call's title and fields, got ${valueKind(start)}`);
     if (start.background === true) return this.scope.background.toolCall(start);
+    return this.startToolCall(start, undefined);
+  }
+
+  /** A tool call written by this writer; `onEnd` runs once it reaches a final status. */
+  protected startToolCall(start: ToolCallStart, onEnd: (() => void) | undefined): ToolCallHandle {
     const { toolCallId: requested, cancellable, background: _background, ...fields } = start;
     const toolCallId = this.scope.ids.claimToolCallId(requested);
     const work = cancellable === true ? this.scope.work : undefined;
@@ -247,6 +252,7 @@ export class UpdateWriter implements SessionWriter {
       signal: () => this.workSignal(own),
       laterDialect: this.scope.client.dialect === "v2-later",
       work,
+      ...(onEnd === undefined ? {} : { onEnd }),
     });
     handle.update({ status: "pending", ...fields, ...(work === undefined ? {} : { capabilities: { cancel: {} } }) } as ToolCallFields);
     return handle;
