@@ -26,7 +26,9 @@ const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8
 // neither entry exports all of what the other uses from it (the browser and Node WebSocket entries
 // share the frame transport; the HTTP ones share the HTTP+SSE client).
 const EXTRA_ENTRIES = {
-  "@acpkit/schema": ["v1", "v2"].flatMap((version) => ["validators", "agent-receives", "client-receives"].map((name) => `src/generated/${version}/${name}.ts`)),
+  "@acpkit/schema": ["v1", "v2", "v2-later"].flatMap((version) =>
+    ["validators", "agent-receives", "client-receives"].map((name) => `src/generated/${version}/${name}.ts`),
+  ),
   "@acpkit/transport-websocket": ["src/frame-transport.ts"],
   "@acpkit/transport-http": ["src/common.ts"],
 };
@@ -36,7 +38,7 @@ const EXTRA_ENTRIES = {
 // pure functions, and the agent-receives/client-receives entries exist to load less of them; every
 // other importer of the validators (the registry's dynamic import) still imports their entry.
 const OWN_COPY_ALLOWED = {
-  "@acpkit/schema": { entries: /^src\/generated\/v\d+\/(agent|client)-receives\.ts$/, module: /^src\/generated\/v\d+\/validators\.ts$/ },
+  "@acpkit/schema": { entries: /^src\/generated\/v[\w-]+\/(agent|client)-receives\.ts$/, module: /^src\/generated\/v[\w-]+\/validators\.ts$/ },
 };
 
 /** `file` (absolute) relative to the package, with forward slashes: `src/generated/v1/validators.ts`. */
@@ -92,7 +94,7 @@ function entryBoundary(entrySource) {
   };
 }
 
-/** The generated validator modules (src/generated/v{1,2}/: all of them, and each side's part): the only generated entries. */
+/** The generated validator modules (src/generated/{v1,v2,v2-later}/: all of them, and each side's part): the only generated entries. */
 function isGeneratedValidators(source) {
   return packagePath(source).startsWith("src/generated/");
 }

@@ -15,7 +15,13 @@ export const REPO_ROOT = join(import.meta.dirname, "..", "..");
 export const GENERATED_DIR = join(REPO_ROOT, "packages", "schema", "src", "generated");
 /** @acpkit/core's generated folder: its own copy of the method tables and closed lists (emit-core-tables.ts). */
 export const CORE_GENERATED_DIR = join(REPO_ROOT, "packages", "core", "src", "generated");
-export const VERSIONS = ["v1", "v2"] as const;
+/**
+ * The schemas under schema/, one folder each: v1, the pinned v2 and the later v2 draft. Adding a
+ * dialect means adding its folder here (and its entry in @acpkit/schema's registry).
+ */
+export const VERSIONS = ["v1", "v2", "v2-later"] as const;
+/** The versions @acpkit/core keeps tables of: the ones its runtimes speak natively (the later draft reaches them through its codec). */
+const CORE_VERSIONS: ReadonlySet<string> = new Set(["v1", "v2"]);
 
 export function schemaPath(version: string): string {
   return join(REPO_ROOT, "schema", version, "acp.schema.json");
@@ -46,5 +52,6 @@ export function generateAll(): { files: Map<string, string>; coreFiles: Map<stri
     models.set(version, model);
     for (const [path, text] of generateVersion(model, version)) files.set(path, text);
   }
-  return { files, coreFiles: new Map([["protocol-tables.ts", emitCoreTables(models)]]), models };
+  const coreModels = new Map([...models].filter(([version]) => CORE_VERSIONS.has(version)));
+  return { files, coreFiles: new Map([["protocol-tables.ts", emitCoreTables(coreModels)]]), models };
 }

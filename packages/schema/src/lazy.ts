@@ -10,24 +10,31 @@
 export type * as v1 from "./generated/v1/types.js";
 /** Types of pinned ACP v2 (`v2.SessionUpdate`, `v2.MethodMap`, …); open unions end in an `…Unknown` variant. */
 export type * as v2 from "./generated/v2/types.js";
+/** Types of the later v2 draft, the v2 of `@agentclientprotocol/sdk` 2.4 (`laterV2.SessionUpdate`, `laterV2.MethodMap`, …). */
+export type * as laterV2 from "./generated/v2-later/types.js";
 
 export type { ValidationError, ValidationResult } from "./validation-result.js";
 export type { AjvErrorObject, CompiledValidator, MethodDirection, MethodKind } from "./compiled-validator.js";
 export {
+  LATER_V2,
   PROTOCOL_VERSIONS,
+  SCHEMA_VERSIONS,
   checkOutgoing,
   isProtocolVersionLoaded,
   loadProtocolVersion,
   provideValidators,
   getMethod,
   isProtocolVersion,
+  isSchemaVersion,
   methods,
+  schemaVersionLabel,
   validateDefinition,
   validateParams,
   validateResult,
   type MethodInfo,
   type ProtocolVersion,
   type ReceivingSide,
+  type SchemaVersion,
   type VersionValidators,
 } from "./registry.js";
 export { detectLegacyMethod, detectLegacyResult, detectLegacyShape, type LegacyVersion } from "./legacy.js";

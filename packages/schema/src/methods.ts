@@ -7,6 +7,7 @@ import { SESSION_UPDATE_TAGS as V1_UPDATE_TAGS, STOP_REASONS as V1_STOP_REASONS 
 import { methodTable as v1Table } from "./generated/v1/methods.js";
 import { SESSION_UPDATE_TAGS as V2_UPDATE_TAGS, STOP_REASONS as V2_STOP_REASONS } from "./generated/v2/constants.js";
 import { methodTable as v2Table } from "./generated/v2/methods.js";
+import { methodTable as laterV2Table } from "./generated/v2-later/methods.js";
 
 export type { MethodDirection, MethodKind, MethodTableEntry } from "./compiled-validator.js";
 
@@ -33,6 +34,33 @@ export function isProtocolVersion(value: unknown): value is ProtocolVersion {
   return value === 1 || value === 2;
 }
 
+/**
+ * The later v2 draft as something to validate against: protocol version 2 as
+ * `@agentclientprotocol/sdk` 2.4 and the agents built on it speak it (docs/protocol.md §12). Its
+ * version number is 2, like acpkit's pinned v2, so it has a name of its own here.
+ */
+export const LATER_V2 = "v2-later";
+
+/**
+ * What the registry validates against: a protocol version (1, or 2 as acpkit pins it) or
+ * `"v2-later"`, the later v2 draft. Every function that takes a `ProtocolVersion` for validation
+ * takes this.
+ */
+export type SchemaVersion = ProtocolVersion | typeof LATER_V2;
+
+/** Every schema the registry holds, in the order they were written. */
+export const SCHEMA_VERSIONS: readonly [1, 2, "v2-later"] = Object.freeze([1, 2, LATER_V2] as const);
+
+/** Whether `value` names a schema the registry holds (1, 2 or `"v2-later"`). */
+export function isSchemaVersion(value: unknown): value is SchemaVersion {
+  return value === 1 || value === 2 || value === LATER_V2;
+}
+
+/** How messages name a schema version: "protocol v1", "protocol v2", "the later v2 draft". */
+export function schemaVersionLabel(version: SchemaVersion): string {
+  return version === LATER_V2 ? "the later v2 draft" : `protocol v${version}`;
+}
+
 /** A JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -44,6 +72,6 @@ export function ownEntry<V>(table: Readonly<Record<string, V>>, key: string): V 
 }
 
 /** The generated method table of `version`: every method with its direction, kind and $defs. */
-export function methodTable(version: ProtocolVersion): readonly MethodTableEntry[] {
-  return version === 1 ? v1Table : v2Table;
+export function methodTable(version: SchemaVersion): readonly MethodTableEntry[] {
+  return version === 1 ? v1Table : version === 2 ? v2Table : laterV2Table;
 }

@@ -15,10 +15,19 @@ import type { CompiledValidator, MethodTableEntry } from "./compiled-validator.j
 import { findReservedOpenValues, type OpenValuePlan } from "./conformance.js";
 import { openValuePlan as v2OpenValues } from "./generated/v2/open-values.js";
 import { detectLegacyMethod, detectLegacyResult, detectLegacyShape, scanLegacyEvenWhenValid } from "./legacy.js";
-import { PROTOCOL_VERSIONS, isProtocolVersion, methodTable, type ProtocolVersion } from "./methods.js";
+import { LATER_V2, isSchemaVersion, methodTable, schemaVersionLabel, type SchemaVersion } from "./methods.js";
 import { invalid, VALID, type ValidationError, type ValidationResult } from "./validation-result.js";
 
-export { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "./methods.js";
+export {
+  LATER_V2,
+  PROTOCOL_VERSIONS,
+  SCHEMA_VERSIONS,
+  isProtocolVersion,
+  isSchemaVersion,
+  schemaVersionLabel,
+  type ProtocolVersion,
+  type SchemaVersion,
+} from "./methods.js";
 
 export type { MethodInfo } from "./method-info.js";
 import type { MethodInfo } from "./method-info.js";
@@ -43,8 +52,8 @@ type ValidatorSet = "all" | ReceivingSide;
 
 // What is loaded, and what is loading, per version and set. A side's part is used only while the
 // whole version is not loaded.
-const loaded: { [V in ProtocolVersion]?: { [S in ValidatorSet]?: VersionValidators } } = {};
-const loading: { [V in ProtocolVersion]?: { [S in ValidatorSet]?: Promise<void> } } = {};
+const loaded: { [V in SchemaVersion]?: { [S in ValidatorSet]?: VersionValidators } } = {};
+const loading: { [V in SchemaVersion]?: { [S in ValidatorSet]?: Promise<void> } } = {};
 const LOADED: Promise<void> = Promise.resolve();
 
 function isReceivingSide(value: unknown): value is ReceivingSide {
@@ -55,7 +64,7 @@ function isReceivingSide(value: unknown): value is ReceivingSide {
  * Whether `version`'s validators are loaded (validation in that version works synchronously).
  * With `side`: whether what that side receives can be validated (its part, or everything, is loaded).
  */
-export function isProtocolVersionLoaded(version: ProtocolVersion, side?: ReceivingSide): boolean {
+export function isProtocolVersionLoaded(version: SchemaVersion, side?: ReceivingSide): boolean {
   const sets = loaded[version];
   return sets?.all !== undefined || (side !== undefined && sets?.[side] !== undefined);
 }
@@ -71,10 +80,9 @@ export function isProtocolVersionLoaded(version: ProtocolVersion, side?: Receivi
  * else in that version (`validateDefinition`, `checkOutgoing`, the other side's messages) then
  * throws until the whole version is loaded.
  */
-export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSide): Promise<void> {
+export function loadProtocolVersion(version: SchemaVersion, side?: ReceivingSide): Promise<void> {
   if (isProtocolVersionLoaded(version, side)) return LOADED;
-  if (!isProtocolVersion(version))
-    return Promise.reject(new RangeError(`unsupported protocol version ${JSON.stringify(version)} (acpkit speaks ${PROTOCOL_VERSIONS.join(" and ")})`));
+  if (!isSchemaVersion(version)) return Promise.reject(new RangeError(unsupportedMessage(version)));
   if (side !== undefined && !isReceivingSide(side)) return Promise.reject(new RangeError(`side must be "agent" or "client", got ${JSON.stringify(side)}`));
   const set: ValidatorSet = side ?? "all";
   return ((loading[version] ??= {})[set] ??= importValidators(version, set).then((validators) => {
@@ -83,13 +91,17 @@ export function loadProtocolVersion(version: ProtocolVersion, side?: ReceivingSi
 }
 
 // Literal specifiers, so bundlers see every import and give each module a chunk of its own.
-function importValidators(version: ProtocolVersion, set: ValidatorSet): Promise<unknown> {
+function importValidators(version: SchemaVersion, set: ValidatorSet): Promise<unknown> {
   if (version === 1) {
     if (set === "all") return import("./generated/v1/validators.js");
     return set === "agent" ? import("./generated/v1/agent-receives.js") : import("./generated/v1/client-receives.js");
   }
-  if (set === "all") return import("./generated/v2/validators.js");
-  return set === "agent" ? import("./generated/v2/agent-receives.js") : import("./generated/v2/client-receives.js");
+  if (version === 2) {
+    if (set === "all") return import("./generated/v2/validators.js");
+    return set === "agent" ? import("./generated/v2/agent-receives.js") : import("./generated/v2/client-receives.js");
+  }
+  if (set === "all") return import("./generated/v2-later/validators.js");
+  return set === "agent" ? import("./generated/v2-later/agent-receives.js") : import("./generated/v2-later/client-receives.js");
 }
 
 /**
@@ -97,33 +109,33 @@ function importValidators(version: ProtocolVersion, set: ValidatorSet): Promise<
  * `loadProtocolVersion`: the root `@acpkit/schema` entry does this for both versions when it is
  * imported. The first validators handed over for a version are the ones used.
  */
-export function provideValidators(version: ProtocolVersion, validators: VersionValidators): void {
+export function provideValidators(version: SchemaVersion, validators: VersionValidators): void {
   (loaded[version] ??= {}).all ??= validators;
 }
 
-function validatorsOf(version: ProtocolVersion): VersionValidators {
+function validatorsOf(version: SchemaVersion): VersionValidators {
   const validators = loaded[version]?.all;
   if (validators === undefined) {
     throw new Error(
-      `The protocol v${version} validators are not loaded: await loadProtocolVersion(${version}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize; the root @acpkit/schema entry loads both)`,
+      `The ${label(version)} validators are not loaded: await loadProtocolVersion(${JSON.stringify(version)}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize; the root @acpkit/schema entry loads every version)`,
     );
   }
   return validators;
 }
 
 /** The validator of $def `name` in `version`, from everything or a loaded side's part (throws when neither has it). */
-function validatorNamed(version: ProtocolVersion, name: string): CompiledValidator {
+function validatorNamed(version: SchemaVersion, name: string): CompiledValidator {
   const sets = loaded[version];
   if (sets !== undefined && sets.all === undefined) {
     const validate = sets.agent?.[name] ?? sets.client?.[name];
     if (validate !== undefined) return validate;
     const sides = (Object.keys(sets) as ReceivingSide[]).join(" and ");
     throw new Error(
-      `The protocol v${version} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${version}) loads all of the version's validators`,
+      `The ${label(version)} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${JSON.stringify(version)}) loads all of the version's validators`,
     );
   }
   const validate = validatorsOf(version)[name];
-  if (validate === undefined) throw new Error(`the generated v${version} validators have no ${name}`);
+  if (validate === undefined) throw new Error(`the generated ${label(version)} validators have no ${name}`);
   return validate;
 }
 
@@ -136,12 +148,30 @@ function schemaFailure(validate: CompiledValidator, legacyShape: ValidationError
   return invalid(legacyShape ? [legacyShape, ...errors] : errors);
 }
 
-function makeMethodInfo(version: ProtocolVersion, entry: MethodTableEntry): MethodInfo {
+/**
+ * The legacy-shape detectors (legacy.ts) name shapes of other drafts in a message of v1 or the
+ * pinned v2. The later draft's schema is the newest of them all, so nothing is scanned there.
+ */
+function legacyDetectors(version: SchemaVersion, method: string) {
+  if (version === LATER_V2) {
+    const none = (): ValidationError | undefined => undefined;
+    return { scanValidParams: false, scanValidResult: false, shape: none, result: none };
+  }
+  return {
+    scanValidParams: scanLegacyEvenWhenValid(version, method, "params"),
+    scanValidResult: scanLegacyEvenWhenValid(version, method, "result"),
+    shape: (value: unknown) => detectLegacyShape(version, method, value),
+    result: (value: unknown) => detectLegacyResult(version, method, value),
+  };
+}
+
+function makeMethodInfo(version: SchemaVersion, entry: MethodTableEntry): MethodInfo {
   const { method } = entry;
   // Looked up on first use: the version's validators may be loaded after the table was built.
   let params: CompiledValidator | undefined;
   let result: CompiledValidator | undefined;
-  const scanValidParams = scanLegacyEvenWhenValid(version, method, "params");
+  const legacy = legacyDetectors(version, method);
+  const scanValidParams = legacy.scanValidParams;
   const info: MethodInfo = {
     method,
     direction: entry.direction,
@@ -152,65 +182,71 @@ function makeMethodInfo(version: ProtocolVersion, entry: MethodTableEntry): Meth
       params ??= validatorNamed(version, entry.paramsType);
       if (params(value)) {
         if (!scanValidParams) return VALID;
-        const legacyShape = detectLegacyShape(version, method, value);
+        const legacyShape = legacy.shape(value);
         return legacyShape ? invalid([legacyShape]) : VALID;
       }
-      return schemaFailure(params, detectLegacyShape(version, method, value));
+      return schemaFailure(params, legacy.shape(value));
     },
   };
   const resultType = entry.resultType;
   if (resultType !== undefined) {
-    const scanValidResult = scanLegacyEvenWhenValid(version, method, "result");
+    const scanValidResult = legacy.scanValidResult;
     info.validateResult = (value: unknown): ValidationResult => {
       result ??= validatorNamed(version, resultType);
       if (result(value)) {
         if (!scanValidResult) return VALID;
-        const legacyShape = detectLegacyResult(version, method, value);
+        const legacyShape = legacy.result(value);
         return legacyShape ? invalid([legacyShape]) : VALID;
       }
-      return schemaFailure(result, detectLegacyResult(version, method, value));
+      return schemaFailure(result, legacy.result(value));
     };
   }
   return Object.freeze(info);
 }
 
-function buildTables(version: ProtocolVersion, table: readonly MethodTableEntry[], openValues?: OpenValuePlan): VersionTables {
+function buildTables(version: SchemaVersion, table: readonly MethodTableEntry[], openValues?: OpenValuePlan): VersionTables {
   const methods = new Map<string, MethodInfo>();
   for (const entry of table) methods.set(entry.method, makeMethodInfo(version, entry));
   return { methods, ...(openValues ? { openValues } : {}) };
 }
 
-let tables: Record<ProtocolVersion, VersionTables> | undefined;
+const tables: { [V in SchemaVersion]?: VersionTables } = {};
 
-/** Built on first use, so importing the package costs nothing until a validator is needed. */
-function tablesFor(version: ProtocolVersion): VersionTables | undefined {
-  tables ??= {
-    1: buildTables(1, methodTable(1)),
-    2: buildTables(2, methodTable(2), v2OpenValues),
-  };
-  return isProtocolVersion(version) ? tables[version] : undefined;
+/**
+ * Built on first use, so importing the package costs nothing until a validator is needed. Only
+ * the pinned v2 has the `_` rule for open values (docs/protocol.md §3.3).
+ */
+function tablesFor(version: SchemaVersion): VersionTables | undefined {
+  if (!isSchemaVersion(version)) return undefined;
+  return (tables[version] ??= buildTables(version, methodTable(version), version === 2 ? v2OpenValues : undefined));
+}
+
+const label = schemaVersionLabel;
+
+function unsupportedMessage(version: unknown): string {
+  return `unsupported protocol version ${JSON.stringify(version)} (acpkit speaks 1 and 2, and validates the later v2 draft as ${JSON.stringify(LATER_V2)})`;
 }
 
 function unsupportedVersion(version: unknown): ValidationResult {
-  return invalid([{ path: "", message: `unsupported protocol version ${JSON.stringify(version)} (acpkit speaks ${PROTOCOL_VERSIONS.join(" and ")})` }]);
+  return invalid([{ path: "", message: unsupportedMessage(version) }]);
 }
 
-function unknownMethod(version: ProtocolVersion, method: string): ValidationResult {
-  const message = `unknown method ${JSON.stringify(method)} in protocol v${version}`;
+function unknownMethod(version: SchemaVersion, method: string): ValidationResult {
+  const message = `unknown method ${JSON.stringify(method)} in ${label(version)}`;
   const legacyMethod = detectLegacyMethod(method);
   if (!legacyMethod) return invalid([{ path: "", message }]);
   return invalid([{ path: "", message: `${message}: legacy method name, use ${legacyMethod.expected}`, ...legacyMethod }]);
 }
 
 /** The methods of `version`, by name. Throws a RangeError for a version acpkit does not speak. */
-export function methods(version: ProtocolVersion): ReadonlyMap<string, MethodInfo> {
+export function methods(version: SchemaVersion): ReadonlyMap<string, MethodInfo> {
   const found = tablesFor(version);
-  if (!found) throw new RangeError(`unsupported protocol version ${JSON.stringify(version)} (acpkit speaks ${PROTOCOL_VERSIONS.join(" and ")})`);
+  if (!found) throw new RangeError(unsupportedMessage(version));
   return found.methods;
 }
 
 /** One method of `version`, or undefined if the version has no such method. */
-export function getMethod(version: ProtocolVersion, method: string): MethodInfo | undefined {
+export function getMethod(version: SchemaVersion, method: string): MethodInfo | undefined {
   return tablesFor(version)?.methods.get(method);
 }
 
@@ -218,7 +254,7 @@ export function getMethod(version: ProtocolVersion, method: string): MethodInfo 
  * Validates the params of `method` under `version`: schema, then legacy-shape detection. An
  * unknown method is invalid, with a message saying so.
  */
-export function validateParams(version: ProtocolVersion, method: string, params: unknown): ValidationResult {
+export function validateParams(version: SchemaVersion, method: string, params: unknown): ValidationResult {
   const found = tablesFor(version);
   if (!found) return unsupportedVersion(version);
   const info = found.methods.get(method);
@@ -226,22 +262,22 @@ export function validateParams(version: ProtocolVersion, method: string, params:
 }
 
 /** Validates the result of request `method` under `version`. Notifications have no result. */
-export function validateResult(version: ProtocolVersion, method: string, result: unknown): ValidationResult {
+export function validateResult(version: SchemaVersion, method: string, result: unknown): ValidationResult {
   const found = tablesFor(version);
   if (!found) return unsupportedVersion(version);
   const info = found.methods.get(method);
   if (!info) return unknownMethod(version, method);
-  if (!info.validateResult) return invalid([{ path: "", message: `"${method}" is a notification in protocol v${version}; it has no result` }]);
+  if (!info.validateResult) return invalid([{ path: "", message: `"${method}" is a notification in ${label(version)}; it has no result` }]);
   return info.validateResult(result);
 }
 
 /** Validates `value` against the $def `name` of `version` (e.g. `validateDefinition(2, "SessionUpdate", u)`). */
-export function validateDefinition(version: ProtocolVersion, name: string, value: unknown): ValidationResult {
+export function validateDefinition(version: SchemaVersion, name: string, value: unknown): ValidationResult {
   const found = tablesFor(version);
   if (!found) return unsupportedVersion(version);
   const validators = validatorsOf(version);
   const validate = hasOwn(validators, name) ? validators[name] : undefined;
-  if (!validate) return invalid([{ path: "", message: `unknown definition ${JSON.stringify(name)} in protocol v${version}` }]);
+  if (!validate) return invalid([{ path: "", message: `unknown definition ${JSON.stringify(name)} in ${label(version)}` }]);
   return validate(value) ? VALID : invalid(toValidationErrors(validate.errors));
 }
 
@@ -251,7 +287,7 @@ export function validateDefinition(version: ProtocolVersion, name: string, value
  * not a known one must start with `_` (docs/protocol.md §3.3). Extension methods (`_…`) have no schema
  * and pass.
  */
-export function checkOutgoing(version: ProtocolVersion, method: string, part: "params" | "result", value: unknown): ValidationResult {
+export function checkOutgoing(version: SchemaVersion, method: string, part: "params" | "result", value: unknown): ValidationResult {
   const found = tablesFor(version);
   if (!found) return unsupportedVersion(version);
   const info = found.methods.get(method);

@@ -8,7 +8,7 @@
 // initialize response settles it (in a real transcript, line 2), or until `lookaheadChars` of
 // text have been held; then the version is what was seen so far.
 import { isJsonObject } from "./lazy.js";
-import type { ProtocolVersion } from "./lazy.js";
+import { isSchemaVersion, type SchemaVersion } from "./lazy.js";
 import {
   InitializeExchange,
   MAX_OPEN_REQUESTS,
@@ -56,11 +56,11 @@ type VersionSource = TranscriptReport["versionSource"];
  * version the first initialize request offered; failing that, v1.
  */
 class VersionDetector {
-  #requested: ProtocolVersion | undefined;
+  #requested: SchemaVersion | undefined;
   readonly #initialize = new InitializeExchange();
 
   /** Look at one parsed line; returns the version once an initialize response settled it. */
-  see(value: unknown): ProtocolVersion | undefined {
+  see(value: unknown): SchemaVersion | undefined {
     for (const message of Array.isArray(value) ? value : [value]) {
       if (!isJsonObject(message)) continue;
       const seen = this.#initialize.read(message);
@@ -71,7 +71,7 @@ class VersionDetector {
   }
 
   /** The version when no initialize response settled it. */
-  conclude(): { version: ProtocolVersion; source: VersionSource } {
+  conclude(): { version: SchemaVersion; source: VersionSource } {
     return this.#requested !== undefined ? { version: this.#requested, source: "initialize-request" } : { version: 1, source: "default" };
   }
 }
@@ -106,7 +106,7 @@ export class TranscriptLineValidator {
   #ended = false;
 
   constructor(protocol: TranscriptProtocol, options: TranscriptLineOptions, onProblem: (problem: TranscriptProblem) => void) {
-    if (protocol !== "auto" && protocol !== 1 && protocol !== 2) throw new TypeError(`protocol must be 1, 2 or "auto", got ${String(protocol)}`);
+    if (protocol !== "auto" && !isSchemaVersion(protocol)) throw new TypeError(`protocol must be 1, 2, "v2-later" or "auto", got ${String(protocol)}`);
     if (typeof onProblem !== "function") throw new TypeError("onProblem must be a function");
     this.#onProblem = onProblem;
     this.#strict = options.strict === true;
@@ -177,6 +177,7 @@ export class TranscriptLineValidator {
     return {
       valid: this.#problemCount === 0,
       protocolVersion: checker.protocolVersion,
+      schemaVersion: checker.schemaVersion,
       versionSource: this.#versionSource,
       messages: checker.messages,
       problemCount: this.#problemCount,
@@ -215,7 +216,7 @@ export class TranscriptLineValidator {
   }
 
   /** The version is known: check what was held, in order, and the rest as it comes. */
-  #start(version: ProtocolVersion, source: VersionSource): void {
+  #start(version: SchemaVersion, source: VersionSource): void {
     this.#checker = new TranscriptChecker(version, { maxOpenRequests: this.#maxOpenRequests });
     this.#versionSource = source;
     this.#detector = undefined;
@@ -245,6 +246,7 @@ export function validateTranscript(text: string, protocol: TranscriptProtocol = 
   return {
     valid: summary.valid,
     protocolVersion: summary.protocolVersion,
+    schemaVersion: summary.schemaVersion,
     versionSource: summary.versionSource,
     messages: summary.messages,
     problems,

@@ -10,11 +10,14 @@
 import { isJsonObject } from "./lazy.js";
 // Through the validation entry (not ./registry.js): a module of another entry imports that
 // entry, so the lazy entry imports its file instead of carrying a second registry.
-import { getMethod, validateParams, validateResult, type ProtocolVersion } from "./lazy.js";
+import { getMethod, LATER_V2, validateParams, validateResult, type ProtocolVersion, type SchemaVersion } from "./lazy.js";
 import type { ValidationError } from "./validation-result.js";
 
-/** The version to check a transcript against, or `"auto"` to read it from `initialize`. */
-export type TranscriptProtocol = ProtocolVersion | "auto";
+/**
+ * The version to check a transcript against (1, 2, or `"v2-later"` for the later v2 draft), or
+ * `"auto"` to read it from `initialize`.
+ */
+export type TranscriptProtocol = SchemaVersion | "auto";
 
 /** One problem in a transcript, by line and JSON path. */
 export interface TranscriptProblem {
@@ -35,6 +38,8 @@ export interface TranscriptReport {
   /** No problems (with `strict`, no warnings either). */
   valid: boolean;
   protocolVersion: ProtocolVersion;
+  /** What the transcript was checked against: `protocolVersion`, or `"v2-later"` when it speaks the later v2 draft. */
+  schemaVersion: SchemaVersion;
   /** How the version was chosen: given with --protocol, or read from initialize. */
   versionSource: "option" | "initialize-response" | "initialize-request" | "default";
   messages: number;
@@ -89,23 +94,35 @@ function validId(id: unknown): boolean {
 }
 
 /**
+ * The schema an `initialize` request or result names: its version, where version 2 with an `info`
+ * object is the later v2 draft (only that draft has `info`; the pinned v2 says `clientInfo` /
+ * `agentInfo`). Undefined for a version acpkit does not speak.
+ */
+function schemaOfInitialize(body: Record<string, unknown>): SchemaVersion | undefined {
+  const version = body.protocolVersion;
+  if (version === 1) return 1;
+  if (version !== 2) return undefined;
+  return isJsonObject(body.info) ? LATER_V2 : 2;
+}
+
+/**
  * Reads the protocol version out of a transcript's initialize exchange: the version an initialize
- * request offers, or the one the response to such a request accepts. It remembers the requests'
- * ids, so that only their answers count.
+ * request offers, or the one the response to such a request accepts (`"v2-later"` for the later v2
+ * draft). It remembers the requests' ids, so that only their answers count.
  */
 export class InitializeExchange {
   readonly #ids = new Set<string>();
 
-  /** For an initialize request or its answer, the version it names (if 1 or 2); otherwise undefined. */
-  read(message: Record<string, unknown>): { step: "offered" | "accepted"; version: ProtocolVersion } | undefined {
+  /** For an initialize request or its answer, the version it names (if acpkit speaks it); otherwise undefined. */
+  read(message: Record<string, unknown>): { step: "offered" | "accepted"; version: SchemaVersion } | undefined {
     if (message.method === "initialize" && isJsonObject(message.params)) {
       this.#ids.add(idKey(message.id));
-      const offered = message.params.protocolVersion;
-      return offered === 1 || offered === 2 ? { step: "offered", version: offered } : undefined;
+      const offered = schemaOfInitialize(message.params);
+      return offered === undefined ? undefined : { step: "offered", version: offered };
     }
     if ("result" in message && this.#ids.has(idKey(message.id)) && isJsonObject(message.result)) {
-      const accepted = message.result.protocolVersion;
-      return accepted === 1 || accepted === 2 ? { step: "accepted", version: accepted } : undefined;
+      const accepted = schemaOfInitialize(message.result);
+      return accepted === undefined ? undefined : { step: "accepted", version: accepted };
     }
     return undefined;
   }
@@ -122,7 +139,7 @@ export class TranscriptChecker {
   messages = 0;
   /** `_`-prefixed extension messages seen. */
   extensions = 0;
-  #version: ProtocolVersion;
+  #version: SchemaVersion;
   readonly #follow: boolean;
   readonly #open = new Map<string, OpenRequest[]>();
   /** Requests in `#open`, all lists together (bounded by MAX_OPEN_REQUESTS). */
@@ -138,15 +155,20 @@ export class TranscriptChecker {
    * a viewer showing the whole message wants. `maxOpenRequests`: how many requests may be open
    * at once and tracked (default MAX_OPEN_REQUESTS).
    */
-  constructor(version?: ProtocolVersion, options: { pathsFromMessage?: boolean; maxOpenRequests?: number } = {}) {
+  constructor(version?: SchemaVersion, options: { pathsFromMessage?: boolean; maxOpenRequests?: number } = {}) {
     this.#version = version ?? 1;
     this.#follow = version === undefined;
     this.#fromMessage = options.pathsFromMessage ?? false;
     this.#maxOpen = options.maxOpenRequests ?? MAX_OPEN_REQUESTS;
   }
 
-  /** The version messages are checked against now. */
+  /** The protocol version messages are checked against now (2 for the later v2 draft too). */
   get protocolVersion(): ProtocolVersion {
+    return this.#version === LATER_V2 ? 2 : this.#version;
+  }
+
+  /** The schema messages are checked against now: `protocolVersion`, or `"v2-later"` for the later v2 draft. */
+  get schemaVersion(): SchemaVersion {
     return this.#version;
   }
 
@@ -172,6 +194,7 @@ export class TranscriptChecker {
     const problems: TranscriptProblem[] = [];
     if (Array.isArray(value)) {
       if (this.#version === 1) problems.push({ line: lineNo, method: "", path: "", message: "batch arrays do not exist in protocol v1" });
+      else if (this.#version === LATER_V2) problems.push({ line: lineNo, method: "", path: "", message: "batch arrays do not exist in the later v2 draft" });
       else if (value.length === 0) problems.push({ line: lineNo, method: "", path: "", message: "an empty batch is invalid" });
       else for (const entry of value) this.#checkMessage(problems, lineNo, sender, entry);
     } else {

@@ -9,16 +9,22 @@ import { ajvWithDefs } from "../../../scripts/codegen/emit-validators.js";
 import { schemaPath, VERSIONS } from "../../../scripts/codegen/pipeline.js";
 import { SchemaModel } from "../../../scripts/codegen/schema-model.js";
 import type { CompiledValidator } from "../src/compiled-validator.js";
+import type { CorpusRow } from "./support/agreement-corpus.js";
 import * as v1 from "../src/generated/v1/validators.js";
 import * as v2 from "../src/generated/v2/validators.js";
-import { getMethod, type ProtocolVersion } from "../src/index.js";
+import * as laterV2 from "../src/generated/v2-later/validators.js";
+import { getMethod, type SchemaVersion } from "../src/index.js";
 import { V1_CORPUS, V2_SESSION_CORPUS } from "./support/agreement-corpus.js";
+import { LATER_V2_CORPUS } from "./support/later-corpus.js";
 import { protocolExamples } from "./support/protocol-examples.js";
 
-const generated: Record<ProtocolVersion, Record<string, CompiledValidator>> = {
+const generated: Record<SchemaVersion, Record<string, CompiledValidator>> = {
   1: v1 as unknown as Record<string, CompiledValidator>,
   2: v2 as unknown as Record<string, CompiledValidator>,
+  "v2-later": laterV2 as unknown as Record<string, CompiledValidator>,
 };
+
+const CORPUS: Record<SchemaVersion, readonly CorpusRow[]> = { 1: V1_CORPUS, 2: V2_SESSION_CORPUS, "v2-later": LATER_V2_CORPUS };
 
 /** A value and the $def it is checked against. */
 interface Case {
@@ -27,20 +33,20 @@ interface Case {
   from: string;
 }
 
-function defOf(version: ProtocolVersion, method: string, part: "params" | "result"): string | undefined {
+function defOf(version: SchemaVersion, method: string, part: "params" | "result"): string | undefined {
   const info = getMethod(version, method);
   return part === "params" ? info?.paramsType : info?.resultType;
 }
 
 /** The agreement corpus's payloads and docs/protocol.md's examples of `version`, each with its $def. */
-function casesOf(version: ProtocolVersion): Case[] {
+function casesOf(version: SchemaVersion): Case[] {
   const cases: Case[] = [];
-  for (const row of version === 1 ? V1_CORPUS : V2_SESSION_CORPUS) {
+  for (const row of CORPUS[version]) {
     const def = defOf(version, row.method, row.part);
     if (def !== undefined) cases.push({ def, value: row.value, from: `${row.method} ${row.part}: ${row.note}` });
   }
   for (const example of protocolExamples()) {
-    if (!example.versions.includes(version)) continue;
+    if (typeof version !== "number" || !example.versions.includes(version)) continue;
     if (example.kind === "definition") cases.push({ def: example.definition, value: example.value, from: example.label });
     else if (example.target.part === "params" || example.target.part === "result") {
       const def = defOf(version, example.target.method, example.target.part);
@@ -89,40 +95,39 @@ function comparable(errors: CompiledValidator["errors"]): unknown {
   );
 }
 
-describe.each(VERSIONS.map((name) => [name, Number(name.slice(1)) as ProtocolVersion] as const))(
-  "%s: generated validators and Ajv at run time",
-  (name, version) => {
-    const { ajv, ids } = ajvWithDefs(SchemaModel.load(schemaPath(name)), name);
+/** The registry's name of a schema folder: v1 → 1, v2 → 2, v2-later → "v2-later". */
+const schemaVersionOf = (folder: string): SchemaVersion => (folder === "v2-later" ? "v2-later" : (Number(folder.slice(1)) as 1 | 2));
 
-    it("give the same verdict and the same errors, keys in the same order, on wrong values", () => {
-      const cases = casesOf(version);
-      expect(cases.length).toBeGreaterThan(20);
-      let compared = 0;
-      let invalid = 0;
-      const keywords = new Set<string>();
-      for (const { def, value: start, from } of cases) {
-        const ours = generated[version][def];
-        const theirs = ajv.getSchema(ids[def] ?? "");
-        expect(ours, `generated ${def} (${from})`).toBeTypeOf("function");
-        expect(theirs, `Ajv's ${def} (${from})`).toBeTypeOf("function");
-        for (const value of mutations(start)) {
-          const valid = ours!(value);
-          const expected = theirs!(value);
-          if (valid !== expected || JSON.stringify(comparable(ours!.errors)) !== JSON.stringify(comparable(theirs!.errors))) {
-            expect({ from, def, value, valid, errors: ours!.errors }).toEqual({ from, def, value, valid: expected, errors: theirs!.errors });
-          }
-          compared++;
-          if (!valid) invalid++;
-          for (const error of ours!.errors ?? []) keywords.add(error.keyword);
+describe.each(VERSIONS.map((name) => [name, schemaVersionOf(name)] as const))("%s: generated validators and Ajv at run time", (name, version) => {
+  const { ajv, ids } = ajvWithDefs(SchemaModel.load(schemaPath(name)), name);
+
+  it("give the same verdict and the same errors, keys in the same order, on wrong values", () => {
+    const cases = casesOf(version);
+    expect(cases.length).toBeGreaterThan(20);
+    let compared = 0;
+    let invalid = 0;
+    const keywords = new Set<string>();
+    for (const { def, value: start, from } of cases) {
+      const ours = generated[version][def];
+      const theirs = ajv.getSchema(ids[def] ?? "");
+      expect(ours, `generated ${def} (${from})`).toBeTypeOf("function");
+      expect(theirs, `Ajv's ${def} (${from})`).toBeTypeOf("function");
+      for (const value of mutations(start)) {
+        const valid = ours!(value);
+        const expected = theirs!(value);
+        if (valid !== expected || JSON.stringify(comparable(ours!.errors)) !== JSON.stringify(comparable(theirs!.errors))) {
+          expect({ from, def, value, valid, errors: ours!.errors }).toEqual({ from, def, value, valid: expected, errors: theirs!.errors });
         }
+        compared++;
+        if (!valid) invalid++;
+        for (const error of ours!.errors ?? []) keywords.add(error.keyword);
       }
-      // The wrong values reach every builder (v1's corpus reaches const and enum checks; v2's wrong
-      // tags stop at the discriminator first) and the generic one (discriminator, minimum, …).
-      expect(compared).toBeGreaterThan(2000);
-      expect(invalid).toBeGreaterThan(compared / 2);
-      const reached =
-        version === 1 ? ["type", "required", "const", "enum", "anyOf", "discriminator", "minimum"] : ["type", "required", "anyOf", "discriminator"];
-      for (const keyword of reached) expect(keywords).toContain(keyword);
-    });
-  },
-);
+    }
+    // The wrong values reach every builder (v1's corpus reaches const and enum checks; v2's wrong
+    // tags stop at the discriminator first) and the generic one (discriminator, minimum, …).
+    expect(compared).toBeGreaterThan(2000);
+    expect(invalid).toBeGreaterThan(compared / 2);
+    const reached = version === 1 ? ["type", "required", "const", "enum", "anyOf", "discriminator", "minimum"] : ["type", "required", "anyOf", "discriminator"];
+    for (const keyword of reached) expect(keywords).toContain(keyword);
+  });
+});

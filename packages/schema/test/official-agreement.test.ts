@@ -1,6 +1,7 @@
 // acpkit's hand-written schemas against the official ones, as independent oracles: the official
-// v1 schema of the @agentclientprotocol/sdk 2.4.0 devDependency, and the official v2 schema of
-// spec commit bae0a2a7 (vendored in ./oracles with its license). Every corpus row must get the
+// v1 schema of the @agentclientprotocol/sdk 2.4.0 devDependency, the official v2 schema of
+// spec commit bae0a2a7 (vendored in ./oracles with its license), and the SDK's own v2 schema for
+// the later v2 draft. Every corpus row must get the
 // same verdict from both, and that verdict must be the one the row expects. A coverage check
 // walks acpkit's schema along the valid rows, so a $def the corpus never reaches fails here.
 import { readFileSync } from "node:fs";
@@ -11,8 +12,9 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 // By path: @acpkit/schema cannot depend on test-support, which depends on core, which depends on schema.
 import { officialAjv } from "../../../test-support/official-ajv.js";
 import { describe, expect, it } from "vitest";
-import { type ProtocolVersion, validateDefinition, validateParams, validateResult } from "../src/index.js";
+import { type SchemaVersion, validateDefinition, validateParams, validateResult } from "../src/index.js";
 import { type CorpusRow, V1_CORPUS, V2_SESSION_CORPUS } from "./support/agreement-corpus.js";
+import { LATER_V2_CORPUS } from "./support/later-corpus.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = resolve(here, "../../..");
@@ -24,6 +26,7 @@ interface OfficialSchema {
 
 const officialV1Path = require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json");
 const officialV2Path = resolve(here, "oracles/v2-bae0a2a7.schema.json");
+const officialLaterPath = require.resolve("@agentclientprotocol/sdk/schema/v2/schema.json");
 
 /** The official file's method → validator table, compiled with the shared oracle Ajv. */
 function officialValidators(path: string, key: string) {
@@ -45,12 +48,13 @@ function officialValidators(path: string, key: string) {
   };
 }
 
-const official: Record<ProtocolVersion, ReturnType<typeof officialValidators>> = {
+const official: Record<SchemaVersion, ReturnType<typeof officialValidators>> = {
   1: officialValidators(officialV1Path, "official-v1"),
   2: officialValidators(officialV2Path, "official-v2"),
+  "v2-later": officialValidators(officialLaterPath, "official-v2-later"),
 };
 
-function ours(version: ProtocolVersion, row: CorpusRow): boolean {
+function ours(version: SchemaVersion, row: CorpusRow): boolean {
   return (row.part === "params" ? validateParams(version, row.method, row.value) : validateResult(version, row.method, row.value)).valid;
 }
 
@@ -61,7 +65,7 @@ type Node = Record<string, unknown>;
  * value at that point validates against it, and the walk follows properties, items, map values
  * and every branch of anyOf/oneOf/allOf/if-then-else.
  */
-function reachedDefinitions(version: ProtocolVersion, defs: Record<string, Node>, start: string, value: unknown, reached: Set<string>): void {
+function reachedDefinitions(version: SchemaVersion, defs: Record<string, Node>, start: string, value: unknown, reached: Set<string>): void {
   const enterDef = (name: string, at: unknown) => {
     if (!validateDefinition(version, name, at).valid) return;
     reached.add(name);
@@ -87,8 +91,9 @@ function reachedDefinitions(version: ProtocolVersion, defs: Record<string, Node>
   enterDef(start, value);
 }
 
-function loadDefs(version: ProtocolVersion): Record<string, Node & { "x-method"?: string; "x-result-of"?: string }> {
-  return (JSON.parse(readFileSync(resolve(repoRoot, `schema/v${version}/acp.schema.json`), "utf8")) as { $defs: Record<string, Node> }).$defs;
+function loadDefs(version: SchemaVersion): Record<string, Node & { "x-method"?: string; "x-result-of"?: string; "x-unknown"?: boolean }> {
+  const folder = typeof version === "number" ? `v${version}` : version;
+  return (JSON.parse(readFileSync(resolve(repoRoot, `schema/${folder}/acp.schema.json`), "utf8")) as { $defs: Record<string, Node> }).$defs;
 }
 
 function definitionFor(defs: ReturnType<typeof loadDefs>, row: CorpusRow): string {
@@ -178,5 +183,30 @@ describe("acpkit pinned v2 and the official v2 schema at bae0a2a7 (session metho
         "SessionCapabilities",
       ]);
     expect(added.filter((name) => !reached.has(name))).toEqual([]);
+  });
+});
+
+describe("acpkit's later v2 draft and the official SDK 2.4.0's v2 schema", () => {
+  it("the oracle file is the later draft (info in initialize, tool_call/cancel, no session/load)", () => {
+    const schema = JSON.parse(readFileSync(officialLaterPath, "utf8")) as OfficialSchema & { $defs: Record<string, { required?: string[] }> };
+    expect(schema.$defs["InitializeRequest"]?.required).toContain("info");
+    expect(schema.$defs["CancelToolCallRequest"]?.["x-method"]).toBe("tool_call/cancel");
+    expect(Object.values(schema.$defs).some((def) => def["x-method"] === "session/load")).toBe(false);
+  });
+
+  it.each(LATER_V2_CORPUS.map((row) => [`${row.method} ${row.part}: ${row.note}`, row] as const))("%s", (_name, row) => {
+    expect(official["v2-later"](row.method, row.part, row.value), "official verdict").toBe(row.valid);
+    expect(ours("v2-later", row), "acpkit verdict").toBe(row.valid);
+  });
+
+  it("the corpus covers every method of the draft and reaches every $def", () => {
+    const defs = loadDefs("v2-later");
+    const declared = new Set(Object.values(defs).flatMap((def) => (def["x-method"] === undefined ? [] : [def["x-method"]])));
+    expect(new Set(LATER_V2_CORPUS.map((row) => row.method))).toEqual(declared);
+    expect(declared.size).toBe(18);
+    const reached = new Set<string>();
+    for (const row of LATER_V2_CORPUS.filter((r) => r.valid)) reachedDefinitions("v2-later", defs, definitionFor(defs, row), row.value, reached);
+    const missing = Object.keys(defs).filter((name) => !reached.has(name) && !ENVELOPE.includes(name) && defs[name]!["x-unknown"] !== true);
+    expect(missing).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ describe("methods()", () => {
     expect(() => methods(3 as 1)).toThrow(/unsupported protocol version 3/);
     expect(validateParams(3 as 1, "session/prompt", {})).toEqual({
       valid: false,
-      errors: [{ path: "", message: "unsupported protocol version 3 (acpkit speaks 1 and 2)" }],
+      errors: [{ path: "", message: 'unsupported protocol version 3 (acpkit speaks 1 and 2, and validates the later v2 draft as "v2-later")' }],
     });
   });
 });

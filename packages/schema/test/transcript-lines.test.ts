@@ -132,7 +132,7 @@ describe("TranscriptLineValidator", () => {
   });
 
   it("refuses a bad protocol, a missing callback, and use after end()", () => {
-    expect(() => new TranscriptLineValidator(3 as 1, {}, () => {})).toThrow(/protocol must be 1, 2 or "auto", got 3/);
+    expect(() => new TranscriptLineValidator(3 as 1, {}, () => {})).toThrow(/protocol must be 1, 2, "v2-later" or "auto", got 3/);
     expect(() => new TranscriptLineValidator(1, {}, undefined as unknown as () => void)).toThrow(/onProblem must be a function/);
     const { validator } = collect(1);
     expect(() => validator.line(Buffer.from("{}") as unknown as string)).toThrow("TranscriptLineValidator.line: text must be a string, got object");
@@ -146,7 +146,7 @@ describe("TranscriptLineValidator", () => {
 describe("validateTranscript on top of it", () => {
   it("names a text that is not a string and a protocol it does not know", () => {
     expect(() => validateTranscript(undefined as unknown as string)).toThrow("validateTranscript: text must be a string, got undefined");
-    expect(() => validateTranscript("", 3 as 1)).toThrow(/protocol must be 1, 2 or "auto", got 3/);
+    expect(() => validateTranscript("", 3 as 1)).toThrow(/protocol must be 1, 2, "v2-later" or "auto", got 3/);
   });
 
   it("reads the version from the whole text, however far in the initialize exchange is", () => {
