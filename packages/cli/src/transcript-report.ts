@@ -66,9 +66,11 @@ export class HumanTranscriptReport extends TranscriptReport {
       summary.warnings.length > 0 ? `${summary.warnings.length} warning(s)` : "",
     ].filter((part) => part !== "");
     const extraNote = extras.length > 0 ? ` (${extras.join(", ")})` : "";
+    // The later v2 draft is version 2 too: the dialect is named so the two v2s are not confused.
+    const version = `protocol v${summary.protocolVersion}${summary.schemaVersion === "v2-later" ? " (the later v2 draft)" : ""}`;
     const verdict = summary.valid
-      ? out.green(`valid: ${summary.messages} messages, protocol v${summary.protocolVersion}${versionNote}${extraNote}`)
-      : out.red(`invalid: ${summary.problemCount} problem(s) in ${summary.messages} messages, protocol v${summary.protocolVersion}${versionNote}`);
+      ? out.green(`valid: ${summary.messages} messages, ${version}${versionNote}${extraNote}`)
+      : out.red(`invalid: ${summary.problemCount} problem(s) in ${summary.messages} messages, ${version}${versionNote}`);
     await this.end(...warnings, verdict + "\n");
   }
 

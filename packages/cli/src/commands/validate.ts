@@ -1,4 +1,4 @@
-// `acpkit validate [--protocol 1|2|auto] [--json] [FILE|-]`: checks a recorded ndjson transcript.
+// `acpkit validate [--protocol 1|2|v2-later|auto] [--json] [FILE|-]`: checks a recorded ndjson transcript.
 import { open } from "node:fs/promises";
 import { flagSet, flagValue, parseArgs, UsageError } from "../args.js";
 import { Exit, type CommandIO } from "../io.js";
@@ -7,10 +7,12 @@ import { readTranscriptLines } from "../transcript-reader.js";
 import { HumanTranscriptReport, JsonTranscriptReport } from "../transcript-report.js";
 import { TranscriptLineValidator, type TranscriptProtocol } from "@acpkit/schema";
 
-export const validateUsage = `usage: acpkit validate [--protocol 1|2|auto] [--strict] [--json] [FILE|-]
+export const validateUsage = `usage: acpkit validate [--protocol 1|2|v2-later|auto] [--strict] [--json] [FILE|-]
 
 Checks a recorded transcript (one JSON-RPC message or v2 batch per line; lines may start with
-→ / ← direction markers) against the ACP schema of its protocol version. Responses are matched
+→ / ← direction markers) against the ACP schema of its protocol version. With auto (the
+default) the version comes from the initialize exchange: version 2 with "info" is the later v2
+draft (v2-later, the v2 of @agentclientprotocol/sdk 2.4), without it acpkit's pinned v2. Responses are matched
 to their requests by id. Methods starting with "_" are extensions: matched, not checked.
 A request without an answer is a warning (the transcript may be cut short); --strict makes it
 a problem. The transcript is read a line at a time, so it may be of any size; a line longer
@@ -18,11 +20,11 @@ than 64 MiB is a problem and is not checked. Problems are printed as they are fo
 order (with --strict, unanswered requests last). Exit 0 valid, 1 invalid, 2 unreadable input.`;
 
 export async function validateCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const args = parseArgs(argv, { protocol: { value: true, choices: ["1", "2", "auto"] }, json: {}, strict: {} });
+  const args = parseArgs(argv, { protocol: { value: true, choices: ["1", "2", "v2-later", "auto"] }, json: {}, strict: {} });
   if (args.positionals.length > 1) throw new UsageError("validate takes at most one FILE");
   const file = args.positionals[0] ?? "-";
   const protocolFlag = flagValue(args, "protocol", "auto");
-  const protocol: TranscriptProtocol = protocolFlag === "auto" ? "auto" : (Number(protocolFlag) as 1 | 2);
+  const protocol: TranscriptProtocol = protocolFlag === "auto" || protocolFlag === "v2-later" ? protocolFlag : (Number(protocolFlag) as 1 | 2);
 
   const source = file === "-" ? "standard input" : file;
   let input: AsyncIterable<Buffer | string>;

@@ -180,12 +180,12 @@ describe.concurrent("acpkit check client", () => {
     expect(status("ACPKIT-CLIENT-CANCEL-001")).toBe("fail");
     expect(report.results.filter((r: any) => r.status === "fail" && r.id !== "ACPKIT-CLIENT-CANCEL-001")).toEqual([]);
     expect(code).toBe(1);
-    // The later draft's initialize is judged by what it requires: an info without a version fails.
+    // The later draft's initialize is judged by that draft's schema: an info without a version fails.
     const laterInfoClient = fileURLToPath(new URL("../fixtures/later-info-client.mjs", import.meta.url));
     const broken = await check([process.execPath, laterInfoClient, "--", "{agent}"]);
     const init = broken.report.results.find((r: any) => r.id === "ACPKIT-CLIENT-INIT-001");
     expect(init.status).toBe("fail");
-    expect(init.message).toBe("initialize params are not valid v2 (the later draft): /info/version must be a string, got null");
+    expect(init.message).toBe("initialize params are not valid v2 (the later draft): /info/version must have required property 'version'");
   }, 90_000);
 
   it("--protocol 1: a checking agent that speaks only v1 answers acpkit run's v2 offer with 1, and it goes on in v1", async () => {

@@ -31,6 +31,23 @@ const VALID_V2 = [
   '{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}',
 ];
 
+// A turn in the later v2 draft (the v2 of @agentclientprotocol/sdk 2.4): `info` in the handshake,
+// an insertion receipt for the prompt, and the turn's end as a state update.
+const VALID_LATER = [
+  '→ {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"},"capabilities":{"elicitation":{"form":{}}}}}',
+  '← {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"a","version":"1"},"capabilities":{"session":{}},"authMethods":[{"type":"agent","methodId":"oauth","name":"OAuth"}]}}',
+  '→ {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/p"}}',
+  '← {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}',
+  '→ {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}',
+  '← {"jsonrpc":"2.0","id":2,"result":{"messageId":"u1"}}',
+  '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}',
+  '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","name":"edit","status":"in_progress","capabilities":{"cancel":{}}}}}',
+  '→ {"jsonrpc":"2.0","id":3,"method":"tool_call/cancel","params":{"sessionId":"s1","toolCallId":"t1"}}',
+  '← {"jsonrpc":"2.0","id":3,"result":{}}',
+  '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"cancelled"}}}',
+  '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}',
+];
+
 let dir: string;
 const file = (name: string) => join(dir, name);
 
@@ -71,12 +88,37 @@ describe.concurrent("acpkit validate", () => {
     expect(JSON.parse(stdout)).toEqual({
       valid: true,
       protocolVersion: 2,
+      schemaVersion: 2,
       versionSource: "initialize-response",
       messages: 7,
       problems: [],
       warnings: [],
       extensions: 0,
     });
+  });
+
+  it("tells the later v2 draft from its initialize and checks it against that draft's schema", async () => {
+    const valid = await runCli(["validate"], { input: VALID_LATER.join("\n") });
+    expect(valid.stdout).toContain("valid: 12 messages, protocol v2 (the later v2 draft)");
+    expect(valid.code).toBe(0);
+    // The same lines read as the pinned v2: its initialize and prompt result are not that draft's.
+    const pinned = await runCli(["validate", "--json", "--protocol", "2"], { input: VALID_LATER.join("\n") });
+    expect(pinned.code).toBe(1);
+    expect(JSON.parse(pinned.stdout).problems.map((problem: { line: number }) => problem.line)).toEqual(expect.arrayContaining([1, 2, 6, 9]));
+    // A later-draft transcript with the pinned prompt result and a batch: each named on its line.
+    const wrong = [
+      ...VALID_LATER.slice(0, 5),
+      '← {"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}',
+      '→ [{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}]',
+    ];
+    const invalid = await runCli(["validate", "--json"], { input: wrong.join("\n") });
+    expect(invalid.code).toBe(1);
+    const report = JSON.parse(invalid.stdout);
+    expect(report.schemaVersion).toBe("v2-later");
+    expect(report.problems).toEqual([
+      expect.objectContaining({ line: 6, method: "session/prompt", path: "/messageId", message: "must have required property 'messageId'" }),
+      expect.objectContaining({ line: 7, message: "batch arrays do not exist in the later v2 draft" }),
+    ]);
   });
 
   it("exit 1 for an invalid transcript, each problem on its line", async () => {

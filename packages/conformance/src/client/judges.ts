@@ -1,7 +1,7 @@
 // What each scenario's run shows about the client, one group of requirements per scenario (and
 // "client-wire" for what every run must show). Each group writes only the ids it declares.
 import { isAbsolutePath, isJsonObject as isObject } from "@acpkit/core";
-import { validateParams, type ProtocolVersion } from "@acpkit/schema";
+import { LATER_V2, validateParams, type ProtocolVersion } from "@acpkit/schema";
 import { RequestCount } from "../answer-count.js";
 import type { ClientCheckReport } from "../report.js";
 import type { ClientRequirementId } from "../requirements.js";
@@ -117,16 +117,15 @@ export function judgeBasic(
   const params = isObject(init.params) ? init.params : {};
   const offered = params.protocolVersion;
   const shape: ProtocolVersion = offered === 2 ? 2 : 1;
-  // `info` is the later v2 draft's (docs/protocol.md §12). acpkit has no schema of that draft yet,
-  // so its initialize is judged by its own required parts: an integer version and `info` naming
-  // the client; the other dialects' by their schemas.
+  // `info` is the later v2 draft's (docs/protocol.md §12): such an initialize, and the session/new
+  // that follows it, are judged by that draft's schema (schema/v2-later); the others by theirs.
   const later = shape === 2 && isObject(params.info);
   const invalid = inits
     .map((request) => (isObject(request.params) ? request.params : {}))
     .filter((each) => !isObject(each.info))
     .map((each) => validateParams(each.protocolVersion === 2 ? 2 : 1, "initialize", each))
     .find((result) => !result.valid);
-  const valid = invalid ?? (later ? laterInitializeProblems(params) : validateParams(shape, "initialize", params));
+  const valid = invalid ?? validateParams(later ? LATER_V2 : shape, "initialize", params);
   if (!Number.isInteger(offered)) results.set("ACPKIT-CLIENT-INIT-001", "fail", `protocolVersion ${JSON.stringify(offered)} is not an integer`, evidence(run));
   else if (!valid.valid)
     results.set(
@@ -146,7 +145,7 @@ export function judgeBasic(
   const sessionNew = requestsOf(run, "session/new")[0];
   if (!sessionNew) results.set("ACPKIT-CLIENT-SESSION-001", "fail", "the client never sent session/new", evidence(run));
   else {
-    const check = later && agreed === 2 ? laterSessionNewProblems(sessionNew.params) : validateParams(agreed, "session/new", sessionNew.params);
+    const check = validateParams(later && agreed === 2 ? LATER_V2 : agreed, "session/new", sessionNew.params);
     const cwd = isObject(sessionNew.params) ? sessionNew.params.cwd : undefined;
     if (!check.valid)
       results.set("ACPKIT-CLIENT-SESSION-001", "fail", `session/new params: ${check.errors[0]?.path} ${check.errors[0]?.message}`, evidence(run));
@@ -203,26 +202,6 @@ export function judgeBasic(
       evidence(run),
     );
   return { version: agreed, client: info };
-}
-
-type Verdict = { valid: true } | { valid: false; errors: { path: string; message: string }[] };
-const problem = (path: string, message: string): Verdict => ({ valid: false, errors: [{ path, message }] });
-
-/** The later draft's `initialize` params, by what the draft requires of them: `info` with a name and a version. */
-function laterInitializeProblems(params: Json): Verdict {
-  const info = params.info as Json;
-  for (const field of ["name", "version"] as const)
-    if (typeof info[field] !== "string") return problem(`/info/${field}`, `must be a string, got ${JSON.stringify(info[field] ?? null)}`);
-  if (params.capabilities !== undefined && !isObject(params.capabilities)) return problem("/capabilities", "must be an object");
-  return { valid: true };
-}
-
-/** The later draft's `session/new` params: a `cwd` string and, when present, a list of MCP servers. */
-function laterSessionNewProblems(params: unknown): Verdict {
-  if (!isObject(params)) return problem("", "must be an object");
-  if (typeof params.cwd !== "string") return problem("/cwd", "must be a string");
-  if (params.mcpServers !== undefined && !Array.isArray(params.mcpServers)) return problem("/mcpServers", "must be an array");
-  return { valid: true };
 }
 
 export function judgeLowerVersion(run: Run, all: Results<ClientRequirementId>): void {
