@@ -16,9 +16,13 @@ export function readClientInfo(version: ProtocolVersion, received: unknown, late
   const params: Json = isJsonObject(received) ? received : {};
   const info = isJsonObject(params.clientInfo) ? (params.clientInfo as unknown as ClientInfo["info"]) : null;
   // Everything the client can serve or show is a v1 client capability; pinned v2 has none (§1.3).
+  // The later draft has two of them, under `capabilities` (its codec keeps them there): elicitation
+  // and terminal auth (docs/protocol.md A14).
+  const laterCaps = later && isJsonObject(params.capabilities) ? params.capabilities : {};
   const caps = version === 1 && isJsonObject(params.clientCapabilities) ? params.clientCapabilities : {};
   const fs = isJsonObject(caps.fs) ? caps.fs : {};
-  const elicitation = isJsonObject(caps.elicitation) ? caps.elicitation : {};
+  const elicitation = isJsonObject(caps.elicitation) ? caps.elicitation : isJsonObject(laterCaps.elicitation) ? laterCaps.elicitation : {};
+  const auth = isJsonObject(caps.auth) ? caps.auth : isJsonObject(laterCaps.auth) ? laterCaps.auth : {};
   const session = isJsonObject(caps.session) ? caps.session : {};
   const configOptions = isJsonObject(session.configOptions) ? session.configOptions : {};
   return {
@@ -30,6 +34,7 @@ export function readClientInfo(version: ProtocolVersion, received: unknown, late
     canUseTerminal: caps.terminal === true,
     canElicitForm: isJsonObject(elicitation.form),
     canElicitUrl: isJsonObject(elicitation.url),
+    canRunTerminalAuth: auth.terminal === true || isJsonObject(auth.terminal),
     supportsNotices: isJsonObject(session.notices),
     supportsCompaction: isJsonObject(session.compaction),
     supportsBooleanConfigOptions: isJsonObject(configOptions.boolean),

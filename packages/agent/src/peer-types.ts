@@ -45,10 +45,12 @@ export interface ClientInfo {
   canWriteTextFile: boolean;
   /** The client serves `terminal/*` (v1 with `terminal: true` only). */
   canUseTerminal: boolean;
-  /** The client answers form elicitations (v1 with `elicitation.form` only). */
+  /** The client answers form elicitations (v1 and the later v2 draft, with `elicitation.form`; the pinned v2 has no elicitation). */
   canElicitForm: boolean;
-  /** The client answers URL elicitations (v1 with `elicitation.url` only). */
+  /** The client answers URL elicitations (v1 and the later v2 draft, with `elicitation.url`). */
   canElicitUrl: boolean;
+  /** The client can run `terminal` auth methods itself (v1's `auth.terminal: true`, the later draft's `auth.terminal` marker). */
+  canRunTerminalAuth: boolean;
   /** The client shows `notice` updates (v1 with `session.notices` only). */
   supportsNotices: boolean;
   /** The client shows compaction updates (v1 with `session.compaction` only). */

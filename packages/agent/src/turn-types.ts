@@ -297,9 +297,9 @@ export interface AgentTurn extends SessionWriter {
    * `terminal.content` in a tool call to show it live.
    */
   createTerminal(request: TerminalRequest): Promise<TerminalHandle>;
-  /** Ask the user to fill in a form (`elicitation/create`, form mode; v1 with `elicitation.form` only). Resolves `cancel` when the turn is cancelled. */
+  /** Ask the user to fill in a form (`elicitation/create`, form mode; v1 and the later v2 draft, with `elicitation.form` advertised). Resolves `cancel` when the turn is cancelled. */
   elicit(request: FormElicitation): Promise<ElicitationResult>;
-  /** Send the user to a URL (`elicitation/create`, URL mode; v1 with `elicitation.url` only). */
+  /** Send the user to a URL (`elicitation/create`, URL mode; v1 and the later v2 draft, with `elicitation.url` advertised). */
   elicitUrl(request: UrlElicitation): Promise<ElicitationResult & { elicitationId: string }>;
   /** Tell the client a URL elicitation's flow finished (`elicitation/complete`). */
   completeElicitation(elicitationId: string): Promise<void>;

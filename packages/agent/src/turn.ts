@@ -1,6 +1,6 @@
 // One prompt turn: the update writer plus what only a live turn has: the prompt, the abort
 // signal that session/cancel trips, permission requests and (v1) client file access.
-import { AcpError, checkAbsolutePathArgument, ErrorCode, isRpcError } from "@acpkit/core";
+import { AcpError, checkAbsolutePathArgument, ELICITATION_COMPLETE_METHOD, ELICITATION_CREATE_METHOD, ErrorCode, isRpcError } from "@acpkit/core";
 import type { v1 } from "@acpkit/schema";
 import type { PermissionParams } from "./session-wire.js";
 import { TerminalHandleImpl } from "./terminal-handle.js";
@@ -168,14 +168,14 @@ export class TurnImpl extends UpdateWriter implements AgentTurn {
   }
 
   elicit(request: FormElicitation): Promise<ElicitationResult> {
-    this.requireClientFeature("elicitation/create", this.client.canElicitForm, "clientCapabilities.elicitation.form");
+    this.requireElicitation(this.client.canElicitForm, "form");
     const params: v1.CreateElicitationForm = { mode: "form", message: request.message, requestedSchema: request.requestedSchema, sessionId: this.sessionId };
     if (request.toolCallId != null) params.toolCallId = request.toolCallId;
     return this.askElicitation(params);
   }
 
   async elicitUrl(request: UrlElicitation): Promise<ElicitationResult & { elicitationId: string }> {
-    this.requireClientFeature("elicitation/create", this.client.canElicitUrl, "clientCapabilities.elicitation.url");
+    this.requireElicitation(this.client.canElicitUrl, "url");
     const elicitationId = request.elicitationId ?? `elicitation_${++elicitationCounter}`;
     const params: v1.CreateElicitationUrl = { mode: "url", message: request.message, url: request.url, elicitationId, sessionId: this.sessionId };
     if (request.toolCallId != null) params.toolCallId = request.toolCallId;
@@ -184,9 +184,10 @@ export class TurnImpl extends UpdateWriter implements AgentTurn {
   }
 
   async completeElicitation(elicitationId: string): Promise<void> {
-    // A URL flow may finish after the turn that started it, so only the version is checked.
-    if (this.client.protocolVersion !== 1) throw new AcpError("Unsupported", `elicitation/complete does not exist in protocol v${this.client.protocolVersion}`);
-    await this.scope.connection.notify("elicitation/complete", { elicitationId });
+    // A URL flow may finish after the turn that started it, so only the dialect is checked.
+    if (this.client.dialect === "v2-pinned") throw new AcpError("Unsupported", "elicitation/complete does not exist in the pinned protocol v2");
+    if (this.client.dialect === "v1") await this.scope.connection.notify("elicitation/complete", { elicitationId });
+    else await this.scope.connection.notify(ELICITATION_COMPLETE_METHOD, { elicitationId });
   }
 
   /** An elicitation is a question like a permission request: a cancelled turn answers it `cancel` without waiting. */
@@ -203,7 +204,12 @@ export class TurnImpl extends UpdateWriter implements AgentTurn {
         action();
       };
       (this.pendingPermissions ??= new Set()).add(resolveCancelled);
-      this.scope.connection.request("elicitation/create", params).then(
+      // The later v2 draft's elicitation/create travels in the model as the extension method its codec maps.
+      const asked: Promise<ElicitationResult> =
+        this.client.dialect === "v1"
+          ? this.scope.connection.request("elicitation/create", params)
+          : (this.scope.connection.request(ELICITATION_CREATE_METHOD, params) as Promise<ElicitationResult>);
+      asked.then(
         (result) => finish(() => resolve(result)),
         (error: unknown) => finish(() => (this.cancelledByClient ? resolve(ELICITATION_CANCELLED) : reject(error))),
       );
@@ -212,6 +218,15 @@ export class TurnImpl extends UpdateWriter implements AgentTurn {
 
   private requireClientFeature(method: string, advertised: boolean, capability: string): void {
     this.requireV1Only(method);
+    if (!advertised) throw new AcpError("Unsupported", `${method}: the client did not advertise ${capability}, so the agent must not call it`);
+  }
+
+  /** Elicitation exists in v1 and in the later v2 draft (not in the pinned v2), once the client advertised the mode. */
+  private requireElicitation(advertised: boolean, mode: "form" | "url"): void {
+    const method = "elicitation/create";
+    if (!this.isOpen) throw new AcpError("ProtocolViolation", `${method}: the turn of session ${this.sessionId} already ended`);
+    if (this.client.dialect === "v2-pinned") throw new AcpError("Unsupported", `${method} does not exist in the pinned protocol v2`);
+    const capability = `${this.client.dialect === "v1" ? "clientCapabilities" : "capabilities"}.elicitation.${mode}`;
     if (!advertised) throw new AcpError("Unsupported", `${method}: the client did not advertise ${capability}, so the agent must not call it`);
   }
 

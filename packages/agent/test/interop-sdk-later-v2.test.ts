@@ -49,6 +49,16 @@ function startOurAgent(oracle: LaterV2Oracle, versions = "1,2"): { stream: acp2.
 
 const INFO = { name: "sdk-v2-client", version: "2.4.0" };
 
+/** The agent's text in `updates`: whole messages and chunks alike, in order. */
+function spokenText(updates: acp2.SessionUpdate[]): string[] {
+  return updates.flatMap((update) => {
+    const body = update as { sessionUpdate: string; content?: unknown };
+    if (body.sessionUpdate === "agent_message_chunk") return [(body.content as { text: string }).text];
+    if (body.sessionUpdate === "agent_message" && Array.isArray(body.content)) return body.content.map((block: { text?: string }) => block.text ?? "");
+    return [];
+  });
+}
+
 /** Reads the session's updates up to and including the next idle; returns them and the idle's stop reason. */
 async function untilIdle(
   session: acp2.ActiveSession,
@@ -233,5 +243,44 @@ describe("the SDK's later-v2 client drives our agent over stdio", () => {
       session.dispose();
     });
     expect(oracle.problems).toEqual([]);
+  });
+
+  it("A14: elicitation reaches an SDK client that advertised it (form, URL, complete) and is refused to one that did not", async () => {
+    const oracle = new LaterV2Oracle();
+    const { stream } = startOurAgent(oracle);
+    const completed: string[] = [];
+    const app = acp2
+      .client({ name: INFO.name })
+      .onRequest("elicitation/create", ({ params }) =>
+        params.mode === "form" ? { action: "accept", content: { branch: "main" } } : { action: params.mode === "url" ? "accept" : "decline" },
+      )
+      .onNotification("elicitation/complete", ({ params }) => {
+        completed.push(params.elicitationId);
+      });
+    await app.connectWith(stream, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: INFO, capabilities: { elicitation: { form: {}, url: {} } } });
+      const session = await ctx.buildSession("/work").start();
+      await session.prompt("elicit");
+      const turn = await untilIdle(session);
+      const said = spokenText(turn.updates);
+      expect(said.join("")).toBe('form:accept:{"branch":"main"} url:accept');
+      session.dispose();
+    });
+    expect(completed).toEqual([expect.stringMatching(/^elicitation_/)]);
+    expect(oracle.problems).toEqual([]);
+
+    // Without the capability the agent's call fails at its call site; nothing goes on the wire.
+    const quiet = new LaterV2Oracle();
+    const second = startOurAgent(quiet);
+    await acp2.client({ name: INFO.name }).connectWith(second.stream, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: INFO });
+      const session = await ctx.buildSession("/work").start();
+      await session.prompt("elicit");
+      const turn = await untilIdle(session);
+      const said = spokenText(turn.updates);
+      expect(said.join("")).toBe("elicit-error:Unsupported");
+      session.dispose();
+    });
+    expect(quiet.problems).toEqual([]);
   });
 });

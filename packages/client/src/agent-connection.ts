@@ -135,7 +135,8 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     // What the agent saw advertised: client features exist only in a v1 offer answered with v1 (§1.2).
     const v1Offer = this.protocolVersion === 1 && offered === 1;
     this.terminalHost = v1Offer ? options.terminal : undefined;
-    this.elicitation = v1Offer ? options.elicitation : undefined;
+    // Elicitation exists in v1 and in the later v2 draft, whose offer advertises it too (initialize.ts).
+    this.elicitation = v1Offer || this.dialect === "v2-later" ? options.elicitation : undefined;
     const features = v1Offer ? (options.sessionFeatures ?? {}) : { notices: false, compaction: false };
     const unadvertised = new Set<string>();
     if (features.notices === false) unadvertised.add(NOTICE_UPDATE);
@@ -341,7 +342,7 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     const requireSession = (sessionId: string) => this.requireSession(sessionId);
     if (this.protocolVersion === 1 && this.offered === 1 && this.options.fs !== undefined) serveFileSystem(connection, this.options.fs, requireSession);
     if (this.terminalHost !== undefined) serveTerminals(connection, this.terminalHost, requireSession);
-    if (this.elicitation !== undefined) serveElicitation(connection, this.elicitation, requireSession);
+    if (this.elicitation !== undefined) serveElicitation(connection, this.elicitation, requireSession, this.dialect === "v2-later");
   }
 
   private requireSession(sessionId: string): SessionController {

@@ -1,7 +1,16 @@
 // What a client serves its agent besides permission answers: fs/* (v1, when the application gave
 // file handlers), terminal/* (a TerminalHost) and elicitation (handlers). Each request is checked
 // (its session is open, its paths absolute) before the application's code sees it.
-import { checkAbsolutePathParam, type Connection, ErrorCode, RpcError } from "@acpkit/core";
+import {
+  checkAbsolutePathParam,
+  type Connection,
+  type RequestContext,
+  ELICITATION_COMPLETE_METHOD,
+  ELICITATION_CREATE_METHOD,
+  ErrorCode,
+  isJsonObject,
+  RpcError,
+} from "@acpkit/core";
 import type { v1 } from "@acpkit/schema";
 import type { SessionController } from "./session-controller.js";
 import type { ElicitationHandlers, ElicitationResult, FileSystemHandlers, TerminalHost } from "./types.js";
@@ -97,9 +106,14 @@ export function serveTerminals(connection: Connection, host: TerminalHost, requi
   });
 }
 
-/** elicitation/create and elicitation/complete: a session's question goes to its session (which a cancel answers), a request-scoped one to the handlers. */
-export function serveElicitation(connection: Connection, handlers: ElicitationHandlers, requireSession: SessionLookup): void {
-  connection.onRequest("elicitation/create", (params, ctx) => {
+/**
+ * elicitation/create and elicitation/complete: a session's question goes to its session (which a
+ * cancel answers), a request-scoped one to the handlers. On a later-v2 connection they arrive as
+ * the model's extension methods (the codec maps the draft's own names to them), with the same
+ * params and results.
+ */
+export function serveElicitation(connection: Connection, handlers: ElicitationHandlers, requireSession: SessionLookup, later = false): void {
+  const create = (params: v1.CreateElicitationRequest, ctx: RequestContext) => {
     const scoped = params as { sessionId?: string; toolCallId?: string | null };
     const sessionId = typeof scoped.sessionId === "string" ? scoped.sessionId : null;
     const common = { sessionId, toolCallId: scoped.toolCallId ?? null, message: params.message };
@@ -108,12 +122,28 @@ export function serveElicitation(connection: Connection, handlers: ElicitationHa
     else if (params.mode === "url")
       request = { ...common, mode: "url", url: (params as v1.CreateElicitationUrl).url, elicitationId: (params as v1.CreateElicitationUrl).elicitationId };
     // A mode this client does not know: decline rather than guess.
-    else return { action: "decline" };
+    else return { action: "decline" } as ElicitationResult;
     if (sessionId !== null) return requireSession(sessionId).elicit(request, ctx);
     // Request scope (no session): nothing to cancel it with but the request itself.
     const handler = request.mode === "form" ? handlers.form : handlers.url;
-    if (handler === undefined) return { action: "decline" };
+    if (handler === undefined) return { action: "decline" } as ElicitationResult;
     return (handler as (r: typeof request, c: { signal: AbortSignal }) => ElicitationResult | Promise<ElicitationResult>)(request, { signal: ctx.signal });
+  };
+  const complete = (params: { elicitationId: string }) => handlers.complete?.(params.elicitationId);
+  if (!later) {
+    connection.onRequest("elicitation/create", create);
+    connection.onNotification("elicitation/complete", complete);
+    return;
+  }
+  // Extension methods reach their handlers unvalidated, so the parts read above are checked here first.
+  connection.onRequest(ELICITATION_CREATE_METHOD, (params, ctx) => {
+    if (!isJsonObject(params) || typeof params.message !== "string" || typeof params.mode !== "string") {
+      throw new RpcError(ErrorCode.InvalidParams, "Invalid params: elicitation/create needs a string mode and message");
+    }
+    return create(params as unknown as v1.CreateElicitationRequest, ctx);
   });
-  connection.onNotification("elicitation/complete", (params) => handlers.complete?.(params.elicitationId));
+  connection.onNotification(ELICITATION_COMPLETE_METHOD, (params) => {
+    const id = (params as { elicitationId?: unknown } | undefined)?.elicitationId;
+    if (typeof id === "string") complete({ elicitationId: id });
+  });
 }

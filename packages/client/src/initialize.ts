@@ -16,18 +16,20 @@ const DEFAULT_CLIENT_INFO: Implementation = { name: "acpkit-client", version: "0
  */
 export function initializeParams(offer: ProtocolVersion, options: ConnectOptions, later = false): v1.InitializeRequest | v2.InitializeRequest {
   const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-  if (offer === 2)
-    return later
-      ? ({ protocolVersion: 2, capabilities: {}, clientInfo, info: clientInfo } as v2.InitializeRequest)
-      : { protocolVersion: 2, capabilities: {}, clientInfo };
+  const elicitation: v1.ElicitationCapabilities = {};
+  if (typeof options.elicitation?.form === "function") elicitation.form = {};
+  if (typeof options.elicitation?.url === "function") elicitation.url = {};
+  const elicits = elicitation.form !== undefined || elicitation.url !== undefined;
+  if (offer === 2) {
+    if (!later) return { protocolVersion: 2, capabilities: {}, clientInfo };
+    // The later draft's client capabilities: elicitation, in the same shape as v1's (A14).
+    return { protocolVersion: 2, capabilities: elicits ? { elicitation } : {}, clientInfo, info: clientInfo } as v2.InitializeRequest;
+  }
   const capabilities: v1.ClientCapabilities = {
     fs: { readTextFile: typeof options.fs?.readTextFile === "function", writeTextFile: typeof options.fs?.writeTextFile === "function" },
     terminal: options.terminal !== undefined,
   };
-  const elicitation: v1.ElicitationCapabilities = {};
-  if (typeof options.elicitation?.form === "function") elicitation.form = {};
-  if (typeof options.elicitation?.url === "function") elicitation.url = {};
-  if (elicitation.form || elicitation.url) capabilities.elicitation = elicitation;
+  if (elicits) capabilities.elicitation = elicitation;
   const features = options.sessionFeatures ?? {};
   const session: v1.ClientSessionCapabilities = {};
   if (features.notices !== false) session.notices = {};

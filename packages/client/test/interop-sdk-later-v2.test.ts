@@ -135,6 +135,37 @@ describe("our client drives the SDK's later-v2 agent over stdio", () => {
     await expect(session.prompt("hello")).resolves.toMatchObject({ stopReason: "end_turn" });
   });
 
+  it("A14: elicitation in the later draft: the offer advertises the handlers' modes, form and URL reach them, complete arrives", async () => {
+    const completed: string[] = [];
+    const forms: unknown[] = [];
+    agent = await connectSdkAgent({
+      protocolVersion: 2,
+      v2Dialect: "later",
+      elicitation: {
+        form: (request) => {
+          forms.push(request);
+          return { action: "accept", content: { branch: "main" } };
+        },
+        url: (request) => ({ action: request.url === "https://login.example/" ? "accept" : "decline" }),
+        complete: (id) => completed.push(id),
+      },
+    });
+    const offer = wire!.sent.find((m) => m.method === "initialize");
+    expect((offer?.params as { capabilities?: unknown }).capabilities).toEqual({ elicitation: { form: {}, url: {} } });
+    const session = await agent.newSession({ cwd: "/work" });
+    await expect(session.prompt("elicit")).resolves.toMatchObject({ stopReason: "end_turn" });
+    expect(forms).toEqual([expect.objectContaining({ mode: "form", sessionId: session.sessionId, message: "Which branch?" })]);
+    expect(session.state.messages.at(-1)).toSatisfy((m: Parameters<typeof textOf>[0]) => textOf(m) === 'form:accept:{"branch":"main"} url:accept');
+    await expect.poll(() => completed).toEqual(["e-1"]);
+    expect(oracleProblems()).toEqual([]);
+  });
+
+  it("A14: without elicitation handlers the later offer advertises none", async () => {
+    agent = await connectSdkAgent({ protocolVersion: 2, v2Dialect: "later" });
+    const offer = wire!.sent.find((m) => m.method === "initialize");
+    expect((offer?.params as { capabilities?: unknown }).capabilities).toEqual({});
+  });
+
   it("offering 1 to the router still runs v1", async () => {
     agent = await connectSdkAgent({ protocolVersion: 1, requestPermission: () => ({ outcome: "cancelled" }) });
     expect(agent.dialect).toBe("v1");

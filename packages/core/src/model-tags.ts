@@ -50,3 +50,13 @@ export const CANCEL_TOOL_CALL_METHOD = "_acpkit/tool_call/cancel";
 
 /** The model's request to cancel an agent-owned terminal that advertises `capabilities.cancel` (`terminal/cancel` in the later draft): `{sessionId, terminalId}` → `{}`. */
 export const CANCEL_TERMINAL_METHOD = "_acpkit/terminal/cancel";
+
+/**
+ * The model's elicitation request (agent → client) on a later-v2 connection: the later draft's
+ * `elicitation/create`, whose params and result are v1's (form or URL mode, session or request
+ * scope). The pinned v2 has no elicitation, so the model carries it as this extension method.
+ */
+export const ELICITATION_CREATE_METHOD = "_acpkit/elicitation/create";
+
+/** The model's notification that a URL elicitation finished (`elicitation/complete` in the later draft and v1): `{elicitationId}`. */
+export const ELICITATION_COMPLETE_METHOD = "_acpkit/elicitation/complete";

@@ -18,6 +18,8 @@ import {
   AGENT_TERMINAL_UPDATE,
   CANCEL_TERMINAL_METHOD,
   CANCEL_TOOL_CALL_METHOD,
+  ELICITATION_COMPLETE_METHOD,
+  ELICITATION_CREATE_METHOD,
   ErrorCode,
   isJsonObject,
   isWellFormedMessage as isWellFormed,
@@ -191,6 +193,11 @@ export class LaterV2AgentCodec {
   toPeer(message: Json): Json[] {
     const method = message.method;
     if (typeof method !== "string") return this.#responseToPeer(message);
+    // Elicitation: the model's extension method is the draft's own, params and result alike.
+    if (method === ELICITATION_CREATE_METHOD || method === ELICITATION_COMPLETE_METHOD) {
+      if ("id" in message) this.#agentRequests.set(message.id as RequestId, method);
+      return [{ ...message, method: method === ELICITATION_CREATE_METHOD ? "elicitation/create" : "elicitation/complete" }];
+    }
     if ("id" in message) {
       this.#agentRequests.set(message.id as RequestId, method);
       const params = isJsonObject(message.params) ? message.params : undefined;

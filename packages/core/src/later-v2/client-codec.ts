@@ -14,7 +14,15 @@
 // work. Invariant: each prompt the runtime sent gets exactly one answer.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, successResponse } from "./messages.js";
-import { CANCEL_TERMINAL_METHOD, CANCEL_TOOL_CALL_METHOD, ErrorCode, isJsonObject, isWellFormedMessage as isWellFormed } from "../index.js";
+import {
+  CANCEL_TERMINAL_METHOD,
+  CANCEL_TOOL_CALL_METHOD,
+  ELICITATION_COMPLETE_METHOD,
+  ELICITATION_CREATE_METHOD,
+  ErrorCode,
+  isJsonObject,
+  isWellFormedMessage as isWellFormed,
+} from "../index.js";
 import { sessionResultFromLater, setConfigOptionToLater } from "./handshake.js";
 import type { Inbound } from "../dialect-transport.js";
 import type { LossyEvent } from "../lossy-code.js";
@@ -103,6 +111,10 @@ export class LaterV2ClientCodec {
     const method = message.method;
     if (typeof method !== "string") return this.#responseFromPeer(message);
     const params = isJsonObject(message.params) ? message.params : {};
+    // Elicitation reaches the model as its extension methods (the pinned v2 has none of its own).
+    if (method === "elicitation/create" || method === "elicitation/complete") {
+      return { deliver: [{ ...message, method: method === "elicitation/create" ? ELICITATION_CREATE_METHOD : ELICITATION_COMPLETE_METHOD }], replies: [] };
+    }
     if ("id" in message) {
       if (method !== "session/request_permission") return { deliver: [message], replies: [] };
       const synthetic = `acpkit-permission-${++this.#permissionCount}`;
