@@ -12,7 +12,7 @@ export type WorkerTask =
   | { kind: "latency-slices"; impl: ImplName; channel: Channel; warmup: number }
   | { kind: "validate"; impl: ImplName; count: number }
   | { kind: "reducer"; target: "message" | "toolcall"; size: number }
-  | { kind: "bridge"; mode: "bridge" | "plain-v1" | "v2-native" | "v2-later"; warmup: number; updates: number };
+  | { kind: "bridge"; mode: "bridge" | "plain-v1" | "v2-native" | "v2-later" | "v1-via-proxy"; warmup: number; updates: number };
 
 /** Commands a "latency-slices" worker takes after its task. */
 export type SliceCommand = { kind: "slice"; settle: number; count: number } | { kind: "close" };

@@ -2,6 +2,7 @@
 // official SDK's in-process pair), @acpkit/transport-stdio (a real child process) and
 // @acpkit/transport-websocket; the session's SessionState is the client state every update is
 // applied to. Also the reducer and bridge measurements, which only acpkit has.
+import { fileURLToPath } from "node:url";
 import { applyUpdate, connectAgent, createSessionState, type ClientSession, type SessionState } from "@acpkit/client";
 import type { Transport } from "@acpkit/core";
 import { createMemoryPair } from "@acpkit/transport-memory";
@@ -22,13 +23,22 @@ function appliedChunks(state: SessionState): number {
   return characters / CHUNK_LENGTH;
 }
 
-type AgentVariant = "default" | "plain-v1";
+type AgentVariant = "default" | "plain-v1" | "via-proxy";
+
+/** The built `acpkit` binary, for the proxy measurement (`pnpm bench` builds every package first). */
+const ACPKIT_BIN = fileURLToPath(new URL("../../packages/cli/dist/bin.js", import.meta.url));
 
 async function openTransport(channel: Channel, variant: AgentVariant = "default"): Promise<{ transport: Transport; stop(): Promise<void> }> {
   if (channel === "memory") {
     const [clientSide, agentSide] = createMemoryPair({ mode: "object" });
     serveAcpkitAgent(agentSide);
     return { transport: clientSide, stop: async () => {} };
+  }
+  if (channel === "stdio" && variant === "via-proxy") {
+    // An editor's setup: it starts `acpkit proxy`, which starts the agent and reaches it in the later v2 draft.
+    const agent = [process.execPath, ...agentNodeArgs(), agentScript("acpkit-agent.mjs"), "stdio", "default"];
+    const transport = spawnAgent(process.execPath, [...agentNodeArgs(), ACPKIT_BIN, "proxy", "--dialect", "later", "--", ...agent], { shutdownGraceMs: 2000 });
+    return { transport, stop: async () => {} };
   }
   if (channel === "stdio") {
     const transport = spawnAgent(process.execPath, [...agentNodeArgs(), agentScript("acpkit-agent.mjs"), "stdio", variant], { shutdownGraceMs: 2000 });
@@ -135,7 +145,7 @@ export async function reducerUnavailable(): Promise<string | undefined> {
 
 // ── bridge ─────────────────────────────────────────────────────────────────────────────────
 
-export type BridgeMode = "bridge" | "plain-v1" | "v2-native" | "v2-later";
+export type BridgeMode = "bridge" | "plain-v1" | "v2-native" | "v2-later" | "v1-via-proxy";
 
 /**
  * updates/s of one stream-stdio turn:
@@ -144,13 +154,15 @@ export type BridgeMode = "bridge" | "plain-v1" | "v2-native" | "v2-later";
  *   bridge) → the same acpkit client on v1;
  * - v2-native: acpkit agent and client on the pinned v2, where updates pass through unconverted;
  * - v2-later: the same agent and client on the later v2 draft, every message through both sides'
- *   later-v2 codecs (docs/protocol.md §12).
+ *   later-v2 codecs (docs/protocol.md §12);
+ * - v1-via-proxy: the client on v1 in front of `acpkit proxy`, which reaches the same agent in the
+ *   later v2 draft (a v1 editor in front of a later-v2 agent; docs/protocol.md A15): three processes.
  */
 export async function measureBridge(mode: BridgeMode, warmup: number, updates: number): Promise<number> {
   const session = await openAcpkit(
     "stdio",
-    mode === "plain-v1"
-      ? { variant: "plain-v1" }
+    mode === "plain-v1" || mode === "v1-via-proxy"
+      ? { variant: mode === "plain-v1" ? ("plain-v1" as const) : ("via-proxy" as const) }
       : mode === "v2-later"
         ? { protocolVersion: 2, v2Dialect: "later" }
         : { protocolVersion: mode === "v2-native" ? 2 : 1, ...(mode === "v2-native" ? { v2Dialect: "pinned" as const } : {}) },

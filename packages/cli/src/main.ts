@@ -83,6 +83,15 @@ const commands: Record<string, CommandEntry> = {
       return { run: m.serveCommand, usage: m.serveUsage };
     },
   },
+  proxy: {
+    summary: "serve an agent to an editor that speaks another dialect (v1, pinned v2, later v2)",
+    startsProcesses: true,
+    rawOutput: true,
+    load: async () => {
+      const m = await import("./commands/proxy.js");
+      return { run: m.proxyCommand, usage: m.proxyUsage };
+    },
+  },
   bridge: {
     summary: "serve a stdio agent over WebSocket",
     startsProcesses: true,

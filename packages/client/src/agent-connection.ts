@@ -207,6 +207,8 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     const controller = this.createController(options.sessionId, options.cwd);
     this.sessions.set(options.sessionId, controller);
     controller.beginLoad();
+    // The replay is observed from its first update: the session is not in the caller's hands until the load is answered.
+    const stopWatching = options.onReplay === undefined ? undefined : controller.onUpdate(options.onReplay);
     try {
       const result = await this.connection.request("session/load", { ...this.setupParams(options), sessionId: options.sessionId });
       controller.applySetup((result ?? {}) as SessionSetupFields);
@@ -214,6 +216,8 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     } catch (error) {
       this.sessions.delete(options.sessionId);
       throw error;
+    } finally {
+      stopWatching?.();
     }
   }
 

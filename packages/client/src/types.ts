@@ -259,6 +259,11 @@ export interface NewSessionOptions {
 /** Options of `ConnectedAgent.loadSession` (`session/load`): the new-session fields plus the id to load. */
 export interface LoadSessionOptions extends NewSessionOptions {
   sessionId: string;
+  /**
+   * Called with each update the agent replays, as it arrives (the session itself is handed over
+   * only once the load is answered). Not called after the load; use `ClientSession.onUpdate` then.
+   */
+  onReplay?: (update: SessionUpdate) => void;
 }
 
 /** Options of `ConnectedAgent.resumeSession` (`session/resume`): reattach without a replay. */
