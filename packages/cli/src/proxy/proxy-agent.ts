@@ -43,7 +43,9 @@ export interface ProxyOptions {
 export interface ProxyDiagnostic {
   /** `editor`: the server the editor talks to; `agent`: the connection to the agent. */
   side: "editor" | "agent";
+  /** The runtime's diagnostic code, e.g. `lossy_permission_subject` or `dialect_retry`. */
   code: string;
+  /** What happened, in words. */
   message: string;
 }
 
