@@ -251,8 +251,10 @@ describe("the SDK's later-v2 client drives our agent over stdio", () => {
     const completed: string[] = [];
     const app = acp2
       .client({ name: INFO.name })
-      .onRequest("elicitation/create", ({ params }) =>
-        params.mode === "form" ? { action: "accept", content: { branch: "main" } } : { action: params.mode === "url" ? "accept" : "decline" },
+      .onRequest(
+        "elicitation/create",
+        ({ params }): acp2.CreateElicitationResponse =>
+          params.mode === "form" ? { action: "accept", content: { branch: "main" } } : params.mode === "url" ? { action: "accept" } : { action: "decline" },
       )
       .onNotification("elicitation/complete", ({ params }) => {
         completed.push(params.elicitationId);
