@@ -29,6 +29,8 @@ const EXTRA_ENTRIES = {
   "@acpkit/schema": ["v1", "v2", "v2-later"].flatMap((version) =>
     ["validators", "agent-receives", "client-receives"].map((name) => `src/generated/${version}/${name}.ts`),
   ),
+  // Loaded by connectAgent only when asked for (warmUp; fs, terminal or elicitation handlers).
+  "@acpkit/client": ["src/warm-up.ts", "src/client-services.ts"],
   "@acpkit/transport-websocket": ["src/frame-transport.ts"],
   "@acpkit/transport-http": ["src/common.ts"],
 };

@@ -19,7 +19,7 @@ import {
 import type { ClientDiagnostic as Diagnostic } from "./diagnostics.js";
 import type { V1BridgeOptions } from "@acpkit/core/bridge";
 import type { ProtocolVersion, v1, v2 } from "@acpkit/schema";
-import { serveElicitation, serveFileSystem, serveTerminals } from "./client-services.js";
+import type * as ClientServices from "./client-services.js";
 import type { AgentDescription } from "./initialize.js";
 import type { ClientSession } from "./session.js";
 import { SessionController, type SessionHost } from "./session-controller.js";
@@ -124,6 +124,8 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     /** `@acpkit/core/bridge` on a v1 connection (loaded by connectAgent), undefined on v2. */
     private readonly bridge: BridgeModule | undefined,
     dialect: Dialect | undefined,
+    /** The fs / terminal / elicitation handlers' module, when the options give any of them (loaded by connectAgent). */
+    private readonly services?: typeof ClientServices,
   ) {
     this.protocolVersion = description.protocolVersion;
     this.dialect = dialect ?? (description.protocolVersion === 1 ? "v1" : "v2-pinned");
@@ -344,9 +346,13 @@ export class AgentConnectionImpl implements ConnectedAgent, SessionHost {
     // Serve fs only where the agent saw the capability: a v1 answer to a v2 offer (downgrade)
     // advertised no fs, so fs/* stays -32601 there instead of reaching the application (§1.2).
     const requireSession = (sessionId: string) => this.requireSession(sessionId);
-    if (this.protocolVersion === 1 && this.offered === 1 && this.options.fs !== undefined) serveFileSystem(connection, this.options.fs, requireSession);
-    if (this.terminalHost !== undefined) serveTerminals(connection, this.terminalHost, requireSession);
-    if (this.elicitation !== undefined) serveElicitation(connection, this.elicitation, requireSession, this.dialect === "v2-later");
+    // connectAgent loaded the services module when the options give any of these.
+    const services = this.services;
+    if (services === undefined) return;
+    if (this.protocolVersion === 1 && this.offered === 1 && this.options.fs !== undefined)
+      services.serveFileSystem(connection, this.options.fs, requireSession);
+    if (this.terminalHost !== undefined) services.serveTerminals(connection, this.terminalHost, requireSession);
+    if (this.elicitation !== undefined) services.serveElicitation(connection, this.elicitation, requireSession, this.dialect === "v2-later");
   }
 
   private requireSession(sessionId: string): SessionController {

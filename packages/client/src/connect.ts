@@ -23,7 +23,7 @@ import { type ConnectedAgent, AgentConnectionImpl } from "./agent-connection.js"
 import { type AgentDescription, initializeParams, readInitializeResult } from "./initialize.js";
 import type { ConnectOptions } from "./types.js";
 import { type BridgeModule, loadV1Bridge } from "./v1-wire.js";
-import { warmUpOnce } from "./warm-up.js";
+import type * as ClientServices from "./client-services.js";
 
 export { type AgentConnection, type ConnectedAgent, MAX_PARKED_UPDATES } from "./agent-connection.js";
 
@@ -67,6 +67,12 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
   // Likewise the v1 bridge, which a v2 connection never needs (so a v2 client never loads it).
   if (offer === 1) void loadV1Bridge().catch(() => {});
   let bridge: BridgeModule | undefined;
+  // The handlers of fs, terminals and elicitation are a chunk of their own, loaded only by an
+  // application that gives some; it loads during initialize and is in place before the first
+  // request the agent can send them (those need a session, and sessions start after connectAgent).
+  const services = hasClientServices(options) ? import("./client-services.js") : undefined;
+  void services?.catch(() => {});
+  let servicesModule: typeof ClientServices | undefined;
   try {
     let result: unknown;
     let attempt: Offer = { version: offer, later: offer === 2 && options.v2Dialect === "later" };
@@ -76,7 +82,9 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
       try {
         const answer = connection.request("initialize", initializeParams(attempt.version, options, attempt.later), requestOptions);
         // With initialize on its way, use the wait for the agent's answer to compile the first exchange.
-        if (options.warmUp === true && attempt.version === offer) void warmUpOnce(offer, validateOutgoing, connectAgent);
+        // Its own chunk: most applications never warm up, and need none of its code.
+        if (options.warmUp === true && attempt.version === offer)
+          void import("./warm-up.js").then((module) => module.warmUpOnce(offer, validateOutgoing, connectAgent)).catch(() => {});
         result = await answer;
         break;
       } catch (error) {
@@ -96,11 +104,17 @@ export async function connectAgent(transport: Transport, options: ConnectOptions
     }
     description = readInitializeResult(result);
     connection.setVersion(description.protocolVersion);
+    servicesModule = await services;
   } catch (error) {
     await connection.close(error instanceof Error ? error.message : "initialize failed");
     throw error;
   }
-  return new AgentConnectionImpl(connection, description, offered, options, diagnostics, bridge, wire.dialect);
+  return new AgentConnectionImpl(connection, description, offered, options, diagnostics, bridge, wire.dialect, servicesModule);
+}
+
+/** Whether the application serves the agent anything besides permissions (files, terminals, elicitation). */
+function hasClientServices(options: ConnectOptions): boolean {
+  return options.fs !== undefined || options.terminal !== undefined || options.elicitation !== undefined;
 }
 
 /** The first offer and one retry of each kind. */

@@ -115,7 +115,8 @@ describe("connectAgent with the warm-up", () => {
     const session = await agent.newSession({ cwd: "/" });
     expect(session.sessionId).toBe("real");
     // connectAgent started the v1 warm-up (asked for, no outgoing checks); no other test of this file does.
-    expect(isWarmedUp(1, false)).toBe(true);
+    // The warm-up is a chunk of its own, so it starts once that import resolved.
+    await expect.poll(() => isWarmedUp(1, false)).toBe(true);
     await agent.close();
     expect(got.map((message) => message.method)).toEqual(["initialize", "session/new"]);
     expect(wire.received.map((message) => message.id)).toEqual([0, 1]);

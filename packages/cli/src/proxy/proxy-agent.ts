@@ -35,7 +35,13 @@ export interface ProxyOptions {
   clientInfo?: { name: string; version: string };
   /** Every diagnostic of either side: lossy conversions, dropped input, the agent's protocol violations. */
   onDiagnostic?: (diagnostic: ProxyDiagnostic) => void;
-  /** Options of the editor-facing server (validation, limits). */
+  /**
+   * Check what the proxy sends against the schema, on both sides (default off: everything it
+   * forwards was validated when it arrived, and checking it again on the way out halves the
+   * stream it can carry). Turn it on to debug the proxy itself.
+   */
+  validateOutgoing?: boolean;
+  /** Options of the editor-facing server (limits); its `validateOutgoing` defaults to the one above. */
   serve?: Omit<ServeOptions, "onDiagnostic">;
 }
 
@@ -81,6 +87,7 @@ export async function proxyAgent(editor: Transport, agent: Transport, options: P
     v2Dialect: options.agentDialect ?? "auto",
     clientInfo: options.clientInfo ?? PROXY_INFO,
     onDiagnostic: report("agent"),
+    validateOutgoing: options.validateOutgoing ?? false,
     requestPermission: (request) => askEditor(sessions, request),
     elicitation: {
       form: (request) =>
@@ -92,7 +99,11 @@ export async function proxyAgent(editor: Transport, agent: Transport, options: P
     },
   };
   const downstream = await connectAgent(agent, connectOptions);
-  const server = serveAgent(editor, definitionFor(downstream, sessions, options), { ...options.serve, onDiagnostic: report("editor") });
+  const server = serveAgent(editor, definitionFor(downstream, sessions, options), {
+    validateOutgoing: options.validateOutgoing ?? false,
+    ...options.serve,
+    onDiagnostic: report("editor"),
+  });
   // When one side goes, the other has nothing left to do.
   void downstream.closed.then(() => server.close());
   void server.closed.then(() => downstream.close());
