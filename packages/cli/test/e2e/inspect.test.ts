@@ -124,6 +124,29 @@ describe("acpkit inspect", () => {
   );
 
   it.skipIf(!existsSync(CHROMIUM))(
+    "drives an agent of the later v2 draft (the official SDK's router agent): the dialect is named, the wire checked against that draft (needs /usr/bin/chromium)",
+    async (context) => {
+      const sdkAgent = fileURLToPath(new URL("../../../../test-support/fixtures/sdk-later-v2-agent.mjs", import.meta.url));
+      const { url } = await startInspect(context, ["--protocol", "2", "--", process.execPath, sdkAgent, "--v2-only"]);
+      const { page, errors } = await openPage(url);
+      try {
+        await page.getByTestId("initialize").click();
+        await expect.poll(() => page.getByTestId("agent-info").innerText()).toMatch(/sdk-later-v2-agent 2\.4\.0 · protocol v2 \(the later v2 draft\)/);
+        await page.getByTestId("new-session").click();
+        await page.getByTestId("prompt-input").fill("hello");
+        await page.getByTestId("send").click();
+        await expect.poll(() => page.getByTestId("agent-message").allInnerTexts()).toContain("hello over later v2");
+        await page.locator("[data-stop-reason=end_turn]").waitFor();
+        // Every line on the wire is the later draft's, checked against its schema: no problem.
+        expect(await page.getByTestId("wire-summary").innerText()).toContain("0 with problems");
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+  );
+
+  it.skipIf(!existsSync(CHROMIUM))(
     "drives a session in the browser: mode, permission, cancel, export, validate, import (needs /usr/bin/chromium)",
     async (context) => {
       const { url } = await startInspect(context, ["--protocol", "1", "--", ...BUILTIN_AGENT, "--chunk-delay", "150"]);

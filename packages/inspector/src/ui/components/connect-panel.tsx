@@ -61,6 +61,7 @@ export function ConnectPanel({ controller }: { controller: Controller }) {
           <div>
             <strong>{connection.agentInfo?.title ?? connection.agentInfo?.name ?? "(agent sent no agentInfo)"}</strong> {connection.agentInfo?.version} ·
             protocol v{connection.protocolVersion}
+            {connection.dialect === "v2-later" ? " (the later v2 draft)" : ""}
           </div>
           <details>
             <summary>Capabilities</summary>
