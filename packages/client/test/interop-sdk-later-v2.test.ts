@@ -151,7 +151,7 @@ describe("our client drives the SDK's later-v2 agent over stdio", () => {
       },
     });
     const offer = wire!.sent.find((m) => m.method === "initialize");
-    expect((offer?.params as { capabilities?: unknown }).capabilities).toEqual({ elicitation: { form: {}, url: {} } });
+    expect((offer!.params as { capabilities?: unknown }).capabilities).toEqual({ elicitation: { form: {}, url: {} } });
     const session = await agent.newSession({ cwd: "/work" });
     await expect(session.prompt("elicit")).resolves.toMatchObject({ stopReason: "end_turn" });
     expect(forms).toEqual([expect.objectContaining({ mode: "form", sessionId: session.sessionId, message: "Which branch?" })]);
@@ -163,7 +163,7 @@ describe("our client drives the SDK's later-v2 agent over stdio", () => {
   it("A14: without elicitation handlers the later offer advertises none", async () => {
     agent = await connectSdkAgent({ protocolVersion: 2, v2Dialect: "later" });
     const offer = wire!.sent.find((m) => m.method === "initialize");
-    expect((offer?.params as { capabilities?: unknown }).capabilities).toEqual({});
+    expect((offer!.params as { capabilities?: unknown }).capabilities).toEqual({});
   });
 
   it("offering 1 to the router still runs v1", async () => {

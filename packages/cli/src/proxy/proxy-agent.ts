@@ -19,7 +19,6 @@ import {
   type ElicitationResult,
   type PermissionOutcome,
   type PermissionRequest,
-  type SessionUpdate,
 } from "@acpkit/client";
 import { AcpError, isRpcError, RpcError, STATE_UPDATE, type Transport } from "@acpkit/core";
 
