@@ -21,6 +21,7 @@ import {
   type PermissionRequest,
 } from "@acpkit/client";
 import { AcpError, isRpcError, RpcError, STATE_UPDATE, type Transport } from "@acpkit/core";
+import { coalescedSends } from "./coalesced-sends.js";
 
 /** Options of `proxyAgent`. */
 export interface ProxyOptions {
@@ -98,7 +99,7 @@ export async function proxyAgent(editor: Transport, agent: Transport, options: P
     },
   };
   const downstream = await connectAgent(agent, connectOptions);
-  const server = serveAgent(editor, definitionFor(downstream, sessions, options), {
+  const server = serveAgent(coalescedSends(editor), definitionFor(downstream, sessions, options), {
     validateOutgoing: options.validateOutgoing ?? false,
     ...options.serve,
     onDiagnostic: report("editor"),
