@@ -116,8 +116,10 @@ export class AgentRuntime implements RuntimeScope {
     if (agent.deleteSession) connection.onRequest("session/delete", (params) => deleteSession(this, params.sessionId));
     if (agent.logout) connection.onRequest("logout", () => logout(this));
     // Cancelling one tool call or agent terminal (the later draft's tool_call/cancel, terminal/cancel; A10).
-    connection.onRequest(CANCEL_TOOL_CALL_METHOD, (params) => answerCancel(this.#sessionOf(params)?.work, "tool_call", params));
-    connection.onRequest(CANCEL_TERMINAL_METHOD, (params) => answerCancel(this.#sessionOf(params)?.work, "terminal", params));
+    // Work the agent announced itself (agent.cancelWork) is cancelled by the agent.
+    const cancelOwn = agent.cancelWork?.bind(agent);
+    connection.onRequest(CANCEL_TOOL_CALL_METHOD, (params) => answerCancel(this.#sessionOf(params)?.work, "tool_call", params, cancelOwn));
+    connection.onRequest(CANCEL_TERMINAL_METHOD, (params) => answerCancel(this.#sessionOf(params)?.work, "terminal", params, cancelOwn));
     connection.onNotification("session/cancel", (params) => {
       // C10: a cancel for an unknown or idle session is ignored.
       const busy = this.sessions.get(params.sessionId)?.busy;

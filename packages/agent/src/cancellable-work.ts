@@ -38,12 +38,31 @@ export class CancellableWork {
   }
 }
 
-/** Serve one cancel request: `{}` once the work's signal aborted, -32602 naming the id otherwise. */
-export function answerCancel(work: CancellableWork | undefined, kind: WorkKind, params: unknown): Record<string, never> {
+/**
+ * The agent's own cancel of work it announced without the runtime's handles (`AgentDefinition.cancelWork`):
+ * called when no cancellable work of the runtime has the id.
+ */
+export type CancelOwnWork = (request: { sessionId: string; kind: WorkKind; id: string }) => void | Promise<void>;
+
+/**
+ * Serve one cancel request: `{}` once the work's signal aborted (or the agent's own `cancelOwn`
+ * accepted it), -32602 naming the id otherwise.
+ */
+export async function answerCancel(
+  work: CancellableWork | undefined,
+  kind: WorkKind,
+  params: unknown,
+  cancelOwn?: CancelOwnWork,
+): Promise<Record<string, never>> {
   const field = kind === "tool_call" ? "toolCallId" : "terminalId";
   const id = isJsonObject(params) ? params[field] : undefined;
   if (typeof id !== "string") throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${field} must be a string`, { path: `/${field}` });
-  if (work === undefined || !work.cancel(kind, id, `The client cancelled ${kind === "tool_call" ? "tool call" : "terminal"} ${id}`)) {
+  const cancelled = work !== undefined && work.cancel(kind, id, `The client cancelled ${kind === "tool_call" ? "tool call" : "terminal"} ${id}`);
+  if (!cancelled && cancelOwn !== undefined && work !== undefined) {
+    await cancelOwn({ sessionId: String((params as { sessionId: unknown }).sessionId), kind, id });
+    return {};
+  }
+  if (!cancelled) {
     const what = kind === "tool_call" ? `tool call "${id}"` : `terminal "${id}"`;
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${what} is not cancellable now (unknown, finished, or started without cancellable)`, {
       path: `/${field}`,

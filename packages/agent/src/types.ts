@@ -194,6 +194,14 @@ export interface AgentDefinition {
   deleteSession?(request: SessionRequest): void | Promise<void>;
   /** Serves `logout` (advertised only when given); afterwards sessions need `authenticate` again when `requireAuthentication` is set. */
   logout?(client: ClientInfo): void | Promise<void>;
+  /**
+   * Cancels a tool call or agent terminal the agent announced itself (with `turn.update`, not
+   * `turn.toolCall` / `turn.agentTerminal`, whose `cancellable` work the runtime cancels): called
+   * for the later v2 draft's `tool_call/cancel` / `terminal/cancel` of an id in an open session
+   * that the runtime holds no such work for. Resolve once the cancel is accepted (its final status
+   * follows as an update); throw an `RpcError` to refuse. A proxy forwards these to its agent.
+   */
+  cancelWork?(request: { sessionId: string; kind: "tool_call" | "terminal"; id: string }): void | Promise<void>;
 }
 
 /** Options of `serveAgent`. */

@@ -285,4 +285,26 @@ describe("the SDK's later-v2 client drives our agent over stdio", () => {
     });
     expect(quiet.problems).toEqual([]);
   });
+
+  it("A10: a cancel of work the agent announced itself (turn.update) reaches AgentDefinition.cancelWork", async () => {
+    const oracle = new LaterV2Oracle();
+    const { stream } = startOurAgent(oracle);
+    await acp2.client({ name: INFO.name }).connectWith(stream, async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: INFO });
+      const session = await ctx.buildSession("/work").start();
+      await session.prompt("own-cancellable");
+      for (;;) {
+        const { update } = await session.nextUpdate();
+        if (update.sessionUpdate === "tool_call_update") break;
+      }
+      await session.cancelToolCall("own-1");
+      const rest = await untilIdle(session);
+      expect(rest.updates).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "own-1", status: "cancelled" }));
+      expect(rest.stop.stopReason).toBe("end_turn");
+      // Its final status ended it: another cancel is refused before the agent is asked.
+      await expect(ctx.request("tool_call/cancel", { sessionId: session.sessionId, toolCallId: "own-1" })).rejects.toMatchObject({ code: -32602 });
+      session.dispose();
+    });
+    expect(oracle.problems).toEqual([]);
+  });
 });

@@ -162,6 +162,12 @@ function definitionFor(downstream: ConnectedAgent, sessions: Map<string, Proxied
         await session.setConfigOption(request.configId, request.value as ConfigValue);
         return session.state.configOptions as readonly ConfigOption[];
       }),
+    // The editor's tool_call/cancel and terminal/cancel (the later draft) of the agent's work.
+    cancelWork: ({ sessionId, kind, id }) =>
+      forward(async () => {
+        const { session } = lookup(sessionId);
+        await (kind === "tool_call" ? session.cancelToolCall(id) : session.cancelTerminal(id));
+      }),
     closeSession: (request) =>
       forward(async () => {
         const found = sessions.get(request.sessionId);
@@ -273,6 +279,8 @@ async function forward<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (isRpcError(error)) throw error;
+    // The client library refused the call itself (an id it knows is not cancellable, a bad path): the editor's params were wrong.
+    if (error instanceof AcpError && error.code === "InvalidArgument") throw new RpcError(-32602, `Invalid params: ${error.message}`);
     throw new RpcError(-32603, `Internal error: the agent could not be asked (${error instanceof Error ? error.message : String(error)})`);
   }
 }

@@ -27,9 +27,10 @@ afterEach(() => {
 function startProxy(
   agent: string[],
   tap?: (line: string) => void,
+  flags: string[] = [],
 ): { stream: { writable: WritableStream<Uint8Array>; readable: ReadableStream<Uint8Array> }; stderr: string[] } {
   const stderr: string[] = [];
-  child = spawn(process.execPath, [BIN, "proxy", "--", ...agent], { stdio: ["pipe", "pipe", "pipe"] });
+  child = spawn(process.execPath, [BIN, "proxy", ...flags, "--", ...agent], { stdio: ["pipe", "pipe", "pipe"] });
   child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
   const out = new PassThrough();
   let buffered = "";
@@ -138,6 +139,42 @@ describe("acpkit proxy", () => {
     expect(outcome.kinds).toContain("tool_call_update");
     expect(oracle.problems).toEqual([]);
     expect(stderr.join("")).toContain("speaks v1; serving the editor v1 and v2");
+  }, 60_000);
+
+  it("A15: tool_call/cancel from a later-v2 client reaches the agent's cancellable tool call through the proxy", async () => {
+    const oracle = new LaterV2Oracle();
+    // --dialect later: the proxy reaches acpkit agent in the later draft too (over the pinned v2 a cancelled call ends `failed`).
+    const { stream } = startProxy([process.execPath, BIN, "agent"], (line) => oracle.check(JSON.parse(line), "agent_to_client"), ["--dialect", "later"]);
+    const outcome = await acp2.client({ name: "later-editor" }).connectWith(acp2.ndJsonStream(stream.writable, stream.readable), async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 2, info: { name: "later-editor", version: "2.4.0" } });
+      const session = await ctx.buildSession("/work").start();
+      await session.prompt("/cancellable 60");
+      let call: { toolCallId: string; capabilities?: unknown } | undefined;
+      while (call === undefined) {
+        const { update } = await session.nextUpdate();
+        if (update.sessionUpdate === "tool_call_update" && (update as { capabilities?: { cancel?: unknown } }).capabilities?.cancel) call = update as never;
+      }
+      await session.cancelToolCall(call!.toolCallId);
+      const statuses: string[] = [];
+      for (;;) {
+        const message = await session.nextUpdate();
+        const update = message.update as { sessionUpdate: string; toolCallId?: string; status?: string };
+        if (update.sessionUpdate === "tool_call_update" && update.toolCallId === call!.toolCallId && update.status) statuses.push(update.status);
+        if (message.kind === "stop") {
+          session.dispose();
+          return {
+            statuses,
+            stop: message.stopReason,
+            refused: await ctx.request("tool_call/cancel", { sessionId: session.sessionId, toolCallId: "nope" }).catch((e: { code: number }) => e.code),
+          };
+        }
+      }
+    });
+    // Confirmed by the agent's final status, as the draft says (the agent speaks the later draft to the proxy too).
+    expect(outcome.statuses.at(-1)).toBe("cancelled");
+    expect(outcome.stop).toBe("end_turn");
+    expect(outcome.refused).toBe(-32602);
+    expect(oracle.problems).toEqual([]);
   }, 60_000);
 
   it("names a missing agent command and an agent it cannot reach, exit 2 and 1", async () => {
