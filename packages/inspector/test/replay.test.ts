@@ -89,6 +89,37 @@ describe("replayTranscript", () => {
     expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
   });
 
+  it("rebuilds a transcript of the later v2 draft through its codec: receipts kept out, the idle ends the turn", () => {
+    const lines = [
+      '→ {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}',
+      '← {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"info":{"name":"a","version":"1"},"capabilities":{"session":{}}}}',
+      '→ {"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/p"}}',
+      '← {"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}',
+      '→ {"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}',
+      '← {"jsonrpc":"2.0","id":2,"result":{"messageId":"u1"}}',
+      '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"running"}}}',
+      '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","messageId":"m1","content":{"type":"text","text":"Hello"}}}}',
+      '← {"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"state_update","state":"idle","stopReason":"end_turn"}}}',
+    ];
+    const wire = new WireLog();
+    const result = replayTranscript(lines.join("\n"), wire);
+    expect(result).toMatchObject({ protocolVersion: 2, later: true, unreadable: 0 });
+    expect(wire.entries).toHaveLength(lines.length);
+    const state = result.sessions[0]!.state.toJSON();
+    expect(state.messages.map((message) => [message.kind, message.content.map((block) => (block as { text: string }).text).join("")])).toEqual([
+      ["user_message", "hi"],
+      ["agent_message", "Hello"],
+    ]);
+    // The turn ended with the idle's stop reason (the receipt ended nothing).
+    expect(state.turns).toEqual([{ stopReason: "end_turn" }]);
+    // The same lines from a pinned-v2 exchange (no info in the answer) are read as the pinned draft.
+    const pinned = replayTranscript(
+      lines.slice(0, 1).concat('← {"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2,"agentInfo":{"name":"a","version":"1"}}}').join("\n"),
+      new WireLog(),
+    );
+    expect(pinned.later).toBe(false);
+  });
+
   it("puts unreadable lines in the wire view and counts them", () => {
     const wire = new WireLog();
     const result = replayTranscript('→ {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}\nnot json\n', wire);

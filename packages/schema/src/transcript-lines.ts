@@ -217,7 +217,9 @@ export class TranscriptLineValidator {
 
   /** The version is known: check what was held, in order, and the rest as it comes. */
   #start(version: SchemaVersion, source: VersionSource): void {
-    this.#checker = new TranscriptChecker(version, { maxOpenRequests: this.#maxOpenRequests });
+    // A version read from the transcript leaves each initialize to the version it names (a retry in
+    // another dialect is not a problem); a version the caller gave judges everything by it.
+    this.#checker = new TranscriptChecker(version, { maxOpenRequests: this.#maxOpenRequests, initializeInOwnVersion: source !== "option" });
     this.#versionSource = source;
     this.#detector = undefined;
     const held = this.#held;

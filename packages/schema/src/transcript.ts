@@ -148,16 +148,21 @@ export class TranscriptChecker {
   readonly #maxOpen: number;
   readonly #initialize = new InitializeExchange();
   readonly #fromMessage: boolean;
+  /** Judge each initialize (request and answer) in the version and dialect it names, not the transcript's. */
+  readonly #initializeInOwnVersion: boolean;
 
   /**
    * `version`: check against it (default: follow the transcript). `pathsFromMessage`: problem
    * paths start at the message (`/params/…`, `/result/…`) instead of at its params or result, as
    * a viewer showing the whole message wants. `maxOpenRequests`: how many requests may be open
-   * at once and tracked (default MAX_OPEN_REQUESTS).
+   * at once and tracked (default MAX_OPEN_REQUESTS). `initializeInOwnVersion`: judge each
+   * `initialize` and its answer in the version and dialect they name (a client may offer again in
+   * another on the same connection); default on when following the transcript, off with a version.
    */
-  constructor(version?: SchemaVersion, options: { pathsFromMessage?: boolean; maxOpenRequests?: number } = {}) {
+  constructor(version?: SchemaVersion, options: { pathsFromMessage?: boolean; maxOpenRequests?: number; initializeInOwnVersion?: boolean } = {}) {
     this.#version = version ?? 1;
     this.#follow = version === undefined;
+    this.#initializeInOwnVersion = options.initializeInOwnVersion ?? this.#follow;
     this.#fromMessage = options.pathsFromMessage ?? false;
     this.#maxOpen = options.maxOpenRequests ?? MAX_OPEN_REQUESTS;
   }
@@ -235,7 +240,11 @@ export class TranscriptChecker {
       if (isRequest && !validId(message.id)) {
         problems.push({ line: lineNo, method, path: "/id", message: "a request id must be a string or an integer (never null)" });
       }
-      const info = getMethod(version, method);
+      // An initialize is judged by the version and dialect it names itself: a client may offer again
+      // on the same connection in another one (the later draft's -32022 retry, acpkit's dialect retry).
+      const ownVersion =
+        this.#initializeInOwnVersion && method === "initialize" && isJsonObject(message.params) ? (schemaOfInitialize(message.params) ?? version) : version;
+      const info = getMethod(ownVersion, method);
       if (!info && method.startsWith("_")) {
         // An extension: its params are the extension's business; its answer is matched (so it is
         // not reported unanswered) but not checked either.
@@ -293,7 +302,14 @@ export class TranscriptChecker {
       problems.push({ line: lineNo, method: "", path: "/id", message: `response to id ${JSON.stringify(message.id)} matches no open request` });
       return;
     }
-    if (hasResult && !request.method.startsWith("_")) report(request.method, invalidOf(validateResult(version, request.method, message.result)), "result");
+    if (hasResult && !request.method.startsWith("_")) {
+      // An initialize answer, like its request, is judged in the version it names.
+      const ownVersion =
+        this.#initializeInOwnVersion && request.method === "initialize" && isJsonObject(message.result)
+          ? (schemaOfInitialize(message.result) ?? version)
+          : version;
+      report(request.method, invalidOf(validateResult(ownVersion, request.method, message.result)), "result");
+    }
   }
 
   #addOpen(id: unknown, entry: OpenRequest): void {

@@ -172,3 +172,25 @@ describe("validateTranscript on top of it", () => {
     expect(report.valid).toBe(false);
   });
 });
+
+describe("a client that offers again in another dialect on the same connection", () => {
+  // acpkit's dialect retry (docs/protocol.md A11): the pinned v2 offer refused, the later draft's accepted.
+  const lines = [
+    '→ {"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"capabilities":{},"clientInfo":{"name":"c","version":"1"}}}',
+    '← {"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Invalid params"}}',
+    '→ {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"c","version":"1"}}}',
+    '← {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":2,"info":{"name":"a","version":"1"}}}',
+    '→ {"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/p"}}',
+    '← {"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}',
+  ].join("\n");
+
+  it("read from the transcript: each initialize is judged in the dialect it names, the rest in the later draft", () => {
+    const report = validateTranscript(lines);
+    expect(report).toMatchObject({ valid: true, schemaVersion: "v2-later", problems: [] });
+  });
+
+  it("with a version given, everything is judged by it: the pinned offer is not the later draft's", () => {
+    const report = validateTranscript(lines, "v2-later");
+    expect(report.problems).toEqual([expect.objectContaining({ line: 1, method: "initialize", message: "must have required property 'info'" })]);
+  });
+});

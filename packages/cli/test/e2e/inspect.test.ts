@@ -139,6 +139,21 @@ describe("acpkit inspect", () => {
         await page.locator("[data-stop-reason=end_turn]").waitFor();
         // Every line on the wire is the later draft's, checked against its schema: no problem.
         expect(await page.getByTestId("wire-summary").innerText()).toContain("0 with problems");
+        // Exported, it validates as the later draft (its first, pinned offer judged as the pinned
+        // draft's: the client retried in the later one); imported back, the turn view is rebuilt
+        // through that draft's codec.
+        const download = page.waitForEvent("download");
+        await page.getByTestId("export").click();
+        const file = join(workDir, "later.ndjson");
+        await (await download).saveAs(file);
+        const validated = await runCli(["validate", "--strict", file]);
+        expect(validated.stdout).toContain("(the later v2 draft)");
+        expect(validated.code).toBe(0);
+        const live = await page.getByTestId("agent-message").allInnerTexts();
+        await page.getByTestId("import").setInputFiles(file);
+        await expect.poll(() => page.getByTestId("connection-status").innerText()).toBe("imported transcript");
+        await expect.poll(() => page.getByTestId("agent-message").allInnerTexts()).toEqual(live);
+        await page.locator("[data-stop-reason=end_turn]").waitFor();
         expect(errors).toEqual([]);
       } finally {
         await page.close();

@@ -355,7 +355,9 @@ export class Controller {
       this.sessions.set(sessionId, view);
       this.currentSessionId = sessionId;
     }
-    this.wire.note(`imported ${this.wire.entries.length} messages, ${result.sessions.length} session(s), protocol v${result.protocolVersion}`);
+    this.wire.note(
+      `imported ${this.wire.entries.length} messages, ${result.sessions.length} session(s), protocol v${result.protocolVersion}${result.later ? " (the later v2 draft)" : ""}`,
+    );
     this.changed();
   }
 

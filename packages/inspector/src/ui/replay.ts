@@ -1,6 +1,8 @@
 // Importing a transcript: its messages go into the wire view exactly as recorded, and the turn view
 // is rebuilt from them with the client's own reducer (the SessionState a live client would have
-// built), without an agent. v1 updates go through the same v1 → model conversion the client uses.
+// built), without an agent. v1 updates go through the same v1 → model conversion the client uses;
+// a transcript of the later v2 draft goes through the client's later-v2 codec, as a live client's
+// messages do (its turns end with the idle state update, not the prompt's answer).
 import {
   applySessionSetup,
   applyUpdate,
@@ -14,6 +16,7 @@ import {
   type SessionState,
 } from "@acpkit/client";
 import { ClientSideV1Bridge, toolCallPatchFromV1 } from "@acpkit/core/bridge";
+import { LaterV2ClientCodec } from "@acpkit/core/later-v2";
 import { isJsonObject as isObject, parseTranscriptLine, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
 import { TimelineOrder } from "./timeline-order.js";
 import type { WireLog } from "./wire-log.js";
@@ -30,6 +33,8 @@ export interface ReplayedSession {
 export interface ReplayResult {
   sessions: ReplayedSession[];
   protocolVersion: ProtocolVersion;
+  /** The transcript speaks the later v2 draft (its initialize carries `info`). */
+  later: boolean;
   /** Lines that were neither a message nor blank. */
   unreadable: number;
 }
@@ -61,10 +66,46 @@ export class SessionReplayer {
     return [...this.#sessions].map(([sessionId, entry]) => ({ sessionId, state: entry.state, order: entry.order }));
   }
 
+  /** The later v2 draft's codec, while the record shows that draft (an `initialize` with `info`). */
+  #later: LaterV2ClientCodec | undefined;
+
+  /** Whether the record speaks the later v2 draft. */
+  get later(): boolean {
+    return this.#later !== undefined;
+  }
+
   /** Feed one parsed line (a message or a batch) sent in `direction`. */
   add(value: unknown, direction: "client_to_agent" | "agent_to_client"): void {
-    for (const message of Array.isArray(value) ? value : [value]) if (isObject(message)) this.#apply(message, direction);
+    for (const message of Array.isArray(value) ? value : [value]) if (isObject(message)) this.#take(message, direction);
     for (const entry of this.#sessions.values()) entry.order.stamp(entry.state);
+  }
+
+  /**
+   * One message of the record, through the later draft's codec when the record speaks it: the
+   * client's messages go to it as a live client's would (so it knows the open prompts), the
+   * agent's come out of it as the model messages a live client's runtime would get.
+   */
+  #take(message: Json, direction: "client_to_agent" | "agent_to_client"): void {
+    this.#followDialect(message);
+    const codec = this.#later;
+    if (codec === undefined) return this.#apply(message, direction);
+    if (direction === "client_to_agent") {
+      codec.toPeer(message);
+      return this.#apply(message, direction);
+    }
+    for (const delivered of codec.fromPeer(message).deliver) this.#apply(delivered, direction);
+  }
+
+  /** The dialect, from the initialize exchange: `info` in the request starts the later draft's codec, the answer settles it. */
+  #followDialect(message: Json): void {
+    if (message.method === "initialize" && isObject(message.params) && message.params.protocolVersion === 2 && isObject(message.params.info)) {
+      this.#later ??= new LaterV2ClientCodec();
+      return;
+    }
+    const result = message.result;
+    if (this.#later !== undefined && isObject(result) && typeof result.protocolVersion === "number" && !("method" in message)) {
+      if (!(result.protocolVersion === 2 && isObject(result.info))) this.#later = undefined;
+    }
   }
 
   #session(sessionId: string) {
@@ -181,5 +222,5 @@ export function replayTranscript(text: string, wire: WireLog): ReplayResult {
     }
     replayer.add(value, direction);
   }
-  return { sessions: replayer.sessions(), protocolVersion: replayer.protocolVersion, unreadable };
+  return { sessions: replayer.sessions(), protocolVersion: replayer.protocolVersion, later: replayer.later, unreadable };
 }
