@@ -19,7 +19,7 @@ import {
 import { connect } from "@acpkit/transport-websocket/browser";
 import { ACP_PATH, EVENTS_PATH, TOKEN_PARAM, type InspectorInfo, type TapEvent } from "../common/protocol.js";
 import { PageFiles, simulatedTerminals } from "./browser-host.js";
-import { replayTranscript, SessionReplayer } from "./replay.js";
+import { importNote, replayTranscript, SessionReplayer } from "./replay.js";
 import { tappedTransport } from "./tapped-transport.js";
 import { TimelineOrder } from "./timeline-order.js";
 import { WireLog } from "./wire-log.js";
@@ -355,9 +355,7 @@ export class Controller {
       this.sessions.set(sessionId, view);
       this.currentSessionId = sessionId;
     }
-    this.wire.note(
-      `imported ${this.wire.entries.length} messages, ${result.sessions.length} session(s), protocol v${result.protocolVersion}${result.later ? " (the later v2 draft)" : ""}`,
-    );
+    this.wire.note(importNote(result, this.wire.entries.length));
     this.changed();
   }
 

@@ -224,3 +224,9 @@ export function replayTranscript(text: string, wire: WireLog): ReplayResult {
   }
   return { sessions: replayer.sessions(), protocolVersion: replayer.protocolVersion, later: replayer.later, unreadable };
 }
+
+/** The wire view's note after an import: what was read, and in which version and dialect. */
+export function importNote(result: ReplayResult, messages: number): string {
+  const draft = result.later ? " (the later v2 draft)" : "";
+  return `imported ${messages} messages, ${result.sessions.length} session(s), protocol v${result.protocolVersion}${draft}`;
+}
