@@ -67,6 +67,9 @@ export interface AgentProxy {
 
 const PROXY_INFO = { name: "acpkit-proxy", version: "0.1.0" };
 
+/** How many URL elicitations the proxy remembers for their completion; an agent that never completes them cannot grow it. */
+const MAX_URL_FLOWS = 256;
+
 /** Everything the proxy knows of one session: the agent's, and the editor's turn running in it. */
 interface ProxiedSession {
   session: ClientSession;
@@ -80,6 +83,8 @@ interface ProxiedSession {
  */
 export async function proxyAgent(editor: Transport, agent: Transport, options: ProxyOptions = {}): Promise<AgentProxy> {
   const sessions = new Map<string, ProxiedSession>();
+  /** The editor's turn each open URL elicitation was asked in, for the agent's `elicitation/complete` (bounded: the oldest go first). */
+  const urlFlows = new Map<string, AgentTurn>();
   const report = (side: ProxyDiagnostic["side"]) => (diagnostic: { code: string; message: string }) =>
     options.onDiagnostic?.({ side, code: diagnostic.code, message: diagnostic.message });
   const connectOptions: ConnectOptions = {
@@ -93,9 +98,21 @@ export async function proxyAgent(editor: Transport, agent: Transport, options: P
       form: (request) =>
         elicitFromEditor(sessions, request.sessionId, (turn) => turn.elicit({ message: request.message, requestedSchema: request.requestedSchema as never })),
       url: (request) =>
-        elicitFromEditor(sessions, request.sessionId, (turn) =>
-          turn.elicitUrl({ message: request.message, url: request.url, elicitationId: request.elicitationId }),
-        ),
+        elicitFromEditor(sessions, request.sessionId, (turn) => {
+          urlFlows.set(request.elicitationId, turn);
+          if (urlFlows.size > MAX_URL_FLOWS) urlFlows.delete(urlFlows.keys().next().value!);
+          return turn.elicitUrl({ message: request.message, url: request.url, elicitationId: request.elicitationId });
+        }),
+      // The flow may end after its turn did: the editor is told through the turn it was asked in.
+      complete: (elicitationId) => {
+        const turn = urlFlows.get(elicitationId);
+        urlFlows.delete(elicitationId);
+        turn
+          ?.completeElicitation(elicitationId)
+          .catch((error: unknown) =>
+            options.onDiagnostic?.({ side: "editor", code: "elicitation_complete_failed", message: error instanceof Error ? error.message : String(error) }),
+          );
+      },
     },
   };
   const downstream = await connectAgent(agent, connectOptions);

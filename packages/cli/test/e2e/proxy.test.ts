@@ -103,6 +103,34 @@ describe("acpkit proxy", () => {
     expect(log).toContain("lossy_permission_subject");
   }, 60_000);
 
+  it("A15: a later-v2 agent's form and URL elicitations, and the URL flow's completion, reach a v1 editor", async () => {
+    const { stream } = startProxy([process.execPath, SDK_LATER_AGENT, "--v2-only"]);
+    const asked: string[] = [];
+    const completed: string[] = [];
+    const said: string[] = [];
+    const app = acp
+      .client({ name: "v1-editor" })
+      .onNotification("session/update", ({ params }) => {
+        if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") said.push(params.update.content.text);
+      })
+      .onRequest("elicitation/create", ({ params }): acp.CreateElicitationResponse => {
+        asked.push(params.mode);
+        return params.mode === "form" ? { action: "accept", content: { branch: "main" } } : { action: "accept" };
+      })
+      .onNotification("elicitation/complete", ({ params }) => {
+        completed.push(params.elicitationId);
+      });
+    await app.connectWith(acp.ndJsonStream(stream.writable, stream.readable), async (ctx) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: { elicitation: { form: {}, url: {} } } });
+      const { sessionId } = await ctx.request("session/new", { cwd: "/work", mcpServers: [] });
+      const result = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "elicit" }] });
+      expect(result.stopReason).toBe("end_turn");
+    });
+    expect(asked).toEqual(["form", "url"]);
+    expect(said).toEqual(['form:accept:{"branch":"main"} url:accept']);
+    await expect.poll(() => completed).toEqual(["e-1"]);
+  }, 60_000);
+
   it("A15: a client of the later v2 draft drives a v1-only agent", async () => {
     const oracle = new LaterV2Oracle();
     const { stream, stderr } = startProxy([process.execPath, BIN, "agent", "--max-protocol", "1"], (line) => oracle.check(JSON.parse(line), "agent_to_client"));
