@@ -224,14 +224,18 @@ export class TurnImpl extends UpdateWriter implements AgentTurn {
   /** Elicitation exists in v1 and in the later v2 draft (not in the pinned v2), once the client advertised the mode. */
   private requireElicitation(advertised: boolean, mode: "form" | "url"): void {
     const method = "elicitation/create";
-    if (!this.isOpen) throw new AcpError("ProtocolViolation", `${method}: the turn of session ${this.sessionId} already ended`);
+    this.requireOpen(method);
     if (this.client.dialect === "v2-pinned") throw new AcpError("Unsupported", `${method} does not exist in the pinned protocol v2`);
     const capability = `${this.client.dialect === "v1" ? "clientCapabilities" : "capabilities"}.elicitation.${mode}`;
     if (!advertised) throw new AcpError("Unsupported", `${method}: the client did not advertise ${capability}, so the agent must not call it`);
   }
 
-  private requireV1Only(method: string): void {
+  private requireOpen(method: string): void {
     if (!this.isOpen) throw new AcpError("ProtocolViolation", `${method}: the turn of session ${this.sessionId} already ended`);
+  }
+
+  private requireV1Only(method: string): void {
+    this.requireOpen(method);
     if (this.client.protocolVersion !== 1) throw new AcpError("Unsupported", `${method} does not exist in protocol v${this.client.protocolVersion}`);
   }
 

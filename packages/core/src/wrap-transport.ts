@@ -14,6 +14,8 @@ export interface TransportWrapping {
   receiver?(outer: TransportReceiver): TransportReceiver;
   /** Pause and resume, when the wrapper composes its own reasons to stop reading (default: the inner transport's, when it has them). */
   flow?: { pause(): void; resume(): void };
+  /** Closes `inner` (default: `inner.close(reason)`); a wrapper that holds messages hands them over first. */
+  close?(reason: string | undefined, inner: Transport): Promise<void>;
 }
 
 /** `inner` with the changes of `wrapping`; its optional members exist exactly when `inner` has them (or `wrapping.flow` gives them). */
@@ -21,10 +23,11 @@ export function wrapTransport(inner: Transport, wrapping: TransportWrapping): Tr
   const flow =
     wrapping.flow ?? (inner.pause !== undefined && inner.resume !== undefined ? { pause: () => inner.pause!(), resume: () => inner.resume!() } : undefined);
   const sendThrough = wrapping.send;
+  const closeThrough = wrapping.close;
   return {
     start: (receiver) => inner.start(wrapping.receiver ? wrapping.receiver(receiver) : receiver),
     send: sendThrough === undefined ? (message) => inner.send(message) : (message) => sendThrough(message, inner),
-    close: (reason) => inner.close(reason),
+    close: closeThrough === undefined ? (reason) => inner.close(reason) : (reason) => closeThrough(reason, inner),
     ...(flow === undefined ? {} : { pause: () => flow.pause(), resume: () => flow.resume() }),
     get closed() {
       return inner.closed;

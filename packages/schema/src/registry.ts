@@ -117,7 +117,7 @@ function validatorsOf(version: SchemaVersion): VersionValidators {
   const validators = loaded[version]?.all;
   if (validators === undefined) {
     throw new Error(
-      `The ${label(version)} validators are not loaded: await loadProtocolVersion(${JSON.stringify(version)}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize; the root @acpkit/schema entry loads every version)`,
+      `The ${schemaVersionLabel(version)} validators are not loaded: await loadProtocolVersion(${JSON.stringify(version)}) first (the @acpkit/agent and @acpkit/client runtimes do this during initialize; the root @acpkit/schema entry loads every version)`,
     );
   }
   return validators;
@@ -131,11 +131,11 @@ function validatorNamed(version: SchemaVersion, name: string): CompiledValidator
     if (validate !== undefined) return validate;
     const sides = (Object.keys(sets) as ReceivingSide[]).join(" and ");
     throw new Error(
-      `The ${label(version)} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${JSON.stringify(version)}) loads all of the version's validators`,
+      `The ${schemaVersionLabel(version)} validator of ${name} is not loaded: only what the ${sides} receives is. await loadProtocolVersion(${JSON.stringify(version)}) loads all of the version's validators`,
     );
   }
   const validate = validatorsOf(version)[name];
-  if (validate === undefined) throw new Error(`the generated ${label(version)} validators have no ${name}`);
+  if (validate === undefined) throw new Error(`the generated ${schemaVersionLabel(version)} validators have no ${name}`);
   return validate;
 }
 
@@ -148,30 +148,17 @@ function schemaFailure(validate: CompiledValidator, legacyShape: ValidationError
   return invalid(legacyShape ? [legacyShape, ...errors] : errors);
 }
 
-/**
- * The legacy-shape detectors (legacy.ts) name shapes of other drafts in a message of v1 or the
- * pinned v2. The later draft's schema is the newest of them all, so nothing is scanned there.
- */
-function legacyDetectors(version: SchemaVersion, method: string) {
-  if (version === LATER_V2) {
-    const none = (): ValidationError | undefined => undefined;
-    return { scanValidParams: false, scanValidResult: false, shape: none, result: none };
-  }
-  return {
-    scanValidParams: scanLegacyEvenWhenValid(version, method, "params"),
-    scanValidResult: scanLegacyEvenWhenValid(version, method, "result"),
-    shape: (value: unknown) => detectLegacyShape(version, method, value),
-    result: (value: unknown) => detectLegacyResult(version, method, value),
-  };
-}
-
 function makeMethodInfo(version: SchemaVersion, entry: MethodTableEntry): MethodInfo {
   const { method } = entry;
   // Looked up on first use: the version's validators may be loaded after the table was built.
   let params: CompiledValidator | undefined;
   let result: CompiledValidator | undefined;
-  const legacy = legacyDetectors(version, method);
-  const scanValidParams = legacy.scanValidParams;
+  // The legacy-shape detectors (legacy.ts) name other drafts' shapes in a v1 or pinned-v2 message;
+  // the later draft is the newest of them all, so nothing is scanned there.
+  const legacyVersion = version === LATER_V2 ? undefined : version;
+  const scanValidParams = legacyVersion !== undefined && scanLegacyEvenWhenValid(legacyVersion, method, "params");
+  const legacyShape = (value: unknown) => (legacyVersion === undefined ? undefined : detectLegacyShape(legacyVersion, method, value));
+  const legacyResult = (value: unknown) => (legacyVersion === undefined ? undefined : detectLegacyResult(legacyVersion, method, value));
   const info: MethodInfo = {
     method,
     direction: entry.direction,
@@ -182,23 +169,23 @@ function makeMethodInfo(version: SchemaVersion, entry: MethodTableEntry): Method
       params ??= validatorNamed(version, entry.paramsType);
       if (params(value)) {
         if (!scanValidParams) return VALID;
-        const legacyShape = legacy.shape(value);
-        return legacyShape ? invalid([legacyShape]) : VALID;
+        const found = legacyShape(value);
+        return found ? invalid([found]) : VALID;
       }
-      return schemaFailure(params, legacy.shape(value));
+      return schemaFailure(params, legacyShape(value));
     },
   };
   const resultType = entry.resultType;
   if (resultType !== undefined) {
-    const scanValidResult = legacy.scanValidResult;
+    const scanValidResult = legacyVersion !== undefined && scanLegacyEvenWhenValid(legacyVersion, method, "result");
     info.validateResult = (value: unknown): ValidationResult => {
       result ??= validatorNamed(version, resultType);
       if (result(value)) {
         if (!scanValidResult) return VALID;
-        const legacyShape = legacy.result(value);
-        return legacyShape ? invalid([legacyShape]) : VALID;
+        const found = legacyResult(value);
+        return found ? invalid([found]) : VALID;
       }
-      return schemaFailure(result, legacy.result(value));
+      return schemaFailure(result, legacyResult(value));
     };
   }
   return Object.freeze(info);
@@ -221,8 +208,6 @@ function tablesFor(version: SchemaVersion): VersionTables | undefined {
   return (tables[version] ??= buildTables(version, methodTable(version), version === 2 ? v2OpenValues : undefined));
 }
 
-const label = schemaVersionLabel;
-
 function unsupportedMessage(version: unknown): string {
   return `unsupported protocol version ${JSON.stringify(version)} (acpkit speaks 1 and 2, and validates the later v2 draft as ${JSON.stringify(LATER_V2)})`;
 }
@@ -232,7 +217,7 @@ function unsupportedVersion(version: unknown): ValidationResult {
 }
 
 function unknownMethod(version: SchemaVersion, method: string): ValidationResult {
-  const message = `unknown method ${JSON.stringify(method)} in ${label(version)}`;
+  const message = `unknown method ${JSON.stringify(method)} in ${schemaVersionLabel(version)}`;
   const legacyMethod = detectLegacyMethod(method);
   if (!legacyMethod) return invalid([{ path: "", message }]);
   return invalid([{ path: "", message: `${message}: legacy method name, use ${legacyMethod.expected}`, ...legacyMethod }]);
@@ -267,7 +252,7 @@ export function validateResult(version: SchemaVersion, method: string, result: u
   if (!found) return unsupportedVersion(version);
   const info = found.methods.get(method);
   if (!info) return unknownMethod(version, method);
-  if (!info.validateResult) return invalid([{ path: "", message: `"${method}" is a notification in ${label(version)}; it has no result` }]);
+  if (!info.validateResult) return invalid([{ path: "", message: `"${method}" is a notification in ${schemaVersionLabel(version)}; it has no result` }]);
   return info.validateResult(result);
 }
 
@@ -277,7 +262,7 @@ export function validateDefinition(version: SchemaVersion, name: string, value: 
   if (!found) return unsupportedVersion(version);
   const validators = validatorsOf(version);
   const validate = hasOwn(validators, name) ? validators[name] : undefined;
-  if (!validate) return invalid([{ path: "", message: `unknown definition ${JSON.stringify(name)} in ${label(version)}` }]);
+  if (!validate) return invalid([{ path: "", message: `unknown definition ${JSON.stringify(name)} in ${schemaVersionLabel(version)}` }]);
   return validate(value) ? VALID : invalid(toValidationErrors(validate.errors));
 }
 

@@ -1,6 +1,18 @@
 // The public validation API over the generated validators (docs/architecture.md §2).
 import { describe, expect, it } from "vitest";
-import { checkOutgoing, getMethod, methods, PROTOCOL_VERSIONS, validateDefinition, validateParams, validateResult } from "../src/index.js";
+import {
+  checkOutgoing,
+  getMethod,
+  isSchemaVersion,
+  LATER_V2,
+  methods,
+  PROTOCOL_VERSIONS,
+  SCHEMA_VERSIONS,
+  schemaVersionLabel,
+  validateDefinition,
+  validateParams,
+  validateResult,
+} from "../src/index.js";
 
 const chunk = (update: Record<string, unknown>) => ({ sessionId: "s1", update });
 
@@ -123,5 +135,23 @@ describe("checkOutgoing", () => {
     expect(checkOutgoing(1, "session/prompt", "result", { stopReason: "end_turn" })).toEqual({ valid: true });
     expect(checkOutgoing(2, "_acme/ping", "params", { anything: true })).toEqual({ valid: true });
     expect(checkOutgoing(2, "session/prompt", "result", { stopReason: 7 }).valid).toBe(false);
+  });
+});
+
+describe("the later v2 draft in the registry", () => {
+  it("is a schema version of its own, named in prose apart from the pinned v2", () => {
+    expect(SCHEMA_VERSIONS).toEqual([1, 2, LATER_V2]);
+    expect(SCHEMA_VERSIONS.map(isSchemaVersion)).toEqual([true, true, true]);
+    expect([3, "2", "v2", null].map(isSchemaVersion)).toEqual([false, false, false, false]);
+    expect(SCHEMA_VERSIONS.map(schemaVersionLabel)).toEqual(["protocol v1", "protocol v2", "the later v2 draft"]);
+  });
+
+  it("has its own methods: the later names, no session/load", () => {
+    expect(getMethod(LATER_V2, "auth/login")?.direction).toBe("client_to_agent");
+    expect(getMethod(LATER_V2, "session/load")).toBeUndefined();
+    expect(validateParams(LATER_V2, "authenticate", { methodId: "x" })).toMatchObject({
+      valid: false,
+      errors: [{ message: expect.stringContaining('unknown method "authenticate" in the later v2 draft') }],
+    });
   });
 });

@@ -14,23 +14,14 @@
 // prompt exactly one `running` and one `idle`, in that order, after its receipt.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, sessionUpdate, successResponse } from "./messages.js";
-import {
-  AGENT_TERMINAL_UPDATE,
-  CANCEL_TERMINAL_METHOD,
-  CANCEL_TOOL_CALL_METHOD,
-  ELICITATION_COMPLETE_METHOD,
-  ELICITATION_CREATE_METHOD,
-  ErrorCode,
-  isJsonObject,
-  isWellFormedMessage as isWellFormed,
-  STATE_UPDATE,
-} from "../index.js";
+import { AGENT_TERMINAL_UPDATE, ErrorCode, isJsonObject, isWellFormedMessage as isWellFormed, STATE_UPDATE } from "../index.js";
 import { initializeParamsFromLater, initializeResultToLater, sessionParamsFromLater, sessionResultToLater, setConfigOptionFromLater } from "./handshake.js";
 import type { Inbound } from "../dialect-transport.js";
 import type { LossyEvent } from "../lossy-code.js";
 import { laterLossy, type LaterLossy } from "./lossy.js";
 import { permissionOutcomeFromLater, permissionRequestToLater, sessionUpdateToLater } from "./session-updates.js";
 import { chooseLaterVersion } from "./negotiation.js";
+import { AGENT_METHODS_TO_LATER, CLIENT_METHODS_FROM_LATER, renamed } from "./method-names.js";
 
 type Json = Record<string, unknown>;
 
@@ -48,9 +39,6 @@ interface PromptTurn {
   prompt: unknown;
   messageId: string | undefined;
 }
-
-/** Client methods whose later name differs from the model's, and the model name. */
-const RENAMED_FROM_LATER: Readonly<Record<string, string>> = { "auth/login": "authenticate", "auth/logout": "logout" };
 
 /** Results the codec maps back (by the later method the client called). */
 const SESSION_RESULT_METHODS = new Set(["session/new", "session/resume", "session/set_config_option"]);
@@ -117,9 +105,8 @@ export class LaterV2AgentCodec {
         break;
     }
     this.#clientRequests.set(requestId, method);
-    let deliver: Json = message;
-    if (Object.hasOwn(RENAMED_FROM_LATER, method)) deliver = { ...message, method: RENAMED_FROM_LATER[method] };
-    else if (method === "session/new") deliver = { ...message, params: sessionParamsFromLater(params) };
+    let deliver: Json = renamed(message, method, CLIENT_METHODS_FROM_LATER);
+    if (method === "session/new") deliver = { ...message, params: sessionParamsFromLater(params) };
     else if (method === "session/set_config_option") deliver = { ...message, params: setConfigOptionFromLater(params) };
     else if (method === "session/prompt" && typeof params.sessionId === "string") {
       const turn: PromptTurn = { id: requestId, sessionId: params.sessionId, prompt: params.prompt, messageId: undefined };
@@ -149,7 +136,7 @@ export class LaterV2AgentCodec {
       };
     }
     this.#clientRequests.set(id, method);
-    return { deliver: [{ ...message, method: toolCall ? CANCEL_TOOL_CALL_METHOD : CANCEL_TERMINAL_METHOD }], replies: [] };
+    return { deliver: [renamed(message, method, CLIENT_METHODS_FROM_LATER)], replies: [] };
   }
 
   #initialize(id: RequestId, message: Json, params: Json): Inbound {
@@ -193,22 +180,17 @@ export class LaterV2AgentCodec {
   toPeer(message: Json): Json[] {
     const method = message.method;
     if (typeof method !== "string") return this.#responseToPeer(message);
-    // Elicitation: the model's extension method is the draft's own, params and result alike.
-    if (method === ELICITATION_CREATE_METHOD || method === ELICITATION_COMPLETE_METHOD) {
-      if ("id" in message) this.#agentRequests.set(message.id as RequestId, method);
-      return [{ ...message, method: method === ELICITATION_CREATE_METHOD ? "elicitation/create" : "elicitation/complete" }];
-    }
     if ("id" in message) {
       this.#agentRequests.set(message.id as RequestId, method);
       const params = isJsonObject(message.params) ? message.params : undefined;
-      if (method !== "session/request_permission" || params === undefined) return [message];
+      if (method !== "session/request_permission" || params === undefined) return [renamed(message, method, AGENT_METHODS_TO_LATER)];
       const out = this.#receiptIfDue(params.sessionId);
       const toolCall = isJsonObject(params.toolCall) ? params.toolCall : undefined;
       const known = toolCall === undefined ? undefined : this.#toolTitles.get(`${String(params.sessionId)}\u0000${String(toolCall.toolCallId)}`);
       out.push({ ...message, params: permissionRequestToLater(params, known) });
       return out;
     }
-    if (method !== "session/update") return [message];
+    if (method !== "session/update") return [renamed(message, method, AGENT_METHODS_TO_LATER)];
     const params = message.params as { sessionId: string; update: Json };
     const out = this.#receiptIfDue(params.sessionId);
     const tag = params.update.sessionUpdate;

@@ -14,15 +14,8 @@
 // work. Invariant: each prompt the runtime sent gets exactly one answer.
 import type { RequestId } from "../jsonrpc.js";
 import { errorResponse, successResponse } from "./messages.js";
-import {
-  CANCEL_TERMINAL_METHOD,
-  CANCEL_TOOL_CALL_METHOD,
-  ELICITATION_COMPLETE_METHOD,
-  ELICITATION_CREATE_METHOD,
-  ErrorCode,
-  isJsonObject,
-  isWellFormedMessage as isWellFormed,
-} from "../index.js";
+import { ErrorCode, isJsonObject, isWellFormedMessage as isWellFormed } from "../index.js";
+import { AGENT_METHODS_FROM_LATER, CLIENT_METHODS_TO_LATER, renamed } from "./method-names.js";
 import { sessionResultFromLater, setConfigOptionToLater } from "./handshake.js";
 import type { Inbound } from "../dialect-transport.js";
 import type { LossyEvent } from "../lossy-code.js";
@@ -44,14 +37,6 @@ interface PromptTurn {
   /** The answer an idle made before the receipt came. */
   held: Json | undefined;
 }
-
-/** Model methods whose later name differs, and the later name. */
-const RENAMED_TO_LATER: Readonly<Record<string, string>> = {
-  authenticate: "auth/login",
-  logout: "auth/logout",
-  [CANCEL_TOOL_CALL_METHOD]: "tool_call/cancel",
-  [CANCEL_TERMINAL_METHOD]: "terminal/cancel",
-};
 
 /** How many boolean config option ids the client codec remembers. */
 const MAX_BOOLEAN_OPTIONS = 1024;
@@ -84,7 +69,7 @@ export class LaterV2ClientCodec {
     const id = message.id as RequestId;
     this.#clientRequests.set(id, method);
     const params = isJsonObject(message.params) ? message.params : {};
-    if (Object.hasOwn(RENAMED_TO_LATER, method)) return [{ ...message, method: RENAMED_TO_LATER[method] }];
+    if (Object.hasOwn(CLIENT_METHODS_TO_LATER, method)) return [renamed(message, method, CLIENT_METHODS_TO_LATER)];
     if (method === "session/load") {
       const { mcpServers, ...rest } = params;
       return [
@@ -111,16 +96,13 @@ export class LaterV2ClientCodec {
     const method = message.method;
     if (typeof method !== "string") return this.#responseFromPeer(message);
     const params = isJsonObject(message.params) ? message.params : {};
-    // Elicitation reaches the model as its extension methods (the pinned v2 has none of its own).
-    if (method === "elicitation/create" || method === "elicitation/complete") {
-      return { deliver: [{ ...message, method: method === "elicitation/create" ? ELICITATION_CREATE_METHOD : ELICITATION_COMPLETE_METHOD }], replies: [] };
-    }
     if ("id" in message) {
-      if (method !== "session/request_permission") return { deliver: [message], replies: [] };
+      if (method !== "session/request_permission") return { deliver: [renamed(message, method, AGENT_METHODS_FROM_LATER)], replies: [] };
       const synthetic = `acpkit-permission-${++this.#permissionCount}`;
       return { deliver: [{ ...message, params: permissionRequestFromLater(params, synthetic, this.#lossy) }], replies: [] };
     }
-    if (method !== "session/update" || !isJsonObject(params.update) || typeof params.sessionId !== "string") return { deliver: [message], replies: [] };
+    if (method !== "session/update" || !isJsonObject(params.update) || typeof params.sessionId !== "string")
+      return { deliver: [renamed(message, method, AGENT_METHODS_FROM_LATER)], replies: [] };
     if (params.update.sessionUpdate === "config_option_update") this.#noteConfigOptions(params.update.configOptions);
     const update = sessionUpdateFromLater(params.update, this.#lossy);
     const deliver: Json[] = [update === params.update ? message : { ...message, params: { ...params, update } }];

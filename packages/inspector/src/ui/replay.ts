@@ -15,6 +15,7 @@ import {
   recordTurnEnd,
   type SessionState,
 } from "@acpkit/client";
+import { dialectOfInitializeResult, isLaterV2InitializeParams } from "@acpkit/core";
 import { ClientSideV1Bridge, toolCallPatchFromV1 } from "@acpkit/core/bridge";
 import { LaterV2ClientCodec } from "@acpkit/core/later-v2";
 import { isJsonObject as isObject, parseTranscriptLine, type ProtocolVersion, type v1, type v2 } from "@acpkit/schema";
@@ -98,14 +99,13 @@ export class SessionReplayer {
 
   /** The dialect, from the initialize exchange: `info` in the request starts the later draft's codec, the answer settles it. */
   #followDialect(message: Json): void {
-    if (message.method === "initialize" && isObject(message.params) && message.params.protocolVersion === 2 && isObject(message.params.info)) {
+    if (message.method === "initialize" && message.params !== undefined && isLaterV2InitializeParams(message.params)) {
       this.#later ??= new LaterV2ClientCodec();
       return;
     }
-    const result = message.result;
-    if (this.#later !== undefined && isObject(result) && typeof result.protocolVersion === "number" && !("method" in message)) {
-      if (!(result.protocolVersion === 2 && isObject(result.info))) this.#later = undefined;
-    }
+    if (this.#later === undefined || "method" in message || !isObject(message.result)) return;
+    const dialect = dialectOfInitializeResult(message.result);
+    if (dialect !== undefined && dialect !== "v2-later") this.#later = undefined;
   }
 
   #session(sessionId: string) {
